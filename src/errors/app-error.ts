@@ -1,0 +1,64 @@
+/**
+ * The one error type of the project. `code` is stable and documented; clients branch on it,
+ * so a code is never renamed once released. HTTP status lives here so that every layer
+ * (HTTP, CLI) reports the same failure the same way.
+ */
+export const ErrorCodes = {
+  // 400
+  VALIDATION_FAILED: 400,
+  INVALID_TIMESTAMP: 400,
+  // 401 — who are you
+  AUTH_HEADERS_MISSING: 401,
+  AUTH_ADDRESS_MALFORMED: 401,
+  AUTH_ADDRESS_MISMATCH: 401,
+  AUTH_SIGNATURE_MALFORMED: 401,
+  AUTH_SIGNATURE_INVALID: 401,
+  AUTH_MESSAGE_MALFORMED: 401,
+  AUTH_MESSAGE_REFUSED: 401,
+  AUTH_MESSAGE_EXPIRED: 401,
+  AUTH_MESSAGE_NOT_YET_VALID: 401,
+  AUTH_DOMAIN_MISMATCH: 401,
+  AUTH_NONCE_INVALID: 401,
+  AUTH_MESSAGE_REVOKED: 401,
+  AUTH_UNKNOWN_WALLET: 401,
+  // 403 — known but not allowed
+  ADMIN_SUSPENDED: 403,
+  PERMISSION_DENIED: 403,
+  // 404 — not found or not yours
+  NOT_FOUND: 404,
+  TENANT_NOT_FOUND: 404,
+  ADMIN_NOT_FOUND: 404,
+  CHANNEL_NOT_FOUND: 404,
+  // 409
+  WALLET_TAKEN: 409,
+  CHANNEL_NAME_TAKEN: 409,
+  // 413 / 415 / 429
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  // 5xx
+  INTERNAL_ERROR: 500,
+  CONTRACT_WALLET_UNAVAILABLE: 503,
+  SERVICE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ErrorCodes;
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  /** Extra members for the problem body; never secrets. */
+  readonly extra: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, extra?: Record<string, unknown>) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+    this.status = ErrorCodes[code];
+    this.extra = extra;
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}

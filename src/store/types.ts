@@ -1,0 +1,94 @@
+/**
+ * What the rest of the service needs from metadata, independent of the engine behind it.
+ * Times are epoch milliseconds (UTC). Wallets are stored and compared in lowercase.
+ */
+export type AdminStatus = 'ACTIVE' | 'SUSPENDED';
+export const ADMIN_STATUSES: readonly AdminStatus[] = ['ACTIVE', 'SUSPENDED'];
+
+export interface Tenant {
+  id: string; // t_…
+  name: string;
+  features: string[];
+  createdAt: number;
+}
+
+export interface Admin {
+  id: string; // adm_…
+  tenantId: string;
+  wallet: string; // lowercase 0x + 40 hex
+  displayName: string;
+  ownerAdminId: string | null;
+  status: AdminStatus;
+  permissions: string[]; // granted, sorted
+  features: string[]; // admin's own, sorted
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Channel {
+  id: string; // chn_…
+  tenantId: string;
+  name: string;
+  createdAt: number;
+}
+
+/** Everything authentication needs about a wallet's admin, read in one go. */
+export interface PrincipalRecord {
+  admin: Admin;
+  tenantFeatures: string[];
+  channelIds: string[]; // sorted
+}
+
+export type NonceClaim = 'claimed' | 'already-claimed-by-this-message' | 'claimed-by-another-message' | 'unknown';
+
+export interface NewAdmin {
+  tenantId: string;
+  wallet: string;
+  displayName: string;
+  ownerAdminId?: string | null;
+  permissions?: string[];
+  features?: string[];
+}
+
+export interface MetadataStore {
+  readonly engine: 'sqlite' | 'postgres';
+  /** Resolves when the database answers a trivial query; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** True when no tenant exists yet (first start). */
+  isEmpty(): Promise<boolean>;
+
+  createTenant(input: { name: string }): Promise<Tenant>;
+  getTenant(id: string): Promise<Tenant | undefined>;
+  addTenantFeature(tenantId: string, feature: string): Promise<Tenant>;
+
+  createAdmin(input: NewAdmin): Promise<Admin>;
+  getAdmin(id: string): Promise<Admin | undefined>;
+  findAdminByWallet(wallet: string): Promise<Admin | undefined>;
+  listAdmins(tenantId: string): Promise<Admin[]>;
+  setAdminStatus(id: string, status: AdminStatus): Promise<Admin>;
+  setAdminWallet(id: string, wallet: string): Promise<Admin>;
+  grantPermission(id: string, permission: string): Promise<Admin>;
+  revokePermission(id: string, permission: string): Promise<Admin>;
+
+  createChannel(input: { tenantId: string; name: string }): Promise<Channel>;
+  getChannel(id: string): Promise<Channel | undefined>;
+  findChannelByName(tenantId: string, name: string): Promise<Channel | undefined>;
+  listChannels(tenantId: string): Promise<Channel[]>;
+  linkChannel(channelId: string, adminId: string): Promise<void>;
+  unlinkChannel(channelId: string, adminId: string): Promise<void>;
+
+  loadPrincipalByWallet(wallet: string): Promise<PrincipalRecord | undefined>;
+
+  /** Records a nonce this service issued; it can be claimed until expiresAt. */
+  saveNonce(nonce: string, expiresAt: number): Promise<void>;
+  /**
+   * Binds an issued, unexpired nonce to one message (by hash) so that no other message can use it,
+   * and keeps it until keepUntil (the message's own expiry).
+   */
+  claimNonce(nonce: string, messageHash: string, now: number, keepUntil: number): Promise<NonceClaim>;
+  revokeMessage(messageHash: string, expiresAt: number): Promise<void>;
+  isMessageRevoked(messageHash: string): Promise<boolean>;
+  /** Deletes expired nonces and revocations; returns how many rows went. */
+  purgeExpired(now: number): Promise<number>;
+}
