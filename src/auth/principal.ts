@@ -1,0 +1,39 @@
+import type { PrincipalRecord } from '../store/types.ts';
+import { ALL_PERMISSIONS } from './permissions.ts';
+
+/** The caller as the API shows it (contract: member `principal` of the authentication test). */
+export interface Principal {
+  id: string;
+  type: 'ADMIN';
+  displayName: string;
+  tenantId: string;
+  ownerAdminId: string;
+  status: string;
+  channelIds: string[];
+  effectivePermissions: string[];
+  effectiveFeatures: string[];
+}
+
+const NO_OWNER = 'N/A';
+
+export function principalOf(record: PrincipalRecord): Principal {
+  const { admin } = record;
+  const isOwner = admin.ownerAdminId === null;
+  const permissions = new Set<string>(admin.permissions);
+  if (isOwner) for (const p of ALL_PERMISSIONS) permissions.add(p);
+  return {
+    id: admin.id,
+    type: 'ADMIN',
+    displayName: admin.displayName,
+    tenantId: admin.tenantId,
+    ownerAdminId: admin.ownerAdminId ?? NO_OWNER,
+    status: admin.status,
+    channelIds: [...record.channelIds],
+    effectivePermissions: [...permissions].sort(),
+    effectiveFeatures: [...new Set([...record.tenantFeatures, ...admin.features])].sort(),
+  };
+}
+
+export function hasPermission(principal: Principal, permission: string): boolean {
+  return principal.effectivePermissions.includes(permission);
+}

@@ -1,0 +1,59 @@
+import { privateKeyToAccount } from 'viem/accounts';
+import { AppError } from '../../errors/app-error.ts';
+import { encodeMessageHeader } from '../message-header.ts';
+import { randomNonce } from '../nonces.ts';
+import { formatSiweMessage } from '../siwe/siwe-message.ts';
+
+export interface SignInOptions {
+  privateKey: string;
+  domain: string;
+  uri: string;
+  chainId?: number;
+  ttlSeconds?: number;
+  nonce?: string;
+  /** A single-line timestamped message instead of SIWE (for AUTH_PLAIN_MESSAGES=timestamped). */
+  plain?: boolean;
+  statement?: string;
+  now?: Date;
+}
+
+export interface SignInHeaders {
+  'X-WAL': string;
+  'X-SIG': string;
+  'X-MES': string;
+  'X-Wallet-Address': string;
+}
+
+const PRIVATE_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
+
+/** What a wallet does to sign in: build the message, personal_sign it, put it into headers. */
+export async function createSignInHeaders(options: SignInOptions): Promise<SignInHeaders> {
+  if (!PRIVATE_KEY.test(options.privateKey)) {
+    throw new AppError('VALIDATION_FAILED', 'The private key must be 64 hexadecimal digits, with or without 0x');
+  }
+  const key = (options.privateKey.startsWith('0x') ? options.privateKey : `0x${options.privateKey}`) as `0x${string}`;
+  const account = privateKeyToAccount(key);
+  const now = options.now ?? new Date();
+  const ttlSeconds = options.ttlSeconds ?? 3600;
+  const message = options.plain
+    ? `Sign in to ${options.domain} at ${now.toISOString()}`
+    : formatSiweMessage({
+        domain: options.domain,
+        address: account.address,
+        statement: options.statement ?? 'Sign in to wallet-admin.',
+        uri: options.uri,
+        version: '1',
+        chainId: options.chainId ?? 1,
+        nonce: options.nonce ?? randomNonce(),
+        issuedAt: now.toISOString(),
+        expirationTime: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
+      });
+  const bytes = new TextEncoder().encode(message);
+  const signature = await account.signMessage({ message: { raw: bytes } });
+  return { 'X-WAL': account.address, 'X-SIG': signature, 'X-MES': encodeMessageHeader(message), 'X-Wallet-Address': account.address };
+}
+
+export function curlCommand(url: string, headers: SignInHeaders): string {
+  const lines = Object.entries(headers).map(([name, value]) => `  -H '${name}: ${value}'`);
+  return [`curl -sS '${url}' \\`, lines.join(' \\\n')].join('\n');
+}

@@ -1,0 +1,36 @@
+import { AppError } from '../errors/app-error.ts';
+import { parseRfc3339, type SiweMessage } from './siwe/siwe-message.ts';
+
+export interface SiweRuleOptions {
+  /** Domains the message may name (lowercase). */
+  domains: string[];
+  /** The wallet that must be named in the message, when known. */
+  address?: string;
+  /** The instant the message is judged at (epoch ms). */
+  time: number;
+  skewMs: number;
+  /** A nonce the message must carry, when the caller expects a particular one. */
+  nonce?: string;
+}
+
+/**
+ * The EIP-4361 verification rules on a parsed message: domain binding, address, nonce, and the
+ * expiration / not-before window at a given time. Signature and service policy live elsewhere.
+ */
+export function checkSiweRules(message: SiweMessage, options: SiweRuleOptions): void {
+  if (!options.domains.includes(message.domain.toLowerCase())) {
+    throw new AppError('AUTH_DOMAIN_MISMATCH', `The message signs in to "${message.domain}", which this service is not (expected ${options.domains.join(' or ')})`);
+  }
+  if (options.address !== undefined && message.address.toLowerCase() !== options.address.toLowerCase()) {
+    throw new AppError('AUTH_ADDRESS_MISMATCH', 'The address in the signed message is not X-WAL');
+  }
+  if (options.nonce !== undefined && message.nonce !== options.nonce) {
+    throw new AppError('AUTH_NONCE_INVALID', 'The message nonce is not the expected one');
+  }
+  if (message.notBefore !== undefined && parseRfc3339(message.notBefore)! > options.time + options.skewMs) {
+    throw new AppError('AUTH_MESSAGE_NOT_YET_VALID', `The message is not valid before ${message.notBefore}`);
+  }
+  if (message.expirationTime !== undefined && parseRfc3339(message.expirationTime)! + options.skewMs <= options.time) {
+    throw new AppError('AUTH_MESSAGE_EXPIRED', `The message expired at ${message.expirationTime}`);
+  }
+}

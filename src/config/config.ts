@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { EnvReader, type Env } from './env-readers.ts';
+
+export type PlainMessagePolicy = 'off' | 'timestamped' | 'any';
+export const PLAIN_MESSAGE_POLICIES: readonly PlainMessagePolicy[] = ['off', 'timestamped', 'any'];
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export interface AuthConfig {
+  /** Hosts (with port when not default) a SIWE message may name as its domain. */
+  domains: string[];
+  clockSkewSeconds: number;
+  maxAgeSeconds: number;
+  plainMessages: PlainMessagePolicy;
+  requireServerNonce: boolean;
+  nonceTtlSeconds: number;
+  signatureCacheSize: number;
+  /** How stale a cached principal or revocation answer may be; bounds propagation of changes. */
+  stateRefreshSeconds: number;
+  rpcUrl: string | undefined;
+}
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  publicBaseUrl: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  production: boolean;
+  databaseUrl: string | undefined;
+  corsOrigins: string[];
+  requestTimeoutSeconds: number;
+  auth: AuthConfig;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The host a browser or wallet shows for a base URL: hostname, plus the port when it is not the default. */
+export function authorityOf(url: URL): string {
+  return url.host;
+}
+
+function validateCorsOrigin(origin: string): string | undefined {
+  if (origin === '*') return 'CORS_ORIGINS cannot be "*" because responses allow credentials; list the origins';
+  if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/.test(origin)) {
+    return `CORS_ORIGINS entry "${origin}" must look like https://app.example.com or https://*.example.com`;
+  }
+  return undefined;
+}
+
+/** Reads and validates every setting once; throws ConfigError naming each bad value. */
+export function loadConfig(env: Env = process.env): Config {
+  const read = new EnvReader(env);
+  const host = read.string('HOST', '127.0.0.1');
+  const port = read.integer('PORT', 8080, 0, 65535);
+  const publicBase = read.url('PUBLIC_BASE_URL', ['http:', 'https:']);
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  const publicBaseUrl = (publicBase?.href ?? `http://${urlHost}:${port}`).replace(/\/+$/, '');
+  const databaseUrl = read.url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const rpcUrl = read.url('AUTH_RPC_URL', ['http:', 'https:']);
+
+  const corsOrigins = read.list('CORS_ORIGINS') ?? [];
+  for (const origin of corsOrigins) {
+    const problem = validateCorsOrigin(origin);
+    if (problem) read.problems.push(problem);
+  }
+  const domains = (read.list('AUTH_DOMAINS') ?? [authorityOf(new URL(publicBaseUrl))]).map((d) => d.toLowerCase());
+
+  const config: Config = {
+    host,
+    port,
+    dataDir: path.resolve(read.string('DATA_DIR', './data')),
+    publicBaseUrl,
+    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    production: read.string('NODE_ENV', 'development') === 'production',
+    databaseUrl: databaseUrl?.href,
+    corsOrigins,
+    requestTimeoutSeconds: read.seconds('REQUEST_TIMEOUT', 30, 1, 3600),
+    auth: {
+      domains,
+      clockSkewSeconds: read.seconds('AUTH_CLOCK_SKEW', 30, 0, 3600),
+      maxAgeSeconds: read.seconds('AUTH_MAX_AGE', 86400, 1),
+      plainMessages: read.oneOf('AUTH_PLAIN_MESSAGES', PLAIN_MESSAGE_POLICIES, 'off'),
+      requireServerNonce: read.boolean('AUTH_REQUIRE_SERVER_NONCE', false),
+      nonceTtlSeconds: read.seconds('AUTH_NONCE_TTL', 600, 10),
+      signatureCacheSize: read.integer('AUTH_CACHE_SIZE', 10000, 0, 10_000_000),
+      stateRefreshSeconds: read.seconds('AUTH_STATE_REFRESH', 2, 0, 5),
+      rpcUrl: rpcUrl?.href,
+    },
+  };
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return config;
+}

@@ -1,0 +1,44 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
+import type { Config } from '../config/config.ts';
+import type { MetadataStore } from '../store/types.ts';
+import errorHandler from './plugins/error-handler.ts';
+import jsonBody from './plugins/json-body.ts';
+import openapi from './plugins/openapi.ts';
+import responseHeaders from './plugins/response-headers.ts';
+import walletAuth from './plugins/wallet-auth.ts';
+import authRoutes from './routes/auth-routes.ts';
+import healthRoutes from './routes/health-routes.ts';
+import { SERVICE_VERSION } from '../version.ts';
+
+export interface AppDeps {
+  config: Config;
+  store: MetadataStore;
+  authenticator: WalletAuthenticator;
+  logger: Logger;
+}
+
+/** Builds the HTTP application without listening; production and tests use this same function. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, store, authenticator } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    genReqId: () => randomUUID(),
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    trustProxy: false,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+
+  await app.register(errorHandler);
+  await app.register(responseHeaders, { corsOrigins: config.corsOrigins });
+  await app.register(jsonBody);
+  await app.register(openapi, { publicBaseUrl: config.publicBaseUrl, version: SERVICE_VERSION });
+  await app.register(walletAuth, { authenticator });
+
+  await app.register(healthRoutes, { store });
+  await app.register(authRoutes, { authenticator, store, nonceTtlSeconds: config.auth.nonceTtlSeconds });
+  return app;
+}

@@ -1,0 +1,75 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError, isAppError, type ErrorCode } from '../../errors/app-error.ts';
+import { isDatabaseUnavailable } from '../../store/database-errors.ts';
+
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+
+/** RFC 9457 problem details, with the stable `code` clients branch on. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  instance: string;
+  requestId: string;
+  [extra: string]: unknown;
+}
+
+/** Fastify's own 4xx errors, given codes of ours so that every error has the one shape. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'VALIDATION_FAILED',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'VALIDATION_FAILED',
+};
+
+function toAppError(error: FastifyError | Error): AppError {
+  if (isAppError(error)) return error;
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    return new AppError('VALIDATION_FAILED', `Invalid request: ${fastifyError.message}`);
+  }
+  const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (mapped) return new AppError(mapped, fastifyError.message);
+  if (isDatabaseUnavailable(error)) {
+    return new AppError('SERVICE_UNAVAILABLE', 'The metadata database is unavailable; try again shortly');
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new AppError(status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_FAILED', fastifyError.message);
+  }
+  return new AppError('INTERNAL_ERROR', 'Internal error; the server log has the details under this requestId');
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  const problem: Problem = {
+    ...error.extra,
+    type: 'about:blank',
+    title: STATUS_CODES[error.status] ?? 'Error',
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    instance: request.url.split('?')[0]!,
+    requestId: request.id,
+  };
+  if (error.status === 429 && typeof error.extra?.retryAfterSeconds === 'number') {
+    reply.header('Retry-After', String(error.extra.retryAfterSeconds));
+  }
+  return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).send(problem);
+}
+
+async function errorHandler(app: FastifyInstance): Promise<void> {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendProblem(request, reply, appError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendProblem(request, reply, new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}
+
+export default fp(errorHandler, { name: 'error-handler' });

@@ -1,0 +1,99 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** Fixed by the service contract; sent on every response, errors included. */
+const SECURITY_HEADERS: Record<string, string> = {
+  'X-Content-Type-Options': 'nosniff',
+  'X-XSS-Protection': '0',
+  'Cache-Control': 'no-cache, no-store, max-age=0, must-revalidate',
+  Pragma: 'no-cache',
+  Expires: '0',
+  'X-Frame-Options': 'DENY',
+};
+
+export const ALLOWED_HEADERS = [
+  'Origin', 'Content-Type', 'Accept', 'Authorization', 'Accept-Language', 'connection', 'Cache-Control',
+  'Access-Control-Request-Method', 'Access-Control-Request-Headers', 'X-SIG', 'X-WAL', 'X-MES',
+];
+export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
+
+const CORS_HEADERS: Record<string, string> = {
+  'Access-Control-Allow-Headers': ALLOWED_HEADERS.join(', '),
+  'Access-Control-Allow-Credentials': 'true',
+  'Access-Control-Allow-Methods': ALLOWED_METHODS.join(', '),
+  'Access-Control-Expose-Headers': 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials',
+};
+
+/** Three separate header lines, as the contract shows them. */
+const VARY = ['Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers'];
+const PREFLIGHT_MAX_AGE_SECONDS = '1800';
+
+/** Compiles CORS_ORIGINS entries (exact origins and `https://*.example.com` patterns) into one test. */
+export function originMatcher(patterns: string[]): (origin: string) => boolean {
+  const exact = new Set(patterns.filter((p) => !p.includes('*')).map((p) => p.toLowerCase()));
+  const wildcards = patterns
+    .filter((p) => p.includes('*'))
+    .map((p) => {
+      const [scheme, rest] = p.toLowerCase().split('://*.') as [string, string];
+      const escaped = rest.replace(/[.]/g, '\\.');
+      return new RegExp(`^${scheme}://[a-z0-9-]+(?:\\.[a-z0-9-]+)*\\.${escaped}$`);
+    });
+  return (origin) => {
+    const lower = origin.toLowerCase();
+    return exact.has(lower) || wildcards.some((re) => re.test(lower));
+  };
+}
+
+function isSameOrigin(request: FastifyRequest, origin: string): boolean {
+  return origin.toLowerCase() === `${request.protocol}://${request.host}`.toLowerCase();
+}
+
+function refuse(reply: FastifyReply): FastifyReply {
+  return reply.code(403).type('text/plain;charset=UTF-8').send('Invalid CORS request');
+}
+
+function preflightIsAcceptable(request: FastifyRequest): boolean {
+  const method = String(request.headers['access-control-request-method']).toUpperCase();
+  if (!ALLOWED_METHODS.includes(method)) return false;
+  const requested = String(request.headers['access-control-request-headers'] ?? '')
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
+  const allowed = new Set(ALLOWED_HEADERS.map((h) => h.toLowerCase()));
+  return requested.every((h) => allowed.has(h));
+}
+
+/**
+ * Security and CORS headers, as the contract lists them. A cross-origin request from an origin
+ * not in CORS_ORIGINS is refused outright (403 "Invalid CORS request", no Access-Control-*
+ * headers) rather than answered without CORS headers, so that it has no side effect either.
+ */
+async function responseHeaders(app: FastifyInstance, options: { corsOrigins: string[] }): Promise<void> {
+  const isAllowedOrigin = originMatcher(options.corsOrigins);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.headers(SECURITY_HEADERS);
+    reply.header('Vary', VARY);
+    const origin = request.headers.origin;
+    const crossOrigin = origin !== undefined && !isSameOrigin(request, origin);
+    const preflight = crossOrigin && request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
+    if (crossOrigin && !isAllowedOrigin(origin)) return refuse(reply);
+    if (preflight && !preflightIsAcceptable(request)) return refuse(reply);
+    reply.headers(CORS_HEADERS);
+    if (crossOrigin) reply.header('Access-Control-Allow-Origin', origin);
+    if (preflight) {
+      return reply.code(200).header('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS).send();
+    }
+  });
+
+  // Fastify appends "; charset=utf-8" to JSON; the contract's Content-Type is the bare media type.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type === 'string' && /^application\/(problem\+)?json; charset=utf-8$/i.test(type)) {
+      reply.header('content-type', type.split(';')[0]!);
+    }
+    return payload;
+  });
+}
+
+export default fp(responseHeaders, { name: 'response-headers' });

@@ -1,0 +1,43 @@
+import type { Config } from '../config/config.ts';
+import { createSignInHeaders, curlCommand } from '../auth/signing/sign-in-headers.ts';
+import { DEMO_PRIVATE_KEY, seedDemoIfEmpty } from '../demo/demo-seed.ts';
+import { createLogger } from '../logging/logger.ts';
+import { createService } from './service.ts';
+
+const DEMO_MESSAGE_TTL_SECONDS = 86400;
+
+/** `wallet-admin serve`: listen until SIGTERM/SIGINT, then drain and close. */
+export async function runServer(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  const service = await createService(config, logger);
+  const demo = config.production ? undefined : await seedDemoIfEmpty(service.store);
+  await service.app.listen({ host: config.host, port: config.port });
+  logger.info({ engine: service.store.engine, dataDir: config.dataDir, authDomains: config.auth.domains }, `wallet-admin listening on ${config.publicBaseUrl}`);
+
+  if (demo) {
+    const headers = await createSignInHeaders({
+      privateKey: DEMO_PRIVATE_KEY,
+      domain: config.auth.domains[0]!,
+      uri: config.publicBaseUrl,
+      ttlSeconds: DEMO_MESSAGE_TTL_SECONDS,
+    });
+    process.stdout.write(
+      `\nFirst start: created demo tenant ${demo.tenantId}, owner admin ${demo.adminId} and channel ${demo.channelId}\n` +
+        `for the published development wallet ${headers['X-WAL']} (Hardhat/Anvil account #0; never use it for real data).\n` +
+        `Try it (valid for 24 hours; \`npx wallet-admin sign --private-key <key>\` signs a new one):\n\n` +
+        `${curlCommand(`${config.publicBaseUrl}/api/auth/test`, headers)}\n\n`,
+    );
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = (signal: string) => {
+      logger.info({ signal }, 'shutting down');
+      service.close().then(resolve, (err: unknown) => {
+        logger.error({ err }, 'shutdown failed');
+        resolve();
+      });
+    };
+    process.once('SIGTERM', () => stop('SIGTERM'));
+    process.once('SIGINT', () => stop('SIGINT'));
+  });
+}

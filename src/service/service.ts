@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { createContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
+import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
+import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
+import type { Config } from '../config/config.ts';
+import { buildApp } from '../http/app.ts';
+import { openMetadataStore } from '../store/open-metadata-store.ts';
+import type { MetadataStore } from '../store/types.ts';
+
+export interface Service {
+  app: FastifyInstance;
+  store: MetadataStore;
+  authenticator: WalletAuthenticator;
+  close(): Promise<void>;
+}
+
+const PURGE_INTERVAL_MS = 60_000;
+
+/** Wires store, authentication and HTTP together; the one composition root of the server. */
+export async function createService(config: Config, logger: Logger): Promise<Service> {
+  const store = await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
+  const recoverer = createAddressRecoverer({ onFallback: (reason) => logger.warn(reason) });
+  if (config.auth.plainMessages === 'any') {
+    logger.warn('AUTH_PLAIN_MESSAGES=any: any signed message authenticates forever, like a static password; use SIWE messages');
+  }
+  const authenticator = new WalletAuthenticator({
+    config: config.auth,
+    store,
+    recoverer,
+    contractWallets: config.auth.rpcUrl ? createContractWalletVerifier(config.auth.rpcUrl) : undefined,
+  });
+  const app = await buildApp({ config, store, authenticator, logger });
+
+  const purge = setInterval(() => {
+    store.purgeExpired(Date.now()).catch((err: unknown) => logger.warn({ err }, 'purging expired nonces and revocations failed'));
+  }, PURGE_INTERVAL_MS);
+  purge.unref();
+
+  return {
+    app,
+    store,
+    authenticator,
+    async close() {
+      clearInterval(purge);
+      await app.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config/config.ts';
+
+describe('configuration', () => {
+  test('embedded defaults', () => {
+    const config = loadConfig({});
+    assert.equal(config.host, '127.0.0.1');
+    assert.equal(config.port, 8080);
+    assert.equal(config.dataDir, path.resolve('data'));
+    assert.equal(config.publicBaseUrl, 'http://127.0.0.1:8080');
+    assert.deepEqual(config.auth.domains, ['127.0.0.1:8080']);
+    assert.equal(config.auth.clockSkewSeconds, 30);
+    assert.equal(config.auth.maxAgeSeconds, 86400);
+    assert.equal(config.auth.plainMessages, 'off');
+    assert.equal(config.auth.requireServerNonce, false);
+    assert.equal(config.databaseUrl, undefined);
+    assert.deepEqual(config.corsOrigins, []);
+  });
+
+  test('the auth domain follows PUBLIC_BASE_URL, port included; lists are comma-separated', () => {
+    assert.deepEqual(loadConfig({ PUBLIC_BASE_URL: 'https://admin.example.com/' }).auth.domains, ['admin.example.com']);
+    assert.deepEqual(loadConfig({ PUBLIC_BASE_URL: 'http://localhost:3000' }).auth.domains, ['localhost:3000']);
+    const config = loadConfig({ AUTH_DOMAINS: 'a.example, B.example:8443', CORS_ORIGINS: 'https://x.example,https://*.y.example' });
+    assert.deepEqual(config.auth.domains, ['a.example', 'b.example:8443']);
+    assert.deepEqual(config.corsOrigins, ['https://x.example', 'https://*.y.example']);
+  });
+
+  test('every bad value is reported at once, each by name', () => {
+    const error = (() => {
+      try {
+        loadConfig({
+          PORT: '99999', AUTH_CLOCK_SKEW: '-1', AUTH_PLAIN_MESSAGES: 'maybe', AUTH_REQUIRE_SERVER_NONCE: 'perhaps',
+          DATABASE_URL: 'mysql://x', PUBLIC_BASE_URL: 'not a url', CORS_ORIGINS: '*', LOG_LEVEL: 'loud',
+        });
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    })();
+    assert.ok(error instanceof ConfigError);
+    for (const name of ['PORT', 'AUTH_CLOCK_SKEW', 'AUTH_PLAIN_MESSAGES', 'AUTH_REQUIRE_SERVER_NONCE', 'DATABASE_URL', 'PUBLIC_BASE_URL', 'CORS_ORIGINS', 'LOG_LEVEL']) {
+      assert.match(error.message, new RegExp(name), name);
+    }
+  });
+
+  test('config is read only when asked (nothing at import time)', async () => {
+    process.env.PORT = 'not-a-port';
+    try {
+      await import('../../src/http/app.ts');
+      await import('../../src/service/service.ts');
+    } finally {
+      delete process.env.PORT;
+    }
+  });
+});

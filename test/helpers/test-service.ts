@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { TestContext } from 'node:test';
+import { loadConfig, type Config } from '../../src/config/config.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+import { createService, type Service } from '../../src/service/service.ts';
+import { createTestDatabase } from './postgres.ts';
+
+export type Engine = 'sqlite' | 'postgres';
+export const ENGINES: Engine[] = ['sqlite', 'postgres'];
+
+export interface TestService {
+  service: Service;
+  config: Config;
+  baseUrl: string;
+  /** Every JSON log line the service wrote. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export interface Storage {
+  dataDir: string;
+  databaseUrl: string | undefined;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty place for metadata: a temp DATA_DIR, plus a fresh database for PostgreSQL. */
+export async function createStorage(engine: Engine): Promise<Storage> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-test-'));
+  const database = engine === 'postgres' ? await createTestDatabase() : undefined;
+  return {
+    dataDir,
+    databaseUrl: database?.url,
+    async drop() {
+      await database?.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * Starts the real service (the same createService as `wallet-admin serve`) on a free loopback
+ * port. Pass `storage` to share metadata between instances; otherwise the service gets its own.
+ */
+export async function startTestService(
+  engine: Engine,
+  options: { env?: Record<string, string>; storage?: Storage } = {},
+): Promise<TestService> {
+  const storage = options.storage ?? (await createStorage(engine));
+  const port = await freePort();
+  const config = loadConfig({
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    DATA_DIR: storage.dataDir,
+    LOG_LEVEL: 'info',
+    ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(...chunk.toString('utf8').split('\n').filter((line) => line !== ''));
+      callback();
+    },
+  });
+  const service = await createService(config, createLogger(config.logLevel, sink));
+  await service.app.listen({ host: config.host, port: config.port });
+  return {
+    service,
+    config,
+    baseUrl: `http://127.0.0.1:${port}`,
+    logs,
+    async close() {
+      await service.close();
+      if (!options.storage) await storage.drop();
+    },
+  };
+}
+
+/** Starts a service for the duration of one test (or suite) and closes it afterwards. */
+export async function serviceFor(
+  t: Pick<TestContext, 'after'>,
+  engine: Engine,
+  options: Parameters<typeof startTestService>[1] = {},
+): Promise<TestService> {
+  const started = await startTestService(engine, options);
+  t.after(() => started.close());
+  return started;
+}

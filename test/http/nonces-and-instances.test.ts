@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { request } from '../helpers/http.ts';
+import { createStorage, ENGINES, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { authHeaders, signIn } from '../helpers/wallets.ts';
+
+for (const engine of ENGINES) {
+  describe(`server nonces (${engine})`, () => {
+    let svc: TestService;
+    let fixture: TenantFixture;
+    let domain: string;
+    before(async () => {
+      svc = await startTestService(engine, { env: { AUTH_REQUIRE_SERVER_NONCE: 'true' } });
+      domain = new URL(svc.baseUrl).host;
+      fixture = await createTenantFixture(svc.service.store);
+    });
+    after(() => svc.close());
+
+    const nonce = async () => {
+      const response = await request(svc.baseUrl, '/api/auth/nonce');
+      assert.equal(response.status, 200);
+      assert.equal(response.headers['content-type'], 'application/json');
+      const body = response.json();
+      assert.match(body.nonce, /^[A-Za-z0-9]{8,}$/);
+      assert.ok(Date.parse(body.expiresAt) > Date.now());
+      return body.nonce as string;
+    };
+    const get = (headers: object) => request(svc.baseUrl, '/api/auth/test', { headers: headers as Record<string, string> });
+
+    test('nonces are unique and need no authentication', async () => {
+      const seen = new Set(await Promise.all(Array.from({ length: 20 }, nonce)));
+      assert.equal(seen.size, 20);
+    });
+
+    test('a message must carry a nonce this service issued', async () => {
+      const refused = await get(await signIn(fixture.ownerWallet, domain, { nonce: 'madeupnonce12345' }));
+      assert.equal(refused.status, 401);
+      assert.equal(refused.json().code, 'AUTH_NONCE_INVALID');
+      const headers = await signIn(fixture.ownerWallet, domain, { nonce: await nonce() });
+      assert.equal((await get(headers)).status, 200);
+      assert.equal((await get(headers)).status, 200, 'the same message may be presented again');
+    });
+
+    test('one nonce serves one message only', async () => {
+      const issued = await nonce();
+      assert.equal((await get(await signIn(fixture.ownerWallet, domain, { nonce: issued }))).status, 200);
+      const second = await get(await signIn(fixture.ownerWallet, domain, { nonce: issued, statement: 'Another message.' }));
+      assert.equal(second.status, 401);
+      assert.equal(second.json().code, 'AUTH_NONCE_INVALID');
+    });
+  });
+
+  describe(`two instances sharing one database (${engine})`, () => {
+    let storage: Storage;
+    let a: TestService;
+    let b: TestService;
+    let fixture: TenantFixture;
+    before(async () => {
+      storage = await createStorage(engine);
+      // Both instances accept the same domain, as instances behind one load balancer do.
+      const env = { AUTH_DOMAINS: 'admin.example.com' };
+      a = await startTestService(engine, { storage, env });
+      b = await startTestService(engine, { storage, env });
+      fixture = await createTenantFixture(a.service.store);
+    });
+    after(async () => {
+      await a.close();
+      await b.close();
+      await storage.drop();
+    });
+
+    test('logout on one instance is in force on the other within 5 s', async () => {
+      const headers = await signIn(fixture.ownerWallet, 'admin.example.com');
+      assert.equal((await request(b.baseUrl, '/api/auth/test', { headers: { ...headers } })).status, 200);
+      const started = Date.now();
+      assert.equal((await request(a.baseUrl, '/api/auth/logout', { method: 'POST', headers: { ...headers } })).status, 204);
+      assert.equal((await request(a.baseUrl, '/api/auth/test', { headers: { ...headers } })).status, 401, 'at once on the instance that took it');
+      let status = 200;
+      while (status === 200 && Date.now() - started < 5000) {
+        status = (await request(b.baseUrl, '/api/auth/test', { headers: { ...headers } })).status;
+        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      console.log(`# ${engine}: revocation reached the other instance after ${Date.now() - started} ms`);
+      assert.equal(status, 401);
+    });
+
+    test('a plain message signed by the wallet is refused on both (policy off by default)', async () => {
+      const headers = await authHeaders(fixture.ownerWallet, `Login ${Math.floor(Date.now() / 1000)}`, { raw: true });
+      for (const svc of [a, b]) {
+        const response = await request(svc.baseUrl, '/api/auth/test', { headers: { ...headers } });
+        assert.equal(response.json().code, 'AUTH_MESSAGE_REFUSED');
+      }
+    });
+  });
+}
+
+describe('plain message policies', () => {
+  test('timestamped: a fresh ISO or Unix timestamp passes, a stale one or none is refused', async (t) => {
+    const svc = await startTestService('sqlite', { env: { AUTH_PLAIN_MESSAGES: 'timestamped', AUTH_MAX_AGE: '600' } });
+    t.after(() => svc.close());
+    const fixture = await createTenantFixture(svc.service.store);
+    const w = fixture.ownerWallet;
+    const get = async (message: string) => (await request(svc.baseUrl, '/api/auth/test', { headers: { ...(await authHeaders(w, message, { raw: true })) } }));
+    assert.equal((await get(`Sign in at ${new Date().toISOString()}`)).status, 200);
+    assert.equal((await get(`login:${Math.floor(Date.now() / 1000)}`)).status, 200);
+    assert.equal((await get(`login:${Date.now()}`)).status, 200);
+    assert.equal((await get(`Sign in at ${new Date(Date.now() - 3600_000).toISOString()}`)).json().code, 'AUTH_MESSAGE_EXPIRED');
+    assert.equal((await get('Sign in, no time')).json().code, 'AUTH_MESSAGE_REFUSED');
+    // Multi-line plain messages travel base64-encoded and are refused as not single-line.
+    const multi = await request(svc.baseUrl, '/api/auth/test', { headers: { ...(await authHeaders(w, `a\n${new Date().toISOString()}`)) } });
+    assert.equal(multi.json().code, 'AUTH_MESSAGE_REFUSED');
+  });
+
+  test('any: any message signed by the wallet passes (static credential)', async (t) => {
+    const svc = await startTestService('sqlite', { env: { AUTH_PLAIN_MESSAGES: 'any' } });
+    t.after(() => svc.close());
+    const fixture = await createTenantFixture(svc.service.store);
+    const response = await request(svc.baseUrl, '/api/auth/test', { headers: { ...(await authHeaders(fixture.ownerWallet, 'hello', { raw: true })) } });
+    assert.equal(response.status, 200, response.body);
+    assert.equal(response.json().allHeaders['X-MES'], 'hello');
+    assert.ok(svc.logs.some((line) => line.includes('AUTH_PLAIN_MESSAGES=any')), 'start-up warns about it');
+  });
+});

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { BIN, runCli } from '../helpers/cli.ts';
+import { request } from '../helpers/http.ts';
+import { freePort } from '../helpers/test-service.ts';
+
+interface Served {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function serve(env: Record<string, string>): Served {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function waitForOutput(served: Served, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const match = served.output().match(pattern);
+    if (match) return match;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no ${pattern} in output:\n${served.output()}`);
+}
+
+/** Pulls the -H 'Name: value' pairs out of the printed curl command, as a shell would. */
+function curlHeaders(curl: string): Record<string, string> {
+  return Object.fromEntries([...curl.matchAll(/-H '([^:]+): ([^']*)'/g)].map((m) => [m[1]!, m[2]!]));
+}
+
+describe('wallet-admin serve', () => {
+  test('first start on an empty DATA_DIR seeds a demo and prints a curl that answers 200; SIGTERM exits cleanly', async (t) => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-serve-'));
+    t.after(() => rm(dataDir, { recursive: true, force: true }));
+    const port = await freePort();
+    const served = serve({ DATA_DIR: dataDir, PORT: String(port) });
+    t.after(() => served.child.kill('SIGKILL'));
+
+    const [curl] = await waitForOutput(served, /curl -sS '[^']+' \\(\n\s+-H '[^']+'( \\)?)+/);
+    const url = curl.match(/curl -sS '([^']+)'/)![1]!;
+    assert.equal(url, `http://127.0.0.1:${port}/api/auth/test`);
+    const response = await request(url, url, { headers: curlHeaders(curl) });
+    assert.equal(response.status, 200, response.body);
+    assert.equal(response.json().principal.displayName, 'Demo owner');
+    assert.ok(served.output().includes('"msg":"incoming request"'), 'JSON request logs');
+
+    served.child.kill('SIGTERM');
+    assert.equal(await served.exited, 0);
+    assert.match(served.output(), /shutting down/);
+
+    // The second start finds data and seeds nothing more.
+    const again = serve({ DATA_DIR: dataDir, PORT: String(port) });
+    t.after(() => again.child.kill('SIGKILL'));
+    await waitForOutput(again, /listening on/);
+    assert.doesNotMatch(again.output(), /First start/);
+    again.child.kill('SIGTERM');
+    assert.equal(await again.exited, 0);
+  });
+
+  test('NODE_ENV=production creates no data implicitly', async (t) => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-serve-'));
+    t.after(() => rm(dataDir, { recursive: true, force: true }));
+    const served = serve({ DATA_DIR: dataDir, PORT: String(await freePort()), NODE_ENV: 'production' });
+    t.after(() => served.child.kill('SIGKILL'));
+    await waitForOutput(served, /listening on/);
+    served.child.kill('SIGTERM');
+    assert.equal(await served.exited, 0);
+    assert.doesNotMatch(served.output(), /First start|curl/);
+    const tenant = await runCli(['tenant', 'create', '--name', 'First', '--json'], { DATA_DIR: dataDir });
+    const list = await runCli(['admin', 'list', '--tenant', tenant.json().id, '--json'], { DATA_DIR: dataDir });
+    assert.deepEqual(list.json().items, [], 'no demo admin was created');
+  });
+
+  test('a bad setting stops start-up with a message naming it', async () => {
+    const served = serve({ PORT: 'eighty', AUTH_PLAIN_MESSAGES: 'sometimes', DATA_DIR: os.tmpdir() });
+    assert.notEqual(await served.exited, 0);
+    assert.match(served.output(), /PORT/);
+    assert.match(served.output(), /AUTH_PLAIN_MESSAGES/);
+  });
+});
