@@ -14,7 +14,7 @@ export interface HttpResponse {
 export function request(
   baseUrl: string,
   path: string,
-  options: { method?: string; headers?: Record<string, string | undefined>; body?: string | Buffer } = {},
+  options: { method?: string; headers?: object; body?: string | Buffer } = {},
 ): Promise<HttpResponse> {
   const url = new URL(path, baseUrl);
   const headers = Object.fromEntries(Object.entries(options.headers ?? {}).filter(([, v]) => v !== undefined)) as Record<string, string>;

@@ -44,7 +44,7 @@ for (const engine of ENGINES) {
     let svc: TestService;
     let fixture: TenantFixture;
     let domain: string;
-    const get = (headers: Record<string, string | undefined>) => request(svc.baseUrl, '/api/auth/test', { headers });
+    const get = (headers: object) => request(svc.baseUrl, '/api/auth/test', { headers });
 
     before(async () => {
       svc = await startTestService(engine);

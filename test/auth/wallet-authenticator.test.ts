@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config/config.ts';
+import { createAddressRecoverer } from '../../src/auth/signature/address-recoverer.ts';
+import { WalletAuthenticator } from '../../src/auth/wallet-authenticator.ts';
+import { isAppError } from '../../src/errors/app-error.ts';
+import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import type { MetadataStore } from '../../src/store/types.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { newWallet, signIn } from '../helpers/wallets.ts';
+
+const DOMAIN = 'admin.example.com';
+
+describe('WalletAuthenticator (no HTTP)', () => {
+  let dataDir: string;
+  let store: MetadataStore;
+  let fixture: TenantFixture;
+  let clock = Date.now();
+
+  const authenticator = (env: Record<string, string> = {}) =>
+    new WalletAuthenticator({
+      config: loadConfig({ AUTH_DOMAINS: DOMAIN, ...env }).auth,
+      store,
+      recoverer: createAddressRecoverer(),
+      now: () => clock,
+    });
+  const asHeaders = (h: Awaited<ReturnType<typeof signIn>>) => ({ wal: h['X-WAL'], sig: h['X-SIG'], mes: h['X-MES'], walletAddress: h['X-Wallet-Address'] });
+  const codeOf = async (promise: Promise<unknown>) => {
+    try {
+      await promise;
+      return 'OK';
+    } catch (error) {
+      assert.ok(isAppError(error), String(error));
+      return error.code;
+    }
+  };
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-auth-'));
+    store = await openMetadataStore({ dataDir });
+    fixture = await createTenantFixture(store);
+  });
+  after(async () => {
+    await store.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('a verified credential is cached: the second request costs no signature recovery', async () => {
+    const auth = authenticator();
+    const headers = asHeaders(await signIn(fixture.ownerWallet, DOMAIN));
+    await auth.authenticate(headers);
+    assert.equal(auth.signatures.misses, 1);
+    await auth.authenticate(headers);
+    await auth.authenticate(headers);
+    assert.equal(auth.signatures.hits, 2);
+    assert.equal(auth.signatures.misses, 1);
+  });
+
+  test('the cache is bounded and never outlives the message', async () => {
+    const auth = authenticator({ AUTH_CACHE_SIZE: '3' });
+    for (let i = 0; i < 6; i++) {
+      await auth.authenticate(asHeaders(await signIn(fixture.ownerWallet, DOMAIN, { nonce: `nonce000000${i}` })));
+    }
+    assert.equal(auth.signatures.size, 3);
+
+    const issuedAt = new Date(clock);
+    const headers = asHeaders(await signIn(fixture.ownerWallet, DOMAIN, { issuedAt, expirationTime: new Date(clock + 60_000) }));
+    assert.equal(await codeOf(auth.authenticate(headers)), 'OK');
+    const saved = clock;
+    clock += 60_000 + 31_000; // past expiry and the 30 s skew
+    try {
+      assert.equal(await codeOf(auth.authenticate(headers)), 'AUTH_MESSAGE_EXPIRED');
+    } finally {
+      clock = saved;
+    }
+  });
+
+  test('a bad signature is not cached as good, and a good one is not poisoned by a bad one', async () => {
+    const auth = authenticator();
+    const good = asHeaders(await signIn(fixture.ownerWallet, DOMAIN));
+    const forged = { ...good, sig: asHeaders(await signIn(newWallet(), DOMAIN)).sig };
+    assert.equal(await codeOf(auth.authenticate(forged)), 'AUTH_SIGNATURE_INVALID');
+    assert.equal(await codeOf(auth.authenticate(forged)), 'AUTH_SIGNATURE_INVALID');
+    assert.equal(await codeOf(auth.authenticate(good)), 'OK');
+  });
+
+  test('the pure-JS fallback recovers the same signers as the native library', async () => {
+    const native = createAddressRecoverer();
+    const noble = createAddressRecoverer({ preferNative: false });
+    assert.equal(native.implementation, 'native');
+    assert.equal(noble.implementation, 'noble');
+    const auth = new WalletAuthenticator({ config: loadConfig({ AUTH_DOMAINS: DOMAIN }).auth, store, recoverer: noble });
+    assert.equal(await codeOf(auth.authenticate(asHeaders(await signIn(fixture.ownerWallet, DOMAIN)))), 'OK');
+  });
+});
