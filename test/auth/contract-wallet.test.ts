@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { encodeDeployData, encodeFunctionData, getContractAddress, serializeErc6492Signature, type Address, type Hex } from 'viem';
+import { assertProblem } from '../helpers/assertions.ts';
 import { request, type HttpResponse } from '../helpers/http.ts';
 import { compileContracts, deploy, startLocalChain, type CompiledContract, type LocalChain } from '../helpers/local-chain.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
@@ -38,19 +39,6 @@ async function registerAdmin(svc: TestService, wallet: Address, displayName: str
   const tenant = await svc.service.store.createTenant({ name: `${displayName} ${freshNonce()}` });
   const admin = await svc.service.store.createAdmin({ tenantId: tenant.id, wallet, displayName });
   return admin.id;
-}
-
-function assertProblem(response: HttpResponse, status: number, code: string): void {
-  assert.equal(response.status, status, response.body);
-  assert.equal(response.headers['content-type'], 'application/problem+json');
-  const problem = response.json();
-  assert.equal(problem.code, code, response.body);
-  assert.equal(problem.status, status);
-  assert.equal(typeof problem.title, 'string');
-  assert.equal(typeof problem.detail, 'string');
-  assert.ok(problem.detail.length > 10, 'detail says what was wrong');
-  assert.equal(problem.instance, '/api/auth/test');
-  assert.equal(typeof problem.requestId, 'string');
 }
 
 /** Calls the node made through the pass-through while `action` ran. */

@@ -4,29 +4,18 @@ import { describe, test } from 'node:test';
 import { checkSiweRules } from '../../src/auth/siwe-rules.ts';
 import { createAddressRecoverer } from '../../src/auth/signature/address-recoverer.ts';
 import { recoverPersonalSigner } from '../../src/auth/signature/recover-personal-signer.ts';
-import { parseSiweMessage } from '../../src/auth/siwe/siwe-message.ts';
+import { parseSiweMessage, type SiweMessage } from '../../src/auth/siwe/siwe-message.ts';
 
 const VECTORS = new URL('../../../shared/vectors/siwe/', import.meta.url);
 const SETS = ['', 'signinwithethereum-siwe/'];
 
-interface VerificationCase {
-  domain: string;
-  address: string;
-  statement?: string;
-  uri: string;
+type VerificationCase = Omit<SiweMessage, 'version'> & {
   version: string;
-  chainId: number;
-  nonce: string;
-  issuedAt: string;
-  expirationTime?: string;
-  notBefore?: string;
-  requestId?: string;
-  resources?: string[];
   signature: string;
   time?: string;
   domainBinding?: string;
   matchNonce?: string;
-}
+};
 
 /**
  * Lays the fields out as EIP-4361 text without validating them (the vectors include invalid

@@ -1,6 +1,8 @@
 import http from 'node:http';
 
 export interface HttpResponse {
+  /** The URL requested. */
+  url: string;
   status: number;
   /** Lowercase names; repeated headers joined by ", " as Node does. */
   headers: http.IncomingHttpHeaders;
@@ -26,7 +28,7 @@ export function request(
         const body = Buffer.concat(chunks).toString('utf8');
         const rawHeaders: [string, string][] = [];
         for (let i = 0; i < res.rawHeaders.length; i += 2) rawHeaders.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
-        resolve({ status: res.statusCode!, headers: res.headers, rawHeaders, body, json: () => JSON.parse(body) });
+        resolve({ url: url.href, status: res.statusCode!, headers: res.headers, rawHeaders, body, json: () => JSON.parse(body) });
       });
       res.on('error', reject);
     });

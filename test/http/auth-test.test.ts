@@ -3,41 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import { Wallet } from 'ethers';
 import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { headerLines, request } from '../helpers/http.ts';
+import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
+import { request } from '../helpers/http.ts';
 import { ENGINES, startTestService, type TestService } from '../helpers/test-service.ts';
 import { authHeaders, base64Header, newWallet, signIn, siweMessage } from '../helpers/wallets.ts';
-
-const CONTRACT_HEADERS: Record<string, string> = {
-  'access-control-allow-headers': 'Origin, Content-Type, Accept, Authorization, Accept-Language, connection, Cache-Control, Access-Control-Request-Method, Access-Control-Request-Headers, X-SIG, X-WAL, X-MES',
-  'access-control-allow-credentials': 'true',
-  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD',
-  'access-control-expose-headers': 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials',
-  'x-content-type-options': 'nosniff',
-  'x-xss-protection': '0',
-  'cache-control': 'no-cache, no-store, max-age=0, must-revalidate',
-  pragma: 'no-cache',
-  expires: '0',
-  'x-frame-options': 'DENY',
-};
-
-function assertContractHeaders(response: Awaited<ReturnType<typeof request>>): void {
-  for (const [name, value] of Object.entries(CONTRACT_HEADERS)) {
-    assert.equal(response.headers[name], value, `header ${name}`);
-  }
-  assert.deepEqual(headerLines(response, 'vary'), ['Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers']);
-}
-
-function assertProblem(response: Awaited<ReturnType<typeof request>>, status: number, code: string): void {
-  assert.equal(response.status, status, response.body);
-  assert.equal(response.headers['content-type'], 'application/problem+json');
-  const problem = response.json();
-  assert.equal(problem.code, code, response.body);
-  assert.equal(problem.status, status);
-  assert.equal(typeof problem.detail, 'string');
-  assert.ok(problem.detail.length > 10, 'detail says what was wrong');
-  assert.equal(typeof problem.requestId, 'string');
-  assertContractHeaders(response);
-}
 
 for (const engine of ENGINES) {
   describe(`GET /api/auth/test (${engine})`, () => {
