@@ -1,0 +1,186 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import { AppError } from '../errors/app-error.ts';
+import { violates, WALLET_UNIQUE } from './constraint-violations.ts';
+import { newAdminId } from './ids.ts';
+import type { AdminsTable, Database } from './schema.ts';
+import { requireTenant } from './tenant-queries.ts';
+import type { Admin, AdminStatus } from './types.ts';
+
+type Db = Kysely<Database>;
+type AdminRow = Selectable<AdminsTable>;
+
+export interface ValidAdmin {
+  tenantId: string;
+  wallet: string;
+  displayName: string;
+  ownerAdminId: string | null;
+  permissions: string[];
+  features: string[];
+}
+
+export async function insertAdmin(db: Db, input: ValidAdmin, now: number): Promise<Admin> {
+  await requireTenant(db, input.tenantId);
+  if (input.ownerAdminId !== null) await requireOwnerInTenant(db, input.ownerAdminId, input.tenantId);
+  const id = newAdminId();
+  try {
+    // The admin row goes first: on SQLite a transaction that starts by writing takes the write
+    // lock (waiting on busy_timeout) instead of failing when another process wrote meanwhile.
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('admins')
+        .values({
+          id,
+          tenant_id: input.tenantId,
+          wallet: input.wallet,
+          display_name: input.displayName,
+          owner_admin_id: input.ownerAdminId,
+          status: 'ACTIVE',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      if (input.permissions.length > 0) {
+        await trx.insertInto('admin_permissions').values(input.permissions.map((permission) => ({ admin_id: id, permission }))).execute();
+      }
+      if (input.features.length > 0) {
+        await trx.insertInto('admin_features').values(input.features.map((feature) => ({ admin_id: id, feature }))).execute();
+      }
+    });
+  } catch (error) {
+    throw violates(error, WALLET_UNIQUE) ? walletTaken(input.wallet) : error;
+  }
+  return {
+    id,
+    tenantId: input.tenantId,
+    wallet: input.wallet,
+    displayName: input.displayName,
+    ownerAdminId: input.ownerAdminId,
+    status: 'ACTIVE',
+    permissions: [...input.permissions].sort(),
+    features: [...input.features].sort(),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+export async function selectAdmin(db: Db, by: { id: string } | { wallet: string }): Promise<Admin | undefined> {
+  const query = db.selectFrom('admins').selectAll();
+  const row = await ('id' in by ? query.where('id', '=', by.id) : query.where('wallet', '=', by.wallet)).executeTakeFirst();
+  if (!row) return undefined;
+  const attributes = await selectAttributes(db, { adminId: row.id });
+  return toAdmin(row, attributes.get(row.id));
+}
+
+export async function selectAdminsOfTenant(db: Db, tenantId: string): Promise<Admin[]> {
+  const rows = await db.selectFrom('admins').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+  if (rows.length === 0) {
+    await requireTenant(db, tenantId);
+    return [];
+  }
+  const attributes = await selectAttributes(db, { tenantId });
+  return rows.map((row) => toAdmin(row, attributes.get(row.id)));
+}
+
+export async function updateAdmin(db: Db, id: string, change: { status: AdminStatus } | { wallet: string }, now: number): Promise<Admin> {
+  const result = await db
+    .updateTable('admins')
+    .set({ ...change, updated_at: now })
+    .where('id', '=', id)
+    .executeTakeFirst()
+    .catch((error: unknown) => {
+      throw 'wallet' in change && violates(error, WALLET_UNIQUE) ? walletTaken(change.wallet) : error;
+    });
+  if (result.numUpdatedRows === 0n) throw adminNotFound(id);
+  return requireAdmin(db, id);
+}
+
+/** Grants or revokes one permission; a grant already held or a revoke of one not held changes nothing. */
+export async function changePermission(db: Db, id: string, permission: string, grant: boolean, now: number): Promise<Admin> {
+  await db.transaction().execute(async (trx) => {
+    // Touching the admin first proves it exists and, on PostgreSQL, orders concurrent changes to it.
+    const touched = await trx.updateTable('admins').set({ updated_at: now }).where('id', '=', id).executeTakeFirst();
+    if (touched.numUpdatedRows === 0n) throw adminNotFound(id);
+    if (grant) {
+      await trx
+        .insertInto('admin_permissions')
+        .values({ admin_id: id, permission })
+        .onConflict((oc) => oc.columns(['admin_id', 'permission']).doNothing())
+        .execute();
+    } else {
+      await trx.deleteFrom('admin_permissions').where('admin_id', '=', id).where('permission', '=', permission).execute();
+    }
+  });
+  return requireAdmin(db, id);
+}
+
+export async function selectAdminTenant(db: Db, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom('admins').select('tenant_id').where('id', '=', id).executeTakeFirst();
+  return row?.tenant_id;
+}
+
+export function toAdmin(row: AdminRow, attributes: { permissions: string[]; features: string[] } | undefined): Admin {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    wallet: row.wallet,
+    displayName: row.display_name,
+    ownerAdminId: row.owner_admin_id,
+    status: row.status,
+    permissions: attributes?.permissions ?? [],
+    features: attributes?.features ?? [],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function adminNotFound(id: string): AppError {
+  return new AppError('ADMIN_NOT_FOUND', `Admin ${id} does not exist`);
+}
+
+async function requireAdmin(db: Db, id: string): Promise<Admin> {
+  const admin = await selectAdmin(db, { id });
+  if (!admin) throw adminNotFound(id);
+  return admin;
+}
+
+async function requireOwnerInTenant(db: Db, ownerAdminId: string, tenantId: string): Promise<void> {
+  const ownerTenant = await selectAdminTenant(db, ownerAdminId);
+  if (ownerTenant === undefined) throw new AppError('ADMIN_NOT_FOUND', `Owner admin ${ownerAdminId} does not exist`);
+  if (ownerTenant !== tenantId) {
+    throw new AppError('VALIDATION_FAILED', `Owner admin ${ownerAdminId} belongs to another tenant than ${tenantId}`);
+  }
+}
+
+function walletTaken(wallet: string): AppError {
+  return new AppError('WALLET_TAKEN', `Wallet ${wallet} already belongs to an admin`);
+}
+
+/** Permissions and features of one admin or of a whole tenant's admins, in one query. */
+async function selectAttributes(db: Db, scope: { adminId: string } | { tenantId: string }) {
+  const [column, value] = 'adminId' in scope ? (['admins.id', scope.adminId] as const) : (['admins.tenant_id', scope.tenantId] as const);
+  const rows = await db
+    .selectFrom('admin_permissions')
+    .innerJoin('admins', 'admins.id', 'admin_permissions.admin_id')
+    .select([sql.lit<string>('permission').as('kind'), 'admin_permissions.admin_id as admin_id', 'admin_permissions.permission as value'])
+    .where(column, '=', value)
+    .unionAll(
+      db
+        .selectFrom('admin_features')
+        .innerJoin('admins', 'admins.id', 'admin_features.admin_id')
+        .select([sql.lit<string>('feature').as('kind'), 'admin_features.admin_id as admin_id', 'admin_features.feature as value'])
+        .where(column, '=', value),
+    )
+    .execute();
+  const byAdmin = new Map<string, { permissions: string[]; features: string[] }>();
+  for (const row of rows) {
+    let entry = byAdmin.get(row.admin_id);
+    if (!entry) byAdmin.set(row.admin_id, (entry = { permissions: [], features: [] }));
+    (row.kind === 'permission' ? entry.permissions : entry.features).push(row.value);
+  }
+  // Sorted here rather than in SQL: the two engines' collations order text differently.
+  for (const entry of byAdmin.values()) {
+    entry.permissions.sort();
+    entry.features.sort();
+  }
+  return byAdmin;
+}

@@ -1,0 +1,20 @@
+/**
+ * Unique constraints the store turns into AppError codes. Both engines report a violation
+ * differently: PostgreSQL names the constraint, SQLite lists the columns in its message.
+ */
+export interface UniqueConstraint {
+  name: string;
+  sqliteColumns: string;
+}
+
+export const WALLET_UNIQUE: UniqueConstraint = { name: 'admins_wallet_unique', sqliteColumns: 'admins.wallet' };
+export const CHANNEL_NAME_UNIQUE: UniqueConstraint = { name: 'channels_tenant_name_unique', sqliteColumns: 'channels.tenant_id, channels.name' };
+
+const PG_UNIQUE_VIOLATION = '23505';
+
+export function violates(error: unknown, constraint: UniqueConstraint): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint: pgConstraint, message } = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (code === PG_UNIQUE_VIOLATION) return pgConstraint === constraint.name;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' && message === `UNIQUE constraint failed: ${constraint.sqliteColumns}`;
+}

@@ -1,0 +1,40 @@
+import { Migrator, sql, type Kysely, type MigrationResultSet } from 'kysely';
+import { migrationProvider } from './migrations/index.ts';
+import type { Database, Engine } from './schema.ts';
+
+/**
+ * Brings the schema to the latest migration; a no-op when it is already there.
+ * Returns the names of the migrations this call applied.
+ *
+ * Instances that start together must not both migrate. On PostgreSQL Kysely's Migrator holds a
+ * session advisory lock and runs the pending migrations in one transaction. On SQLite the Migrator
+ * takes no lock at all (it assumes one process), so we hold the database's write lock ourselves
+ * for the whole run: the CLI and the server may open a fresh file at the same moment.
+ */
+export async function migrateToLatest(db: Kysely<Database>, engine: Engine): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  if (engine === 'postgres') return applied(await migrator.migrateToLatest());
+
+  // `begin immediate` waits (busy_timeout) for another process's migration to finish and then
+  // sees its result. Nothing else uses this connection while the store is still opening.
+  await sql`begin immediate`.execute(db);
+  let result: MigrationResultSet;
+  try {
+    result = await migrator.migrateToLatest();
+  } catch (error) {
+    await sql`rollback`.execute(db);
+    throw error;
+  }
+  await sql.raw(result.error === undefined ? 'commit' : 'rollback').execute(db);
+  return applied(result);
+}
+
+function applied(result: MigrationResultSet): string[] {
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
+    const reason = result.error instanceof Error ? result.error.message : String(result.error);
+    const what = failed ? `Database migration ${failed} failed` : 'Could not prepare the database for migrations';
+    throw new Error(`${what}: ${reason}`, { cause: result.error });
+  }
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

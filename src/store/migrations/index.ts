@@ -1,0 +1,16 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as initialSchema from './001-initial-schema.ts';
+
+/**
+ * Every migration, listed in code rather than read from a folder at run time, so the set is the
+ * same under tsx, a bundle or a compiled build. Names sort in the order they must run.
+ */
+const migrations: Record<string, Migration> = {
+  '001-initial-schema': initialSchema,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};
+
+export const migrationNames: readonly string[] = Object.keys(migrations);

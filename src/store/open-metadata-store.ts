@@ -1,0 +1,29 @@
+import { openDatabase, type StoreLogger } from './database.ts';
+import { KyselyMetadataStore } from './kysely-metadata-store.ts';
+import { migrateToLatest } from './migrate.ts';
+import type { MetadataStore } from './types.ts';
+
+export interface StoreOptions {
+  /** postgres://… selects PostgreSQL; without it metadata lives in `<dataDir>/metadata.sqlite`. */
+  databaseUrl?: string;
+  dataDir: string;
+  logger?: StoreLogger;
+}
+
+// The CLI opens a store without a logger; a lost PostgreSQL connection still deserves a line.
+const stderrLogger: StoreLogger = {
+  warn: (obj, msg) => console.warn(msg, obj),
+  error: (obj, msg) => console.error(msg, obj),
+};
+
+/** Opens the store and brings its schema up to date, so a fresh dataDir or database just works. */
+export async function openMetadataStore(options: StoreOptions): Promise<MetadataStore> {
+  const { db, engine } = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, logger: options.logger ?? stderrLogger });
+  try {
+    await migrateToLatest(db, engine);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return new KyselyMetadataStore(db, engine);
+}
