@@ -52,7 +52,7 @@ describe('wallet-admin serve', () => {
     const response = await request(url, url, { headers: curlHeaders(curl) });
     assert.equal(response.status, 200, response.body);
     assert.equal(response.json().principal.displayName, 'Demo owner');
-    assert.ok(served.output().includes('"msg":"incoming request"'), 'JSON request logs');
+    await waitForOutput(served, /"reqId":"[0-9a-f-]{36}".*"msg":"request completed"/);
 
     served.child.kill('SIGTERM');
     assert.equal(await served.exited, 0);
