@@ -1,0 +1,114 @@
+/**
+ * Metadata of channel files, their kept versions, backups and the audit log. Times are epoch ms.
+ * Paths are (channelId, folder, filename); folder and filename have passed safeSegment().
+ */
+export type VersionKind = 'backup' | 'replaced' | 'deleted';
+
+export interface FileRecord {
+  channelId: string;
+  folder: string;
+  filename: string;
+  size: number;
+  sha256: string;
+  contentType: string;
+  updatedAt: number;
+}
+
+export interface FileVersion {
+  id: string; // ver_…
+  channelId: string;
+  folder: string;
+  filename: string;
+  /** 'backup': part of backup `backupTimestamp`; 'replaced' / 'deleted': kept when an upload, restore or delete replaced or removed it. */
+  kind: VersionKind;
+  backupTimestamp: string | null; // yyyyMMdd_HHmmss
+  blobKey: string;
+  size: number;
+  sha256: string;
+  contentType: string;
+  createdAt: number;
+}
+
+export type NewFileVersion = Omit<FileVersion, 'id'>;
+
+export interface BackupRecord {
+  channelId: string;
+  timestamp: string; // yyyyMMdd_HHmmss, UTC
+  files: number;
+  bytes: number;
+  createdBy: string | null; // admin id, null for the scheduler
+  createdAt: number;
+}
+
+export type AuditAction = 'upload' | 'delete' | 'backup' | 'restore';
+export type AuditResult = 'ok' | 'refused' | 'failed';
+
+export interface AuditEvent {
+  id: string; // aud_…
+  tenantId: string;
+  channelId: string;
+  adminId: string | null;
+  action: AuditAction;
+  folder: string | null;
+  filename: string | null;
+  backupTimestamp: string | null;
+  versionId: string | null;
+  result: AuditResult;
+  /** AppError code when refused or failed. */
+  code: string | null;
+  sha256: string | null;
+  createdAt: number;
+}
+
+export type NewAuditEvent = Omit<AuditEvent, 'id'>;
+
+export interface PageRequest {
+  limit: number; // 1..1000
+  cursor?: string | undefined; // opaque, from a previous page's `next`
+}
+
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
+
+export interface FileCatalog {
+  /** Inserts or replaces the live file's record; says which. */
+  putFile(record: FileRecord): Promise<'created' | 'replaced'>;
+  getFile(channelId: string, folder: string, filename: string): Promise<FileRecord | undefined>;
+  deleteFile(channelId: string, folder: string, filename: string): Promise<boolean>;
+  /** Files of one folder by filename. */
+  listFiles(channelId: string, folder: string, page: PageRequest): Promise<Page<FileRecord>>;
+  /** Every live file of a channel, for taking a backup. */
+  allFiles(channelId: string): Promise<FileRecord[]>;
+
+  addVersion(version: NewFileVersion): Promise<FileVersion>;
+  getVersion(channelId: string, id: string): Promise<FileVersion | undefined>;
+  /** Versions of one file, newest first (createdAt, then id). */
+  listVersions(channelId: string, folder: string, filename: string, page: PageRequest): Promise<Page<FileVersion>>;
+
+  /**
+   * Records a backup and its versions in one transaction. A backup of the channel with the same
+   * timestamp already there → AppError BACKUP_EXISTS (409), nothing recorded.
+   */
+  createBackup(backup: BackupRecord, versions: NewFileVersion[]): Promise<void>;
+  getBackup(channelId: string, timestamp: string): Promise<BackupRecord | undefined>;
+  /** Newest first. */
+  listBackups(channelId: string, page: PageRequest): Promise<Page<BackupRecord>>;
+  backupVersion(channelId: string, timestamp: string, folder: string, filename: string): Promise<FileVersion | undefined>;
+  /** The file's version in the newest backup that holds it. */
+  newestBackupVersion(channelId: string, folder: string, filename: string): Promise<FileVersion | undefined>;
+
+  /**
+   * Retention: removes backups of the channel beyond the newest `keepLast` that are also older
+   * than `olderThan`, and 'replaced'/'deleted' versions older than `versionsOlderThan`, but never
+   * the newest remaining version of any file. Returns the blob keys no longer referenced.
+   */
+  pruneChannel(channelId: string, rules: { keepLast: number; backupsOlderThan: number; versionsOlderThan: number }): Promise<string[]>;
+  /** Channel ids that have any file, version or backup (for the scheduler). */
+  channelsWithFiles(): Promise<string[]>;
+
+  appendAudit(event: NewAuditEvent): Promise<AuditEvent>;
+  /** Newest first. */
+  listAudit(channelId: string, page: PageRequest): Promise<Page<AuditEvent>>;
+}
