@@ -19,6 +19,18 @@ export interface AuthConfig {
   rpcUrl: string | undefined;
 }
 
+export interface FilesConfig {
+  maxFileBytes: number;
+  /** Restores answer a signed download link instead of the plain file URL. */
+  urlSigning: boolean;
+  urlSecret: string | undefined;
+  urlTtlSeconds: number;
+  backupIntervalSeconds: number;
+  backupKeepLast: number;
+  backupKeepDays: number;
+  versionKeepDays: number;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -30,6 +42,7 @@ export interface Config {
   corsOrigins: string[];
   requestTimeoutSeconds: number;
   auth: AuthConfig;
+  files: FilesConfig;
 }
 
 export class ConfigError extends Error {
@@ -91,7 +104,20 @@ export function loadConfig(env: Env = process.env): Config {
       stateRefreshSeconds: read.seconds('AUTH_STATE_REFRESH', 2, 0, 5),
       rpcUrl: rpcUrl?.href,
     },
+    files: {
+      maxFileBytes: read.integer('MAX_FILE_BYTES', 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+      urlSigning: read.boolean('FILE_URL_SIGNING', false),
+      urlSecret: read.raw('FILE_URL_SECRET'),
+      urlTtlSeconds: read.seconds('FILE_URL_TTL', 3600, 1),
+      backupIntervalSeconds: read.seconds('BACKUP_INTERVAL', 0),
+      backupKeepLast: read.integer('BACKUP_KEEP_LAST', 30, 1, 1_000_000),
+      backupKeepDays: read.integer('BACKUP_KEEP_DAYS', 30, 0, 100_000),
+      versionKeepDays: read.integer('VERSION_KEEP_DAYS', 30, 0, 100_000),
+    },
   };
+  if (config.files.urlSigning && (config.files.urlSecret === undefined || config.files.urlSecret.length < 32)) {
+    read.problems.push('FILE_URL_SECRET must be set to at least 32 characters when FILE_URL_SIGNING=true (the same on every instance)');
+  }
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }

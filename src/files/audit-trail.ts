@@ -1,0 +1,60 @@
+import type { Logger } from 'pino';
+import type { AuditAction, AuditResult, FileCatalog } from '../store/file-catalog-types.ts';
+import type { Channel } from '../store/types.ts';
+import { isAppError } from '../errors/app-error.ts';
+
+/** Who acts: an admin, or the service itself (scheduled backups, retention). */
+export interface Actor {
+  adminId: string | null;
+}
+
+export interface AuditDetails {
+  folder?: string | null;
+  filename?: string | null;
+  backupTimestamp?: string | null;
+  versionId?: string | null;
+  sha256?: string | null;
+}
+
+/**
+ * Appends to the audit log. A failure to write the log is logged, not thrown: the write it
+ * describes has already happened, and failing the request would invite a retry that repeats it.
+ */
+export class AuditTrail {
+  constructor(private readonly catalog: FileCatalog, private readonly logger: Logger, private readonly now: () => number = Date.now) {}
+
+  async record(channel: Channel, actor: Actor, action: AuditAction, result: AuditResult, details: AuditDetails, error?: unknown): Promise<void> {
+    const event = {
+      tenantId: channel.tenantId,
+      channelId: channel.id,
+      adminId: actor.adminId,
+      action,
+      folder: details.folder ?? null,
+      filename: details.filename ?? null,
+      backupTimestamp: details.backupTimestamp ?? null,
+      versionId: details.versionId ?? null,
+      result,
+      code: error === undefined ? null : isAppError(error) ? error.code : 'INTERNAL_ERROR',
+      sha256: details.sha256 ?? null,
+      createdAt: this.now(),
+    };
+    try {
+      await this.catalog.appendAudit(event);
+    } catch (err) {
+      this.logger.error({ err, event }, 'could not write the audit log');
+    }
+  }
+
+  /** Runs a write and records its outcome, refused (4xx) or failed (5xx) included. */
+  async around<T>(channel: Channel, actor: Actor, action: AuditAction, details: AuditDetails, work: () => Promise<{ value: T; details?: AuditDetails }>): Promise<T> {
+    try {
+      const done = await work();
+      await this.record(channel, actor, action, 'ok', { ...details, ...done.details });
+      return done.value;
+    } catch (error) {
+      const refused = isAppError(error) && error.status < 500;
+      await this.record(channel, actor, action, refused ? 'refused' : 'failed', details, error);
+      throw error;
+    }
+  }
+}

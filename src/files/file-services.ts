@@ -1,0 +1,30 @@
+import type { Logger } from 'pino';
+import type { FilesConfig } from '../config/config.ts';
+import type { BlobStorage } from '../storage/blob-storage.ts';
+import type { FileCatalog } from '../store/file-catalog-types.ts';
+import { AuditTrail } from './audit-trail.ts';
+import { BackupService } from './backup-service.ts';
+import { FileService } from './file-service.ts';
+import { KeyedMutex } from './keyed-mutex.ts';
+import { RestoreService } from './restore-service.ts';
+import { LinkSigner } from './signed-links.ts';
+
+export interface FileServices {
+  files: FileService;
+  backups: BackupService;
+  restores: RestoreService;
+  linkSigner: LinkSigner | undefined;
+}
+
+/** The file, backup and restore services over one blob storage, sharing one set of per-file locks. */
+export function createFileServices(blobs: BlobStorage, catalog: FileCatalog, config: FilesConfig, logger: Logger): FileServices {
+  const locks = new KeyedMutex();
+  const audit = new AuditTrail(catalog, logger);
+  const shared = { blobs, catalog, locks, audit };
+  return {
+    files: new FileService({ ...shared, maxFileBytes: config.maxFileBytes }),
+    backups: new BackupService(shared),
+    restores: new RestoreService(shared),
+    linkSigner: config.urlSigning ? new LinkSigner(config.urlSecret!, config.urlTtlSeconds) : undefined,
+  };
+}

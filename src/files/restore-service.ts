@@ -1,0 +1,111 @@
+import { AppError } from '../errors/app-error.ts';
+import type { BlobStorage } from '../storage/blob-storage.ts';
+import type { FileCatalog, FileRecord, FileVersion } from '../store/file-catalog-types.ts';
+import type { Channel } from '../store/types.ts';
+import type { Actor, AuditTrail } from './audit-trail.ts';
+import { liveKey } from './blob-layout.ts';
+import { parseBackupTimestamp } from './backup-timestamp.ts';
+import { filePath, type FilePath } from './file-service.ts';
+import type { KeyedMutex } from './keyed-mutex.ts';
+import { keepLiveVersion } from './version-keeper.ts';
+
+export interface RestoreServiceDeps {
+  blobs: BlobStorage;
+  catalog: FileCatalog;
+  locks: KeyedMutex;
+  audit: AuditTrail;
+  now?: () => number;
+}
+
+/** Which stored bytes to bring back: a backup (newest holding the file when unnamed) or a kept version. */
+export interface RestoreSource {
+  backupTimestamp?: string | undefined;
+  versionId?: string | undefined;
+}
+
+export interface RestoreOutcome {
+  file: FileRecord;
+  source: FileVersion;
+  /** False when the live bytes already were the source's: nothing was touched. */
+  changed: boolean;
+  /** The version that keeps what the restore replaced, when it replaced something. */
+  keptVersionId: string | null;
+}
+
+/**
+ * Restores one file: the current bytes are kept as a version first (so every restore can be
+ * undone), then the source is copied in atomically and checked against its recorded sha256.
+ * Restores of one file are serialised; of different files, parallel.
+ */
+export class RestoreService {
+  private readonly now: () => number;
+  constructor(private readonly deps: RestoreServiceDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /**
+   * `authorize` runs inside the audited section, so that a refusal (permission, bad path, bad
+   * timestamp, missing backup) is in the audit log like any other outcome.
+   */
+  async restore(channel: Channel, actor: Actor, requested: { folder: string; filename: string }, source: RestoreSource, authorize: () => void = () => {}): Promise<RestoreOutcome> {
+    const { blobs, catalog, audit, locks } = this.deps;
+    const details = {
+      folder: requested.folder.slice(0, 255),
+      filename: requested.filename.slice(0, 255),
+      backupTimestamp: source.backupTimestamp?.slice(0, 40) ?? null,
+      versionId: source.versionId?.slice(0, 60) ?? null,
+    };
+    return audit.around(channel, actor, 'restore', details, async () => {
+      authorize();
+      if (source.backupTimestamp !== undefined && source.versionId !== undefined) {
+        throw new AppError('VALIDATION_FAILED', 'Give backupTimestamp or versionId, not both');
+      }
+      const path = filePath(requested.folder, requested.filename);
+      const version = await this.findSource(channel, path, source);
+      const key = liveKey(channel.id, path.folder, path.filename);
+      const outcome = await locks.runExclusive(key, async (): Promise<RestoreOutcome> => {
+        const current = await catalog.getFile(channel.id, path.folder, path.filename);
+        if (current && current.sha256 === version.sha256) {
+          return { file: current, source: version, changed: false, keptVersionId: null };
+        }
+        let keptVersionId: string | null = null;
+        const written = await blobs.copyReplace(version.blobKey, key, {
+          expectedSha256: version.sha256,
+          beforeCommit: async () => {
+            if (current) keptVersionId = (await keepLiveVersion(blobs, catalog, current, 'replaced', this.now())).id;
+          },
+        });
+        const file: FileRecord = { channelId: channel.id, ...path, size: written.size, sha256: written.sha256, contentType: version.contentType, updatedAt: this.now() };
+        await catalog.putFile(file);
+        return { file, source: version, changed: true, keptVersionId };
+      });
+      return {
+        value: outcome,
+        details: { backupTimestamp: version.backupTimestamp, versionId: version.id, sha256: version.sha256 },
+      };
+    });
+  }
+
+  private async findSource(channel: Channel, path: FilePath, source: RestoreSource): Promise<FileVersion> {
+    const { catalog } = this.deps;
+    if (source.versionId !== undefined) {
+      const version = await catalog.getVersion(channel.id, source.versionId);
+      if (!version || version.folder !== path.folder || version.filename !== path.filename) {
+        throw new AppError('VERSION_NOT_FOUND', `No version "${source.versionId.slice(0, 60)}" of "${path.folder}/${path.filename}"`);
+      }
+      return version;
+    }
+    if (source.backupTimestamp !== undefined) {
+      const timestamp = parseBackupTimestamp(source.backupTimestamp);
+      if (!(await catalog.getBackup(channel.id, timestamp))) {
+        throw new AppError('BACKUP_NOT_FOUND', `This channel has no backup ${timestamp}`);
+      }
+      const version = await catalog.backupVersion(channel.id, timestamp, path.folder, path.filename);
+      if (!version) throw new AppError('BACKUP_FILE_NOT_FOUND', `Backup ${timestamp} does not hold "${path.folder}/${path.filename}"`);
+      return version;
+    }
+    const newest = await catalog.newestBackupVersion(channel.id, path.folder, path.filename);
+    if (!newest) throw new AppError('BACKUP_FILE_NOT_FOUND', `No backup of this channel holds "${path.folder}/${path.filename}"`);
+    return newest;
+  }
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { requirePermission, visibleChannel } from '../../files/channel-access.ts';
+import type { FilesRouteDeps } from '../files-route-deps.ts';
+import { authenticationOf } from '../plugins/wallet-auth.ts';
+import { FileParams, RestoreQuery } from '../schemas/files.ts';
+import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+
+/** The contract's content type, byte for byte. The URL in the body is ASCII (percent-encoded). */
+export const RESTORE_CONTENT_TYPE = 'text/plain;charset=ISO-8859-1';
+
+/** Absolute URL of a file's GET path: PUBLIC_BASE_URL + percent-encoded segments. */
+export function fileUrlPath(channelId: string, folder: string, filename: string): string {
+  return `/api/channels/${encodeURIComponent(channelId)}/folders/${encodeURIComponent(folder)}/files/${encodeURIComponent(filename)}`;
+}
+
+export default async function restoreRoute(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  app.post('/api/channels/:channelRef/folders/:folderName/files/:filename/restore', {
+    preHandler: app.requireWallet,
+    schema: {
+      summary: 'Restore a file from a backup (or a kept version); answers the URL of the restored file',
+      description: 'The replaced bytes are kept as a version first, so every restore can be undone with ?versionId=.',
+      tags: ['files'],
+      params: FileParams,
+      querystring: RestoreQuery,
+      body: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Empty or {}' })),
+      response: {
+        200: Type.String({ description: `The URL of the restored file (${RESTORE_CONTENT_TYPE})` }),
+        ...authenticatedErrorResponses, 400: problemRef, 404: problemRef, 500: problemRef, 507: problemRef,
+      },
+    },
+  }, async (request, reply) => {
+    const { principal } = authenticationOf(request);
+    const channel = await visibleChannel(deps.store, principal, request.params.channelRef);
+    const { backupTimestamp, versionId } = request.query;
+    const { file } = await deps.restores.restore(
+      channel,
+      { adminId: principal.id },
+      { folder: request.params.folderName, filename: request.params.filename },
+      { backupTimestamp, versionId },
+      () => requirePermission(principal, 'files:restore'),
+    );
+    const urlPath = fileUrlPath(channel.id, file.folder, file.filename);
+    const query = deps.linkSigner ? `?${deps.linkSigner.sign(urlPath, Date.now())}` : '';
+    return reply.code(200).type(RESTORE_CONTENT_TYPE).send(`${deps.publicBaseUrl}${urlPath}${query}`);
+  });
+}

@@ -1,0 +1,63 @@
+import { Type } from 'typebox';
+
+export const ChannelParams = Type.Object({ channelRef: Type.String({ description: 'Channel id (chn_…) or name in your tenant' }) });
+export const FolderParams = Type.Object({ channelRef: Type.String(), folderName: Type.String() });
+export const FileParams = Type.Object({ channelRef: Type.String(), folderName: Type.String(), filename: Type.String() });
+
+export const PageQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 50 })),
+  cursor: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+
+export const FileSchema = Type.Object({
+  folder: Type.String(),
+  filename: Type.String(),
+  size: Type.Integer(),
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  contentType: Type.String(),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const VersionSchema = Type.Object({
+  id: Type.String(),
+  kind: Type.String({ description: 'backup, replaced (kept by an upload or restore) or deleted' }),
+  timestamp: Type.Union([Type.String({ pattern: '^\\d{8}_\\d{6}$' }), Type.Null()], { description: 'The backup it belongs to' }),
+  size: Type.Integer(),
+  sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+  time: Type.String({ format: 'date-time' }),
+});
+
+export const BackupSchema = Type.Object({
+  timestamp: Type.String({ pattern: '^\\d{8}_\\d{6}$' }),
+  files: Type.Integer(),
+  bytes: Type.Integer(),
+  createdBy: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const AuditEventSchema = Type.Object({
+  id: Type.String(),
+  time: Type.String({ format: 'date-time' }),
+  adminId: Type.Union([Type.String(), Type.Null()]),
+  action: Type.String(),
+  result: Type.String(),
+  code: Type.Union([Type.String(), Type.Null()]),
+  folder: Type.Union([Type.String(), Type.Null()]),
+  filename: Type.Union([Type.String(), Type.Null()]),
+  backupTimestamp: Type.Union([Type.String(), Type.Null()]),
+  versionId: Type.Union([Type.String(), Type.Null()]),
+  sha256: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const pageOf = <T extends ReturnType<typeof Type.Object>>(item: T) =>
+  Type.Object({ items: Type.Array(item), next: Type.Union([Type.String(), Type.Null()]) });
+
+export const RestoreQuery = Type.Object({
+  backupTimestamp: Type.Optional(Type.String({ description: 'yyyyMMdd_HHmmss; default: the newest backup holding the file' })),
+  versionId: Type.Optional(Type.String({ description: 'A version id from …/versions, instead of a backup' })),
+});
+
+export const DownloadQuery = Type.Object({
+  expires: Type.Optional(Type.String()),
+  signature: Type.Optional(Type.String()),
+});
