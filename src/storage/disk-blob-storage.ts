@@ -1,0 +1,199 @@
+import { constants, mkdirSync } from 'node:fs';
+import { link as hardLink, lstat, open, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { AppError } from '../errors/app-error.ts';
+import { writeAtomically } from './atomic-write.ts';
+import type { BlobInfo, BlobStorage, ByteRange, PutOptions, StoredBlob } from './blob-storage.ts';
+import { walkFiles } from './directory-walk.ts';
+import { fsyncDirectory, makeDirectories } from './durable-directories.ts';
+import { errnoCode, targetExists, toStorageError } from './fs-errors.ts';
+import { resolveInside, safeSegment } from './safe-path.ts';
+import { isTempName } from './temp-files.ts';
+
+/** Errors meaning "no blob here": missing, a parent is a file, a symlink (O_NOFOLLOW), a directory. */
+const NO_BLOB = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EISDIR']);
+/**
+ * Hard links refused: another filesystem (EXDEV), a filesystem without links or a kernel with
+ * protected_hardlinks (EPERM, ENOTSUP), or an inode at its link limit (EMLINK — ext4 stops at
+ * 65,000, which one file kept unchanged across that many backups would reach).
+ */
+const LINK_REFUSED = new Set(['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP']);
+// delete() prunes empty directories; one can vanish between our mkdir and our link.
+const LINK_ATTEMPTS = 3;
+
+/** Blobs as plain files at `<root>/<key>`, so any web server can serve the live ones directly. */
+export class DiskBlobStorage implements BlobStorage {
+  readonly kind = 'disk' as const;
+  readonly #root: string;
+
+  constructor(root: string) {
+    this.#root = path.resolve(root);
+    mkdirSync(this.#root, { recursive: true });
+  }
+
+  async put(key: string, body: Readable, options: PutOptions = {}): Promise<StoredBlob> {
+    const target = this.#pathOf(key);
+    return writeAtomically(target, body, { maxBytes: options.maxBytes, beforeCommit: options.beforeCommit });
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
+    const file = this.#pathOf(key);
+    if (range !== undefined) assertRangeShape(range);
+    const handle = await openBlob(file);
+    if (handle === undefined) return undefined;
+    try {
+      if (range !== undefined && range.start >= (await handle.stat()).size) {
+        throw new AppError('RANGE_NOT_SATISFIABLE', 'the range starts at or beyond the end of the blob');
+      }
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+    // The stream reads the open inode: a put that renames over the key meanwhile does not mix in.
+    return handle.createReadStream({ start: range?.start, end: range?.end });
+  }
+
+  async stat(key: string): Promise<BlobInfo | undefined> {
+    return fileInfo(key, this.#pathOf(key));
+  }
+
+  async *list(prefix: string): AsyncIterable<BlobInfo> {
+    const directory = this.#pathOf(prefix);
+    for await (const file of walkFiles(directory, isKeySegment)) {
+      const info = await fileInfo(`${prefix}/${file.segments.join('/')}`, file.path);
+      if (info !== undefined) yield info;
+    }
+  }
+
+  async delete(key: string): Promise<boolean> {
+    const file = this.#pathOf(key);
+    try {
+      await unlink(file);
+    } catch (error) {
+      if (NO_BLOB.has(errnoCode(error) ?? '')) return false;
+      throw error;
+    }
+    await this.#pruneEmptyParents(path.dirname(file));
+    return true;
+  }
+
+  async link(from: string, to: string): Promise<void> {
+    const source = this.#pathOf(from);
+    const target = this.#pathOf(to);
+    if (!(await isRegularFile(source))) throw sourceNotFound();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await makeDirectories(path.dirname(target));
+        await hardLink(source, target);
+        break;
+      } catch (error) {
+        const code = errnoCode(error) ?? '';
+        if (code === 'EEXIST') throw targetExists();
+        if (code === 'ENOENT' && !(await isRegularFile(source))) throw sourceNotFound();
+        if (code === 'ENOENT' && attempt < LINK_ATTEMPTS) continue;
+        // The bytes still must not be shared with a later put: a full, atomic copy keeps that promise.
+        if (LINK_REFUSED.has(code)) return copyInsteadOfLink(source, target);
+        throw toStorageError(error);
+      }
+    }
+    await fsyncDirectory(path.dirname(target));
+  }
+
+  async copyReplace(from: string, to: string, options: { expectedSha256?: string; beforeCommit?: PutOptions['beforeCommit'] } = {}): Promise<StoredBlob> {
+    const source = this.#pathOf(from);
+    const target = this.#pathOf(to);
+    const handle = await openBlob(source);
+    if (handle === undefined) throw sourceNotFound();
+    const bytes = handle.createReadStream();
+    try {
+      return await writeAtomically(target, bytes, { expectedSha256: options.expectedSha256, beforeCommit: options.beforeCommit });
+    } finally {
+      bytes.destroy();
+    }
+  }
+
+  /** Only at start-up: a put in flight in this or another process would lose its temp file. */
+  async removeLeftovers(): Promise<number> {
+    let removed = 0;
+    for await (const file of walkFiles(this.#root, () => true)) {
+      if (!isTempName(file.segments.at(-1) ?? '')) continue;
+      await rm(file.path, { force: true });
+      removed++;
+    }
+    return removed;
+  }
+
+  #pathOf(key: string): string {
+    return resolveInside(this.#root, key);
+  }
+
+  /** Best effort, and never the channel directory itself (the first level under root). */
+  async #pruneEmptyParents(directory: string): Promise<void> {
+    for (let current = directory; path.relative(this.#root, current).split(path.sep).length >= 2; current = path.dirname(current)) {
+      try {
+        await rmdir(current);
+      } catch {
+        return;
+      }
+    }
+  }
+}
+
+export async function copyInsteadOfLink(source: string, target: string): Promise<void> {
+  const handle = await openBlob(source);
+  if (handle === undefined) throw sourceNotFound();
+  const bytes = handle.createReadStream();
+  try {
+    await writeAtomically(target, bytes, { noReplace: true });
+  } finally {
+    bytes.destroy();
+  }
+}
+
+function assertRangeShape({ start, end }: ByteRange): void {
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
+    throw new AppError('RANGE_NOT_SATISFIABLE', 'a range needs whole numbers with 0 <= start <= end');
+  }
+}
+
+/** An open regular file, or undefined; O_NOFOLLOW keeps a planted symlink from leading outside root. */
+async function openBlob(file: string): Promise<FileHandle | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if (NO_BLOB.has(errnoCode(error) ?? '')) return undefined;
+    throw error;
+  }
+  if ((await handle.stat()).isFile()) return handle;
+  await handle.close();
+  return undefined;
+}
+
+async function fileInfo(key: string, file: string): Promise<BlobInfo | undefined> {
+  try {
+    const info = await lstat(file);
+    return info.isFile() ? { key, size: info.size, modifiedAt: Math.floor(info.mtimeMs) } : undefined;
+  } catch (error) {
+    if (NO_BLOB.has(errnoCode(error) ?? '')) return undefined;
+    throw error;
+  }
+}
+
+async function isRegularFile(file: string): Promise<boolean> {
+  return (await fileInfo('', file)) !== undefined;
+}
+
+function isKeySegment(name: string): boolean {
+  try {
+    safeSegment(name, 'name');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sourceNotFound(): AppError {
+  return new AppError('NOT_FOUND', 'the source blob does not exist');
+}

@@ -1,0 +1,28 @@
+import { AppError, isAppError } from '../errors/app-error.ts';
+
+export function errnoCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+/** Turns the filesystem failures a caller can act on into AppErrors; anything else passes unchanged. */
+export function toStorageError(error: unknown): unknown {
+  if (isAppError(error)) return error;
+  switch (errnoCode(error)) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return new AppError('INSUFFICIENT_STORAGE', 'the storage is full; nothing was changed');
+    case 'ENAMETOOLONG':
+      return new AppError('INVALID_PATH', 'the path is too long for the filesystem');
+    default:
+      return error;
+  }
+}
+
+/**
+ * link() onto an existing key. Callers choose fresh keys (timestamped backups, version ids), so
+ * reaching this is a bug or a lost race: a server error rather than a client one.
+ */
+export function targetExists(): AppError {
+  return new AppError('INTERNAL_ERROR', 'the link target already exists; nothing was changed');
+}
