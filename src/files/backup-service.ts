@@ -1,9 +1,8 @@
-import { AppError } from '../errors/app-error.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
-import type { BackupRecord, FileCatalog, NewFileVersion, Page, PageRequest } from '../store/file-catalog-types.ts';
+import { backupExistsError, type BackupRecord, type FileCatalog, type NewFileVersion, type Page, type PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
-import { backupKey, liveKey } from './blob-layout.ts';
+import { backupKey, liveKey, newBackupAttempt } from './blob-layout.ts';
 import { formatBackupTimestamp } from './backup-timestamp.ts';
 import type { KeyedMutex } from './keyed-mutex.ts';
 
@@ -33,7 +32,7 @@ export class BackupService {
     const startedAt = this.now();
     const timestamp = formatBackupTimestamp(startedAt);
     return audit.around(channel, actor, 'backup', { backupTimestamp: timestamp }, async () => {
-      if (await catalog.getBackup(channel.id, timestamp)) throw exists(timestamp);
+      if (await catalog.getBackup(channel.id, timestamp)) throw backupExistsError(timestamp);
       const linked: string[] = [];
       try {
         const versions = await this.linkAll(channel, timestamp, linked);
@@ -48,9 +47,9 @@ export class BackupService {
         await catalog.createBackup(backup, versions);
         return { value: backup };
       } catch (error) {
-        // Only what this attempt linked goes: under a lost race the keys belong to the winner.
+        // A lost race (BACKUP_EXISTS from the catalog) or a failure: this attempt's links go.
         await Promise.allSettled(linked.map((key) => this.deps.blobs.delete(key)));
-        throw isLinkCollision(error) ? exists(timestamp) : error;
+        throw error;
       }
     });
   }
@@ -62,6 +61,7 @@ export class BackupService {
   private async linkAll(channel: Channel, timestamp: string, linked: string[]): Promise<NewFileVersion[]> {
     const { blobs, catalog, locks } = this.deps;
     const files = await catalog.allFiles(channel.id);
+    const attempt = newBackupAttempt();
     const versions: NewFileVersion[] = [];
     let next = 0;
     const worker = async () => {
@@ -71,7 +71,7 @@ export class BackupService {
         await locks.runExclusive(source, async () => {
           const file = await catalog.getFile(channel.id, listed.folder, listed.filename);
           if (file === undefined) return; // deleted meanwhile: not part of this snapshot
-          const key = backupKey(channel.id, timestamp, file.folder, file.filename);
+          const key = backupKey(channel.id, timestamp, attempt, file.folder, file.filename);
           await blobs.link(source, key);
           linked.push(key);
           versions.push({ ...file, kind: 'backup', backupTimestamp: timestamp, blobKey: key, createdAt: this.now() });
@@ -83,10 +83,3 @@ export class BackupService {
   }
 }
 
-function exists(timestamp: string): AppError {
-  return new AppError('BACKUP_EXISTS', `This channel already has a backup ${timestamp}; backups are one per second, try again in a second`);
-}
-
-function isLinkCollision(error: unknown): boolean {
-  return (error as { code?: string }).code === 'EEXIST';
-}

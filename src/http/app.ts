@@ -11,6 +11,10 @@ import responseHeaders from './plugins/response-headers.ts';
 import walletAuth from './plugins/wallet-auth.ts';
 import authRoutes from './routes/auth-routes.ts';
 import healthRoutes from './routes/health-routes.ts';
+import channelRoutes from './routes/channel-routes.ts';
+import fileRoutes from './routes/file-routes.ts';
+import restoreRoute from './routes/restore-route.ts';
+import type { FilesRouteDeps } from './files-route-deps.ts';
 import { SERVICE_VERSION } from '../version.ts';
 
 export interface AppDeps {
@@ -18,6 +22,7 @@ export interface AppDeps {
   store: MetadataStore;
   authenticator: WalletAuthenticator;
   logger: Logger;
+  files: FilesRouteDeps;
 }
 
 /** Builds the HTTP application without listening; production and tests use this same function. */
@@ -40,5 +45,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { store });
   await app.register(authRoutes, { authenticator, store, nonceTtlSeconds: config.auth.nonceTtlSeconds });
+  // Own encapsulation context: it replaces the body parsers to stream uploads.
+  await app.register(fileRoutes, deps.files);
+  await app.register(restoreRoute, deps.files);
+  await app.register(channelRoutes, deps.files);
   return app;
 }

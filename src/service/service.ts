@@ -1,10 +1,13 @@
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
 import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config } from '../config/config.ts';
+import { createFileServices } from '../files/file-services.ts';
 import { buildApp } from '../http/app.ts';
+import { DiskBlobStorage } from '../storage/disk-blob-storage.ts';
 import { openMetadataStore } from '../store/open-metadata-store.ts';
 import type { MetadataStore } from '../store/types.ts';
 
@@ -30,7 +33,17 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     recoverer,
     contractWallets: config.auth.rpcUrl ? createContractWalletVerifier(config.auth.rpcUrl) : undefined,
   });
-  const app = await buildApp({ config, store, authenticator, logger });
+  const blobs = new DiskBlobStorage(path.join(config.dataDir, 'storage'));
+  const leftovers = await blobs.removeLeftovers();
+  if (leftovers > 0) logger.warn({ leftovers }, 'removed temporary files left by an interrupted write');
+  const fileServices = createFileServices(blobs, store.files, config.files, logger);
+  const app = await buildApp({
+    config,
+    store,
+    authenticator,
+    logger,
+    files: { store, catalog: store.files, ...fileServices, publicBaseUrl: config.publicBaseUrl },
+  });
 
   const purge = setInterval(() => {
     store.purgeExpired(Date.now()).catch((err: unknown) => logger.warn({ err }, 'purging expired nonces and revocations failed'));

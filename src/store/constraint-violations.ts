@@ -18,3 +18,4 @@ export function violates(error: unknown, constraint: UniqueConstraint): boolean 
   if (code === PG_UNIQUE_VIOLATION) return pgConstraint === constraint.name;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' && message === `UNIQUE constraint failed: ${constraint.sqliteColumns}`;
 }
+export const BACKUP_UNIQUE: UniqueConstraint = { name: 'backups_pk', sqliteColumns: 'backups.channel_id, backups.timestamp' };

@@ -15,3 +15,22 @@ function randomSuffix(): string {
 export const newTenantId = (): string => `t_${randomSuffix()}`;
 export const newAdminId = (): string => `adm_${randomSuffix()}`;
 export const newChannelId = (): string => `chn_${randomSuffix()}`;
+
+// Versions and audit events are listed newest first by (created_at, id); a time prefix keeps
+// ids made in the same millisecond by this process in the order they were made.
+let lastTime = 0;
+let sequence = 0;
+
+function timeOrderedSuffix(): string {
+  const now = Date.now();
+  if (now === lastTime) sequence++;
+  else [lastTime, sequence] = [now, 0];
+  let time = '';
+  for (let value = now, i = 0; i < 10; i++, value = Math.floor(value / 32)) time = ALPHABET[value % 32] + time;
+  let counter = '';
+  for (let value = sequence, i = 0; i < 4; i++, value = Math.floor(value / 32)) counter = ALPHABET[value % 32] + counter;
+  return `${time}${counter}${randomSuffix().slice(0, 12)}`;
+}
+
+export const newVersionId = (): string => `ver_${timeOrderedSuffix()}`;
+export const newAuditId = (): string => `aud_${timeOrderedSuffix()}`;

@@ -4,6 +4,8 @@ import { deleteChannelLink, insertChannel, insertChannelLink, selectChannel, sel
 import { normalizeWallet, requireLabel, requireLabels, requireName, requireStatus } from './input-validation.ts';
 import { claimNonce, deleteExpired, insertNonce, revocationExists, upsertRevocation } from './nonce-and-revocation-queries.ts';
 import { selectPrincipalByWallet } from './principal-query.ts';
+import type { FileCatalog } from './file-catalog-types.ts';
+import { KyselyFileCatalog } from './kysely-file-catalog.ts';
 import type { Database, Engine } from './schema.ts';
 import { hasNoTenant, insertTenant, insertTenantFeature, selectTenant } from './tenant-queries.ts';
 import type { Admin, AdminStatus, Channel, MetadataStore, NewAdmin, NonceClaim, PrincipalRecord, Tenant } from './types.ts';
@@ -14,12 +16,15 @@ import type { Admin, AdminStatus, Channel, MetadataStore, NewAdmin, NonceClaim, 
  */
 export class KyselyMetadataStore implements MetadataStore {
   private closing: Promise<void> | undefined;
+  readonly files: FileCatalog;
 
   constructor(
     private readonly db: Kysely<Database>,
     readonly engine: Engine,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.files = new KyselyFileCatalog(db);
+  }
 
   async ping(): Promise<void> {
     await sql`select 1`.execute(this.db);

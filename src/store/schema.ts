@@ -1,3 +1,4 @@
+import type { AuditAction, AuditResult, VersionKind } from './file-catalog-types.ts';
 import type { AdminStatus } from './types.ts';
 
 /** Row shapes as stored; times are epoch milliseconds (bigint in PostgreSQL, integer in SQLite). */
@@ -58,6 +59,55 @@ export interface RevokedMessagesTable {
   expires_at: number;
 }
 
+export interface FilesTable {
+  channel_id: string;
+  folder: string;
+  filename: string;
+  size: number;
+  sha256: string;
+  content_type: string;
+  updated_at: number;
+}
+
+export interface BackupsTable {
+  channel_id: string;
+  timestamp: string;
+  files: number;
+  bytes: number;
+  created_by: string | null;
+  created_at: number;
+}
+
+export interface FileVersionsTable {
+  id: string;
+  channel_id: string;
+  folder: string;
+  filename: string;
+  kind: VersionKind;
+  backup_timestamp: string | null;
+  blob_key: string;
+  size: number;
+  sha256: string;
+  content_type: string;
+  created_at: number;
+}
+
+export interface AuditEventsTable {
+  id: string;
+  tenant_id: string;
+  channel_id: string;
+  admin_id: string | null;
+  action: AuditAction;
+  folder: string | null;
+  filename: string | null;
+  backup_timestamp: string | null;
+  version_id: string | null;
+  result: AuditResult;
+  code: string | null;
+  sha256: string | null;
+  created_at: number;
+}
+
 export interface Database {
   tenants: TenantsTable;
   tenant_features: TenantFeaturesTable;
@@ -68,6 +118,10 @@ export interface Database {
   channel_admins: ChannelAdminsTable;
   auth_nonces: AuthNoncesTable;
   revoked_messages: RevokedMessagesTable;
+  files: FilesTable;
+  backups: BackupsTable;
+  file_versions: FileVersionsTable;
+  audit_events: AuditEventsTable;
 }
 
 export type Engine = 'sqlite' | 'postgres';

@@ -1,3 +1,4 @@
+import type { FileCatalog } from './file-catalog-types.ts';
 /**
  * What the rest of the service needs from metadata, independent of the engine behind it.
  * Times are epoch milliseconds (UTC). Wallets are stored and compared in lowercase.
@@ -52,6 +53,8 @@ export interface NewAdmin {
 
 export interface MetadataStore {
   readonly engine: 'sqlite' | 'postgres';
+  /** Files, versions, backups and the audit log, on the same database. */
+  readonly files: FileCatalog;
   /** Resolves when the database answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -9,6 +9,8 @@ export interface HttpResponse {
   /** Name/value pairs exactly as they arrived on the wire, one per header line. */
   rawHeaders: [string, string][];
   body: string;
+  /** The body exactly as received, for binary downloads. */
+  bytes: Buffer;
   json(): any;
 }
 
@@ -25,10 +27,11 @@ export function request(
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
+        const bytes = Buffer.concat(chunks);
+        const body = bytes.toString('utf8');
         const rawHeaders: [string, string][] = [];
         for (let i = 0; i < res.rawHeaders.length; i += 2) rawHeaders.push([res.rawHeaders[i]!, res.rawHeaders[i + 1]!]);
-        resolve({ url: url.href, status: res.statusCode!, headers: res.headers, rawHeaders, body, json: () => JSON.parse(body) });
+        resolve({ url: url.href, status: res.statusCode!, headers: res.headers, rawHeaders, body, bytes, json: () => JSON.parse(body) });
       });
       res.on('error', reject);
     });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { AppError } from '../../errors/app-error.ts';
 import { requirePermission, visibleChannel } from '../../files/channel-access.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { authenticationOf } from '../plugins/wallet-auth.ts';
@@ -25,7 +26,7 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
       tags: ['files'],
       params: FileParams,
       querystring: RestoreQuery,
-      body: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Empty or {}' })),
+      // No body schema: Fastify would refuse the contract's empty body as "not an object".
       response: {
         200: Type.String({ description: `The URL of the restored file (${RESTORE_CONTENT_TYPE})` }),
         ...authenticatedErrorResponses, 400: problemRef, 404: problemRef, 500: problemRef, 507: problemRef,
@@ -33,6 +34,7 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
     },
   }, async (request, reply) => {
     const { principal } = authenticationOf(request);
+    requireEmptyOrObject(request.body);
     const channel = await visibleChannel(deps.store, principal, request.params.channelRef);
     const { backupTimestamp, versionId } = request.query;
     const { file } = await deps.restores.restore(
@@ -46,4 +48,10 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
     const query = deps.linkSigner ? `?${deps.linkSigner.sign(urlPath, Date.now())}` : '';
     return reply.code(200).type(RESTORE_CONTENT_TYPE).send(`${deps.publicBaseUrl}${urlPath}${query}`);
   });
+}
+
+/** The contract sends no body or `{}`; any JSON object is accepted and ignored, anything else refused. */
+function requireEmptyOrObject(body: unknown): void {
+  if (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body))) return;
+  throw new AppError('VALIDATION_FAILED', 'The restore body must be empty or a JSON object such as {}; the backup is chosen with ?backupTimestamp=');
 }

@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as initialSchema from './001-initial-schema.ts';
+import * as filesBackupsAudit from './002-files-backups-audit.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -7,6 +8,7 @@ import * as initialSchema from './001-initial-schema.ts';
  */
 const migrations: Record<string, Migration> = {
   '001-initial-schema': initialSchema,
+  '002-files-backups-audit': filesBackupsAudit,
 };
 
 export const migrationProvider: MigrationProvider = {

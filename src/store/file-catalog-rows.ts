@@ -1,0 +1,104 @@
+import type { Selectable } from 'kysely';
+import type { AuditEvent, BackupRecord, FileRecord, FileVersion, NewAuditEvent, NewFileVersion } from './file-catalog-types.ts';
+import type { AuditEventsTable, BackupsTable, FilesTable, FileVersionsTable } from './schema.ts';
+
+/** Row ↔ record mapping for the file catalog tables, in one place. */
+export const toFileRecord = (row: Selectable<FilesTable>): FileRecord => ({
+  channelId: row.channel_id,
+  folder: row.folder,
+  filename: row.filename,
+  size: row.size,
+  sha256: row.sha256,
+  contentType: row.content_type,
+  updatedAt: row.updated_at,
+});
+
+export const fileRow = (file: FileRecord): FilesTable => ({
+  channel_id: file.channelId,
+  folder: file.folder,
+  filename: file.filename,
+  size: file.size,
+  sha256: file.sha256,
+  content_type: file.contentType,
+  updated_at: file.updatedAt,
+});
+
+export const toFileVersion = (row: Selectable<FileVersionsTable>): FileVersion => ({
+  id: row.id,
+  channelId: row.channel_id,
+  folder: row.folder,
+  filename: row.filename,
+  kind: row.kind,
+  backupTimestamp: row.backup_timestamp,
+  blobKey: row.blob_key,
+  size: row.size,
+  sha256: row.sha256,
+  contentType: row.content_type,
+  createdAt: row.created_at,
+});
+
+// Built field by field: callers may pass a wider object (a FileRecord spread), whose extra
+// members must not reach the INSERT.
+export const versionRow = (id: string, v: NewFileVersion): FileVersionsTable => ({
+  id,
+  channel_id: v.channelId,
+  folder: v.folder,
+  filename: v.filename,
+  kind: v.kind,
+  backup_timestamp: v.backupTimestamp,
+  blob_key: v.blobKey,
+  size: v.size,
+  sha256: v.sha256,
+  content_type: v.contentType,
+  created_at: v.createdAt,
+});
+
+export const toBackupRecord = (row: Selectable<BackupsTable>): BackupRecord => ({
+  channelId: row.channel_id,
+  timestamp: row.timestamp,
+  files: row.files,
+  bytes: row.bytes,
+  createdBy: row.created_by,
+  createdAt: row.created_at,
+});
+
+export const backupRow = (b: BackupRecord): BackupsTable => ({
+  channel_id: b.channelId,
+  timestamp: b.timestamp,
+  files: b.files,
+  bytes: b.bytes,
+  created_by: b.createdBy,
+  created_at: b.createdAt,
+});
+
+export const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => ({
+  id: row.id,
+  tenantId: row.tenant_id,
+  channelId: row.channel_id,
+  adminId: row.admin_id,
+  action: row.action,
+  folder: row.folder,
+  filename: row.filename,
+  backupTimestamp: row.backup_timestamp,
+  versionId: row.version_id,
+  result: row.result,
+  code: row.code,
+  sha256: row.sha256,
+  createdAt: row.created_at,
+});
+
+export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
+  id,
+  tenant_id: e.tenantId,
+  channel_id: e.channelId,
+  admin_id: e.adminId,
+  action: e.action,
+  folder: e.folder,
+  filename: e.filename,
+  backup_timestamp: e.backupTimestamp,
+  version_id: e.versionId,
+  result: e.result,
+  code: e.code,
+  sha256: e.sha256,
+  created_at: e.createdAt,
+});
