@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { createContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
@@ -7,7 +6,7 @@ import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config } from '../config/config.ts';
 import { createFileServices } from '../files/file-services.ts';
 import { buildApp } from '../http/app.ts';
-import { DiskBlobStorage } from '../storage/disk-blob-storage.ts';
+import { openBlobStorage } from '../storage/open-blob-storage.ts';
 import { openMetadataStore } from '../store/open-metadata-store.ts';
 import type { MetadataStore } from '../store/types.ts';
 
@@ -33,7 +32,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     recoverer,
     contractWallets: config.auth.rpcUrl ? createContractWalletVerifier(config.auth.rpcUrl) : undefined,
   });
-  const blobs = new DiskBlobStorage(path.join(config.dataDir, 'storage'));
+  const blobs = openBlobStorage(config);
   const leftovers = await blobs.removeLeftovers();
   if (leftovers > 0) logger.warn({ leftovers }, 'removed temporary files left by an interrupted write');
   const fileServices = createFileServices(blobs, store.files, config.files, logger);
