@@ -1,77 +1,140 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
+import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
 import { request } from '../helpers/http.ts';
 import { ENGINES, startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
-
 for (const engine of ENGINES) {
-  describe(`put → backup → change → restore → download (${engine})`, () => {
+  describe(`restore, as the contract says (${engine})`, () => {
     let svc: TestService;
     let fixture: TenantFixture;
-    let auth: Record<string, string>;
-    const filePath = () => `/api/channels/${fixture.channel.id}/folders/docs/files/report.txt`;
+    let client: FilesClient;
+    let domain: string;
 
     before(async () => {
       svc = await startTestService(engine, { env: { PUBLIC_BASE_URL: 'https://files.example.test' } });
+      domain = svc.config.auth.domains[0]!;
       fixture = await createTenantFixture(svc.service.store, 'Flow');
-      auth = { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) };
+      client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, domain)) });
     });
     after(() => svc.close());
 
-    const put = (body: string) => request(svc.baseUrl, filePath(), { method: 'PUT', headers: { ...auth, 'Content-Type': 'text/plain' }, body });
-    const backup = () => request(svc.baseUrl, `/api/channels/${fixture.channel.id}/backups`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' } });
-
     test('a restore after two changes brings back the backup and keeps the replaced version', async () => {
-      const created = await put('version one');
+      const created = await client.put('docs', 'report.txt', 'version one', 'text/plain');
       assert.equal(created.status, 201, created.body);
       assert.equal(created.json().sha256, sha256('version one'));
 
-      const b = await backup();
-      assert.equal(b.status, 201, b.body);
-      const { timestamp } = b.json();
+      const backup = await client.backup();
+      assert.equal(backup.status, 201, backup.body);
+      const { timestamp } = backup.json();
       assert.match(timestamp, /^\d{8}_\d{6}$/);
-      assert.deepEqual({ files: b.json().files, bytes: b.json().bytes }, { files: 1, bytes: 11 });
+      assert.deepEqual({ files: backup.json().files, bytes: backup.json().bytes }, { files: 1, bytes: 11 });
 
-      assert.equal((await put('version two')).status, 200);
-      assert.equal((await put('version three!')).status, 200);
+      assert.equal((await client.put('docs', 'report.txt', 'version two')).status, 200);
+      assert.equal((await client.put('docs', 'report.txt', 'version three!')).status, 200);
 
-      const restored = await request(svc.baseUrl, `${filePath()}/restore?backupTimestamp=${timestamp}`, {
-        method: 'POST',
-        headers: { ...auth, 'Content-Type': 'application/json' },
-        body: '{}',
-      });
+      const restored = await client.restore('docs', 'report.txt', `?backupTimestamp=${timestamp}`, '{}');
       assert.equal(restored.status, 200, restored.body);
       assert.equal(restored.headers['content-type'], 'text/plain;charset=ISO-8859-1');
       assertContractHeaders(restored);
       assert.equal(restored.body, `https://files.example.test/api/channels/${fixture.channel.id}/folders/docs/files/report.txt`);
 
-      const download = await request(svc.baseUrl, new URL(restored.body).pathname, { headers: auth });
+      const download = await request(svc.baseUrl, new URL(restored.body).pathname, { headers: client.auth });
       assert.equal(download.status, 200);
       assert.equal(download.body, 'version one');
 
-      const versions = await request(svc.baseUrl, `${filePath()}/versions`, { headers: auth });
+      const versions = await client.versions('docs', 'report.txt');
       assert.equal(versions.status, 200, versions.body);
-      const items = versions.json().items as { sha256: string; timestamp: string | null }[];
-      const hashes = items.map((v) => v.sha256);
-      for (const kept of ['version one', 'version two', 'version three!']) assert.ok(hashes.includes(sha256(kept)), `keeps ${kept}`);
-      assert.equal(items.filter((v) => v.timestamp === timestamp).length, 1);
+      const items = versions.json().items as { id: string; sha256: string; timestamp: string | null; kind: string }[];
+      assert.equal(versions.json().next, null);
+      // The two replaced by uploads, the one replaced by the restore, and the backup's.
+      assert.deepEqual(items.map((v) => v.sha256).sort(), [sha256('version one'), sha256('version one'), sha256('version two'), sha256('version three!')].sort());
+      assert.equal(items[0]!.sha256, sha256('version three!'), 'newest first: what the restore replaced');
+      assert.deepEqual(items.filter((v) => v.timestamp !== null).map((v) => [v.kind, v.timestamp]), [['backup', timestamp]]);
     });
 
-    test('missing backup and missing file in a backup are told apart', async () => {
-      await sleep(1100);
-      const b = await backup();
-      assert.equal(b.status, 201, b.body);
-      const restore = (name: string, ts: string) =>
-        request(svc.baseUrl, `/api/channels/${fixture.channel.id}/folders/docs/files/${name}/restore?backupTimestamp=${ts}`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' } });
-      assertProblem(await restore('report.txt', '20000101_000000'), 404, 'BACKUP_NOT_FOUND');
-      assertProblem(await restore('absent.txt', b.json().timestamp), 404, 'BACKUP_FILE_NOT_FOUND');
-      assertProblem(await restore('report.txt', '2026-11-22'), 400, 'INVALID_TIMESTAMP');
+    test('the restore can be undone with the version it kept', async () => {
+      const before = await client.versions('docs', 'report.txt');
+      const replaced = before.json().items[0];
+      const undo = await client.restore('docs', 'report.txt', `?versionId=${replaced.id}`);
+      assert.equal(undo.status, 200, undo.body);
+      assert.equal((await client.get('docs', 'report.txt')).body, 'version three!');
+    });
+
+    test('without backupTimestamp the newest backup holding the file is used; identical bytes change nothing', async () => {
+      await nextSecond();
+      assert.equal((await client.put('docs', 'report.txt', 'in the second backup')).status, 200);
+      const second = await client.backup();
+      assert.equal(second.status, 201, second.body);
+      assert.equal((await client.put('docs', 'report.txt', 'later change')).status, 200);
+
+      const restored = await client.restore('docs', 'report.txt', '');
+      assert.equal(restored.status, 200, restored.body);
+      assert.equal((await client.get('docs', 'report.txt')).body, 'in the second backup');
+
+      const countBefore = (await client.versions('docs', 'report.txt')).json().items.length;
+      const again = await client.restore('docs', 'report.txt', `?backupTimestamp=${second.json().timestamp}`);
+      assert.equal(again.status, 200, again.body);
+      assert.equal((await client.versions('docs', 'report.txt')).json().items.length, countBefore, 'no version kept for a no-op');
+    });
+
+    test('channelRef may be the channel name; the URL names the channel by id', async () => {
+      const byName = new FilesClient(svc.baseUrl, fixture.channel.name, client.auth);
+      const restored = await byName.restore('docs', 'report.txt', '');
+      assert.equal(restored.status, 200, restored.body);
+      assert.ok(restored.body.includes(`/api/channels/${fixture.channel.id}/`));
+    });
+
+    test('names outside ASCII come back percent-encoded and the URL works', async () => {
+      const folder = 'Études 2026';
+      const filename = 'résumé #1 ?.txt';
+      assert.equal((await client.put(folder, filename, 'café')).status, 201);
+      await nextSecond();
+      assert.equal((await client.backup()).status, 201);
+      assert.equal((await client.put(folder, filename, 'changed')).status, 200);
+      const restored = await client.restore(folder, filename, '');
+      assert.equal(restored.status, 200, restored.body);
+      assert.match(restored.body, /^[\x21-\x7e]+$/, 'ASCII only');
+      const download = await request(svc.baseUrl, restored.body.slice('https://files.example.test'.length), { headers: client.auth });
+      assert.equal(download.status, 200, download.body);
+      assert.equal(download.body, 'café');
+    });
+
+    test('errors say what was wrong, in the one format', async () => {
+      assertProblem(await client.restore('docs', 'report.txt', '?backupTimestamp=20000101_000000'), 404, 'BACKUP_NOT_FOUND');
+      const latest = (await client.backups()).json().items[0].timestamp;
+      assertProblem(await client.restore('docs', 'absent.txt', `?backupTimestamp=${latest}`), 404, 'BACKUP_FILE_NOT_FOUND');
+      assertProblem(await client.restore('docs', 'absent.txt', ''), 404, 'BACKUP_FILE_NOT_FOUND');
+      for (const bad of ['2026-11-22', '20261340_000000', '20261122_250000', '20261122_0000', 'x'.repeat(300)]) {
+        assertProblem(await client.restore('docs', 'report.txt', `?backupTimestamp=${encodeURIComponent(bad)}`), 400, 'INVALID_TIMESTAMP');
+      }
+      assertProblem(await client.restore('docs', 'report.txt', '?versionId=ver_nope'), 404, 'VERSION_NOT_FOUND');
+      assertProblem(await client.restore('docs', 'report.txt', '', '[1]'), 400, 'VALIDATION_FAILED');
+      assertProblem(await client.restore('docs', 'report.txt', '', '{bad json'), 400, 'VALIDATION_FAILED');
+    });
+
+    test('missing, foreign and unlinked channels answer the same 404; a missing permission 403', async () => {
+      const other = await createTenantFixture(svc.service.store, 'Other');
+      const unlinked = await svc.service.store.createChannel({ tenantId: fixture.tenant.id, name: 'unlinked' });
+      for (const ref of ['chn_00000000000000000000000000', other.channel.id, unlinked.id, 'no-such-name']) {
+        const response = await new FilesClient(svc.baseUrl, ref, client.auth).restore('docs', 'report.txt', '');
+        assertProblem(response, 404, 'CHANNEL_NOT_FOUND');
+        assert.ok(!response.body.includes(other.channel.name) || ref === 'no-such-name');
+      }
+      const reader = await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:read'], channels: [fixture.channel] });
+      const readerClient = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(reader.wallet, domain)) });
+      assertProblem(await readerClient.restore('docs', 'report.txt', ''), 403, 'PERMISSION_DENIED');
+      const restorer = await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:restore'], channels: [fixture.channel] });
+      const restorerClient = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(restorer.wallet, domain)) });
+      assert.equal((await restorerClient.restore('docs', 'report.txt', '')).status, 200);
+    });
+
+    test('without wallet headers the restore is refused with 401', async () => {
+      const anonymous = new FilesClient(svc.baseUrl, fixture.channel.id, {});
+      assertProblem(await anonymous.restore('docs', 'report.txt', ''), 401, 'AUTH_HEADERS_MISSING');
     });
   });
 }

@@ -58,6 +58,8 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
   if (error.status === 429 && typeof error.extra?.retryAfterSeconds === 'number') {
     reply.header('Retry-After', String(error.extra.retryAfterSeconds));
   }
+  // RFC 9110 §15.5.17: a 416 tells the client how long the representation is.
+  if (error.status === 416 && typeof error.extra?.size === 'number') reply.header('Content-Range', `bytes */${error.extra.size}`);
   return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).send(problem);
 }
 

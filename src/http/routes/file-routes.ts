@@ -64,7 +64,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
     const file = await deps.files.stat(channel, path);
     const etag = `"${file.sha256}"`;
     setDownloadHeaders(reply, file, etag);
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
     const range = parseRangeHeader(request.headers.range, file.size);
     const { body } = await deps.files.get(channel, path, range);
     if (range) {
@@ -133,6 +133,15 @@ function setDownloadHeaders(reply: FastifyReply, file: FileRecord, etag: string)
     .header('Last-Modified', new Date(file.updatedAt).toUTCString())
     .header('Content-Security-Policy', 'sandbox')
     .header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+}
+
+/** If-None-Match holds a list of entity tags (weak ones compare equal for GET, RFC 9110 §13.1.2) or '*'. */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(',').some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
+  });
 }
 
 function emptyBody(): Readable {
