@@ -7,7 +7,7 @@ import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { liveKey } from './blob-layout.ts';
 import type { KeyedMutex } from './keyed-mutex.ts';
-import { keepLiveVersion } from './version-keeper.ts';
+import { removeLiveFile, replaceLiveFile, type LiveWriteDeps } from './live-writes.ts';
 
 export interface FileServiceDeps {
   blobs: BlobStorage;
@@ -30,26 +30,19 @@ export function filePath(folder: string, filename: string): FilePath {
 
 /** Live files of channel folders: upload, download, list, delete — every replaced byte kept as a version. */
 export class FileService {
-  private readonly now: () => number;
+  private readonly live: LiveWriteDeps;
   constructor(private readonly deps: FileServiceDeps) {
-    this.now = deps.now ?? Date.now;
+    this.live = { blobs: deps.blobs, catalog: deps.catalog, now: deps.now ?? Date.now };
   }
 
   async put(channel: Channel, actor: Actor, path: FilePath, body: Readable, contentType: string): Promise<{ created: boolean; file: FileRecord }> {
-    const { blobs, catalog, audit } = this.deps;
     const key = liveKey(channel.id, path.folder, path.filename);
-    return audit.around(channel, actor, 'upload', path, () =>
+    return this.deps.audit.around(channel, actor, 'upload', path, () =>
       this.deps.locks.runExclusive(key, async () => {
-        const current = await catalog.getFile(channel.id, path.folder, path.filename);
-        const written = await blobs.put(key, body, {
-          maxBytes: this.deps.maxFileBytes,
-          beforeCommit: async () => {
-            if (current) await keepLiveVersion(blobs, catalog, current, 'replaced', this.now());
-          },
-        });
-        const file: FileRecord = { channelId: channel.id, ...path, size: written.size, sha256: written.sha256, contentType, updatedAt: this.now() };
-        const outcome = await catalog.putFile(file);
-        return { value: { created: outcome === 'created', file }, details: { sha256: written.sha256 } };
+        const { file, created } = await replaceLiveFile(this.live, channel.id, path, contentType, (beforeCommit) =>
+          this.deps.blobs.put(key, body, { maxBytes: this.deps.maxFileBytes, beforeCommit }),
+        );
+        return { value: { created, file }, details: { sha256: file.sha256 } };
       }),
     );
   }
@@ -70,14 +63,11 @@ export class FileService {
   }
 
   async delete(channel: Channel, actor: Actor, path: FilePath): Promise<void> {
-    const { blobs, catalog, audit } = this.deps;
     const key = liveKey(channel.id, path.folder, path.filename);
-    await audit.around(channel, actor, 'delete', path, () =>
+    await this.deps.audit.around(channel, actor, 'delete', path, () =>
       this.deps.locks.runExclusive(key, async () => {
         const current = await this.require(channel, path);
-        const version = await keepLiveVersion(blobs, catalog, current, 'deleted', this.now());
-        await catalog.deleteFile(channel.id, path.folder, path.filename);
-        await blobs.delete(key);
+        const version = await removeLiveFile(this.live, current);
         return { value: undefined, details: { versionId: version.id, sha256: current.sha256 } };
       }),
     );

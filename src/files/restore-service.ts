@@ -7,7 +7,7 @@ import { liveKey } from './blob-layout.ts';
 import { parseBackupTimestamp } from './backup-timestamp.ts';
 import { filePath, type FilePath } from './file-service.ts';
 import type { KeyedMutex } from './keyed-mutex.ts';
-import { keepLiveVersion } from './version-keeper.ts';
+import { replaceLiveFile, type LiveWriteDeps } from './live-writes.ts';
 
 export interface RestoreServiceDeps {
   blobs: BlobStorage;
@@ -38,9 +38,9 @@ export interface RestoreOutcome {
  * Restores of one file are serialised; of different files, parallel.
  */
 export class RestoreService {
-  private readonly now: () => number;
+  private readonly live: LiveWriteDeps;
   constructor(private readonly deps: RestoreServiceDeps) {
-    this.now = deps.now ?? Date.now;
+    this.live = { blobs: deps.blobs, catalog: deps.catalog, now: deps.now ?? Date.now };
   }
 
   /**
@@ -68,15 +68,9 @@ export class RestoreService {
         if (current && current.sha256 === version.sha256) {
           return { file: current, source: version, changed: false, keptVersionId: null };
         }
-        let keptVersionId: string | null = null;
-        const written = await blobs.copyReplace(version.blobKey, key, {
-          expectedSha256: version.sha256,
-          beforeCommit: async () => {
-            if (current) keptVersionId = (await keepLiveVersion(blobs, catalog, current, 'replaced', this.now())).id;
-          },
-        });
-        const file: FileRecord = { channelId: channel.id, ...path, size: written.size, sha256: written.sha256, contentType: version.contentType, updatedAt: this.now() };
-        await catalog.putFile(file);
+        const { file, keptVersionId } = await replaceLiveFile(this.live, channel.id, path, version.contentType, (beforeCommit) =>
+          blobs.copyReplace(version.blobKey, key, { expectedSha256: version.sha256, beforeCommit }),
+        );
         return { file, source: version, changed: true, keptVersionId };
       });
       return {

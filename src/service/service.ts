@@ -5,6 +5,7 @@ import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config } from '../config/config.ts';
 import { createFileServices } from '../files/file-services.ts';
+import { settlePendingWrites } from '../files/write-journal.ts';
 import { buildApp } from '../http/app.ts';
 import { openBlobStorage } from '../storage/open-blob-storage.ts';
 import { openMetadataStore } from '../store/open-metadata-store.ts';
@@ -35,6 +36,8 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
   const blobs = openBlobStorage(config);
   const leftovers = await blobs.removeLeftovers();
   if (leftovers > 0) logger.warn({ leftovers }, 'removed temporary files left by an interrupted write');
+  const settled = await settlePendingWrites(blobs, store.files);
+  if (settled > 0) logger.warn({ settled }, 'settled file records of writes interrupted by a crash');
   const fileServices = createFileServices(blobs, store.files, config.files, logger);
   const app = await buildApp({
     config,

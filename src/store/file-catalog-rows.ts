@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { AuditEvent, BackupRecord, FileRecord, FileVersion, NewAuditEvent, NewFileVersion } from './file-catalog-types.ts';
-import type { AuditEventsTable, BackupsTable, FilesTable, FileVersionsTable } from './schema.ts';
+import type { AuditEvent, BackupRecord, FileRecord, FileVersion, NewAuditEvent, NewFileVersion, PendingWrite } from './file-catalog-types.ts';
+import type { AuditEventsTable, BackupsTable, FilesTable, FileVersionsTable, PendingWritesTable } from './schema.ts';
 
 /** Row ↔ record mapping for the file catalog tables, in one place. */
 export const toFileRecord = (row: Selectable<FilesTable>): FileRecord => ({
@@ -101,4 +101,26 @@ export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
   code: e.code,
   sha256: e.sha256,
   created_at: e.createdAt,
+});
+
+export const toPendingWrite = (row: Selectable<PendingWritesTable>): PendingWrite => ({
+  id: row.id,
+  channelId: row.channel_id,
+  folder: row.folder,
+  filename: row.filename,
+  sha256: row.sha256,
+  size: row.size,
+  contentType: row.content_type,
+  startedAt: row.started_at,
+});
+
+export const pendingWriteRow = (id: string, w: Omit<PendingWrite, 'id'>): PendingWritesTable => ({
+  id,
+  channel_id: w.channelId,
+  folder: w.folder,
+  filename: w.filename,
+  sha256: w.sha256,
+  size: w.size,
+  content_type: w.contentType,
+  started_at: w.startedAt,
 });

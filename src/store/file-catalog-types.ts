@@ -64,6 +64,23 @@ export interface AuditEvent {
 
 export type NewAuditEvent = Omit<AuditEvent, 'id'>;
 
+/**
+ * A write of a live file in progress, recorded just before its bytes replace (or its delete
+ * removes) the live blob and cleared once the file's record matches: after a crash in between,
+ * the record is set to whatever the blob then holds (see write-journal.ts).
+ */
+export interface PendingWrite {
+  id: string;
+  channelId: string;
+  folder: string;
+  filename: string;
+  /** The new bytes' sha256, size and type; null for a delete. */
+  sha256: string | null;
+  size: number | null;
+  contentType: string | null;
+  startedAt: number;
+}
+
 export interface PageRequest {
   limit: number; // 1..1000
   cursor?: string | undefined; // opaque, from a previous page's `next`
@@ -109,6 +126,10 @@ export interface FileCatalog {
   pruneChannel(channelId: string, rules: { keepLast: number; backupsOlderThan: number; versionsOlderThan: number }): Promise<string[]>;
   /** Channel ids that have any file, version or backup (for the scheduler). */
   channelsWithFiles(): Promise<string[]>;
+
+  beginWrite(write: Omit<PendingWrite, 'id'>): Promise<string>;
+  endWrite(id: string): Promise<void>;
+  pendingWrites(): Promise<PendingWrite[]>;
 
   appendAudit(event: NewAuditEvent): Promise<AuditEvent>;
   /** Newest first. */

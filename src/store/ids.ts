@@ -34,3 +34,4 @@ function timeOrderedSuffix(): string {
 
 export const newVersionId = (): string => `ver_${timeOrderedSuffix()}`;
 export const newAuditId = (): string => `aud_${timeOrderedSuffix()}`;
+export const newWriteId = (): string => `wri_${timeOrderedSuffix()}`;

@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { BACKUP_UNIQUE, violates } from './constraint-violations.ts';
-import { auditRow, backupRow, fileRow, toAuditEvent, toBackupRecord, toFileRecord, toFileVersion, versionRow } from './file-catalog-rows.ts';
-import { backupExistsError, type AuditEvent, type BackupRecord, type FileCatalog, type FileRecord, type FileVersion, type NewAuditEvent, type NewFileVersion, type Page, type PageRequest } from './file-catalog-types.ts';
-import { newAuditId, newVersionId } from './ids.ts';
+import { auditRow, backupRow, fileRow, pendingWriteRow, toAuditEvent, toBackupRecord, toFileRecord, toFileVersion, toPendingWrite, versionRow } from './file-catalog-rows.ts';
+import { backupExistsError, type AuditEvent, type BackupRecord, type FileCatalog, type FileRecord, type FileVersion, type NewAuditEvent, type NewFileVersion, type Page, type PageRequest, type PendingWrite } from './file-catalog-types.ts';
+import { newAuditId, newVersionId, newWriteId } from './ids.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
 
@@ -192,6 +192,21 @@ export class KyselyFileCatalog implements FileCatalog {
       .union(this.db.selectFrom('backups').select('channel_id'))
       .execute();
     return rows.map((r) => r.channel_id).sort();
+  }
+
+  async beginWrite(write: Omit<PendingWrite, 'id'>): Promise<string> {
+    const id = newWriteId();
+    await this.db.insertInto('pending_writes').values(pendingWriteRow(id, write)).execute();
+    return id;
+  }
+
+  async endWrite(id: string): Promise<void> {
+    await this.db.deleteFrom('pending_writes').where('id', '=', id).execute();
+  }
+
+  async pendingWrites(): Promise<PendingWrite[]> {
+    const rows = await this.db.selectFrom('pending_writes').selectAll().orderBy('started_at').orderBy('id').execute();
+    return rows.map(toPendingWrite);
   }
 
   async appendAudit(event: NewAuditEvent): Promise<AuditEvent> {

@@ -108,6 +108,17 @@ export interface AuditEventsTable {
   created_at: number;
 }
 
+export interface PendingWritesTable {
+  id: string;
+  channel_id: string;
+  folder: string;
+  filename: string;
+  sha256: string | null;
+  size: number | null;
+  content_type: string | null;
+  started_at: number;
+}
+
 export interface Database {
   tenants: TenantsTable;
   tenant_features: TenantFeaturesTable;
@@ -122,6 +133,7 @@ export interface Database {
   backups: BackupsTable;
   file_versions: FileVersionsTable;
   audit_events: AuditEventsTable;
+  pending_writes: PendingWritesTable;
 }
 
 export type Engine = 'sqlite' | 'postgres';

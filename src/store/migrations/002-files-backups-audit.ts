@@ -62,11 +62,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('sha256', 'text')
     .addColumn('created_at', 'bigint', (col) => col.notNull())
     .execute();
+  await db.schema
+    .createTable('pending_writes')
+    .addColumn('id', 'text', (col) => col.primaryKey())
+    .addColumn('channel_id', 'text', (col) => col.notNull())
+    .addColumn('folder', 'text', (col) => col.notNull())
+    .addColumn('filename', 'text', (col) => col.notNull())
+    // Null for a delete.
+    .addColumn('sha256', 'text')
+    .addColumn('size', 'bigint')
+    .addColumn('content_type', 'text')
+    .addColumn('started_at', 'bigint', (col) => col.notNull())
+    .execute();
+
   await db.schema.createIndex('audit_events_channel_idx').on('audit_events').columns(['channel_id', 'created_at', 'id']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['audit_events', 'file_versions', 'backups', 'files']) {
+  for (const table of ['pending_writes', 'audit_events', 'file_versions', 'backups', 'files']) {
     await db.schema.dropTable(table).execute();
   }
 }

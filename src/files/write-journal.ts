@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import type { BlobStorage } from '../storage/blob-storage.ts';
+import type { FileCatalog, PendingWrite } from '../store/file-catalog-types.ts';
+import { liveKey } from './blob-layout.ts';
+
+/**
+ * A crash between a live file's rename and the update of its record leaves the record describing
+ * the old bytes (or a deleted file still on disk). At start-up, every write still journalled is
+ * settled by what storage actually holds: the record is made to match the live blob (hashed, so it
+ * is the truth whichever side of the rename the crash fell), or removed with it.
+ * Run before the service takes requests, like removeLeftovers().
+ */
+export async function settlePendingWrites(blobs: BlobStorage, catalog: FileCatalog, now: () => number = Date.now): Promise<number> {
+  const pending = await catalog.pendingWrites();
+  for (const write of pending) {
+    await settle(blobs, catalog, write, now());
+    await catalog.endWrite(write.id);
+  }
+  return pending.length;
+}
+
+async function settle(blobs: BlobStorage, catalog: FileCatalog, write: PendingWrite, now: number): Promise<void> {
+  const { channelId, folder, filename } = write;
+  const key = liveKey(channelId, folder, filename);
+  const record = await catalog.getFile(channelId, folder, filename);
+  if (write.sha256 === null) {
+    // An interrupted delete: its version is kept, so finishing it loses nothing.
+    if (record) await catalog.deleteFile(channelId, folder, filename);
+    await blobs.delete(key);
+    return;
+  }
+  const live = await hashBlob(blobs, key);
+  if (live === undefined) {
+    if (record) await catalog.deleteFile(channelId, folder, filename);
+    return;
+  }
+  if (record?.sha256 === live.sha256) return;
+  const contentType = live.sha256 === write.sha256 ? write.contentType! : record?.contentType ?? 'application/octet-stream';
+  await catalog.putFile({ channelId, folder, filename, size: live.size, sha256: live.sha256, contentType, updatedAt: now });
+}
+
+async function hashBlob(blobs: BlobStorage, key: string): Promise<{ sha256: string; size: number } | undefined> {
+  const body = await blobs.get(key);
+  if (body === undefined) return undefined;
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of body) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { sha256: hash.digest('hex'), size };
+}
