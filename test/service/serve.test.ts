@@ -1,37 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { BIN, runCli } from '../helpers/cli.ts';
+import { runCli } from '../helpers/cli.ts';
+import { spawnService as serve, waitForOutput } from '../helpers/service-process.ts';
 import { request } from '../helpers/http.ts';
 import { freePort } from '../helpers/test-service.ts';
-
-interface Served {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function serve(env: Record<string, string>): Served {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function waitForOutput(served: Served, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const match = served.output().match(pattern);
-    if (match) return match;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no ${pattern} in output:\n${served.output()}`);
-}
 
 /** Pulls the -H 'Name: value' pairs out of the printed curl command, as a shell would. */
 function curlHeaders(curl: string): Record<string, string> {
