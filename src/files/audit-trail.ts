@@ -29,10 +29,10 @@ export class AuditTrail {
       channelId: channel.id,
       adminId: actor.adminId,
       action,
-      folder: details.folder ?? null,
-      filename: details.filename ?? null,
-      backupTimestamp: details.backupTimestamp ?? null,
-      versionId: details.versionId ?? null,
+      folder: printable(details.folder),
+      filename: printable(details.filename),
+      backupTimestamp: printable(details.backupTimestamp),
+      versionId: printable(details.versionId),
       result,
       code: error === undefined ? null : isAppError(error) ? error.code : 'INTERNAL_ERROR',
       sha256: details.sha256 ?? null,
@@ -57,4 +57,12 @@ export class AuditTrail {
       throw error;
     }
   }
+}
+
+/**
+ * A refused request's names are recorded as the caller sent them, but control characters (NUL
+ * above all, which PostgreSQL text refuses) become U+FFFD so that the record can always be written.
+ */
+function printable(value: string | null | undefined): string | null {
+  return value == null ? null : value.replace(/\p{Cc}/gu, '\uFFFD');
 }

@@ -4,10 +4,10 @@ import type { Logger } from 'pino';
 import type { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config } from '../config/config.ts';
 import type { MetadataStore } from '../store/types.ts';
-import errorHandler from './plugins/error-handler.ts';
+import errorHandler, { sendRouterProblem } from './plugins/error-handler.ts';
 import jsonBody from './plugins/json-body.ts';
 import openapi from './plugins/openapi.ts';
-import responseHeaders from './plugins/response-headers.ts';
+import responseHeaders, { BASE_HEADERS } from './plugins/response-headers.ts';
 import walletAuth from './plugins/wallet-auth.ts';
 import authRoutes from './routes/auth-routes.ts';
 import healthRoutes from './routes/health-routes.ts';
@@ -25,6 +25,8 @@ export interface AppDeps {
   files: FilesRouteDeps;
 }
 
+const MAX_ENCODED_SEGMENT = 255 * 3;
+
 /** Builds the HTTP application without listening; production and tests use this same function. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, store, authenticator } = deps;
@@ -35,6 +37,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // A file name may have 255 bytes of UTF-8, which percent-encoding can triple; the router's
+    // default (100 characters) would refuse legitimate names with 414.
+    routerOptions: { maxParamLength: MAX_ENCODED_SEGMENT },
+    // Errors the router raises before any route runs (414, malformed escapes) get the one format too.
+    frameworkErrors: (error, request, reply) => sendRouterProblem(request, reply, error, BASE_HEADERS),
   });
 
   await app.register(errorHandler);

@@ -40,3 +40,11 @@ function requireText(value: string, what: string, maxLength: number): string {
   if (trimmed.length > maxLength) throw new AppError('VALIDATION_FAILED', `${what} must be at most ${maxLength} characters`);
   return trimmed;
 }
+
+/**
+ * PostgreSQL text cannot hold U+0000 and fails the whole query on one; no stored key holds it.
+ * Lookups by a caller's text ask this first and answer "not found" instead.
+ */
+export function canBeStoredKey(value: string): boolean {
+  return typeof value === 'string' && !value.includes('\u0000');
+}

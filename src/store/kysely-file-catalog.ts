@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { BACKUP_UNIQUE, violates } from './constraint-violations.ts';
 import { auditRow, backupRow, fileRow, pendingWriteRow, toAuditEvent, toBackupRecord, toFileRecord, toFileVersion, toPendingWrite, versionRow } from './file-catalog-rows.ts';
 import { backupExistsError, type AuditEvent, type BackupRecord, type FileCatalog, type FileRecord, type FileVersion, type NewAuditEvent, type NewFileVersion, type Page, type PageRequest, type PendingWrite } from './file-catalog-types.ts';
+import { canBeStoredKey } from './input-validation.ts';
 import { newAuditId, newVersionId, newWriteId } from './ids.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
@@ -67,6 +68,7 @@ export class KyselyFileCatalog implements FileCatalog {
   }
 
   async getVersion(channelId: string, id: string): Promise<FileVersion | undefined> {
+    if (!canBeStoredKey(id)) return undefined;
     const row = await this.db.selectFrom('file_versions').selectAll().where('channel_id', '=', channelId).where('id', '=', id).executeTakeFirst();
     return row && toFileVersion(row);
   }

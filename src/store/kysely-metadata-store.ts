@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { changePermission, insertAdmin, selectAdmin, selectAdminsOfTenant, updateAdmin } from './admin-queries.ts';
 import { deleteChannelLink, insertChannel, insertChannelLink, selectChannel, selectChannelsOfTenant } from './channel-queries.ts';
-import { normalizeWallet, requireLabel, requireLabels, requireName, requireStatus } from './input-validation.ts';
+import { canBeStoredKey, normalizeWallet, requireLabel, requireLabels, requireName, requireStatus } from './input-validation.ts';
 import { claimNonce, deleteExpired, insertNonce, revocationExists, upsertRevocation } from './nonce-and-revocation-queries.ts';
 import { selectPrincipalByWallet } from './principal-query.ts';
 import type { FileCatalog } from './file-catalog-types.ts';
@@ -97,10 +97,12 @@ export class KyselyMetadataStore implements MetadataStore {
   }
 
   async getChannel(id: string): Promise<Channel | undefined> {
+    if (!canBeStoredKey(id)) return undefined;
     return selectChannel(this.db, { id });
   }
 
   async findChannelByName(tenantId: string, name: string): Promise<Channel | undefined> {
+    if (!canBeStoredKey(name)) return undefined;
     return selectChannel(this.db, { tenantId, name: name.trim() });
   }
 

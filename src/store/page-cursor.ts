@@ -1,4 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
+import { canBeStoredKey } from './input-validation.ts';
 
 /**
  * Keyset pagination: a cursor is the sort key of the last item of a page, opaque to clients
@@ -17,7 +18,7 @@ export function decodeCursor<const T extends readonly ('string' | 'number')[]>(c
   } catch {
     key = undefined;
   }
-  const fits = Array.isArray(key) && key.length === shape.length && key.every((part, i) => typeof part === shape[i]);
+  const fits = Array.isArray(key) && key.length === shape.length && key.every((part, i) => typeof part === shape[i] && (typeof part !== 'string' || canBeStoredKey(part)));
   if (!fits) throw new AppError('VALIDATION_FAILED', 'cursor is not one this service issued; pass the `next` value of the previous page unchanged');
   return key as never;
 }

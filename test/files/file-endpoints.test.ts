@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
+import { request } from '../helpers/http.ts';
 import { ENGINES, startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 import type { Channel } from '../../src/store/types.ts';
@@ -162,6 +163,26 @@ for (const engine of ENGINES) {
       assert.equal(backup.status, 201);
       const live = path.join(svc.config.dataDir, 'storage', 'files', fixture.channel.id, 'many', 'f0.txt');
       assert.ok((await stat(live)).nlink >= 2, 'the live file shares its inode with the backup');
+    });
+
+    test('names up to 255 bytes of UTF-8 work, longer ones and unsafe ones are refused clearly', async () => {
+      const longest = `${'é'.repeat(127)}a`; // 255 bytes, 765 characters once percent-encoded
+      assert.equal((await client.put('names', longest, 'x')).status, 201);
+      assert.equal((await client.get('names', longest)).body, 'x');
+      assert.equal((await client.list('names')).json().items[0].filename, longest);
+      assertProblem(await client.put('names', `${longest}b`, 'x'), 400, 'INVALID_PATH');
+      // '.' and '..' are in the traversal test: URL parsers, this client's included, resolve them away.
+      for (const bad of ['.hidden', 'a\\b', 'nul\u0000byte', 'trailing.', 'trailing ', ' ', 'tab\tname']) {
+        assertProblem(await client.put('names', bad, 'x'), 400, 'INVALID_PATH');
+        assertProblem(await client.put(bad, 'f.txt', 'x'), 400, 'INVALID_PATH');
+      }
+      assertProblem(await client.put('names', 'x'.repeat(2000), 'x'), 414, 'URI_TOO_LONG');
+      const malformed = await request(svc.baseUrl, `/api/channels/${fixture.channel.id}/folders/names/files/bad%zz%c0`, { method: 'PUT', headers: client.auth, body: 'x' });
+      assertProblem(malformed, 400, 'INVALID_PATH');
+      const named = await svc.service.store.createChannel({ tenantId: fixture.tenant.id, name: 'n'.repeat(200) });
+      const writer = await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:write'], channels: [named] });
+      const byName = new FilesClient(svc.baseUrl, named.name, { ...(await signIn(writer.wallet, domain)) });
+      assert.equal((await byName.put('docs', 'f.txt', 'by a 200-character name')).status, 201);
     });
 
     test('each endpoint needs its permission; owners hold them all', async () => {

@@ -24,9 +24,11 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'VALIDATION_FAILED',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'VALIDATION_FAILED',
+  FST_ERR_MAX_PARAM_LENGTH: 'URI_TOO_LONG',
+  FST_ERR_BAD_URL: 'INVALID_PATH',
 };
 
-function toAppError(error: FastifyError | Error): AppError {
+export function toAppError(error: FastifyError | Error): AppError {
   if (isAppError(error)) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
@@ -44,8 +46,8 @@ function toAppError(error: FastifyError | Error): AppError {
   return new AppError('INTERNAL_ERROR', 'Internal error; the server log has the details under this requestId');
 }
 
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
-  const problem: Problem = {
+function problemOf(request: FastifyRequest, error: AppError): Problem {
+  return {
     ...error.extra,
     type: 'about:blank',
     title: STATUS_CODES[error.status] ?? 'Error',
@@ -55,12 +57,27 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
     instance: request.url.split('?')[0]!,
     requestId: request.id,
   };
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
   if (error.status === 429 && typeof error.extra?.retryAfterSeconds === 'number') {
     reply.header('Retry-After', String(error.extra.retryAfterSeconds));
   }
   // RFC 9110 §15.5.17: a 416 tells the client how long the representation is.
   if (error.status === 416 && typeof error.extra?.size === 'number') reply.header('Content-Range', `bytes */${error.extra.size}`);
-  return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).send(problem);
+  return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).send(problemOf(request, error));
+}
+
+/**
+ * For errors the router raises before any route or hook runs (a segment over maxParamLength, a
+ * malformed escape): Fastify would answer them in its own JSON, and no onSend hook reaches that
+ * reply, so the answer is written here, whole, with the headers every answer carries.
+ */
+export function sendRouterProblem(request: FastifyRequest, reply: FastifyReply, error: FastifyError | Error, headers: Record<string, string | string[]>): void {
+  const body = JSON.stringify(problemOf(request, toAppError(error)));
+  reply.hijack();
+  reply.raw.writeHead(toAppError(error).status, { ...headers, 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body) });
+  reply.raw.end(body);
 }
 
 async function errorHandler(app: FastifyInstance): Promise<void> {

@@ -64,6 +64,12 @@ function preflightIsAcceptable(request: FastifyRequest): boolean {
 }
 
 /**
+ * The headers of every answer, for the router's own errors, which reach no hook (see app.ts).
+ * Same-origin or origin-less requests are all the router can have seen, so no Allow-Origin.
+ */
+export const BASE_HEADERS: Record<string, string | string[]> = { ...SECURITY_HEADERS, ...CORS_HEADERS, Vary: VARY };
+
+/**
  * Security and CORS headers, as the contract lists them. A cross-origin request from an origin
  * not in CORS_ORIGINS is refused outright (403 "Invalid CORS request", no Access-Control-*
  * headers) rather than answered without CORS headers, so that it has no side effect either.

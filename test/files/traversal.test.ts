@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { FilesClient, nextSecond } from '../helpers/files.ts';
+import { createStorage, ENGINES, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { signIn } from '../helpers/wallets.ts';
+
+const VECTORS = new URL('../../../shared/vectors/traversal/', import.meta.url);
+const CANARY_NAME = 'canary.txt';
+const CANARY_TEXT = `canary ${Math.random()} must never be served`;
+
+async function payloads(): Promise<string[]> {
+  const lines: string[] = [];
+  for (const file of ['deep_traversal.txt', 'directory_traversal.txt']) {
+    const text = await readFile(new URL(file, VECTORS), 'utf8');
+    // {FILE} becomes the canary: five levels up from a live file is exactly where it lies.
+    lines.push(...text.split('\n').filter((line) => line !== '').map((line) => line.replaceAll('{FILE}', CANARY_NAME)));
+  }
+  return lines;
+}
+
+/**
+ * Two ways a payload reaches a segment: as written (its %-escapes decoded once by the server;
+ * bytes Node's client cannot send raw are escaped), and fully escaped, so the server sees it literally.
+ */
+const asWritten = (payload: string) => payload.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
+const FORMS: Record<string, (payload: string) => string> = { 'as written': asWritten, 'escaped': encodeURIComponent };
+
+async function treeOf(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.relative(directory, path.join(e.parentPath, e.name)));
+}
+
+for (const engine of ENGINES) {
+  describe(`traversal payloads in every segment of every file endpoint (${engine})`, () => {
+    let storage: Storage;
+    let sandbox: string;
+    let canary: string;
+    let canaryMtime: number;
+    let svc: TestService;
+    let fixture: TenantFixture;
+    let client: FilesClient;
+    let timestamp: string;
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
+
+    before(async () => {
+      storage = await createStorage(engine);
+      sandbox = storage.dataDir;
+      canary = path.join(sandbox, CANARY_NAME);
+      await writeFile(canary, CANARY_TEXT);
+      canaryMtime = (await stat(canary)).mtimeMs;
+      const dataDir = path.join(sandbox, 'data');
+      await mkdir(dataDir);
+      svc = await startTestService(engine, { storage: { ...storage, dataDir } });
+      fixture = await createTenantFixture(svc.service.store, 'Traversal');
+      client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
+      assert.equal((await client.put('docs', 'a.txt', 'inside')).status, 201);
+      await nextSecond();
+      timestamp = (await client.backup()).json().timestamp;
+    });
+    after(async () => {
+      agent.destroy();
+      await svc.close();
+      await storage.drop();
+    });
+
+    function send(method: string, urlPath: string): Promise<{ status: number; body: string; type: string | undefined }> {
+      return new Promise((resolve, reject) => {
+        const headers: Record<string, string> = { ...client.auth };
+        if (method === 'PUT') headers['Content-Type'] = 'text/plain';
+        if (method === 'POST') headers['Content-Type'] = 'application/json';
+        const req = http.request({ host: '127.0.0.1', port: new URL(svc.baseUrl).port, method, path: urlPath, headers, agent }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body, type: res.headers['content-type'] }));
+        });
+        req.on('error', reject);
+        req.end(method === 'PUT' ? 'planted' : undefined);
+      });
+    }
+
+    test('0 escapes, 0 server errors, every refusal in the one error format, the canary outside DATA_DIR never read or changed', async (t) => {
+      const list = await payloads();
+      const channel = fixture.channel.id;
+      const statuses = new Map<number, number>();
+      let requests = 0;
+      const jobs: [string, string][] = [];
+      for (const form of Object.values(FORMS)) {
+        for (const raw of list) {
+          const p = form(raw);
+          const file = (c: string, f: string, n: string) => `/api/channels/${c}/folders/${f}/files/${n}`;
+          for (const [c, f, n] of [[p, 'docs', 'a.txt'], [channel, p, 'a.txt'], [channel, 'docs', p]] as const) {
+            jobs.push(['PUT', file(c, f, n)], ['GET', file(c, f, n)], ['GET', `${file(c, f, n)}/versions`], ['POST', `${file(c, f, n)}/restore`], ['DELETE', file(c, f, n)]);
+          }
+          jobs.push(['GET', `/api/channels/${p}/folders/docs/files`], ['GET', `/api/channels/${channel}/folders/${p}/files`]);
+          jobs.push(['POST', `${file(channel, 'docs', 'a.txt')}/restore?backupTimestamp=${p}`]);
+        }
+      }
+      let next = 0;
+      const failures: string[] = [];
+      const worker = async () => {
+        while (next < jobs.length) {
+          const [method, urlPath] = jobs[next++]!;
+          const response = await send(method, urlPath);
+          requests++;
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          if (response.status >= 500) failures.push(`${method} ${urlPath} → ${response.status} ${response.body.slice(0, 200)}`);
+          if (response.status >= 400 && response.type !== 'application/problem+json') failures.push(`${method} ${urlPath} → ${response.status} as ${response.type}`);
+          if (response.body.includes(CANARY_TEXT)) failures.push(`${method} ${urlPath} served the canary`);
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, worker));
+      assert.deepEqual(failures, []);
+
+      assert.equal(await readFile(canary, 'utf8'), CANARY_TEXT);
+      assert.equal((await stat(canary)).mtimeMs, canaryMtime);
+      // Beside DATA_DIR: only the canary. Inside storage: only this channel's trees.
+      assert.deepEqual((await readdir(sandbox)).sort(), ['canary.txt', 'data']);
+      const stored = await treeOf(path.join(sandbox, 'data', 'storage'));
+      const outside = stored.filter((f) => !['files', 'versions', 'backups'].some((top) => f.startsWith(path.join(top, channel) + path.sep)));
+      assert.deepEqual(outside, []);
+      t.diagnostic(`${list.length} payloads × ${Object.keys(FORMS).length} forms: ${requests} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+      assert.equal(requests, jobs.length);
+      // The restore query with a good timestamp still works after all that.
+      assert.equal((await client.restore('docs', 'a.txt', `?backupTimestamp=${timestamp}`)).status, 200);
+    });
+  });
+}
