@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { assertProblem } from '../helpers/assertions.ts';
+import { FilesClient, nextSecond } from '../helpers/files.ts';
+import { request } from '../helpers/http.ts';
+import { ENGINES, startTestService, type TestService } from '../helpers/test-service.ts';
+import { signIn } from '../helpers/wallets.ts';
+import { LinkSigner } from '../../src/files/signed-links.ts';
+
+const SECRET = 'a-test-secret-shared-by-every-instance-0123456789';
+
+for (const engine of ENGINES) {
+  describe(`FILE_URL_SIGNING=true (${engine})`, () => {
+    let svc: TestService;
+    let fixture: TenantFixture;
+    let client: FilesClient;
+
+    before(async () => {
+      svc = await startTestService(engine, { env: { FILE_URL_SIGNING: 'true', FILE_URL_SECRET: SECRET, FILE_URL_TTL: '120' } });
+      fixture = await createTenantFixture(svc.service.store, 'Links');
+      client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
+      await client.put('docs', 'secret plan.pdf', '%PDF-1.7 the backup', 'application/pdf');
+      await nextSecond();
+      await client.backup();
+      await client.put('docs', 'secret plan.pdf', '%PDF-1.7 changed');
+    });
+    after(() => svc.close());
+
+    const restoreLink = async () => {
+      const restored = await client.restore('docs', 'secret plan.pdf', '');
+      assert.equal(restored.status, 200, restored.body);
+      assert.equal(restored.headers['content-type'], 'text/plain;charset=ISO-8859-1');
+      return new URL(restored.body);
+    };
+    const pathAndQuery = (url: URL) => `${url.pathname}${url.search}`;
+
+    test('the restore answers a signed link that downloads without wallet headers', async () => {
+      const link = await restoreLink();
+      assert.equal(link.pathname, `/api/channels/${fixture.channel.id}/folders/docs/files/secret%20plan.pdf`);
+      assert.match(link.search, /^\?expires=\d+&signature=[\w-]+$/);
+      const expires = Number(link.searchParams.get('expires'));
+      const now = Math.floor(Date.now() / 1000);
+      assert.ok(expires > now + 100 && expires <= now + 121, 'FILE_URL_TTL seconds ahead');
+      const download = await request(svc.baseUrl, pathAndQuery(link));
+      assert.equal(download.status, 200, download.body);
+      assert.equal(download.body, '%PDF-1.7 the backup');
+      assert.match(String(download.headers['content-disposition']), /^attachment;/);
+      assert.equal(download.headers['content-security-policy'], 'sandbox');
+      const partial = await request(svc.baseUrl, pathAndQuery(link), { headers: { Range: 'bytes=0-3' } });
+      assert.equal(partial.status, 206);
+      assert.equal(partial.body, '%PDF');
+    });
+
+    test('tampered, foreign, incomplete or expired links are refused with 403', async () => {
+      const link = await restoreLink();
+      const signature = link.searchParams.get('signature')!;
+      const expires = link.searchParams.get('expires')!;
+      const variants = [
+        `${link.pathname}?expires=${Number(expires) + 1}&signature=${signature}`,
+        `${link.pathname}?expires=${expires}&signature=${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`,
+        `${link.pathname.replace('secret%20plan.pdf', 'other.pdf')}?expires=${expires}&signature=${signature}`,
+        `/api/channels/${fixture.channel.id}/folders/docs/files/secret%20plan.pdf?expires=${expires}`,
+        `/api/channels/${fixture.channel.id}/folders/docs/files/secret%20plan.pdf?signature=${signature}`,
+        `/api/channels/${fixture.channel.id}/folders/docs/files/secret%20plan.pdf?expires=abc&signature=${signature}`,
+      ];
+      for (const variant of variants) assertProblem(await request(svc.baseUrl, variant), 403, 'LINK_INVALID');
+
+      const foreign = new LinkSigner('another-secret-that-is-long-enough-0123456789', 120).sign(link.pathname, Date.now());
+      assertProblem(await request(svc.baseUrl, `${link.pathname}?${foreign}`), 403, 'LINK_INVALID');
+      const expired = new LinkSigner(SECRET, 1).sign(link.pathname, Date.now() - 10_000);
+      const refused = await request(svc.baseUrl, `${link.pathname}?${expired}`);
+      assertProblem(refused, 403, 'LINK_INVALID');
+      assert.match(refused.json().detail, /expired/);
+    });
+
+    test('the link signs one path only: it does not open the versions or other files', async () => {
+      const link = await restoreLink();
+      assert.equal((await request(svc.baseUrl, `${link.pathname}/versions${link.search}`)).status, 401);
+      assert.equal((await request(svc.baseUrl, pathAndQuery(link), { method: 'DELETE' })).status, 401);
+    });
+
+    test('without a link the download still needs wallet headers', async () => {
+      assertProblem(await request(svc.baseUrl, `/api/channels/${fixture.channel.id}/folders/docs/files/secret%20plan.pdf`), 401, 'AUTH_HEADERS_MISSING');
+      assert.equal((await client.get('docs', 'secret plan.pdf')).status, 200);
+    });
+  });
+}
+
+describe('configuration of signed links', () => {
+  test('FILE_URL_SIGNING=true without a long FILE_URL_SECRET refuses to start', async () => {
+    await assert.rejects(startTestService('sqlite', { env: { FILE_URL_SIGNING: 'true' } }), /FILE_URL_SECRET/);
+    await assert.rejects(startTestService('sqlite', { env: { FILE_URL_SIGNING: 'true', FILE_URL_SECRET: 'short' } }), /FILE_URL_SECRET/);
+  });
+});
