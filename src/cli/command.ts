@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.ts';
+import type { FileServices } from '../files/file-services.ts';
 import type { MetadataStore } from '../store/types.ts';
 
 export interface OptionSpec {
@@ -15,6 +16,8 @@ export interface CommandContext {
   config: Config;
   /** Opens (and migrates) the store of DATA_DIR / DATABASE_URL; closed by the runner. */
   store(): Promise<MetadataStore>;
+  /** The file, backup and restore services over the same store and DATA_DIR storage as the server. */
+  fileServices(): Promise<FileServices>;
 }
 
 /** What a command reports: `json` for --json, `text` for people. */
@@ -42,3 +45,17 @@ export function optionalString(values: OptionValues, name: string): string | und
 export function listOption(values: OptionValues, name: string): string[] {
   return (values[name] as string[] | undefined) ?? [];
 }
+
+/** A whole number option within bounds, or the default when absent. */
+export function integerOption(values: OptionValues, name: string, bounds: { min: number; max: number; fallback: number }): number {
+  const raw = values[name];
+  if (raw === undefined) return bounds.fallback;
+  const value = Number(raw);
+  if (typeof raw !== 'string' || !/^\d+$/.test(raw) || value < bounds.min || value > bounds.max) {
+    throw new UsageError(`Option --${name} must be a whole number from ${bounds.min} to ${bounds.max}`);
+  }
+  return value;
+}
+
+/** Wrong use of the CLI (exit 2), as opposed to a failure of what was asked (exit 1). */
+export class UsageError extends Error {}

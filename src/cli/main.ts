@@ -3,16 +3,20 @@ import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { openMetadataStore } from '../store/open-metadata-store.ts';
 import type { MetadataStore } from '../store/types.ts';
-import type { Command, OptionValues } from './command.ts';
+import { UsageError, type Command, type OptionValues } from './command.ts';
+import { backupCommands } from './commands/backup-commands.ts';
+import { fileCommands } from './commands/file-commands.ts';
+import { createFileServices, type FileServices } from '../files/file-services.ts';
+import { createLogger } from '../logging/logger.ts';
+import { openBlobStorage } from '../storage/open-blob-storage.ts';
 import { adminCommands } from './commands/admin-commands.ts';
 import { channelCommands } from './commands/channel-commands.ts';
 import { serveCommand } from './commands/serve-command.ts';
 import { signCommand } from './commands/sign-command.ts';
 import { tenantCommands } from './commands/tenant-commands.ts';
 
-const COMMANDS: Command[] = [serveCommand, ...tenantCommands, ...adminCommands, ...channelCommands, signCommand];
+const COMMANDS: Command[] = [serveCommand, ...tenantCommands, ...adminCommands, ...channelCommands, ...backupCommands, ...fileCommands, signCommand];
 
-class UsageError extends Error {}
 
 function findCommand(args: string[]): { command: Command; rest: string[] } {
   const words = args.filter((a, i) => !a.startsWith('-') && args.slice(0, i).every((b) => !b.startsWith('-')));
@@ -68,10 +72,14 @@ export async function main(args: string[]): Promise<number> {
       return 0;
     }
     const config: Config = loadConfig(process.env);
+    const openStore = async () => (store ??= await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    let fileServices: FileServices | undefined;
     const result = await command.run({
       values,
       config,
-      store: async () => (store ??= await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir })),
+      store: openStore,
+      // Warnings (an audit entry that could not be written) go to stderr; stdout stays the result.
+      fileServices: async () => (fileServices ??= createFileServices(openBlobStorage(config), (await openStore()).files, config.files, createLogger('warn', process.stderr))),
     });
     if (result) process.stdout.write((json ? JSON.stringify(result.json) : result.text) + '\n');
     return 0;

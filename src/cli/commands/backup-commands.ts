@@ -1,0 +1,31 @@
+import { integerOption, type Command } from '../command.ts';
+import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export const backupCommands: Command[] = [
+  {
+    words: ['backup', 'create'],
+    summary: 'Back up every folder of a channel now',
+    options: channelOptions,
+    async run({ values, store, fileServices }) {
+      const channel = await channelFrom(await store(), values);
+      const backup = await (await fileServices()).backups.create(channel, OPERATOR);
+      const json = { channelId: channel.id, timestamp: backup.timestamp, files: backup.files, bytes: backup.bytes, createdAt: iso(backup.createdAt) };
+      return { json, text: `Backup ${backup.timestamp} of ${channel.id}: ${backup.files} files, ${backup.bytes} bytes` };
+    },
+  },
+  {
+    words: ['backup', 'list'],
+    summary: 'List the backups of a channel, newest first',
+    options: { ...channelOptions, limit: { type: 'string', description: 'How many (1–1000, default 50)' } },
+    async run({ values, store, fileServices }) {
+      const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
+      const channel = await channelFrom(await store(), values);
+      const page = await (await fileServices()).backups.list(channel, { limit });
+      const items = page.items.map((b) => ({ timestamp: b.timestamp, files: b.files, bytes: b.bytes, createdBy: b.createdBy, createdAt: iso(b.createdAt) }));
+      const lines = items.map((b) => `${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  by ${b.createdBy ?? 'the service'}`);
+      return { json: { items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : `No backups of ${channel.id} yet` };
+    },
+  },
+];

@@ -1,0 +1,58 @@
+import { filePath } from '../../files/file-service.ts';
+import { integerOption, optionalString, stringOption, type Command } from '../command.ts';
+import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
+
+const fileOptions = {
+  ...channelOptions,
+  folder: { type: 'string', required: true, description: 'Folder name' },
+  file: { type: 'string', required: true, description: 'File name' },
+} as const;
+
+export const fileCommands: Command[] = [
+  {
+    words: ['file', 'restore'],
+    summary: 'Restore a file from a backup (default: the newest holding it) or a kept version',
+    options: {
+      ...fileOptions,
+      backup: { type: 'string', description: 'Backup timestamp yyyyMMdd_HHmmss' },
+      version: { type: 'string', description: 'Version id (from "file versions"), instead of a backup' },
+    },
+    async run({ values, store, fileServices }) {
+      const channel = await channelFrom(await store(), values);
+      const requested = { folder: stringOption(values, 'folder'), filename: stringOption(values, 'file') };
+      const source = { backupTimestamp: optionalString(values, 'backup'), versionId: optionalString(values, 'version') };
+      const outcome = await (await fileServices()).restores.restore(channel, OPERATOR, requested, source);
+      const from = outcome.source.backupTimestamp ? `backup ${outcome.source.backupTimestamp}` : `version ${outcome.source.id}`;
+      const json = {
+        channelId: channel.id,
+        folder: outcome.file.folder,
+        filename: outcome.file.filename,
+        size: outcome.file.size,
+        sha256: outcome.file.sha256,
+        source: { backupTimestamp: outcome.source.backupTimestamp, versionId: outcome.source.id },
+        changed: outcome.changed,
+        keptVersionId: outcome.keptVersionId,
+      };
+      const text = !outcome.changed
+        ? `${requested.folder}/${requested.filename} already holds the bytes of ${from}; nothing changed`
+        : `Restored ${requested.folder}/${requested.filename} from ${from} (${outcome.file.size} bytes, sha256 ${outcome.file.sha256})` +
+          (outcome.keptVersionId ? `; the replaced bytes are kept as version ${outcome.keptVersionId}` : '');
+      return { json, text };
+    },
+  },
+  {
+    words: ['file', 'versions'],
+    summary: 'List every stored version of a file, newest first',
+    options: { ...fileOptions, limit: { type: 'string', description: 'How many (1–1000, default 50)' } },
+    async run({ values, store }) {
+      const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
+      const opened = await store();
+      const channel = await channelFrom(opened, values);
+      const path = filePath(stringOption(values, 'folder'), stringOption(values, 'file'));
+      const page = await opened.files.listVersions(channel.id, path.folder, path.filename, { limit });
+      const items = page.items.map((v) => ({ id: v.id, kind: v.kind, timestamp: v.backupTimestamp, size: v.size, sha256: v.sha256, time: new Date(v.createdAt).toISOString() }));
+      const lines = items.map((v) => `${v.id}  ${v.kind.padEnd(8)}  ${v.timestamp ?? '-'.padEnd(15)}  ${String(v.size).padStart(10)} bytes  ${v.time}`);
+      return { json: { items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : 'No stored versions' };
+    },
+  },
+];

@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
+import { createStorage, ENGINES, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { signIn } from '../helpers/wallets.ts';
+
+for (const engine of ENGINES) {
+  describe(`CLI backups and restores beside a running server (${engine})`, () => {
+    let storage: Storage;
+    let svc: TestService;
+    let fixture: TenantFixture;
+    let client: FilesClient;
+    let env: Record<string, string | undefined>;
+    const cli = (...args: string[]) => runCli([...args, '--json'], env);
+
+    before(async () => {
+      storage = await createStorage(engine);
+      env = { DATA_DIR: storage.dataDir, DATABASE_URL: storage.databaseUrl };
+      svc = await startTestService(engine, { storage });
+      fixture = await createTenantFixture(svc.service.store, 'Cli');
+      client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
+    });
+    after(async () => {
+      await svc.close();
+      await storage.drop();
+    });
+
+    test('backup create, change, file restore, restore again, backup list', async () => {
+      assert.equal((await client.put('docs', 'a.txt', 'v1')).status, 201);
+      await nextSecond();
+      const created = await cli('backup', 'create', '--channel', fixture.channel.id);
+      assert.equal(created.code, 0, created.stderr);
+      const backup = created.json();
+      assert.match(backup.timestamp, /^\d{8}_\d{6}$/);
+      assert.deepEqual({ channelId: backup.channelId, files: backup.files, bytes: backup.bytes }, { channelId: fixture.channel.id, files: 1, bytes: 2 });
+
+      assert.equal((await client.put('docs', 'a.txt', 'v2')).status, 200);
+      const restored = await cli('file', 'restore', '--channel', fixture.channel.name, '--tenant', fixture.tenant.id, '--folder', 'docs', '--file', 'a.txt', '--backup', backup.timestamp);
+      assert.equal(restored.code, 0, restored.stderr);
+      assert.equal(restored.json().changed, true);
+      assert.equal(restored.json().sha256, sha256('v1'));
+      assert.equal(restored.json().source.backupTimestamp, backup.timestamp);
+      assert.match(restored.json().keptVersionId, /^ver_/);
+      const live = path.join(storage.dataDir, 'storage', 'files', fixture.channel.id, 'docs', 'a.txt');
+      assert.equal(await readFile(live, 'utf8'), 'v1');
+      assert.equal((await client.get('docs', 'a.txt')).body, 'v1', 'the server serves what the CLI restored');
+
+      const again = await cli('file', 'restore', '--channel', fixture.channel.id, '--folder', 'docs', '--file', 'a.txt');
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(again.json().changed, false);
+
+      const undo = await cli('file', 'restore', '--channel', fixture.channel.id, '--folder', 'docs', '--file', 'a.txt', '--version', restored.json().keptVersionId);
+      assert.equal(undo.json().sha256, sha256('v2'));
+
+      const versions = await cli('file', 'versions', '--channel', fixture.channel.id, '--folder', 'docs', '--file', 'a.txt');
+      assert.ok(versions.json().items.some((v: { id: string }) => v.id === restored.json().keptVersionId));
+
+      const listed = await cli('backup', 'list', '--channel', fixture.channel.id);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.deepEqual(listed.json().items.map((b: { timestamp: string }) => b.timestamp), [backup.timestamp]);
+      assert.equal(listed.json().next, null);
+
+      const audit = (await client.audit()).json().items;
+      assert.deepEqual(audit.slice(0, 4).map((e: { action: string; adminId: string | null }) => [e.action, e.adminId]), [
+        ['restore', null], ['restore', null], ['restore', null], ['upload', fixture.owner.id],
+      ]);
+
+      const text = await runCli(['backup', 'list', '--channel', fixture.channel.id], env);
+      assert.match(text.stdout, new RegExp(`^${backup.timestamp} +1 files +2 bytes +by the service`));
+    });
+
+    test('refusals exit 1 with the error code; wrong use exits 2', async () => {
+      const base = ['file', 'restore', '--channel', fixture.channel.id, '--folder', 'docs', '--file'];
+      const cases: [string[], string][] = [
+        [[...base, 'a.txt', '--backup', '20000101_000000'], 'BACKUP_NOT_FOUND'],
+        [[...base, 'a.txt', '--backup', 'yesterday'], 'INVALID_TIMESTAMP'],
+        [[...base, 'never.txt'], 'BACKUP_FILE_NOT_FOUND'],
+        [[...base, '..'], 'INVALID_PATH'],
+        [['backup', 'create', '--channel', 'chn_00000000000000000000000000'], 'CHANNEL_NOT_FOUND'],
+        [['backup', 'list', '--channel', 'main'], 'CHANNEL_NOT_FOUND'],
+      ];
+      for (const [args, code] of cases) {
+        const result = await cli(...args);
+        assert.equal(result.code, 1, `${args.join(' ')}: ${result.stderr}`);
+        assert.equal(result.json().error.code, code);
+        assert.ok(result.stderr.length > 10);
+      }
+      assert.match((await cli('backup', 'list', '--channel', 'main')).stderr, /--tenant/);
+      assert.equal((await cli('backup', 'create')).code, 2);
+      assert.equal((await cli('backup', 'list', '--channel', fixture.channel.id, '--limit', '0')).code, 2);
+    });
+  });
+}
