@@ -7,6 +7,7 @@ import { BackupService } from './backup-service.ts';
 import { FileService } from './file-service.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import { RestoreService } from './restore-service.ts';
+import { Retention } from './retention.ts';
 import { LinkSigner } from './signed-links.ts';
 
 export interface FileServices {
@@ -14,6 +15,7 @@ export interface FileServices {
   backups: BackupService;
   restores: RestoreService;
   linkSigner: LinkSigner | undefined;
+  retention: Retention;
 }
 
 /** The file, backup and restore services over one blob storage, sharing one set of per-file locks. */
@@ -26,5 +28,6 @@ export function createFileServices(blobs: BlobStorage, catalog: FileCatalog, con
     backups: new BackupService(shared),
     restores: new RestoreService(shared),
     linkSigner: config.urlSigning ? new LinkSigner(config.urlSecret!, config.urlTtlSeconds) : undefined,
+    retention: new Retention(blobs, catalog, { keepLast: config.backupKeepLast, keepDays: config.backupKeepDays, versionKeepDays: config.versionKeepDays }, logger),
   };
 }

@@ -4,6 +4,7 @@ import { createContractWalletVerifier } from '../auth/contract-wallet-verifier.t
 import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config } from '../config/config.ts';
+import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { createFileServices } from '../files/file-services.ts';
 import { settlePendingWrites } from '../files/write-journal.ts';
 import { buildApp } from '../http/app.ts';
@@ -47,6 +48,16 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     files: { store, catalog: store.files, ...fileServices, publicBaseUrl: config.publicBaseUrl },
   });
 
+  const scheduler = new BackupScheduler({
+    store,
+    catalog: store.files,
+    backups: fileServices.backups,
+    retention: fileServices.retention,
+    intervalSeconds: config.files.backupIntervalSeconds,
+    logger,
+  });
+  scheduler.start();
+
   const purge = setInterval(() => {
     store.purgeExpired(Date.now()).catch((err: unknown) => logger.warn({ err }, 'purging expired nonces and revocations failed'));
   }, PURGE_INTERVAL_MS);
@@ -59,6 +70,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     async close() {
       clearInterval(purge);
       await app.close();
+      await scheduler.stop();
       await store.close();
     },
   };

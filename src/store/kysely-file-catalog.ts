@@ -158,7 +158,7 @@ export class KyselyFileCatalog implements FileCatalog {
           .where('v.channel_id', '=', channelId)
           .where((eb) =>
             eb.or([
-              timestamps.length > 0 ? eb('v.backup_timestamp', 'in', timestamps) : eb.val(false),
+              timestamps.length > 0 ? eb('v.backup_timestamp', 'in', timestamps) : sql<boolean>`false`,
               eb.and([eb('v.kind', 'in', ['replaced', 'deleted']), eb('v.created_at', '<', rules.versionsOlderThan)]),
             ]),
           )

@@ -1,0 +1,99 @@
+import type { Logger } from 'pino';
+import { isAppError } from '../errors/app-error.ts';
+import type { FileCatalog } from '../store/file-catalog-types.ts';
+import type { MetadataStore } from '../store/types.ts';
+import type { BackupService } from './backup-service.ts';
+import type { Retention } from './retention.ts';
+
+/** Retention also runs without scheduled backups, so that its settings hold whatever makes backups. */
+const RETENTION_INTERVAL_MS = 3_600_000;
+const SERVICE = { adminId: null };
+
+export interface BackupSchedulerDeps {
+  store: MetadataStore;
+  catalog: FileCatalog;
+  backups: BackupService;
+  retention: Retention;
+  /** BACKUP_INTERVAL; 0 = no scheduled backups. */
+  intervalSeconds: number;
+  logger: Logger;
+}
+
+/**
+ * Scheduled backups of every channel whose files changed since its last backup, then retention;
+ * retention alone once an hour. One run at a time; a failure is logged and the next run tries again.
+ */
+export class BackupScheduler {
+  private timers: NodeJS.Timeout[] = [];
+  private running: Promise<void> | undefined;
+
+  constructor(private readonly deps: BackupSchedulerDeps) {}
+
+  start(): void {
+    const every = (ms: number, work: () => Promise<void>) => {
+      const timer = setInterval(() => void this.runExclusively(work), ms);
+      timer.unref();
+      this.timers.push(timer);
+    };
+    if (this.deps.intervalSeconds > 0) every(this.deps.intervalSeconds * 1000, () => this.backUpAndPrune());
+    every(RETENTION_INTERVAL_MS, () => this.pruneAll());
+  }
+
+  /** Stops the timers and waits for a run in progress, so that the store can close under it safely. */
+  async stop(): Promise<void> {
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+    await this.running;
+  }
+
+  /** One scheduled run now (tests, and the timer). */
+  runOnce(): Promise<void> {
+    return this.runExclusively(() => this.backUpAndPrune());
+  }
+
+  private async runExclusively(work: () => Promise<void>): Promise<void> {
+    if (this.running) return this.running;
+    this.running = work()
+      .catch((err: unknown) => this.deps.logger.error({ err }, 'scheduled backup or retention run failed; the next run tries again'))
+      .finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async backUpAndPrune(): Promise<void> {
+    for (const channelId of await this.deps.catalog.channelsWithFiles()) {
+      await this.forChannel(channelId, async () => {
+        if (await this.changedSinceLastBackup(channelId)) {
+          const channel = await this.deps.store.getChannel(channelId);
+          if (channel) await this.deps.backups.create(channel, SERVICE);
+        }
+        await this.deps.retention.apply(channelId);
+      });
+    }
+  }
+
+  private async pruneAll(): Promise<void> {
+    for (const channelId of await this.deps.catalog.channelsWithFiles()) {
+      await this.forChannel(channelId, () => this.deps.retention.apply(channelId));
+    }
+  }
+
+  /** One channel's failure must not keep the others from their backups. */
+  private async forChannel(channelId: string, work: () => Promise<unknown>): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      // A manual backup in the same second already holds what this one would have.
+      if (isAppError(err) && err.code === 'BACKUP_EXISTS') return;
+      this.deps.logger.error({ err, channelId }, 'scheduled backup or retention of a channel failed');
+    }
+  }
+
+  /** An unchanged channel gets no new backup: same files, none updated since the newest backup. */
+  private async changedSinceLastBackup(channelId: string): Promise<boolean> {
+    const files = await this.deps.catalog.allFiles(channelId);
+    if (files.length === 0) return false;
+    const [newest] = (await this.deps.catalog.listBackups(channelId, { limit: 1 })).items;
+    if (newest === undefined || newest.files !== files.length) return true;
+    return files.some((file) => file.updatedAt >= newest.createdAt);
+  }
+}
