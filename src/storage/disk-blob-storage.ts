@@ -1,5 +1,5 @@
-import { constants, mkdirSync } from 'node:fs';
-import { link as hardLink, lstat, open, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { constants, mkdirSync, realpathSync } from 'node:fs';
+import { link as hardLink, lstat, open, realpath, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
@@ -26,19 +26,21 @@ const LINK_ATTEMPTS = 3;
 export class DiskBlobStorage implements BlobStorage {
   readonly kind = 'disk' as const;
   readonly #root: string;
+  readonly #realRoot: string;
 
   constructor(root: string) {
     this.#root = path.resolve(root);
     mkdirSync(this.#root, { recursive: true });
+    this.#realRoot = realpathSync(this.#root);
   }
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<StoredBlob> {
-    const target = this.#pathOf(key);
+    const target = await this.#pathOf(key);
     return writeAtomically(target, body, { maxBytes: options.maxBytes, beforeCommit: options.beforeCommit });
   }
 
   async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
-    const file = this.#pathOf(key);
+    const file = await this.#pathOf(key);
     if (range !== undefined) assertRangeShape(range);
     const handle = await openBlob(file);
     if (handle === undefined) return undefined;
@@ -55,11 +57,12 @@ export class DiskBlobStorage implements BlobStorage {
   }
 
   async stat(key: string): Promise<BlobInfo | undefined> {
-    return fileInfo(key, this.#pathOf(key));
+    return fileInfo(key, await this.#pathOf(key));
   }
 
   async *list(prefix: string): AsyncIterable<BlobInfo> {
-    const directory = this.#pathOf(prefix);
+    const directory = resolveInside(this.#root, prefix);
+    await this.#assertInside(directory);
     for await (const file of walkFiles(directory, isKeySegment)) {
       const info = await fileInfo(`${prefix}/${file.segments.join('/')}`, file.path);
       if (info !== undefined) yield info;
@@ -67,7 +70,7 @@ export class DiskBlobStorage implements BlobStorage {
   }
 
   async delete(key: string): Promise<boolean> {
-    const file = this.#pathOf(key);
+    const file = await this.#pathOf(key);
     try {
       await unlink(file);
     } catch (error) {
@@ -79,8 +82,8 @@ export class DiskBlobStorage implements BlobStorage {
   }
 
   async link(from: string, to: string): Promise<void> {
-    const source = this.#pathOf(from);
-    const target = this.#pathOf(to);
+    const source = await this.#pathOf(from);
+    const target = await this.#pathOf(to);
     if (!(await isRegularFile(source))) throw sourceNotFound();
     for (let attempt = 1; ; attempt++) {
       try {
@@ -101,8 +104,8 @@ export class DiskBlobStorage implements BlobStorage {
   }
 
   async copyReplace(from: string, to: string, options: { expectedSha256?: string; beforeCommit?: PutOptions['beforeCommit'] } = {}): Promise<StoredBlob> {
-    const source = this.#pathOf(from);
-    const target = this.#pathOf(to);
+    const source = await this.#pathOf(from);
+    const target = await this.#pathOf(to);
     const handle = await openBlob(source);
     if (handle === undefined) throw sourceNotFound();
     const bytes = handle.createReadStream();
@@ -124,8 +127,32 @@ export class DiskBlobStorage implements BlobStorage {
     return removed;
   }
 
-  #pathOf(key: string): string {
-    return resolveInside(this.#root, key);
+  /**
+   * The path of `key`, once its directory is known to lie inside the root. The segments are safe
+   * (resolveInside), but a symbolic link planted on disk in place of a directory would still lead
+   * elsewhere, and O_NOFOLLOW guards only the last component; so the directory, or its nearest
+   * existing ancestor, is resolved for real and must stay under the real root.
+   */
+  async #pathOf(key: string): Promise<string> {
+    const file = resolveInside(this.#root, key);
+    await this.#assertInside(path.dirname(file));
+    return file;
+  }
+
+  async #assertInside(directory: string): Promise<void> {
+    for (let current = directory; ; current = path.dirname(current)) {
+      let real: string;
+      try {
+        real = await realpath(current);
+      } catch (error) {
+        if (['ENOENT', 'ENOTDIR'].includes(errnoCode(error) ?? '') && current !== this.#root) continue;
+        throw error;
+      }
+      if (real !== this.#realRoot && !real.startsWith(this.#realRoot + path.sep)) {
+        throw new AppError('INVALID_PATH', 'the key leads outside the storage root through a symbolic link');
+      }
+      return;
+    }
   }
 
   /** Best effort, and never the channel directory itself (the first level under root). */
