@@ -70,7 +70,7 @@ for (const engine of ENGINES) {
       ]);
 
       const text = await runCli(['backup', 'list', '--channel', fixture.channel.id], env);
-      assert.match(text.stdout, new RegExp(`^${backup.timestamp} +1 files +2 bytes +by the service`));
+      assert.match(text.stdout, new RegExp(`^${backup.timestamp} +1 files +2 bytes +by scheduler or CLI`));
     });
 
     test('refusals exit 1 with the error code; wrong use exits 2', async () => {

@@ -24,7 +24,7 @@ export const backupCommands: Command[] = [
       const channel = await channelFrom(await store(), values);
       const page = await (await fileServices()).backups.list(channel, { limit });
       const items = page.items.map((b) => ({ timestamp: b.timestamp, files: b.files, bytes: b.bytes, createdBy: b.createdBy, createdAt: iso(b.createdAt) }));
-      const lines = items.map((b) => `${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  by ${b.createdBy ?? 'the service'}`);
+      const lines = items.map((b) => `${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  by ${b.createdBy ?? 'scheduler or CLI'}`);
       return { json: { items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : `No backups of ${channel.id} yet` };
     },
   },
