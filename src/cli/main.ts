@@ -8,7 +8,7 @@ import { backupCommands } from './commands/backup-commands.ts';
 import { fileCommands } from './commands/file-commands.ts';
 import { createFileServices, type FileServices } from '../files/file-services.ts';
 import { createLogger } from '../logging/logger.ts';
-import { openBlobStorage } from '../storage/open-blob-storage.ts';
+import { openBlobStorage, openFileLocks } from '../storage/open-blob-storage.ts';
 import { adminCommands } from './commands/admin-commands.ts';
 import { channelCommands } from './commands/channel-commands.ts';
 import { serveCommand } from './commands/serve-command.ts';
@@ -79,7 +79,7 @@ export async function main(args: string[]): Promise<number> {
       config,
       store: openStore,
       // Warnings (an audit entry that could not be written) go to stderr; stdout stays the result.
-      fileServices: async () => (fileServices ??= createFileServices(openBlobStorage(config), (await openStore()).files, config.files, createLogger('warn', process.stderr))),
+      fileServices: async () => (fileServices ??= createFileServices(openBlobStorage(config), openFileLocks(config), (await openStore()).files, config.files, createLogger('warn', process.stderr))),
     });
     if (result) process.stdout.write((json ? JSON.stringify(result.json) : result.text) + '\n');
     return 0;

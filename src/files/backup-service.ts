@@ -4,12 +4,12 @@ import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { backupKey, liveKey, newBackupAttempt } from './blob-layout.ts';
 import { formatBackupTimestamp } from './backup-timestamp.ts';
-import type { KeyedMutex } from './keyed-mutex.ts';
+import type { FileLocks } from '../storage/file-locks.ts';
 
 export interface BackupServiceDeps {
   blobs: BlobStorage;
   catalog: FileCatalog;
-  locks: KeyedMutex;
+  locks: FileLocks;
   audit: AuditTrail;
   now?: () => number;
 }

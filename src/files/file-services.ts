@@ -5,7 +5,7 @@ import type { FileCatalog } from '../store/file-catalog-types.ts';
 import { AuditTrail } from './audit-trail.ts';
 import { BackupService } from './backup-service.ts';
 import { FileService } from './file-service.ts';
-import { KeyedMutex } from './keyed-mutex.ts';
+import type { FileLocks } from '../storage/file-locks.ts';
 import { RestoreService } from './restore-service.ts';
 import { Retention } from './retention.ts';
 import { LinkSigner } from './signed-links.ts';
@@ -19,8 +19,7 @@ export interface FileServices {
 }
 
 /** The file, backup and restore services over one blob storage, sharing one set of per-file locks. */
-export function createFileServices(blobs: BlobStorage, catalog: FileCatalog, config: FilesConfig, logger: Logger): FileServices {
-  const locks = new KeyedMutex();
+export function createFileServices(blobs: BlobStorage, locks: FileLocks, catalog: FileCatalog, config: FilesConfig, logger: Logger): FileServices {
   const audit = new AuditTrail(catalog, logger);
   const shared = { blobs, catalog, locks, audit };
   return {

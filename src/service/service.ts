@@ -8,7 +8,7 @@ import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { createFileServices } from '../files/file-services.ts';
 import { settlePendingWrites } from '../files/write-journal.ts';
 import { buildApp } from '../http/app.ts';
-import { openBlobStorage } from '../storage/open-blob-storage.ts';
+import { openBlobStorage, openFileLocks } from '../storage/open-blob-storage.ts';
 import { openMetadataStore } from '../store/open-metadata-store.ts';
 import type { MetadataStore } from '../store/types.ts';
 
@@ -39,7 +39,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
   if (leftovers > 0) logger.warn({ leftovers }, 'removed temporary files left by an interrupted write');
   const settled = await settlePendingWrites(blobs, store.files);
   if (settled > 0) logger.warn({ settled }, 'settled file records of writes interrupted by a crash');
-  const fileServices = createFileServices(blobs, store.files, config.files, logger);
+  const fileServices = createFileServices(blobs, openFileLocks(config), store.files, config.files, logger);
   const app = await buildApp({
     config,
     store,

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { open, readFile, stat, unlink } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppError } from '../errors/app-error.ts';
+import type { FileLocks } from './file-locks.ts';
+import { KeyedMutex } from './keyed-mutex.ts';
+import { errnoCode } from './fs-errors.ts';
+
+const RETRY_MS = 5;
+const WAIT_LIMIT_MS = 60_000;
+const UNWRITTEN_STALE_MS = 5_000;
+
+/**
+ * Per-key locks that hold across the processes sharing one DATA_DIR (the server and the CLI):
+ * the in-process queue first, then a lock file created exclusively (O_EXCL) holding the owner's
+ * pid. A process killed while holding one leaves it behind; a lock whose pid no longer runs is
+ * taken over. Processes on other machines need a lock of the shared database instead.
+ */
+export class LockFiles implements FileLocks {
+  private readonly inProcess = new KeyedMutex();
+
+  constructor(private readonly directory: string) {
+    mkdirSync(directory, { recursive: true });
+  }
+
+  runExclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
+    return this.inProcess.runExclusive(key, async () => {
+      const file = path.join(this.directory, createHash('sha256').update(key).digest('hex').slice(0, 40));
+      await this.acquire(file);
+      try {
+        return await work();
+      } finally {
+        await unlink(file).catch(() => undefined);
+      }
+    });
+  }
+
+  private async acquire(file: string): Promise<void> {
+    const deadline = Date.now() + WAIT_LIMIT_MS;
+    for (;;) {
+      try {
+        const handle = await open(file, 'wx');
+        await handle.writeFile(String(process.pid));
+        await handle.close();
+        return;
+      } catch (error) {
+        if (errnoCode(error) !== 'EEXIST') throw error;
+      }
+      if (await this.isStale(file)) {
+        await unlink(file).catch(() => undefined);
+        continue;
+      }
+      if (Date.now() > deadline) throw new AppError('SERVICE_UNAVAILABLE', 'Another process has held this file for a minute; try again later');
+      await sleep(RETRY_MS);
+    }
+  }
+
+  /**
+   * Left behind by a process that no longer runs. Our own pid counts as gone too: this process
+   * never waits for itself (the in-process queue comes first), so such a file is from an earlier
+   * process that had the same pid, as a container's pid 1 does on every start. A file without a
+   * pid (a crash between create and write) is stale once it is a few seconds old.
+   */
+  private async isStale(file: string): Promise<boolean> {
+    let owner: number;
+    let ageMs: number;
+    try {
+      owner = Number((await readFile(file, 'utf8')).trim());
+      ageMs = Date.now() - (await stat(file)).mtimeMs;
+    } catch {
+      return false; // released meanwhile: the next attempt will take it
+    }
+    if (!Number.isSafeInteger(owner) || owner <= 0) return ageMs > UNWRITTEN_STALE_MS;
+    if (owner === process.pid) return true;
+    try {
+      process.kill(owner, 0);
+      return false;
+    } catch (error) {
+      return errnoCode(error) === 'ESRCH';
+    }
+  }
+}
