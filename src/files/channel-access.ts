@@ -19,13 +19,19 @@ export async function resolveChannel(store: MetadataStore, principal: Principal,
 
 /** The channel if the caller may see it at all (else 404); permissions not yet checked. */
 export async function visibleChannel(store: MetadataStore, principal: Principal, channelRef: string): Promise<Channel> {
-  const channel = CHANNEL_ID.test(channelRef)
-    ? await store.getChannel(channelRef)
-    : await store.findChannelByName(principal.tenantId, channelRef);
+  const channel = await namedChannel(store, principal, channelRef);
   if (channel === undefined || channel.tenantId !== principal.tenantId || !principal.channelIds.includes(channel.id)) {
     throw new AppError('CHANNEL_NOT_FOUND', `No channel "${channelRef.slice(0, 100)}" that this admin may use`);
   }
   return channel;
+}
+
+/**
+ * The channel a reference names, whether or not the caller may see it (an id in any tenant, a
+ * name in the caller's): only for writing the refusal into that channel's audit log.
+ */
+export async function namedChannel(store: MetadataStore, principal: Principal, channelRef: string): Promise<Channel | undefined> {
+  return CHANNEL_ID.test(channelRef) ? store.getChannel(channelRef) : store.findChannelByName(principal.tenantId, channelRef);
 }
 
 export function requirePermission(principal: Principal, permission: Permission): void {

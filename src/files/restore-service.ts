@@ -49,13 +49,7 @@ export class RestoreService {
    */
   async restore(channel: Channel, actor: Actor, requested: { folder: string; filename: string }, source: RestoreSource, authorize: () => void = () => {}): Promise<RestoreOutcome> {
     const { blobs, catalog, audit, locks } = this.deps;
-    const details = {
-      folder: requested.folder.slice(0, 255),
-      filename: requested.filename.slice(0, 255),
-      backupTimestamp: source.backupTimestamp?.slice(0, 40) ?? null,
-      versionId: source.versionId?.slice(0, 60) ?? null,
-    };
-    return audit.around(channel, actor, 'restore', details, async () => {
+    return audit.around(channel, actor, 'restore', requestDetails(requested, source), async () => {
       authorize();
       if (source.backupTimestamp !== undefined && source.versionId !== undefined) {
         throw new AppError('VALIDATION_FAILED', 'Give backupTimestamp or versionId, not both');
@@ -80,6 +74,14 @@ export class RestoreService {
     });
   }
 
+  /**
+   * A restore refused before the caller could see the channel (not linked, another tenant's) is
+   * still an attempt on that channel's files: its audit log gets it, the caller the usual 404.
+   */
+  async recordUnseen(channel: Channel, actor: Actor, requested: { folder: string; filename: string }, source: RestoreSource, error: unknown): Promise<void> {
+    await this.deps.audit.record(channel, actor, 'restore', 'refused', requestDetails(requested, source), error);
+  }
+
   private async findSource(channel: Channel, path: FilePath, source: RestoreSource): Promise<FileVersion> {
     const { catalog } = this.deps;
     if (source.versionId !== undefined) {
@@ -102,4 +104,14 @@ export class RestoreService {
     if (!newest) throw new AppError('BACKUP_FILE_NOT_FOUND', `No backup of this channel holds "${path.folder}/${path.filename}"`);
     return newest;
   }
+}
+
+/** What was asked, as asked (bounded), for the audit log. */
+function requestDetails(requested: { folder: string; filename: string }, source: RestoreSource) {
+  return {
+    folder: requested.folder.slice(0, 255),
+    filename: requested.filename.slice(0, 255),
+    backupTimestamp: source.backupTimestamp?.slice(0, 40) ?? null,
+    versionId: source.versionId?.slice(0, 60) ?? null,
+  };
 }

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode } from './fs-errors.ts';
+import { errnoCode, toStorageError } from './fs-errors.ts';
 
 export interface WalkedFile {
   path: string;
@@ -21,7 +21,7 @@ export async function* walkFiles(directory: string, accept: (name: string) => bo
     // Gone (or never there, or a file) is an empty tree: a concurrent delete may prune it.
     const code = errnoCode(error);
     if (code === 'ENOENT' || code === 'ENOTDIR') return;
-    throw error;
+    throw toStorageError(error);
   }
   for (const entry of entries) {
     if (!accept(entry.name)) continue;

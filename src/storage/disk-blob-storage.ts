@@ -75,7 +75,7 @@ export class DiskBlobStorage implements BlobStorage {
       await unlink(file);
     } catch (error) {
       if (NO_BLOB.has(errnoCode(error) ?? '')) return false;
-      throw error;
+      throw toStorageError(error);
     }
     await this.#pruneEmptyParents(path.dirname(file));
     return true;
@@ -146,7 +146,7 @@ export class DiskBlobStorage implements BlobStorage {
         real = await realpath(current);
       } catch (error) {
         if (['ENOENT', 'ENOTDIR'].includes(errnoCode(error) ?? '') && current !== this.#root) continue;
-        throw error;
+        throw toStorageError(error);
       }
       if (real !== this.#realRoot && !real.startsWith(this.#realRoot + path.sep)) {
         throw new AppError('INVALID_PATH', 'the key leads outside the storage root through a symbolic link');
@@ -191,7 +191,7 @@ async function openBlob(file: string): Promise<FileHandle | undefined> {
     handle = await open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
     if (NO_BLOB.has(errnoCode(error) ?? '')) return undefined;
-    throw error;
+    throw toStorageError(error);
   }
   if ((await handle.stat()).isFile()) return handle;
   await handle.close();
@@ -204,7 +204,7 @@ async function fileInfo(key: string, file: string): Promise<BlobInfo | undefined
     return info.isFile() ? { key, size: info.size, modifiedAt: Math.floor(info.mtimeMs) } : undefined;
   } catch (error) {
     if (NO_BLOB.has(errnoCode(error) ?? '')) return undefined;
-    throw error;
+    throw toStorageError(error);
   }
 }
 

@@ -222,6 +222,9 @@ for (const engine of ENGINES) {
       const reader = await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:read'], channels: [audited] });
       const readerClient = new FilesClient(svc.baseUrl, audited.id, { ...(await signIn(reader.wallet, domain)) });
       await readerClient.restore('a', 'f.txt', '');
+      const outsider = await createTenantFixture(svc.service.store, 'Outsider');
+      const outsiderClient = new FilesClient(svc.baseUrl, audited.id, { ...(await signIn(outsider.ownerWallet, domain)) });
+      assertProblem(await outsiderClient.restore('a', 'f.txt', ''), 404, 'CHANNEL_NOT_FOUND');
       await own.delete('a', 'f.txt');
 
       const log = await own.audit('?limit=100');
@@ -231,6 +234,7 @@ for (const engine of ENGINES) {
         events.map((e) => [e.action, e.result, e.code]),
         [
           ['delete', 'ok', null],
+          ['restore', 'refused', 'CHANNEL_NOT_FOUND'],
           ['restore', 'refused', 'PERMISSION_DENIED'],
           ['restore', 'refused', 'BACKUP_NOT_FOUND'],
           ['restore', 'ok', null],
@@ -239,13 +243,14 @@ for (const engine of ENGINES) {
           ['upload', 'ok', null],
         ],
       );
-      const restore = events[3]!;
+      assert.equal(events[1]!.adminId, outsider.owner.id, 'an attempt from another tenant is on record');
+      const restore = events[4]!;
       assert.equal(restore.adminId, fixture.owner.id);
       assert.equal(restore.backupTimestamp, backup.json().timestamp);
       assert.equal(restore.sha256, sha256('one'));
       assert.equal(typeof restore.versionId, 'string');
-      assert.equal(events[1]!.adminId, reader.admin.id);
-      assert.equal(events[6]!.sha256, put.json().sha256);
+      assert.equal(events[2]!.adminId, reader.admin.id);
+      assert.equal(events[7]!.sha256, put.json().sha256);
       const paged = await own.audit('?limit=2');
       assert.equal(paged.json().items.length, 2);
       const rest = await own.audit(`?limit=100&cursor=${encodeURIComponent(paged.json().next)}`);

@@ -2,209 +2,718 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { isAppError } from '../../src/errors/app-error.ts';
-import type { BlobStorage } from '../../src/storage/blob-storage.ts';
+import { ErrorCodes, isAppError, type ErrorCode } from '../../src/errors/app-error.ts';
+import type { BlobInfo, BlobStorage, StoredBlob } from '../../src/storage/blob-storage.ts';
 
 export interface OpenedStorage {
   storage: BlobStorage;
   cleanup(): Promise<void>;
 }
 
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+// ---------------------------------------------------------------------------------------------
+// Helpers, exported for the implementation-specific test files.
 
-async function bytesOf(storage: BlobStorage, key: string, range?: { start: number; end: number }): Promise<Buffer | undefined> {
-  const body = await storage.get(key, range);
-  return body && Buffer.concat(await body.toArray());
+export function sha256Hex(bytes: Uint8Array | string): string {
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
-async function assertRefused(promise: Promise<unknown>, code: string): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => isAppError(error) && error.code === code);
+/** A fresh body per call: a Readable can be consumed once, and a refused put may have started on it. */
+export function bodyOf(...chunks: (string | Uint8Array)[]): Readable {
+  return Readable.from(chunks.map((chunk) => Buffer.from(chunk)));
 }
 
-/** A body that arrives in many chunks, as an upload does. */
-function chunked(data: Buffer, chunkSize = 64 * 1024): Readable {
-  return Readable.from((function* () {
-    for (let offset = 0; offset < data.length; offset += chunkSize) yield data.subarray(offset, offset + chunkSize);
-  })());
+export async function readAll(stream: Readable | undefined): Promise<Buffer | undefined> {
+  if (stream === undefined) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+export async function textOf(storage: BlobStorage, key: string): Promise<string | undefined> {
+  return (await readAll(await storage.get(key)))?.toString('utf8');
+}
+
+export async function listAll(storage: BlobStorage, prefix: string): Promise<BlobInfo[]> {
+  const found: BlobInfo[] = [];
+  for await (const info of storage.list(prefix)) found.push(info);
+  return found.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+}
+
+export async function listedKeys(storage: BlobStorage, prefix: string): Promise<string[]> {
+  return (await listAll(storage, prefix)).map((info) => info.key);
+}
+
+/** Rejects with exactly this AppError code, and the status that code is documented with. */
+export async function assertAppError(action: Promise<unknown> | (() => Promise<unknown>), code: ErrorCode, message?: string): Promise<void> {
+  await assert.rejects(
+    action,
+    (error: unknown) => {
+      assert.ok(isAppError(error), `${message ?? ''}: expected AppError ${code}, got ${String(error).slice(0, 200)}`);
+      assert.equal(error.code, code, message);
+      assert.equal(error.status, ErrorCodes[code], message);
+      return true;
+    },
+    message,
+  );
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+}
+
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+/** Different bytes per chunk, so a chunk written twice, dropped or reordered changes the hash. */
+function patternChunk(seed: string, index: number, size: number): Buffer {
+  return Buffer.alloc(size, createHash('sha256').update(`${seed}:${index}`).digest());
+}
+
+export interface GeneratedBody {
+  body: Readable;
+  /** Chunks the storage has asked for so far. */
+  readonly pulled: number;
+  readonly size: number;
+  readonly sha256: string;
 }
 
 /**
- * What every BlobStorage promises, whatever holds the bytes. Each backend runs this same suite
- * (the disk one now, S3 later), so a caller can rely on exactly these behaviours.
+ * A body produced chunk by chunk on demand, never held whole in memory; a tiny highWaterMark
+ * keeps the Readable from reading ahead, so `pulled` tells how far the storage really read.
+ */
+export function generatedBody(seed: string, count: number, chunkSize: number): GeneratedBody {
+  const hash = createHash('sha256');
+  for (let index = 0; index < count; index++) hash.update(patternChunk(seed, index, chunkSize));
+  const sha256 = hash.digest('hex');
+  let pulled = 0;
+  const body = new Readable({
+    highWaterMark: 1,
+    read() {
+      if (pulled === count) this.push(null);
+      else this.push(patternChunk(seed, pulled++, chunkSize));
+    },
+  });
+  return {
+    body,
+    get pulled() {
+      return pulled;
+    },
+    size: count * chunkSize,
+    sha256,
+  };
+}
+
+/**
+ * A body that hands over `first`, then waits for `release` before `second`: a put caught in
+ * the middle. `consumed` settles once the storage has taken `first` and asked for more.
+ */
+function pausedBody(first: Buffer, second: Buffer): { body: Readable; consumed: Promise<void>; release(): void } {
+  const consumed = deferred();
+  const released = deferred();
+  let step = 0;
+  const body = new Readable({
+    highWaterMark: 1,
+    read() {
+      step++;
+      if (step === 1) this.push(first);
+      else if (step === 2) {
+        consumed.resolve();
+        void released.promise.then(() => {
+          this.push(second);
+          this.push(null);
+        });
+      }
+    },
+  });
+  return { body, consumed: consumed.promise, release: () => released.resolve() };
+}
+
+function failingBody(afterChunks: (string | Uint8Array)[], error: Error): Readable {
+  return Readable.from(
+    (async function* () {
+      for (const chunk of afterChunks) yield Buffer.from(chunk);
+      throw error;
+    })(),
+  );
+}
+
+/** Keys a caller must never get through, each placed where it would otherwise be valid. */
+export function invalidKeys(prefix: string): [label: string, key: string][] {
+  return [
+    ['empty', ''],
+    ['dot-dot', '..'],
+    ['dot', '.'],
+    ['dot-dot inside', `${prefix}/../${prefix}-escaped`],
+    ['dot-dot leading', `../${prefix}`],
+    ['dot-dot trailing', `${prefix}/a/..`],
+    ['dot inside', `${prefix}/./a`],
+    ['hidden segment', `${prefix}/.hidden`],
+    ['hidden first segment', '.hidden'],
+    ['temp-file name', `${prefix}/.wa-tmp-0123456789abcdef01234567`],
+    ['absolute path', `/${prefix}/a`],
+    ['absolute system path', '/etc/passwd'],
+    ['backslash', `${prefix}\\a`],
+    ['backslash traversal', `..\\..\\${prefix}`],
+    ['NUL', `${prefix}/a\0b`],
+    ['NUL truncating an extension', `${prefix}/a.txt\0.png`],
+    ['newline', `${prefix}/a\nb`],
+    ['DEL', `${prefix}/a\u007fb`],
+    ['C1 control', `${prefix}/a\u009bb`],
+    ['lone surrogate', `${prefix}/a\ud800b`],
+    ['trailing slash', `${prefix}/`],
+    ['double slash', `${prefix}//a`],
+    ['only whitespace segment', `${prefix}/   `],
+    ['trailing dot', `${prefix}/a.`],
+    ['trailing space', `${prefix}/a `],
+    ['segment of 256 ASCII bytes', `${prefix}/${'x'.repeat(256)}`],
+    ['segment over 255 UTF-8 bytes', `${prefix}/${'é'.repeat(128)}`],
+    // Over Linux PATH_MAX (4096) and S3's 1024-byte key limit: no backend can hold it.
+    ['key longer than any backend allows', `${prefix}/${Array.from({ length: 20 }, () => 'k'.repeat(250)).join('/')}`],
+  ];
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The behaviour callers rely on from every BlobStorage. Written against the interface only, so
+ * that each implementation (disk now, S3 later) runs the same suite; each test works under its
+ * own fresh prefix, so tests share one storage without sharing blobs.
  */
 export function describeBlobStorageContract(name: string, open: () => Promise<OpenedStorage>): void {
-  describe(`BlobStorage contract: ${name}`, () => {
-    let opened: OpenedStorage;
+  describe(`blob storage contract (${name})`, () => {
+    let opened: OpenedStorage | undefined;
     let storage: BlobStorage;
-    let n = 0;
-    const fresh = (prefix = 'k') => `${prefix}${++n}`;
+    let counter = 0;
+    const fresh = (): string => `c${++counter}-${randomBytes(4).toString('hex')}`;
 
     before(async () => {
       opened = await open();
       storage = opened.storage;
     });
-    after(() => opened.cleanup());
-
-    test('put streams many chunks and answers size and lowercase sha256; get returns the bytes', async () => {
-      const data = randomBytes(8 * 1024 * 1024 + 123);
-      const key = `t/${fresh()}/big.bin`;
-      const stored = await storage.put(key, chunked(data));
-      assert.deepEqual(stored, { size: data.length, sha256: sha256(data) });
-      assert.match(stored.sha256, /^[0-9a-f]{64}$/);
-      assert.ok((await bytesOf(storage, key))!.equals(data));
-      assert.equal((await storage.stat(key))!.size, data.length);
+    after(async () => {
+      await opened?.cleanup();
     });
 
-    test('an empty body is a blob of 0 bytes', async () => {
-      const key = `t/${fresh()}`;
-      assert.equal((await storage.put(key, Readable.from([]))).size, 0);
-      assert.equal((await bytesOf(storage, key))!.length, 0);
+    test('reports a known kind', () => {
+      assert.ok(storage.kind === 'disk' || storage.kind === 's3', storage.kind);
     });
 
-    test('put over an existing key replaces it whole', async () => {
-      const key = `t/${fresh()}`;
-      await storage.put(key, Readable.from([Buffer.from('old bytes, longer than the new')]));
-      await storage.put(key, Readable.from([Buffer.from('new')]));
-      assert.equal((await bytesOf(storage, key))!.toString(), 'new');
-    });
-
-    test('over maxBytes: PAYLOAD_TOO_LARGE, the previous bytes intact, nothing else left', async () => {
-      const prefix = `t/${fresh()}`;
-      const key = `${prefix}/f`;
-      await storage.put(key, Readable.from([Buffer.from('previous')]));
-      await assertRefused(storage.put(key, chunked(randomBytes(300_000), 1000), { maxBytes: 100_000 }), 'PAYLOAD_TOO_LARGE');
-      assert.equal((await bytesOf(storage, key))!.toString(), 'previous');
-      const listed = [];
-      for await (const blob of storage.list(prefix)) listed.push(blob.key);
-      assert.deepEqual(listed, [key]);
-      assert.equal((await storage.put(`${prefix}/exact`, Readable.from([Buffer.alloc(100)]), { maxBytes: 100 })).size, 100);
-    });
-
-    test('beforeCommit sees the new bytes before they replace; when it throws, nothing is replaced', async () => {
-      const key = `t/${fresh()}`;
-      await storage.put(key, Readable.from([Buffer.from('one')]));
-      let seen: unknown;
-      let visibleDuringHook: string | undefined;
-      await storage.put(key, Readable.from([Buffer.from('two')]), {
-        beforeCommit: async (written) => {
-          seen = written;
-          visibleDuringHook = (await bytesOf(storage, key))!.toString();
-        },
+    describe('put and get', () => {
+      test('get returns the bytes put, and put reports their size and lowercase hex sha256', async () => {
+        const key = `${fresh()}/folder/file.bin`;
+        const chunks = [Buffer.from('hello, '), Buffer.alloc(0), randomBytes(1000), Buffer.from([0, 255, 0x0a, 0x0d])];
+        const whole = Buffer.concat(chunks);
+        const stored = await storage.put(key, bodyOf(...chunks));
+        assert.deepEqual(stored, { size: whole.length, sha256: sha256Hex(whole) });
+        assert.match(stored.sha256, /^[0-9a-f]{64}$/);
+        assert.deepEqual(await readAll(await storage.get(key)), whole);
       });
-      assert.deepEqual(seen, { size: 3, sha256: sha256(Buffer.from('two')) });
-      assert.equal(visibleDuringHook, 'one', 'the hook runs while the old bytes are still live');
-      await assert.rejects(storage.put(key, Readable.from([Buffer.from('three')]), { beforeCommit: async () => { throw new Error('veto'); } }), /veto/);
-      assert.equal((await bytesOf(storage, key))!.toString(), 'two');
+
+      test('a single-segment key is a blob like any other', async () => {
+        const key = fresh();
+        await storage.put(key, bodyOf('top level'));
+        assert.equal(await textOf(storage, key), 'top level');
+        assert.equal((await storage.stat(key))?.size, 9);
+        assert.equal(await storage.delete(key), true);
+      });
+
+      test('an empty body is an empty blob, not a missing one', async () => {
+        const key = `${fresh()}/empty`;
+        assert.deepEqual(await storage.put(key, bodyOf()), { size: 0, sha256: sha256Hex('') });
+        assert.deepEqual(await readAll(await storage.get(key)), Buffer.alloc(0));
+        assert.equal((await storage.stat(key))?.size, 0);
+      });
+
+      test('keys are taken literally: names that look encoded or unusual are distinct blobs', async () => {
+        const prefix = fresh();
+        const names = ['%2e%2e', '%252e%252e', 'a%2fb', '%00', 'a..b', '…', 'résumé.pdf', '日本語.txt', '😀', `${'é'.repeat(127)}a`];
+        for (const name of names) await storage.put(`${prefix}/${name}`, bodyOf(`content of ${name}`));
+        for (const name of names) assert.equal(await textOf(storage, `${prefix}/${name}`), `content of ${name}`, name);
+        assert.deepEqual(await listedKeys(storage, prefix), names.map((name) => `${prefix}/${name}`).sort());
+      });
+
+      test('streams 8 MiB from a body of many chunks read on demand, and get streams them back', async () => {
+        const key = `${fresh()}/large.bin`;
+        const generated = generatedBody(key, 128, 64 * 1024);
+        const stored = await storage.put(key, generated.body);
+        assert.equal(generated.pulled, 128, 'the whole body was read');
+        assert.deepEqual(stored, { size: 8 * 1024 * 1024, sha256: generated.sha256 });
+        const stream = await storage.get(key);
+        assert.ok(stream);
+        const hash = createHash('sha256');
+        let size = 0;
+        let chunks = 0;
+        for await (const chunk of stream) {
+          hash.update(chunk as Buffer);
+          size += (chunk as Buffer).length;
+          chunks++;
+        }
+        assert.equal(size, generated.size);
+        assert.equal(hash.digest('hex'), generated.sha256);
+        assert.ok(chunks > 1, 'get hands the blob over in pieces, not as one buffer');
+        assert.equal((await storage.stat(key))?.size, generated.size);
+      });
+
+      test('put over an existing key replaces it; while the new bytes are still arriving, readers get the old ones whole', async () => {
+        const key = `${fresh()}/doc.txt`;
+        const old = randomBytes(50_000);
+        await storage.put(key, bodyOf(old));
+        const first = randomBytes(40_000);
+        const second = randomBytes(40_000);
+        const paused = pausedBody(first, second);
+        const replacing = storage.put(key, paused.body);
+        await paused.consumed;
+        assert.deepEqual(await readAll(await storage.get(key)), old, 'mid-put, get still returns the old bytes');
+        assert.equal((await storage.stat(key))?.size, old.length);
+        assert.deepEqual(await listedKeys(storage, key.split('/')[0]!), [key], 'the write in progress is not a blob');
+        paused.release();
+        const fresher = Buffer.concat([first, second]);
+        assert.deepEqual(await replacing, { size: fresher.length, sha256: sha256Hex(fresher) });
+        assert.deepEqual(await readAll(await storage.get(key)), fresher);
+        assert.equal((await storage.stat(key))?.size, fresher.length);
+      });
+
+      test('concurrent puts to one key leave exactly one of the bodies, whole', async () => {
+        const key = `${fresh()}/contended`;
+        const bodies = Array.from({ length: 8 }, (_, index) => generatedBody(`${key}:${index}`, 8, 32 * 1024 + index));
+        const results = await Promise.all(bodies.map((generated) => storage.put(key, generated.body)));
+        results.forEach((result, index) => assert.equal(result.sha256, bodies[index]!.sha256));
+        const final = await readAll(await storage.get(key));
+        assert.ok(final);
+        const winner = bodies.find((generated) => generated.sha256 === sha256Hex(final));
+        assert.ok(winner, 'the blob is one of the bodies, not a mix of several');
+        assert.equal(final.length, winner.size);
+        assert.equal((await storage.stat(key))?.size, winner.size);
+      });
+
+      test('a body that fails part-way replaces nothing and leaves nothing behind', async () => {
+        const prefix = fresh();
+        const key = `${prefix}/doc`;
+        await storage.put(key, bodyOf('the old bytes'));
+        const failure = new Error('the client went away');
+        await assert.rejects(storage.put(key, failingBody([randomBytes(20_000), randomBytes(20_000)], failure)), (error) => error === failure);
+        assert.equal(await textOf(storage, key), 'the old bytes');
+        await assert.rejects(storage.put(`${prefix}/new`, failingBody(['partial'], failure)), (error) => error === failure);
+        assert.equal(await storage.get(`${prefix}/new`), undefined);
+        assert.deepEqual(await listedKeys(storage, prefix), [key]);
+        assert.equal(await storage.removeLeftovers(), 0, 'no temporary data outlives the failed puts');
+      });
     });
 
-    test('a body that fails midway replaces nothing', async () => {
-      const key = `t/${fresh()}`;
-      await storage.put(key, Readable.from([Buffer.from('kept')]));
-      const failing = Readable.from((async function* () {
-        yield Buffer.from('partial');
-        throw new Error('client went away');
-      })());
-      await assert.rejects(storage.put(key, failing), /client went away/);
-      assert.equal((await bytesOf(storage, key))!.toString(), 'kept');
+    describe('put with maxBytes', () => {
+      test('a body of exactly maxBytes is accepted', async () => {
+        const key = `${fresh()}/exact`;
+        const bytes = randomBytes(4096);
+        assert.deepEqual(await storage.put(key, bodyOf(bytes.subarray(0, 1000), bytes.subarray(1000)), { maxBytes: 4096 }), { size: 4096, sha256: sha256Hex(bytes) });
+        assert.deepEqual(await storage.put(`${key}-empty`, bodyOf(), { maxBytes: 0 }), { size: 0, sha256: sha256Hex('') });
+      });
+
+      test('one byte more is PAYLOAD_TOO_LARGE: the previous bytes stay, the body is not read to its end, nothing is left behind', async () => {
+        const prefix = fresh();
+        const key = `${prefix}/doc`;
+        const previous = randomBytes(3000);
+        await storage.put(key, bodyOf(previous));
+        const hookCalls: StoredBlob[] = [];
+        const generated = generatedBody(key, 64, 16 * 1024);
+        await assertAppError(
+          storage.put(key, generated.body, { maxBytes: 3 * 16 * 1024 + 1, beforeCommit: async (written) => void hookCalls.push(written) }),
+          'PAYLOAD_TOO_LARGE',
+        );
+        assert.ok(generated.pulled < 64, `the storage stopped reading the body (read ${generated.pulled} of 64 chunks)`);
+        assert.deepEqual(hookCalls, [], 'beforeCommit does not run for a refused body');
+        assert.deepEqual(await readAll(await storage.get(key)), previous);
+        assert.equal((await storage.stat(key))?.size, previous.length);
+
+        await assertAppError(storage.put(`${prefix}/new`, bodyOf('x'.repeat(11)), { maxBytes: 10 }), 'PAYLOAD_TOO_LARGE');
+        assert.equal(await storage.stat(`${prefix}/new`), undefined);
+        assert.deepEqual(await listedKeys(storage, prefix), [key]);
+        assert.equal(await storage.removeLeftovers(), 0);
+      });
     });
 
-    test('get and stat of a missing key: undefined', async () => {
-      assert.equal(await storage.get(`t/${fresh()}`), undefined);
-      assert.equal(await storage.stat(`t/${fresh()}`), undefined);
+    describe('put with beforeCommit', () => {
+      test('runs once with the size and sha256 written, while readers still get the old bytes: the moment to keep them', async () => {
+        const prefix = fresh();
+        const key = `${prefix}/live`;
+        const backup = `${prefix}/backups/1/live`;
+        await storage.put(key, bodyOf('version 1'));
+        const calls: StoredBlob[] = [];
+        const stored = await storage.put(key, bodyOf('version ', '2!'), {
+          beforeCommit: async (written) => {
+            calls.push(written);
+            assert.equal(await textOf(storage, key), 'version 1', 'not replaced yet');
+            await storage.link(key, backup);
+          },
+        });
+        assert.deepEqual(calls, [{ size: 10, sha256: sha256Hex('version 2!') }]);
+        assert.deepEqual(stored, calls[0]);
+        assert.equal(await textOf(storage, key), 'version 2!');
+        assert.equal(await textOf(storage, backup), 'version 1', 'the kept version has the old bytes');
+      });
+
+      test('runs for a key that does not exist yet', async () => {
+        const key = `${fresh()}/new`;
+        let seen: StoredBlob | undefined;
+        await storage.put(key, bodyOf('first'), {
+          beforeCommit: async (written) => {
+            seen = written;
+            assert.equal(await storage.stat(key), undefined);
+          },
+        });
+        assert.deepEqual(seen, { size: 5, sha256: sha256Hex('first') });
+        assert.equal(await textOf(storage, key), 'first');
+      });
+
+      test('when it throws, its own error reaches the caller and nothing is replaced or created', async () => {
+        const prefix = fresh();
+        const key = `${prefix}/live`;
+        await storage.put(key, bodyOf('kept'));
+        const refusal = new Error('the catalog said no');
+        await assert.rejects(storage.put(key, bodyOf('not wanted'), { beforeCommit: async () => { throw refusal; } }), (error) => error === refusal);
+        assert.equal(await textOf(storage, key), 'kept');
+        await assert.rejects(storage.put(`${prefix}/other`, bodyOf('not wanted'), { beforeCommit: async () => { throw refusal; } }), (error) => error === refusal);
+        assert.equal(await storage.stat(`${prefix}/other`), undefined);
+        assert.deepEqual(await listedKeys(storage, prefix), [key]);
+        assert.equal(await storage.removeLeftovers(), 0);
+      });
     });
 
-    test('ranges are inclusive; a start at or past the end is RANGE_NOT_SATISFIABLE', async () => {
-      const key = `t/${fresh()}`;
-      const data = Buffer.from('0123456789');
-      await storage.put(key, Readable.from([data]));
-      assert.equal((await bytesOf(storage, key, { start: 2, end: 4 }))!.toString(), '234');
-      assert.equal((await bytesOf(storage, key, { start: 9, end: 9 }))!.toString(), '9');
-      await assertRefused(storage.get(key, { start: 10, end: 12 }), 'RANGE_NOT_SATISFIABLE');
-      await assertRefused(storage.get(key, { start: 5, end: 2 }), 'RANGE_NOT_SATISFIABLE');
+    describe('get', () => {
+      test('a missing key, or a key that is only a prefix of others, is undefined', async () => {
+        const prefix = fresh();
+        assert.equal(await storage.get(`${prefix}/missing`), undefined);
+        await storage.put(`${prefix}/folder/file`, bodyOf('x'));
+        assert.equal(await storage.get(`${prefix}/folder`), undefined);
+        assert.equal(await storage.get(prefix), undefined);
+        assert.equal(await storage.get(`${prefix}/folder/file/below`), undefined);
+        assert.equal(await storage.get(`${prefix}/folder`, { start: 0, end: 0 }), undefined);
+      });
+
+      test('a range is start..end inclusive; an end past the blob stops at its last byte', async () => {
+        const key = `${fresh()}/hundred`;
+        const bytes = Buffer.from(Array.from({ length: 100 }, (_, index) => index));
+        await storage.put(key, bodyOf(bytes));
+        const cases: [number, number, Buffer][] = [
+          [0, 0, bytes.subarray(0, 1)],
+          [0, 99, bytes],
+          [10, 19, bytes.subarray(10, 20)],
+          [99, 99, bytes.subarray(99)],
+          [90, 1000, bytes.subarray(90)],
+          [0, Number.MAX_SAFE_INTEGER, bytes],
+        ];
+        for (const [start, end, expected] of cases) {
+          assert.deepEqual(await readAll(await storage.get(key, { start, end })), expected, `${start}-${end}`);
+        }
+      });
+
+      test('a range starting at or beyond the end, or malformed, is RANGE_NOT_SATISFIABLE', async () => {
+        const prefix = fresh();
+        await storage.put(`${prefix}/ten`, bodyOf('0123456789'));
+        await storage.put(`${prefix}/empty`, bodyOf());
+        const refused: [string, number, number][] = [
+          ['ten', 10, 10],
+          ['ten', 10, 20],
+          ['ten', 1000, 2000],
+          ['ten', 5, 4],
+          ['ten', -1, 3],
+          ['ten', 1.5, 3],
+          ['ten', Number.NaN, 3],
+          ['ten', 0, Number.POSITIVE_INFINITY],
+          ['empty', 0, 0],
+        ];
+        for (const [name, start, end] of refused) {
+          await assertAppError(storage.get(`${prefix}/${name}`, { start, end }), 'RANGE_NOT_SATISFIABLE', `${name} ${start}-${end}`);
+        }
+        assert.equal(await textOf(storage, `${prefix}/ten`), '0123456789');
+      });
     });
 
-    test('list(prefix) holds exactly the blobs under prefix/, not those of a longer sibling prefix', async () => {
-      const base = `l${fresh()}`;
-      for (const key of [`${base}/a`, `${base}/sub/b`, `${base}/sub/deeper/c`, `${base}x/not-mine`]) {
-        await storage.put(key, Readable.from([Buffer.from(key)]));
-      }
-      const listed = [];
-      for await (const blob of storage.list(base)) listed.push([blob.key, blob.size]);
-      assert.deepEqual(listed.sort(), [[`${base}/a`, base.length + 2], [`${base}/sub/b`, base.length + 6], [`${base}/sub/deeper/c`, base.length + 13]].sort());
-      const none = [];
-      for await (const blob of storage.list(`nothing${fresh()}`)) none.push(blob);
-      assert.deepEqual(none, []);
+    describe('stat', () => {
+      test('reports key, size and modification time in epoch milliseconds; undefined when missing', async () => {
+        const prefix = fresh();
+        const key = `${prefix}/a/b.txt`;
+        const earliest = Date.now();
+        await storage.put(key, bodyOf('12345'));
+        const latest = Date.now();
+        const info = await storage.stat(key);
+        assert.ok(info);
+        assert.equal(info.key, key);
+        assert.equal(info.size, 5);
+        assert.ok(Number.isInteger(info.modifiedAt));
+        // Generous: only catches the wrong unit (seconds, microseconds) or a missing value.
+        const slack = 15 * 60 * 1000;
+        assert.ok(info.modifiedAt >= earliest - slack && info.modifiedAt <= latest + slack, `modifiedAt ${info.modifiedAt} is not around ${earliest}`);
+        assert.equal(await storage.stat(`${prefix}/a/missing`), undefined);
+        assert.equal(await storage.stat(`${prefix}/a`), undefined, 'a prefix is not a blob');
+
+        await storage.put(key, bodyOf('1234567'));
+        assert.equal((await storage.stat(key))?.size, 7);
+      });
     });
 
-    test('delete answers whether something went', async () => {
-      const key = `t/${fresh()}/x`;
-      await storage.put(key, Readable.from([Buffer.from('x')]));
-      assert.equal(await storage.delete(key), true);
-      assert.equal(await storage.get(key), undefined);
-      assert.equal(await storage.delete(key), false);
+    describe('list', () => {
+      test('yields exactly the blobs under prefix + "/", at any depth, with full keys and sizes', async () => {
+        const root = fresh();
+        const blobs: Record<string, string> = {
+          [`${root}/a/one`]: '1',
+          [`${root}/a/two`]: '22',
+          [`${root}/a/deep/er/three`]: '333',
+          [`${root}/ab/sibling`]: 'not under a',
+          [`${root}/a-b/sibling`]: 'not under a',
+          [`${root}/a.b/sibling`]: 'not under a',
+          [`${root}/abc`]: 'a blob whose key merely starts with a',
+          [`${root}/top`]: 'above a',
+        };
+        for (const [key, text] of Object.entries(blobs)) await storage.put(key, bodyOf(text));
+
+        const underA = await listAll(storage, `${root}/a`);
+        assert.deepEqual(
+          underA.map(({ key, size }) => ({ key, size })),
+          [`${root}/a/deep/er/three`, `${root}/a/one`, `${root}/a/two`].map((key) => ({ key, size: blobs[key]!.length })),
+        );
+        for (const info of underA) assert.deepEqual(info, await storage.stat(info.key));
+        assert.deepEqual(await listedKeys(storage, `${root}/a/deep`), [`${root}/a/deep/er/three`]);
+        assert.deepEqual(await listedKeys(storage, `${root}/ab`), [`${root}/ab/sibling`]);
+        assert.deepEqual(await listedKeys(storage, root), Object.keys(blobs).sort());
+      });
+
+      test('an unknown prefix, or the key of a blob itself, lists nothing', async () => {
+        const prefix = fresh();
+        await storage.put(`${prefix}/file`, bodyOf('x'));
+        assert.deepEqual(await listedKeys(storage, `${prefix}-missing`), []);
+        assert.deepEqual(await listedKeys(storage, `${prefix}/missing/deeper`), []);
+        assert.deepEqual(await listedKeys(storage, `${prefix}/file`), []);
+      });
+
+      test('reflects deletes and replacements', async () => {
+        const prefix = fresh();
+        await storage.put(`${prefix}/x`, bodyOf('1'));
+        await storage.put(`${prefix}/y`, bodyOf('1'));
+        await storage.delete(`${prefix}/x`);
+        await storage.put(`${prefix}/y`, bodyOf('123'));
+        assert.deepEqual((await listAll(storage, prefix)).map(({ key, size }) => ({ key, size })), [{ key: `${prefix}/y`, size: 3 }]);
+      });
     });
 
-    test('link: the target holds the bytes and keeps them when the source is replaced or deleted', async () => {
-      const source = `t/${fresh()}/live`;
-      const target = `t/${fresh()}/kept`;
-      await storage.put(source, Readable.from([Buffer.from('as linked')]));
-      await storage.link(source, target);
-      await storage.put(source, Readable.from([Buffer.from('replaced later')]));
-      assert.equal((await bytesOf(storage, target))!.toString(), 'as linked');
-      await storage.delete(source);
-      assert.equal((await bytesOf(storage, target))!.toString(), 'as linked');
+    describe('delete', () => {
+      test('true when a blob was deleted, false when there was none; siblings stay', async () => {
+        const prefix = fresh();
+        const key = `${prefix}/dir/file`;
+        await storage.put(key, bodyOf('bye'));
+        await storage.put(`${prefix}/dir/sibling`, bodyOf('stay'));
+        assert.equal(await storage.delete(key), true);
+        assert.equal(await storage.get(key), undefined);
+        assert.equal(await storage.stat(key), undefined);
+        assert.equal(await storage.delete(key), false);
+        assert.equal(await storage.delete(`${prefix}/never-was`), false);
+        assert.equal(await textOf(storage, `${prefix}/dir/sibling`), 'stay');
+        assert.deepEqual(await listedKeys(storage, prefix), [`${prefix}/dir/sibling`]);
+      });
+
+      test('a prefix is not a blob: deleting it is false and removes nothing', async () => {
+        const prefix = fresh();
+        await storage.put(`${prefix}/dir/file`, bodyOf('stay'));
+        assert.equal(await storage.delete(`${prefix}/dir`), false);
+        assert.equal(await storage.delete(prefix), false);
+        assert.equal(await textOf(storage, `${prefix}/dir/file`), 'stay');
+      });
+
+      test('the key can be used again after its last blob in a folder went away', async () => {
+        const prefix = fresh();
+        const key = `${prefix}/a/b/c/file`;
+        await storage.put(key, bodyOf('1'));
+        assert.equal(await storage.delete(key), true);
+        await storage.put(key, bodyOf('2'));
+        assert.equal(await textOf(storage, key), '2');
+        await storage.put(`${prefix}/a/b/c/other`, bodyOf('3'));
+        assert.deepEqual(await listedKeys(storage, prefix), [`${prefix}/a/b/c/file`, `${prefix}/a/b/c/other`]);
+      });
     });
 
-    test('link onto an existing target fails and changes nothing; from a missing source fails', async () => {
-      const source = `t/${fresh()}`;
-      const target = `t/${fresh()}`;
-      await storage.put(source, Readable.from([Buffer.from('source')]));
-      await storage.put(target, Readable.from([Buffer.from('target')]));
-      await assert.rejects(storage.link(source, target));
-      assert.equal((await bytesOf(storage, target))!.toString(), 'target');
-      await assertRefused(storage.link(`t/${fresh()}`, `t/${fresh()}`), 'NOT_FOUND');
+    describe('link', () => {
+      test('the target holds the bytes of the source, and the two stay independent afterwards', async () => {
+        const prefix = fresh();
+        const source = `${prefix}/live/doc`;
+        const target = `${prefix}/backups/2024/deep/doc`;
+        const bytes = randomBytes(10_000);
+        await storage.put(source, bodyOf(bytes));
+        await storage.link(source, target);
+        assert.deepEqual(await readAll(await storage.get(target)), bytes);
+        assert.equal((await storage.stat(target))?.size, bytes.length);
+
+        await storage.put(source, bodyOf('newer'));
+        assert.deepEqual(await readAll(await storage.get(target)), bytes, 'a later put on the source leaves the target alone');
+        await storage.put(target, bodyOf('target rewritten'));
+        assert.equal(await textOf(storage, source), 'newer', 'a put on the target leaves the source alone');
+        assert.equal(await storage.delete(source), true);
+        assert.equal(await textOf(storage, target), 'target rewritten');
+      });
+
+      test('the target survives deleting the source', async () => {
+        const prefix = fresh();
+        await storage.put(`${prefix}/src`, bodyOf('kept'));
+        await storage.link(`${prefix}/src`, `${prefix}/dst`);
+        assert.equal(await storage.delete(`${prefix}/src`), true);
+        assert.equal(await textOf(storage, `${prefix}/dst`), 'kept');
+      });
+
+      test('onto an existing target it fails and changes neither blob', async () => {
+        const prefix = fresh();
+        await storage.put(`${prefix}/src`, bodyOf('source'));
+        await storage.put(`${prefix}/dst`, bodyOf('already here'));
+        await assertAppError(storage.link(`${prefix}/src`, `${prefix}/dst`), 'INTERNAL_ERROR');
+        assert.equal(await textOf(storage, `${prefix}/dst`), 'already here');
+        assert.equal(await textOf(storage, `${prefix}/src`), 'source');
+        await assertAppError(storage.link(`${prefix}/src`, `${prefix}/src`), 'INTERNAL_ERROR', 'onto itself');
+        assert.equal(await textOf(storage, `${prefix}/src`), 'source');
+      });
+
+      test('from a missing source (or a prefix) it is NOT_FOUND and creates nothing', async () => {
+        const prefix = fresh();
+        await assertAppError(storage.link(`${prefix}/missing`, `${prefix}/dst`), 'NOT_FOUND');
+        await storage.put(`${prefix}/dir/file`, bodyOf('x'));
+        await assertAppError(storage.link(`${prefix}/dir`, `${prefix}/dst`), 'NOT_FOUND');
+        assert.equal(await storage.stat(`${prefix}/dst`), undefined);
+        assert.deepEqual(await listedKeys(storage, prefix), [`${prefix}/dir/file`]);
+      });
     });
 
-    test('copyReplace: replaces with the source bytes when they hash as expected, else INTEGRITY_FAILED and no change', async () => {
-      const source = `t/${fresh()}`;
-      const target = `t/${fresh()}/restored`;
-      const data = randomBytes(200_000);
-      await storage.put(source, Readable.from([data]));
-      await storage.put(target, Readable.from([Buffer.from('current')]));
-      await assertRefused(storage.copyReplace(source, target, { expectedSha256: sha256(Buffer.from('something else')) }), 'INTEGRITY_FAILED');
-      assert.equal((await bytesOf(storage, target))!.toString(), 'current');
-      let hookSaw: unknown;
-      const copied = await storage.copyReplace(source, target, { expectedSha256: sha256(data).toUpperCase(), beforeCommit: async (w) => { hookSaw = w; } });
-      assert.deepEqual(copied, { size: data.length, sha256: sha256(data) });
-      assert.deepEqual(hookSaw, copied);
-      assert.ok((await bytesOf(storage, target))!.equals(data));
-      assert.ok((await bytesOf(storage, source))!.equals(data), 'the source is untouched');
-      const fresh1 = `t/${fresh()}/new`;
-      await storage.copyReplace(source, fresh1);
-      assert.ok((await bytesOf(storage, fresh1))!.equals(data), 'a missing target is created');
-      await assertRefused(storage.copyReplace(`t/${fresh()}`, target), 'NOT_FOUND');
+    describe('copyReplace', () => {
+      test('replaces the target with a copy of the source, which stays as it was; the copy is independent', async () => {
+        const prefix = fresh();
+        const version = `${prefix}/versions/v1`;
+        const live = `${prefix}/live/doc`;
+        const generated = generatedBody(version, 16, 64 * 1024);
+        await storage.put(version, generated.body);
+        await storage.put(live, bodyOf('current'));
+        const stored = await storage.copyReplace(version, live);
+        assert.deepEqual(stored, { size: generated.size, sha256: generated.sha256 });
+        assert.equal(sha256Hex((await readAll(await storage.get(live)))!), generated.sha256);
+        assert.equal(sha256Hex((await readAll(await storage.get(version)))!), generated.sha256);
+
+        await storage.put(version, bodyOf('version changed'));
+        assert.equal(sha256Hex((await readAll(await storage.get(live)))!), generated.sha256, 'the copy does not follow its source');
+        await storage.put(live, bodyOf('live changed'));
+        assert.equal(await textOf(storage, version), 'version changed');
+      });
+
+      test('creates a target that does not exist yet', async () => {
+        const prefix = fresh();
+        await storage.put(`${prefix}/src`, bodyOf('copied'));
+        assert.deepEqual(await storage.copyReplace(`${prefix}/src`, `${prefix}/new/deep/dst`), { size: 6, sha256: sha256Hex('copied') });
+        assert.equal(await textOf(storage, `${prefix}/new/deep/dst`), 'copied');
+      });
+
+      test('with the right expectedSha256 it replaces', async () => {
+        const prefix = fresh();
+        await storage.put(`${prefix}/src`, bodyOf('verified'));
+        await storage.put(`${prefix}/dst`, bodyOf('old'));
+        await storage.copyReplace(`${prefix}/src`, `${prefix}/dst`, { expectedSha256: sha256Hex('verified') });
+        assert.equal(await textOf(storage, `${prefix}/dst`), 'verified');
+        // Hex is case-insensitive; a digest recorded in upper case still verifies.
+        await storage.put(`${prefix}/dst`, bodyOf('old again'));
+        assert.deepEqual(await storage.copyReplace(`${prefix}/src`, `${prefix}/dst`, { expectedSha256: sha256Hex('verified').toUpperCase() }), { size: 8, sha256: sha256Hex('verified') });
+        assert.equal(await textOf(storage, `${prefix}/dst`), 'verified');
+      });
+
+      test('with a different expectedSha256 it is INTEGRITY_FAILED and changes nothing', async () => {
+        const prefix = fresh();
+        await storage.put(`${prefix}/src`, bodyOf('rotten bytes'));
+        await storage.put(`${prefix}/dst`, bodyOf('the live bytes'));
+        const calls: StoredBlob[] = [];
+        const beforeCommit = async (written: StoredBlob) => void calls.push(written);
+        await assertAppError(storage.copyReplace(`${prefix}/src`, `${prefix}/dst`, { expectedSha256: sha256Hex('what the catalog recorded'), beforeCommit }), 'INTEGRITY_FAILED');
+        assert.equal(await textOf(storage, `${prefix}/dst`), 'the live bytes');
+        assert.equal(await textOf(storage, `${prefix}/src`), 'rotten bytes');
+        await assertAppError(storage.copyReplace(`${prefix}/src`, `${prefix}/absent`, { expectedSha256: '0'.repeat(64), beforeCommit }), 'INTEGRITY_FAILED');
+        assert.equal(await storage.stat(`${prefix}/absent`), undefined);
+        assert.deepEqual(calls, [], 'beforeCommit does not run when nothing will be replaced');
+        assert.deepEqual(await listedKeys(storage, prefix), [`${prefix}/dst`, `${prefix}/src`]);
+        assert.equal(await storage.removeLeftovers(), 0);
+      });
+
+      test('beforeCommit gets the copy\'s size and sha256 while the target still holds its old bytes', async () => {
+        const prefix = fresh();
+        const live = `${prefix}/live`;
+        await storage.put(`${prefix}/v1`, bodyOf('restored'));
+        await storage.put(live, bodyOf('current'));
+        const calls: StoredBlob[] = [];
+        const stored = await storage.copyReplace(`${prefix}/v1`, live, {
+          expectedSha256: sha256Hex('restored'),
+          beforeCommit: async (written) => {
+            calls.push(written);
+            assert.equal(await textOf(storage, live), 'current');
+            await storage.link(live, `${prefix}/kept`);
+          },
+        });
+        assert.deepEqual(calls, [{ size: 8, sha256: sha256Hex('restored') }]);
+        assert.deepEqual(stored, calls[0]);
+        assert.equal(await textOf(storage, live), 'restored');
+        assert.equal(await textOf(storage, `${prefix}/kept`), 'current');
+      });
+
+      test('when beforeCommit throws, its error reaches the caller and the target is unchanged', async () => {
+        const prefix = fresh();
+        await storage.put(`${prefix}/v1`, bodyOf('restored'));
+        await storage.put(`${prefix}/live`, bodyOf('current'));
+        const refusal = new Error('no');
+        await assert.rejects(storage.copyReplace(`${prefix}/v1`, `${prefix}/live`, { beforeCommit: async () => { throw refusal; } }), (error) => error === refusal);
+        assert.equal(await textOf(storage, `${prefix}/live`), 'current');
+        assert.deepEqual(await listedKeys(storage, prefix), [`${prefix}/live`, `${prefix}/v1`]);
+        assert.equal(await storage.removeLeftovers(), 0);
+      });
+
+      test('from a missing source it is NOT_FOUND and the target is unchanged', async () => {
+        const prefix = fresh();
+        await storage.put(`${prefix}/live`, bodyOf('current'));
+        await assertAppError(storage.copyReplace(`${prefix}/missing`, `${prefix}/live`), 'NOT_FOUND');
+        await assertAppError(storage.copyReplace(`${prefix}/missing`, `${prefix}/absent`), 'NOT_FOUND');
+        assert.equal(await textOf(storage, `${prefix}/live`), 'current');
+        assert.equal(await storage.stat(`${prefix}/absent`), undefined);
+      });
     });
 
-    test('removeLeftovers removes nothing a caller stored', async () => {
-      const key = `t/${fresh()}/stays`;
-      await storage.put(key, Readable.from([Buffer.from('stays')]));
-      assert.equal(typeof (await storage.removeLeftovers()), 'number');
-      assert.equal((await bytesOf(storage, key))!.toString(), 'stays');
+    describe('removeLeftovers', () => {
+      test('with nothing in flight it removes nothing a caller stored, and says how many it removed', async () => {
+        const prefix = fresh();
+        const stored: Record<string, string> = { [`${prefix}/a`]: 'a', [`${prefix}/b/c`]: 'bc', [`${prefix}/b/d/e`]: 'bde' };
+        for (const [key, text] of Object.entries(stored)) await storage.put(key, bodyOf(text));
+        await storage.link(`${prefix}/a`, `${prefix}/linked`);
+        const removed = await storage.removeLeftovers();
+        assert.ok(Number.isInteger(removed) && removed >= 0, `a count, got ${removed}`);
+        assert.equal(await storage.removeLeftovers(), 0, 'a second run finds nothing');
+        for (const [key, text] of Object.entries(stored)) assert.equal(await textOf(storage, key), text, key);
+        assert.equal(await textOf(storage, `${prefix}/linked`), 'a');
+        assert.deepEqual(await listedKeys(storage, prefix), [...Object.keys(stored), `${prefix}/linked`].sort());
+      });
     });
 
-    test('every method refuses keys that are not safe segments with INVALID_PATH', async () => {
-      const good = `t/${fresh()}`;
-      await storage.put(good, Readable.from([Buffer.from('g')]));
-      for (const bad of ['', '..', '../x', 't/../x', 'a//b', '/abs', 't/.hidden', 'a\\b', 'nul\u0000', 'trailing/', 't/x ', 'x'.repeat(256)]) {
-        await assertRefused(storage.put(bad, Readable.from([Buffer.from('x')])), 'INVALID_PATH');
-        await assertRefused(storage.get(bad), 'INVALID_PATH');
-        await assertRefused(storage.stat(bad), 'INVALID_PATH');
-        await assertRefused(storage.delete(bad), 'INVALID_PATH');
-        await assertRefused(storage.link(good, bad), 'INVALID_PATH');
-        await assertRefused(storage.link(bad, `t/${fresh()}`), 'INVALID_PATH');
-        await assertRefused(storage.copyReplace(good, bad), 'INVALID_PATH');
-        await assertRefused((async () => { for await (const _ of storage.list(bad)) break; })(), 'INVALID_PATH');
-      }
+    describe('invalid keys', () => {
+      test('every method refuses them with INVALID_PATH and changes nothing', async () => {
+        const prefix = fresh();
+        const good = `${prefix}/good`;
+        await storage.put(good, bodyOf('good bytes'));
+        for (const [label, bad] of invalidKeys(prefix)) {
+          const says = (method: string) => `${method} of ${label} ${JSON.stringify(bad.slice(0, 60))}`;
+          await assertAppError(storage.put(bad, bodyOf('evil')), 'INVALID_PATH', says('put'));
+          await assertAppError(storage.get(bad), 'INVALID_PATH', says('get'));
+          await assertAppError(storage.get(bad, { start: 0, end: 0 }), 'INVALID_PATH', says('ranged get'));
+          await assertAppError(storage.stat(bad), 'INVALID_PATH', says('stat'));
+          await assertAppError(listAll(storage, bad), 'INVALID_PATH', says('list'));
+          await assertAppError(storage.delete(bad), 'INVALID_PATH', says('delete'));
+          await assertAppError(storage.link(bad, `${prefix}/linked`), 'INVALID_PATH', says('link from'));
+          await assertAppError(storage.link(good, bad), 'INVALID_PATH', says('link to'));
+          await assertAppError(storage.copyReplace(bad, good), 'INVALID_PATH', says('copyReplace from'));
+          await assertAppError(storage.copyReplace(good, bad), 'INVALID_PATH', says('copyReplace to'));
+        }
+        assert.equal(await textOf(storage, good), 'good bytes');
+        assert.deepEqual(await listedKeys(storage, prefix), [good]);
+        assert.equal(await storage.removeLeftovers(), 0);
+      });
     });
   });
 }

@@ -1,110 +1,299 @@
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, open, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { isAppError } from '../../src/errors/app-error.ts';
-import { DiskBlobStorage } from '../../src/storage/disk-blob-storage.ts';
+import { AppError, isAppError } from '../../src/errors/app-error.ts';
+import { copyInsteadOfLink, DiskBlobStorage } from '../../src/storage/disk-blob-storage.ts';
 import { toStorageError } from '../../src/storage/fs-errors.ts';
-import { describeBlobStorageContract } from './blob-storage.contract.ts';
+import { TEMP_PREFIX } from '../../src/storage/temp-files.ts';
+import { assertAppError, bodyOf, describeBlobStorageContract, listedKeys, readAll, sha256Hex, textOf } from './blob-storage.contract.ts';
 
 describeBlobStorageContract('disk', async () => {
   const root = await mkdtemp(path.join(os.tmpdir(), 'blob-contract-'));
   return { storage: new DiskBlobStorage(root), cleanup: () => rm(root, { recursive: true, force: true }) };
 });
 
-describe('DiskBlobStorage on its own terms', () => {
+/** Every regular file and symlink under `directory`, relative, '/'-separated. */
+async function filesUnder(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => !entry.isDirectory())
+    .map((entry) => path.relative(directory, path.join(entry.parentPath, entry.name)).split(path.sep).join('/'))
+    .sort();
+}
+
+describe('DiskBlobStorage on disk', () => {
   let sandbox: string;
   let root: string;
   let storage: DiskBlobStorage;
-  const canary = () => path.join(sandbox, 'canary.txt');
 
   before(async () => {
     sandbox = await mkdtemp(path.join(os.tmpdir(), 'blob-disk-'));
-    root = path.join(sandbox, 'root');
+    root = path.join(sandbox, 'data', 'storage');
     storage = new DiskBlobStorage(root);
-    await writeFile(canary(), 'canary');
   });
   after(() => rm(sandbox, { recursive: true, force: true }));
 
-  test('a blob is a plain file at <root>/<key>, so any web server could serve it', async () => {
-    await storage.put('files/chn_1/docs/a.txt', Readable.from([Buffer.from('plain')]));
-    assert.equal(await readFile(path.join(root, 'files', 'chn_1', 'docs', 'a.txt'), 'utf8'), 'plain');
+  const onDisk = (key: string) => path.join(root, ...key.split('/'));
+
+  test('the root is created, and a blob is a plain file at <root>/<key> with nothing beside it, so any web server could serve it', async () => {
+    assert.ok((await stat(root)).isDirectory());
+    await storage.put('files/chn_1/docs/a.txt', bodyOf('plain ', 'bytes'));
+    const info = await lstat(onDisk('files/chn_1/docs/a.txt'));
+    assert.ok(info.isFile() && !info.isSymbolicLink());
+    assert.equal(await readFile(onDisk('files/chn_1/docs/a.txt'), 'utf8'), 'plain bytes');
+    assert.deepEqual(await readdir(onDisk('files/chn_1/docs')), ['a.txt'], 'no temporary file or sidecar is left beside it');
+    assert.equal((await storage.stat('files/chn_1/docs/a.txt'))?.modifiedAt, Math.floor(info.mtimeMs));
   });
 
-  test('link is a hard link: same inode, no copy', async () => {
-    await storage.put('files/chn_1/docs/linked.txt', Readable.from([Buffer.from('shared')]));
+  test('link is a hard link (same inode, nlink 2), so a backup costs no copy; a later put gives the source a new inode', async () => {
+    await storage.put('files/chn_1/docs/linked.txt', bodyOf('shared'));
     await storage.link('files/chn_1/docs/linked.txt', 'backups/chn_1/ts/docs/linked.txt');
-    const live = await stat(path.join(root, 'files', 'chn_1', 'docs', 'linked.txt'));
-    const backup = await stat(path.join(root, 'backups', 'chn_1', 'ts', 'docs', 'linked.txt'));
+    const live = await stat(onDisk('files/chn_1/docs/linked.txt'));
+    const backup = await stat(onDisk('backups/chn_1/ts/docs/linked.txt'));
     assert.equal(live.ino, backup.ino);
+    assert.equal(live.dev, backup.dev);
     assert.equal(live.nlink, 2);
+
+    await storage.put('files/chn_1/docs/linked.txt', bodyOf('replaced'));
+    const newLive = await stat(onDisk('files/chn_1/docs/linked.txt'));
+    const keptBackup = await stat(onDisk('backups/chn_1/ts/docs/linked.txt'));
+    assert.notEqual(newLive.ino, live.ino);
+    assert.equal(keptBackup.ino, backup.ino);
+    assert.equal(keptBackup.nlink, 1);
+    assert.equal(await readFile(onDisk('backups/chn_1/ts/docs/linked.txt'), 'utf8'), 'shared');
   });
 
-  test('a put never rewrites the old inode: a reader holding the old file keeps the old bytes', async () => {
-    const file = path.join(root, 'files', 'chn_1', 'docs', 'reader.txt');
-    await storage.put('files/chn_1/docs/reader.txt', Readable.from([Buffer.from('old old old')]));
-    const handle = await open(file, 'r');
+  test('a put never rewrites the old inode: a reader holding the old file, or an unread get stream, keeps the old bytes', async () => {
+    const key = 'files/chn_1/docs/reader.txt';
+    const old = 'old old old, longer than what replaces it';
+    await storage.put(key, bodyOf(old));
+    const oldInode = (await stat(onDisk(key))).ino;
+    const handle = await open(onDisk(key), 'r');
     try {
-      await storage.put('files/chn_1/docs/reader.txt', Readable.from([Buffer.from('new')]));
-      assert.equal((await handle.readFile()).toString(), 'old old old');
-      assert.equal(await readFile(file, 'utf8'), 'new');
+      const pending = await storage.get(key);
+      const pendingRange = await storage.get(key, { start: 4, end: 6 });
+      await storage.put(key, bodyOf('new'));
+      assert.equal((await handle.readFile()).toString(), old);
+      assert.equal((await readAll(pending))?.toString(), old);
+      assert.equal((await readAll(pendingRange))?.toString(), 'old');
+      assert.equal(await readFile(onDisk(key), 'utf8'), 'new');
+      assert.notEqual((await stat(onDisk(key))).ino, oldInode);
     } finally {
       await handle.close();
     }
   });
 
-  test('a planted symlink to a file outside the root is never followed', async () => {
-    const before = await stat(canary());
-    await mkdir(path.join(root, 'files', 'chn_evil', 'docs'), { recursive: true });
-    await symlink(canary(), path.join(root, 'files', 'chn_evil', 'docs', 'link.txt'));
-    await symlink(path.dirname(canary()), path.join(root, 'files', 'chn_evil', 'dirlink'));
-    assert.equal(await storage.get('files/chn_evil/docs/link.txt'), undefined);
-    assert.equal(await storage.stat('files/chn_evil/docs/link.txt'), undefined);
-    const throughDirectoryLink = [
-      () => storage.get('files/chn_evil/dirlink/canary.txt'),
-      () => storage.stat('files/chn_evil/dirlink/canary.txt'),
-      () => storage.put('files/chn_evil/dirlink/canary.txt', Readable.from([Buffer.from('through a directory link')])),
-      () => storage.put('files/chn_evil/dirlink/new/deeper.txt', Readable.from([Buffer.from('x')])),
-      () => storage.delete('files/chn_evil/dirlink/canary.txt'),
-      () => storage.link('files/chn_1/docs/a.txt', 'files/chn_evil/dirlink/planted.txt'),
-      () => storage.copyReplace('files/chn_1/docs/a.txt', 'files/chn_evil/dirlink/canary.txt'),
-      async () => { for await (const _ of storage.list('files/chn_evil/dirlink')) break; },
+  test('copyReplace never rewrites in place either: a backup hard-linked to the live file keeps its bytes through a restore', async () => {
+    await storage.put('files/chn_1/docs/restored.txt', bodyOf('live version'));
+    await storage.link('files/chn_1/docs/restored.txt', 'backups/chn_1/t1/docs/restored.txt');
+    await storage.put('versions/chn_1/v1', bodyOf('an older version'));
+    await storage.copyReplace('versions/chn_1/v1', 'files/chn_1/docs/restored.txt', { expectedSha256: sha256Hex('an older version') });
+    assert.equal(await readFile(onDisk('files/chn_1/docs/restored.txt'), 'utf8'), 'an older version');
+    assert.equal(await readFile(onDisk('backups/chn_1/t1/docs/restored.txt'), 'utf8'), 'live version');
+    assert.notEqual((await stat(onDisk('files/chn_1/docs/restored.txt'))).ino, (await stat(onDisk('versions/chn_1/v1'))).ino, 'a copy, not a link');
+  });
+
+  test('failed writes leave no temporary file on disk', async () => {
+    const directory = onDisk('files/chn_tmp/docs');
+    await storage.put('files/chn_tmp/docs/f', bodyOf('kept'));
+    await storage.put('files/chn_tmp/docs/src', bodyOf('source'));
+    await assertAppError(storage.put('files/chn_tmp/docs/f', bodyOf('x'.repeat(100)), { maxBytes: 10 }), 'PAYLOAD_TOO_LARGE');
+    await assert.rejects(storage.put('files/chn_tmp/docs/f', bodyOf('vetoed'), { beforeCommit: async () => { throw new Error('veto'); } }), /veto/);
+    await assertAppError(storage.copyReplace('files/chn_tmp/docs/src', 'files/chn_tmp/docs/f', { expectedSha256: '0'.repeat(64) }), 'INTEGRITY_FAILED');
+    await assertAppError(storage.link('files/chn_tmp/docs/src', 'files/chn_tmp/docs/f'), 'INTERNAL_ERROR');
+    await assertAppError(copyInsteadOfLink(onDisk('files/chn_tmp/docs/src'), onDisk('files/chn_tmp/docs/f')), 'INTERNAL_ERROR');
+    assert.deepEqual((await readdir(directory)).sort(), ['f', 'src']);
+    assert.equal(await readFile(path.join(directory, 'f'), 'utf8'), 'kept');
+  });
+
+  test('delete prunes the folders it empties, but never the first level under the root, nor a folder still in use', async () => {
+    await storage.put('versions/chn_p/a/b/c/only', bodyOf('1'));
+    await storage.put('versions/chn_p/a/keep', bodyOf('2'));
+    assert.equal(await storage.delete('versions/chn_p/a/b/c/only'), true);
+    await assert.rejects(stat(onDisk('versions/chn_p/a/b')), { code: 'ENOENT' });
+    assert.ok((await stat(onDisk('versions/chn_p/a'))).isDirectory());
+    assert.equal(await storage.delete('versions/chn_p/a/keep'), true);
+    await assert.rejects(stat(onDisk('versions/chn_p')), { code: 'ENOENT' });
+    assert.ok((await stat(onDisk('versions'))).isDirectory(), 'the first level stays');
+  });
+
+  test('copyInsteadOfLink (the fallback where hard links are refused) makes an independent full copy, and never onto an existing file', async () => {
+    await storage.put('files/chn_c/src', bodyOf('to copy'));
+    await copyInsteadOfLink(onDisk('files/chn_c/src'), onDisk('files/chn_c/copy'));
+    assert.equal(await textOf(storage, 'files/chn_c/copy'), 'to copy');
+    assert.notEqual((await stat(onDisk('files/chn_c/src'))).ino, (await stat(onDisk('files/chn_c/copy'))).ino);
+    await storage.put('files/chn_c/src', bodyOf('changed'));
+    assert.equal(await textOf(storage, 'files/chn_c/copy'), 'to copy');
+    await assertAppError(copyInsteadOfLink(onDisk('files/chn_c/src'), onDisk('files/chn_c/copy')), 'INTERNAL_ERROR');
+    assert.equal(await textOf(storage, 'files/chn_c/copy'), 'to copy');
+    await assertAppError(copyInsteadOfLink(onDisk('files/chn_c/missing'), onDisk('files/chn_c/other')), 'NOT_FOUND');
+    assert.deepEqual(await readdir(onDisk('files/chn_c')), ['copy', 'src']);
+  });
+
+  test('removeLeftovers removes the temporary files a crash left at any depth, counts them, and touches nothing else', async () => {
+    const crashed = [
+      path.join(root, `${TEMP_PREFIX}at-the-root`),
+      onDisk(`files/${TEMP_PREFIX}first-level`),
+      onDisk(`files/chn_2/${TEMP_PREFIX}second-level`),
+      onDisk(`files/chn_2/deep/er/still/${TEMP_PREFIX}0123456789abcdef01234567`),
+      onDisk(`files/chn_2/deep/er/still/${TEMP_PREFIX}another`),
     ];
-    for (const attempt of throughDirectoryLink) {
-      await assert.rejects(attempt(), (error: unknown) => isAppError(error) && error.code === 'INVALID_PATH');
+    for (const file of crashed) {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, 'torn half of a put');
     }
-    assert.equal(await storage.get('files/chn_1/docs/a.txt/below-a-file'), undefined);
-    const listed = [];
-    for await (const blob of storage.list('files/chn_evil')) listed.push(blob.key);
-    assert.deepEqual(listed, []);
-    await assert.rejects(storage.link('files/chn_evil/docs/link.txt', 'versions/chn_evil/v1'));
-    await assert.rejects(storage.copyReplace('files/chn_evil/docs/link.txt', 'files/chn_evil/docs/copy.txt'));
-    // A put onto the link's name replaces the link itself (rename), never writes through it.
-    await storage.put('files/chn_evil/docs/link.txt', Readable.from([Buffer.from('overwritten?')]));
-    const after = await stat(canary());
-    assert.equal(await readFile(canary(), 'utf8'), 'canary');
-    assert.equal(after.mtimeMs, before.mtimeMs);
-  });
+    // Look-alikes that are not ours: a name merely containing the prefix.
+    await storage.put('files/chn_2/deep/er/still/real.txt', bodyOf('real'));
+    await storage.put('files/chn_2/not.wa-tmp-x', bodyOf('a blob'));
+    assert.deepEqual(await listedKeys(storage, 'files/chn_2'), ['files/chn_2/deep/er/still/real.txt', 'files/chn_2/not.wa-tmp-x'], 'list never shows temporary files');
 
-  test('removeLeftovers removes the temporary files a crash left, at any depth, and counts them', async () => {
-    const dir = path.join(root, 'files', 'chn_2', 'deep', 'er');
-    await mkdir(dir, { recursive: true });
-    await writeFile(path.join(dir, '.wa-tmp-aaaa'), 'torn');
-    await writeFile(path.join(root, 'files', 'chn_2', '.wa-tmp-bbbb'), 'torn');
-    await storage.put('files/chn_2/deep/er/real.txt', Readable.from([Buffer.from('real')]));
-    assert.equal(await storage.removeLeftovers(), 2);
+    assert.equal(await storage.removeLeftovers(), crashed.length);
+    for (const file of crashed) await assert.rejects(stat(file), { code: 'ENOENT' }, file);
     assert.equal(await storage.removeLeftovers(), 0);
-    assert.equal(await readFile(path.join(dir, 'real.txt'), 'utf8'), 'real');
+    assert.equal(await textOf(storage, 'files/chn_2/deep/er/still/real.txt'), 'real');
+    assert.equal(await textOf(storage, 'files/chn_2/not.wa-tmp-x'), 'a blob');
   });
 
-  test('a full disk becomes INSUFFICIENT_STORAGE (507), other failures pass through', () => {
+  test('a full disk becomes INSUFFICIENT_STORAGE (507), a path too long for the filesystem INVALID_PATH; anything else passes unchanged', () => {
+    const errno = (code: string) => Object.assign(new Error(`${code}: simulated`), { code, errno: -1, syscall: 'write' });
     for (const code of ['ENOSPC', 'EDQUOT']) {
-      const mapped = toStorageError(Object.assign(new Error('no space'), { code }));
-      assert.ok(isAppError(mapped) && mapped.code === 'INSUFFICIENT_STORAGE' && mapped.status === 507);
+      const mapped = toStorageError(errno(code));
+      assert.ok(isAppError(mapped), code);
+      assert.equal(mapped.code, 'INSUFFICIENT_STORAGE');
+      assert.equal(mapped.status, 507);
     }
-    const other = Object.assign(new Error('io'), { code: 'EIO' });
-    assert.equal(toStorageError(other), other);
+    const tooLong = toStorageError(errno('ENAMETOOLONG'));
+    assert.ok(isAppError(tooLong) && tooLong.code === 'INVALID_PATH' && tooLong.status === 400);
+    for (const other of [errno('EIO'), errno('EACCES'), new Error('plain'), new AppError('NOT_FOUND', 'already mapped')]) {
+      assert.equal(toStorageError(other), other);
+    }
+  });
+
+  test('a key whose folder fits the filesystem but whose full path does not is INVALID_PATH for every method', async () => {
+    const folderSegments: string[] = [];
+    while (Buffer.byteLength(path.join(root, 'files', ...folderSegments)) < 4096 - 300) folderSegments.push('d'.repeat(200));
+    const key = ['files', ...folderSegments, 'f'.repeat(250)].join('/');
+    assert.ok(Buffer.byteLength(onDisk(key)) > 4096);
+    await storage.put('files/chn_1/short', bodyOf('short'));
+    await assertAppError(storage.put(key, bodyOf('x')), 'INVALID_PATH', 'put');
+    await assertAppError(storage.get(key), 'INVALID_PATH', 'get');
+    await assertAppError(storage.stat(key), 'INVALID_PATH', 'stat');
+    await assertAppError(storage.delete(key), 'INVALID_PATH', 'delete');
+    await assertAppError(storage.link(key, 'files/chn_1/linked-long'), 'INVALID_PATH', 'link from');
+    await assertAppError(storage.link('files/chn_1/short', key), 'INVALID_PATH', 'link to');
+    await assertAppError(storage.copyReplace(key, 'files/chn_1/short'), 'INVALID_PATH', 'copyReplace from');
+    await assertAppError(storage.copyReplace('files/chn_1/short', key), 'INVALID_PATH', 'copyReplace to');
+    assert.equal(await textOf(storage, 'files/chn_1/short'), 'short');
+  });
+
+  test('a root that is itself a symbolic link (a data directory on another volume) works as usual', async () => {
+    const real = path.join(sandbox, 'elsewhere', 'volume');
+    await mkdir(real, { recursive: true });
+    const linkedRoot = path.join(sandbox, 'linked-root');
+    await symlink(real, linkedRoot);
+    const linked = new DiskBlobStorage(linkedRoot);
+    await linked.put('files/chn/a', bodyOf('through the root link'));
+    await linked.link('files/chn/a', 'backups/chn/a');
+    await linked.copyReplace('files/chn/a', 'files/chn/b');
+    assert.equal(await textOf(linked, 'backups/chn/a'), 'through the root link');
+    assert.deepEqual(await listedKeys(linked, 'files/chn'), ['files/chn/a', 'files/chn/b']);
+    assert.equal(await linked.delete('files/chn/b'), true);
+    assert.deepEqual(await filesUnder(real), ['backups/chn/a', 'files/chn/a']);
+  });
+});
+
+describe('DiskBlobStorage and symbolic links planted inside its root', () => {
+  let sandbox: string;
+  let root: string;
+  let outside: string;
+  let canary: string;
+  let storage: DiskBlobStorage;
+  let canaryBefore: { mtimeMs: number; ino: number };
+  const CANARY = 'canary: must never be read or written through the storage';
+
+  before(async () => {
+    sandbox = await mkdtemp(path.join(os.tmpdir(), 'blob-symlinks-'));
+    root = path.join(sandbox, 'root');
+    outside = path.join(sandbox, 'outside');
+    canary = path.join(outside, 'canary.txt');
+    await mkdir(outside);
+    await writeFile(canary, CANARY);
+    // Bait for removeLeftovers: a "leftover" that is only reachable through a link.
+    await writeFile(path.join(outside, `${TEMP_PREFIX}not-yours`), 'outside temp');
+    const info = await stat(canary);
+    canaryBefore = { mtimeMs: info.mtimeMs, ino: info.ino };
+
+    storage = new DiskBlobStorage(root);
+    await storage.put('files/chn_ok/docs/real.txt', bodyOf('a real blob'));
+    await mkdir(path.join(root, 'files', 'chn_evil', 'docs'), { recursive: true });
+    await symlink(canary, path.join(root, 'files', 'chn_evil', 'docs', 'file-link.txt'));
+    await symlink(canary, path.join(root, 'files', 'chn_evil', 'docs', 'second-file-link.txt'));
+    await symlink(outside, path.join(root, 'files', 'chn_evil', 'dir-link'));
+    await symlink(outside, path.join(root, 'top-link'));
+    await symlink('../../../../outside', path.join(root, 'files', 'chn_evil', 'docs', 'relative-link'));
+  });
+  after(() => rm(sandbox, { recursive: true, force: true }));
+
+  const throughDirectoryLinks = ['files/chn_evil/dir-link/canary.txt', 'top-link/canary.txt', 'files/chn_evil/docs/relative-link/canary.txt'];
+
+  test('a symlink in place of a blob is no blob: get, stat, link and copyReplace do not follow it', async () => {
+    const key = 'files/chn_evil/docs/file-link.txt';
+    assert.equal(await storage.get(key), undefined);
+    assert.equal(await storage.get(key, { start: 0, end: 3 }), undefined);
+    assert.equal(await storage.stat(key), undefined);
+    await assertAppError(storage.link(key, 'backups/chn_evil/leak'), 'NOT_FOUND');
+    await assertAppError(storage.copyReplace(key, 'files/chn_evil/docs/copy.txt'), 'NOT_FOUND');
+    assert.equal(await storage.stat('backups/chn_evil/leak'), undefined);
+    assert.equal(await storage.stat('files/chn_evil/docs/copy.txt'), undefined);
+    assert.equal(await readlink(path.join(root, 'files', 'chn_evil', 'docs', 'file-link.txt')), canary, 'the link itself is left alone');
+  });
+
+  test('list reports neither symlinked files nor anything behind a symlinked folder', async () => {
+    assert.deepEqual(await listedKeys(storage, 'files/chn_evil'), []);
+    assert.deepEqual(await listedKeys(storage, 'files'), ['files/chn_ok/docs/real.txt']);
+    await assertAppError(listedKeys(storage, 'files/chn_evil/dir-link'), 'INVALID_PATH');
+    await assertAppError(listedKeys(storage, 'top-link'), 'INVALID_PATH');
+  });
+
+  test('every method refuses a key that passes through a symlinked folder, whether the target exists or not', async () => {
+    for (const key of throughDirectoryLinks) {
+      const sibling = `${path.posix.dirname(key)}/planted.txt`;
+      await assertAppError(storage.get(key), 'INVALID_PATH', `get ${key}`);
+      await assertAppError(storage.stat(key), 'INVALID_PATH', `stat ${key}`);
+      await assertAppError(storage.put(key, bodyOf('written through a link')), 'INVALID_PATH', `put ${key}`);
+      await assertAppError(storage.put(sibling, bodyOf('planted')), 'INVALID_PATH', `put ${sibling}`);
+      await assertAppError(storage.put(`${path.posix.dirname(key)}/new/deeper.txt`, bodyOf('x')), 'INVALID_PATH', `put below ${key}`);
+      await assertAppError(storage.delete(key), 'INVALID_PATH', `delete ${key}`);
+      await assertAppError(storage.link(key, 'backups/chn_evil/stolen'), 'INVALID_PATH', `link from ${key}`);
+      await assertAppError(storage.link('files/chn_ok/docs/real.txt', sibling), 'INVALID_PATH', `link to ${sibling}`);
+      await assertAppError(storage.copyReplace(key, 'files/chn_evil/docs/stolen'), 'INVALID_PATH', `copyReplace from ${key}`);
+      await assertAppError(storage.copyReplace('files/chn_ok/docs/real.txt', key), 'INVALID_PATH', `copyReplace to ${key}`);
+    }
+    assert.equal(await storage.stat('backups/chn_evil/stolen'), undefined);
+  });
+
+  test('a put or copyReplace onto a symlink\'s own name replaces the link, never writes through it', async () => {
+    await storage.put('files/chn_evil/docs/file-link.txt', bodyOf('replaces the link'));
+    assert.ok((await lstat(path.join(root, 'files', 'chn_evil', 'docs', 'file-link.txt'))).isFile());
+    assert.equal(await textOf(storage, 'files/chn_evil/docs/file-link.txt'), 'replaces the link');
+    await storage.copyReplace('files/chn_ok/docs/real.txt', 'files/chn_evil/docs/second-file-link.txt');
+    assert.ok((await lstat(path.join(root, 'files', 'chn_evil', 'docs', 'second-file-link.txt'))).isFile());
+  });
+
+  test('removeLeftovers does not reach through symlinks', async () => {
+    assert.equal(await storage.removeLeftovers(), 0);
+    assert.equal(await readFile(path.join(outside, `${TEMP_PREFIX}not-yours`), 'utf8'), 'outside temp');
+  });
+
+  test('afterwards the canary is untouched and nothing was added outside the root', async () => {
+    const info = await stat(canary);
+    assert.equal(await readFile(canary, 'utf8'), CANARY);
+    assert.equal(info.mtimeMs, canaryBefore.mtimeMs);
+    assert.equal(info.ino, canaryBefore.ino);
+    assert.equal(info.nlink, 1, 'no hard link to the canary was made inside the root');
+    assert.deepEqual(await readdir(outside), ['.wa-tmp-not-yours', 'canary.txt'].sort());
+    assert.deepEqual((await readdir(sandbox)).sort(), ['outside', 'root']);
   });
 });

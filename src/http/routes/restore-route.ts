@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
-import { requirePermission, visibleChannel } from '../../files/channel-access.ts';
+import { namedChannel, requirePermission, visibleChannel } from '../../files/channel-access.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { authenticationOf } from '../plugins/wallet-auth.ts';
 import { FileParams, RestoreQuery } from '../schemas/files.ts';
@@ -35,15 +35,15 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
   }, async (request, reply) => {
     const { principal } = authenticationOf(request);
     requireEmptyOrObject(request.body);
-    const channel = await visibleChannel(deps.store, principal, request.params.channelRef);
-    const { backupTimestamp, versionId } = request.query;
-    const { file } = await deps.restores.restore(
-      channel,
-      { adminId: principal.id },
-      { folder: request.params.folderName, filename: request.params.filename },
-      { backupTimestamp, versionId },
-      () => requirePermission(principal, 'files:restore'),
-    );
+    const actor = { adminId: principal.id };
+    const requested = { folder: request.params.folderName, filename: request.params.filename };
+    const source = { backupTimestamp: request.query.backupTimestamp, versionId: request.query.versionId };
+    const channel = await visibleChannel(deps.store, principal, request.params.channelRef).catch(async (error: unknown) => {
+      const named = await namedChannel(deps.store, principal, request.params.channelRef);
+      if (named) await deps.restores.recordUnseen(named, actor, requested, source, error);
+      throw error;
+    });
+    const { file } = await deps.restores.restore(channel, actor, requested, source, () => requirePermission(principal, 'files:restore'));
     const urlPath = fileUrlPath(channel.id, file.folder, file.filename);
     const query = deps.linkSigner ? `?${deps.linkSigner.sign(urlPath, Date.now())}` : '';
     return reply.code(200).type(RESTORE_CONTENT_TYPE).send(`${deps.publicBaseUrl}${urlPath}${query}`);
