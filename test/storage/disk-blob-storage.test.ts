@@ -117,6 +117,10 @@ describe('DiskBlobStorage on disk', () => {
     assert.equal(await storage.delete('versions/chn_p/a/keep'), true);
     await assert.rejects(stat(onDisk('versions/chn_p')), { code: 'ENOENT' });
     assert.ok((await stat(onDisk('versions'))).isDirectory(), 'the first level stays');
+    await storage.put('chn_solo/docs/only', bodyOf('1'));
+    assert.equal(await storage.delete('chn_solo/docs/only'), true);
+    await assert.rejects(stat(onDisk('chn_solo/docs')), { code: 'ENOENT' });
+    assert.deepEqual(await readdir(onDisk('chn_solo')), [], 'the first level stays even when it is empty');
   });
 
   test('copyInsteadOfLink (the fallback where hard links are refused) makes an independent full copy, and never onto an existing file', async () => {
