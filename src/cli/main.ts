@@ -8,6 +8,7 @@ import { backupCommands } from './commands/backup-commands.ts';
 import { fileCommands } from './commands/file-commands.ts';
 import { createFileServices, type FileServices } from '../files/file-services.ts';
 import { createLogger } from '../logging/logger.ts';
+import type { BlobStorage } from '../storage/blob-storage.ts';
 import { openBlobStorage, openFileLocks } from '../storage/open-blob-storage.ts';
 import { adminCommands } from './commands/admin-commands.ts';
 import { channelCommands } from './commands/channel-commands.ts';
@@ -60,6 +61,7 @@ function parseOptions(command: Command, rest: string[]): OptionValues {
 export async function main(args: string[]): Promise<number> {
   const json = args.includes('--json');
   let store: MetadataStore | undefined;
+  let blobs: BlobStorage | undefined;
   try {
     if (args.length === 0 || args[0] === '--help' || args[0] === 'help') {
       process.stdout.write(usage() + '\n');
@@ -74,12 +76,13 @@ export async function main(args: string[]): Promise<number> {
     const config: Config = loadConfig(process.env);
     const openStore = async () => (store ??= await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
     let fileServices: FileServices | undefined;
+    const openBlobs = async () => (blobs ??= await openBlobStorage(config));
     const result = await command.run({
       values,
       config,
       store: openStore,
       // Warnings (an audit entry that could not be written) go to stderr; stdout stays the result.
-      fileServices: async () => (fileServices ??= createFileServices(openBlobStorage(config), openFileLocks(config), (await openStore()).files, config.files, createLogger('warn', process.stderr))),
+      fileServices: async () => (fileServices ??= createFileServices(await openBlobs(), openFileLocks(config), (await openStore()).files, config.files, createLogger('warn', process.stderr))),
     });
     if (result) process.stdout.write((json ? JSON.stringify(result.json) : result.text) + '\n');
     return 0;
@@ -91,6 +94,7 @@ export async function main(args: string[]): Promise<number> {
     if (json) process.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
     return usageProblem ? 2 : 1;
   } finally {
+    await blobs?.close();
     await store?.close();
   }
 }

@@ -31,6 +31,15 @@ export interface FilesConfig {
   versionKeepDays: number;
 }
 
+export type StorageKind = 'disk' | 's3';
+export const STORAGE_KINDS: readonly StorageKind[] = ['disk', 's3'];
+
+/** Where file bytes live: `DATA_DIR/storage` on disk, or a bucket of any S3-compatible store. */
+export interface StorageConfig {
+  kind: StorageKind;
+  s3: { endpoint: string | undefined; bucket: string; region: string; forcePathStyle: boolean } | undefined;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -43,6 +52,7 @@ export interface Config {
   requestTimeoutSeconds: number;
   auth: AuthConfig;
   files: FilesConfig;
+  storage: StorageConfig;
 }
 
 export class ConfigError extends Error {
@@ -83,6 +93,16 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const domains = (read.list('AUTH_DOMAINS') ?? [authorityOf(new URL(publicBaseUrl))]).map((d) => d.toLowerCase());
 
+  const storageKind = read.oneOf('STORAGE', STORAGE_KINDS, 'disk');
+  const s3Endpoint = read.url('S3_ENDPOINT', ['http:', 'https:']);
+  const s3Bucket = read.raw('S3_BUCKET');
+  if (storageKind === 's3' && !s3Bucket) read.problems.push('S3_BUCKET must name the bucket when STORAGE=s3');
+  const storage: StorageConfig = {
+    kind: storageKind,
+    s3: storageKind === 's3'
+      ? { endpoint: s3Endpoint?.href.replace(/\/+$/, ''), bucket: s3Bucket ?? '', region: read.string('S3_REGION', 'us-east-1'), forcePathStyle: read.boolean('S3_FORCE_PATH_STYLE', false) }
+      : undefined,
+  };
   const config: Config = {
     host,
     port,
@@ -114,6 +134,7 @@ export function loadConfig(env: Env = process.env): Config {
       backupKeepDays: read.integer('BACKUP_KEEP_DAYS', 30, 0, 100_000),
       versionKeepDays: read.integer('VERSION_KEEP_DAYS', 30, 0, 100_000),
     },
+    storage,
   };
   if (config.files.urlSigning && (config.files.urlSecret === undefined || config.files.urlSecret.length < 32)) {
     read.problems.push('FILE_URL_SECRET must be set to at least 32 characters when FILE_URL_SIGNING=true (the same on every instance)');

@@ -34,7 +34,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     recoverer,
     contractWallets: config.auth.rpcUrl ? createContractWalletVerifier(config.auth.rpcUrl) : undefined,
   });
-  const blobs = openBlobStorage(config);
+  const blobs = await openBlobStorage(config);
   const leftovers = await blobs.removeLeftovers();
   if (leftovers > 0) logger.warn({ leftovers }, 'removed temporary files left by an interrupted write');
   const settled = await settlePendingWrites(blobs, store.files);
@@ -71,6 +71,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       clearInterval(purge);
       await app.close();
       await scheduler.stop();
+      await blobs.close();
       await store.close();
     },
   };

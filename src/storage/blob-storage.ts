@@ -55,4 +55,6 @@ export interface BlobStorage {
   copyReplace(from: string, to: string, options?: { expectedSha256?: string; beforeCommit?: PutOptions['beforeCommit'] }): Promise<StoredBlob>;
   /** Removes temporary files a crash left behind; returns how many. Run at start-up. */
   removeLeftovers(): Promise<number>;
+  /** Releases connections (the S3 client's keep-alive sockets); nothing for disk. */
+  close(): Promise<void>;
 }

@@ -127,6 +127,8 @@ export class DiskBlobStorage implements BlobStorage {
     return removed;
   }
 
+  async close(): Promise<void> {}
+
   /**
    * The path of `key`, once its directory is known to lie inside the root. The segments are safe
    * (resolveInside), but a symbolic link planted on disk in place of a directory would still lead

@@ -11,7 +11,7 @@ import { KeyedMutex } from '../../src/storage/keyed-mutex.ts';
 import { RestoreService } from '../../src/files/restore-service.ts';
 import { Retention } from '../../src/files/retention.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { openBlobStorage } from '../../src/storage/open-blob-storage.ts';
+import { DiskBlobStorage } from '../../src/storage/disk-blob-storage.ts';
 import type { FileCatalog } from '../../src/store/file-catalog-types.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import type { Channel, MetadataStore } from '../../src/store/types.ts';
@@ -37,7 +37,7 @@ for (const engine of ENGINES) {
     const { logger, lines } = collectingLogger();
 
     const services = (catalog: FileCatalog = store.files) => {
-      const blobs = openBlobStorage(storage);
+      const blobs = new DiskBlobStorage(path.join(storage.dataDir, 'storage'));
       const shared = { blobs, catalog, locks: new KeyedMutex(), audit: new AuditTrail(catalog, logger, now), now };
       return {
         blobs,

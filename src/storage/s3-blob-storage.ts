@@ -1,0 +1,350 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CopyObjectCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListMultipartUploadsCommand,
+  ListObjectsV2Command,
+  S3Client,
+  S3ServiceException,
+  UploadPartCopyCommand,
+  type CompletedPart,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { AppError } from '../errors/app-error.ts';
+import type { BlobInfo, BlobStorage, ByteRange, PutOptions, StoredBlob } from './blob-storage.ts';
+import { targetExists } from './fs-errors.ts';
+import { safeSegment } from './safe-path.ts';
+import { isTempName, TEMP_PREFIX } from './temp-files.ts';
+
+export interface S3StorageConfig {
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  forcePathStyle: boolean;
+}
+
+/** Object metadata key holding the sha256 of the bytes, so copies are checked without reading them. */
+const SHA256_META = 'sha256';
+/** CopyObject copies at most 5 GiB; bigger objects are copied part by part (UploadPartCopy). */
+const SINGLE_COPY_LIMIT = 5 * 1024 ** 3;
+const COPY_PART_BYTES = 512 * 1024 ** 2;
+const UPLOAD_PART_BYTES = 8 * 1024 ** 2;
+
+/**
+ * Blobs as objects of one bucket, keys as on disk. Uploads stream (multipart above 8 MiB) to a
+ * temporary key beside the target and take the target's name by a server-side copy, so that a
+ * reader sees the old object or the new one and beforeCommit runs before anything is replaced.
+ * Links and restores are server-side copies checked against the sha256 recorded in metadata:
+ * no byte of a backup or a restore passes through the service.
+ */
+export class S3BlobStorage implements BlobStorage {
+  readonly kind = 's3' as const;
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(config: S3StorageConfig) {
+    this.bucket = config.bucket;
+    this.client = new S3Client({
+      endpoint: config.endpoint,
+      region: config.region,
+      forcePathStyle: config.forcePathStyle,
+      // SDK releases from 3.729 add checksums by default that many S3-compatible servers refuse.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+  }
+
+  async put(key: string, body: Readable, options: PutOptions = {}): Promise<StoredBlob> {
+    const target = checkedKey(key);
+    const temp = tempKeyBeside(target);
+    const hash = createHash('sha256');
+    let size = 0;
+    const counter = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        size += chunk.length;
+        if (options.maxBytes !== undefined && size > options.maxBytes) {
+          done(new AppError('PAYLOAD_TOO_LARGE', `the body is larger than the limit of ${options.maxBytes} bytes`));
+          return;
+        }
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    const upload = new Upload({ client: this.client, params: { Bucket: this.bucket, Key: temp, Body: counter }, partSize: UPLOAD_PART_BYTES, queueSize: 2 });
+    let failure: unknown;
+    // A failing body or size limit must stop the upload, and a failed upload the body.
+    const feeding = pipeline(body, counter).catch((error: unknown) => {
+      failure ??= error;
+      void upload.abort().catch(() => undefined);
+    });
+    try {
+      await upload.done();
+    } catch (error) {
+      failure ??= error;
+    }
+    await feeding;
+    if (failure !== undefined) {
+      body.destroy();
+      await this.deleteQuietly(temp);
+      throw toStorageError(failure);
+    }
+    const written = { size, sha256: hash.digest('hex') };
+    try {
+      await options.beforeCommit?.(written);
+      await this.copy(temp, target, written.size, { sha256: written.sha256 });
+    } finally {
+      await this.deleteQuietly(temp);
+    }
+    return written;
+  }
+
+  async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
+    const objectKey = checkedKey(key);
+    if (range !== undefined && (!Number.isSafeInteger(range.start) || !Number.isSafeInteger(range.end) || range.start < 0 || range.end < range.start)) {
+      throw new AppError('RANGE_NOT_SATISFIABLE', 'a range needs whole numbers with 0 <= start <= end');
+    }
+    try {
+      const answer = await this.client.send(new GetObjectCommand({
+        Bucket: this.bucket,
+        Key: objectKey,
+        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+      }));
+      const body = answer.Body as Readable;
+      if (range === undefined) return body;
+      // A server may answer another range than asked, or the whole object (RFC 9110 allows
+      // ignoring Range; s3rver does so for bytes=0-0): what was sent is cut to what was asked.
+      const sent = parseContentRange(answer.ContentRange) ?? { first: 0, total: answer.ContentLength ?? 0 };
+      if (range.start >= sent.total) {
+        body.destroy();
+        throw new AppError('RANGE_NOT_SATISFIABLE', 'the range starts at or beyond the end of the blob');
+      }
+      const last = Math.min(range.end, sent.total - 1);
+      if (sent.first === range.start && answer.ContentLength === last - range.start + 1) return body;
+      return body.pipe(byteWindow(range.start - sent.first, last - sent.first));
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (isMissing(error)) return undefined;
+      if (statusOf(error) === 416) throw new AppError('RANGE_NOT_SATISFIABLE', 'the range starts at or beyond the end of the blob');
+      throw toStorageError(error);
+    }
+  }
+
+  async stat(key: string): Promise<BlobInfo | undefined> {
+    const head = await this.head(checkedKey(key));
+    return head && { key, size: head.size, modifiedAt: head.modifiedAt };
+  }
+
+  async *list(prefix: string): AsyncIterable<BlobInfo> {
+    const base = `${checkedKey(prefix)}/`;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: base, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) {
+        // Only keys this storage could have written: temporary uploads and foreign objects stay out.
+        if (object.Key === undefined || !isStorageKey(object.Key)) continue;
+        yield { key: object.Key, size: object.Size ?? 0, modifiedAt: object.LastModified?.getTime() ?? 0 };
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
+  }
+
+  async delete(key: string): Promise<boolean> {
+    const objectKey = checkedKey(key);
+    // S3 answers a delete the same whether or not the object was there.
+    if ((await this.head(objectKey)) === undefined) return false;
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: objectKey })).catch((error: unknown) => {
+      throw toStorageError(error);
+    });
+    return true;
+  }
+
+  async link(from: string, to: string): Promise<void> {
+    const source = checkedKey(from);
+    const target = checkedKey(to);
+    const head = await this.head(source);
+    if (head === undefined) throw sourceNotFound();
+    if ((await this.head(target)) !== undefined) throw targetExists();
+    await this.copy(source, target, head.size, head.sha256 === undefined ? undefined : { sha256: head.sha256 });
+  }
+
+  async copyReplace(from: string, to: string, options: { expectedSha256?: string; beforeCommit?: PutOptions['beforeCommit'] } = {}): Promise<StoredBlob> {
+    const source = checkedKey(from);
+    const target = checkedKey(to);
+    const head = await this.head(source);
+    if (head === undefined) throw sourceNotFound();
+    const sha256 = head.sha256 ?? (await this.hashObject(source));
+    if (options.expectedSha256 !== undefined && sha256 !== options.expectedSha256.toLowerCase()) {
+      throw new AppError('INTEGRITY_FAILED', `the source's sha256 ${sha256} is not the expected ${options.expectedSha256}; nothing was replaced`);
+    }
+    const written = { size: head.size, sha256 };
+    await options.beforeCommit?.(written);
+    await this.copy(source, target, head.size, { sha256 });
+    return written;
+  }
+
+  /** Temporary objects and unfinished multipart uploads a crash left behind. Only at start-up. */
+  async removeLeftovers(): Promise<number> {
+    let removed = 0;
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token }));
+      for (const object of page.Contents ?? []) {
+        if (object.Key !== undefined && isTempName(object.Key.split('/').at(-1) ?? '')) {
+          await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: object.Key }));
+          removed++;
+        }
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
+    return removed + (await this.abortUnfinishedUploads());
+  }
+
+  async close(): Promise<void> {
+    this.client.destroy();
+  }
+
+  private async abortUnfinishedUploads(): Promise<number> {
+    let uploads;
+    try {
+      uploads = (await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket }))).Uploads ?? [];
+    } catch (error) {
+      // Some S3-compatible servers (s3rver among them) do not list uploads; nothing to abort then.
+      if (error instanceof S3ServiceException && error.name === 'NotImplemented') return 0;
+      throw error;
+    }
+    for (const upload of uploads) {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
+    }
+    return uploads.length;
+  }
+
+  private async head(objectKey: string): Promise<{ size: number; modifiedAt: number; sha256: string | undefined } | undefined> {
+    try {
+      const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey }));
+      return { size: head.ContentLength ?? 0, modifiedAt: head.LastModified?.getTime() ?? 0, sha256: head.Metadata?.[SHA256_META] };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw toStorageError(error);
+    }
+  }
+
+  /** Server-side copy with the sha256 recorded on the copy; part by part above CopyObject's limit. */
+  private async copy(source: string, target: string, size: number, meta: { sha256: string } | undefined): Promise<void> {
+    // The key part is URL-encoded, its slashes kept (they separate the bucket from the key).
+    const CopySource = `${this.bucket}/${encodeURIComponent(source).replaceAll('%2F', '/')}`;
+    const Metadata = meta && { [SHA256_META]: meta.sha256 };
+    try {
+      if (size <= SINGLE_COPY_LIMIT) {
+        await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: target, CopySource, MetadataDirective: Metadata ? 'REPLACE' : 'COPY', Metadata }));
+        return;
+      }
+      const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: target, Metadata }));
+      try {
+        const parts: CompletedPart[] = [];
+        for (let start = 0, part = 1; start < size; start += COPY_PART_BYTES, part++) {
+          const end = Math.min(start + COPY_PART_BYTES, size) - 1;
+          const copied = await this.client.send(new UploadPartCopyCommand({ Bucket: this.bucket, Key: target, UploadId, PartNumber: part, CopySource, CopySourceRange: `bytes=${start}-${end}` }));
+          parts.push({ PartNumber: part, ETag: copied.CopyPartResult?.ETag });
+        }
+        await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: target, UploadId, MultipartUpload: { Parts: parts } }));
+      } catch (error) {
+        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: target, UploadId })).catch(() => undefined);
+        throw error;
+      }
+    } catch (error) {
+      throw toStorageError(error);
+    }
+  }
+
+  /** For objects written by something else, without our metadata: the one case that reads the bytes. */
+  private async hashObject(objectKey: string): Promise<string> {
+    const body = await this.get(objectKey);
+    if (body === undefined) throw sourceNotFound();
+    const hash = createHash('sha256');
+    for await (const chunk of body) hash.update(chunk as Buffer);
+    return hash.digest('hex');
+  }
+
+  private async deleteQuietly(objectKey: string): Promise<void> {
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: objectKey })).catch(() => undefined);
+  }
+}
+
+/** S3's limit on a key, in UTF-8 bytes. */
+const MAX_KEY_BYTES = 1024;
+
+/** The key, each segment through the one gate, exactly as the disk storage takes it. */
+function checkedKey(key: string): string {
+  if (typeof key !== 'string') throw new AppError('INVALID_PATH', 'key must be a string');
+  const checked = key.split('/').map((segment) => safeSegment(segment, 'key segment')).join('/');
+  if (Buffer.byteLength(checked, 'utf8') > MAX_KEY_BYTES) throw new AppError('INVALID_PATH', `the path is longer than the object store's ${MAX_KEY_BYTES}-byte key limit`);
+  return checked;
+}
+
+function parseContentRange(header: string | undefined): { first: number; total: number } | undefined {
+  const match = header === undefined ? null : /^bytes (\d+)-\d+\/(\d+)$/.exec(header);
+  return match ? { first: Number(match[1]), total: Number(match[2]) } : undefined;
+}
+
+/** Passes bytes start..end (inclusive) of a stream through, and ends it there. */
+function byteWindow(start: number, end: number): Transform {
+  let offset = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const from = Math.max(start - offset, 0);
+      const to = Math.min(end + 1 - offset, chunk.length);
+      offset += chunk.length;
+      done(null, from < to ? chunk.subarray(from, to) : undefined);
+    },
+  });
+}
+
+function isStorageKey(objectKey: string): boolean {
+  try {
+    checkedKey(objectKey);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function tempKeyBeside(target: string): string {
+  const slash = target.lastIndexOf('/');
+  return `${slash >= 0 ? target.slice(0, slash + 1) : ''}${TEMP_PREFIX}${randomBytes(12).toString('hex')}`;
+}
+
+function statusOf(error: unknown): number | undefined {
+  return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+}
+
+function isMissing(error: unknown): boolean {
+  const name = (error as { name?: string }).name;
+  return name === 'NoSuchKey' || name === 'NotFound' || statusOf(error) === 404;
+}
+
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'TimeoutError']);
+
+/**
+ * What a caller can act on becomes an AppError: an object store that cannot be reached or answers
+ * 5xx is a 503 (try again), as a database outage is; anything else passes unchanged.
+ */
+function toStorageError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const { name, code } = error as { name?: string; code?: string };
+  if (name === 'EntityTooLarge') return new AppError('PAYLOAD_TOO_LARGE', 'the object store refused the size of this body');
+  if (UNREACHABLE.has(code ?? '') || UNREACHABLE.has(name ?? '') || (statusOf(error) ?? 0) >= 500) {
+    return new AppError('SERVICE_UNAVAILABLE', 'The object store is unavailable; nothing was changed, try again shortly');
+  }
+  return error;
+}
+
+function sourceNotFound(): AppError {
+  return new AppError('NOT_FOUND', 'the source blob does not exist');
+}
