@@ -9,6 +9,7 @@ import { fileCommands } from './commands/file-commands.ts';
 import { createFileServices, type FileServices } from '../files/file-services.ts';
 import { createLogger } from '../logging/logger.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
+import type { OpenedFileLocks } from '../storage/file-locks.ts';
 import { openBlobStorage, openFileLocks } from '../storage/open-blob-storage.ts';
 import { adminCommands } from './commands/admin-commands.ts';
 import { channelCommands } from './commands/channel-commands.ts';
@@ -62,6 +63,7 @@ export async function main(args: string[]): Promise<number> {
   const json = args.includes('--json');
   let store: MetadataStore | undefined;
   let blobs: BlobStorage | undefined;
+  let locks: OpenedFileLocks | undefined;
   try {
     if (args.length === 0 || args[0] === '--help' || args[0] === 'help') {
       process.stdout.write(usage() + '\n');
@@ -77,12 +79,13 @@ export async function main(args: string[]): Promise<number> {
     const openStore = async () => (store ??= await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
     let fileServices: FileServices | undefined;
     const openBlobs = async () => (blobs ??= await openBlobStorage(config));
+    const logger = createLogger('warn', process.stderr);
     const result = await command.run({
       values,
       config,
       store: openStore,
       // Warnings (an audit entry that could not be written) go to stderr; stdout stays the result.
-      fileServices: async () => (fileServices ??= createFileServices(await openBlobs(), openFileLocks(config), (await openStore()).files, config.files, createLogger('warn', process.stderr))),
+      fileServices: async () => (fileServices ??= createFileServices(await openBlobs(), (locks ??= openFileLocks(config, logger)), (await openStore()).files, config.files, logger)),
     });
     if (result) process.stdout.write((json ? JSON.stringify(result.json) : result.text) + '\n');
     return 0;
@@ -94,6 +97,7 @@ export async function main(args: string[]): Promise<number> {
     if (json) process.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
     return usageProblem ? 2 : 1;
   } finally {
+    await locks?.close();
     await blobs?.close();
     await store?.close();
   }

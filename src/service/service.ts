@@ -39,7 +39,8 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
   if (leftovers > 0) logger.warn({ leftovers }, 'removed temporary files left by an interrupted write');
   const settled = await settlePendingWrites(blobs, store.files);
   if (settled > 0) logger.warn({ settled }, 'settled file records of writes interrupted by a crash');
-  const fileServices = createFileServices(blobs, openFileLocks(config), store.files, config.files, logger);
+  const locks = openFileLocks(config, logger);
+  const fileServices = createFileServices(blobs, locks, store.files, config.files, logger);
   const app = await buildApp({
     config,
     store,
@@ -72,6 +73,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       await app.close();
       await scheduler.stop();
       await blobs.close();
+      await locks.close();
       await store.close();
     },
   };

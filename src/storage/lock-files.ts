@@ -4,7 +4,7 @@ import { open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../errors/app-error.ts';
-import type { FileLocks } from './file-locks.ts';
+import type { OpenedFileLocks } from './file-locks.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
 import { errnoCode } from './fs-errors.ts';
 
@@ -18,7 +18,7 @@ const UNWRITTEN_STALE_MS = 5_000;
  * pid. A process killed while holding one leaves it behind; a lock whose pid no longer runs is
  * taken over. Processes on other machines need a lock of the shared database instead.
  */
-export class LockFiles implements FileLocks {
+export class LockFiles implements OpenedFileLocks {
   private readonly inProcess = new KeyedMutex();
 
   constructor(private readonly directory: string) {
@@ -36,6 +36,8 @@ export class LockFiles implements FileLocks {
       }
     });
   }
+
+  async close(): Promise<void> {}
 
   private async acquire(file: string): Promise<void> {
     const deadline = Date.now() + WAIT_LIMIT_MS;
