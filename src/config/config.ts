@@ -17,6 +17,8 @@ export interface AuthConfig {
   /** How stale a cached principal or revocation answer may be; bounds propagation of changes. */
   stateRefreshSeconds: number;
   rpcUrl: string | undefined;
+  /** Failed authentications a client address may make per minute before 429 (AUTH_FAIL_LIMIT). */
+  failLimit: number;
 }
 
 export interface FilesConfig {
@@ -53,6 +55,10 @@ export interface Config {
   auth: AuthConfig;
   files: FilesConfig;
   storage: StorageConfig;
+  /** Proxies whose X-Forwarded-For is believed (addresses or CIDR ranges); none by default. */
+  trustProxy: string[];
+  /** Shares the failed-authentication counts between instances. */
+  redisUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -123,6 +129,7 @@ export function loadConfig(env: Env = process.env): Config {
       signatureCacheSize: read.integer('AUTH_CACHE_SIZE', 10000, 0, 10_000_000),
       stateRefreshSeconds: read.seconds('AUTH_STATE_REFRESH', 2, 0, 5),
       rpcUrl: rpcUrl?.href,
+      failLimit: read.integer('AUTH_FAIL_LIMIT', 100, 1, 1_000_000),
     },
     files: {
       maxFileBytes: read.integer('MAX_FILE_BYTES', 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
@@ -135,6 +142,8 @@ export function loadConfig(env: Env = process.env): Config {
       versionKeepDays: read.integer('VERSION_KEEP_DAYS', 30, 0, 100_000),
     },
     storage,
+    trustProxy: read.list('TRUST_PROXY') ?? [],
+    redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:'])?.href,
   };
   if (config.files.urlSigning && (config.files.urlSecret === undefined || config.files.urlSecret.length < 32)) {
     read.problems.push('FILE_URL_SECRET must be set to at least 32 characters when FILE_URL_SIGNING=true (the same on every instance)');

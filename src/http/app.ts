@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
 import type { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config } from '../config/config.ts';
 import type { MetadataStore } from '../store/types.ts';
@@ -21,6 +22,7 @@ export interface AppDeps {
   config: Config;
   store: MetadataStore;
   authenticator: WalletAuthenticator;
+  failures: FailureLimiter;
   logger: Logger;
   files: FilesRouteDeps;
 }
@@ -34,7 +36,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     requestTimeout: config.requestTimeoutSeconds * 1000,
-    trustProxy: false,
+    trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // A file name may have 255 bytes of UTF-8, which percent-encoding can triple; the router's
@@ -48,7 +50,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(responseHeaders, { corsOrigins: config.corsOrigins });
   await app.register(jsonBody);
   await app.register(openapi, { publicBaseUrl: config.publicBaseUrl, version: SERVICE_VERSION });
-  await app.register(walletAuth, { authenticator });
+  await app.register(walletAuth, { authenticator, failures: deps.failures });
 
   await app.register(healthRoutes, { store });
   await app.register(authRoutes, { authenticator, store, nonceTtlSeconds: config.auth.nonceTtlSeconds });

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import { createContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
 import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
+import { MemoryFailureLimiter } from '../auth/limits/memory-failure-limiter.ts';
+import { RedisFailureLimiter } from '../auth/limits/redis-failure-limiter.ts';
 import type { Config } from '../config/config.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { createFileServices } from '../files/file-services.ts';
@@ -41,10 +43,14 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
   if (settled > 0) logger.warn({ settled }, 'settled file records of writes interrupted by a crash');
   const locks = openFileLocks(config, logger);
   const fileServices = createFileServices(blobs, locks, store.files, config.files, logger);
+  const failures = config.redisUrl
+    ? await RedisFailureLimiter.open(config.redisUrl, config.auth.failLimit, logger)
+    : new MemoryFailureLimiter(config.auth.failLimit);
   const app = await buildApp({
     config,
     store,
     authenticator,
+    failures,
     logger,
     files: { store, catalog: store.files, ...fileServices, publicBaseUrl: config.publicBaseUrl },
   });
@@ -74,6 +80,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       await scheduler.stop();
       await blobs.close();
       await locks.close();
+      await failures.close();
       await store.close();
     },
   };

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Authentication, WalletAuthenticator, WalletHeaders } from '../../auth/wallet-authenticator.ts';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError, isAppError } from '../../errors/app-error.ts';
+import type { FailureLimiter } from '../../auth/limits/failure-limiter.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,10 +34,22 @@ export function authenticationOf(request: FastifyRequest): Authentication {
   return request.authentication;
 }
 
-async function walletAuth(app: FastifyInstance, options: { authenticator: WalletAuthenticator }): Promise<void> {
+async function walletAuth(app: FastifyInstance, options: { authenticator: WalletAuthenticator; failures: FailureLimiter }): Promise<void> {
+  const { authenticator, failures } = options;
   app.decorateRequest('authentication', null);
   app.decorate('requireWallet', async function requireWallet(request: FastifyRequest) {
-    request.authentication = await options.authenticator.authenticate(walletHeaders(request));
+    // request.ip is the socket's peer, or X-Forwarded-For's client when the peer is in TRUST_PROXY.
+    const client = request.ip;
+    const retryAfterSeconds = await failures.blockedFor(client, Date.now());
+    if (retryAfterSeconds !== undefined) {
+      throw new AppError('RATE_LIMITED', `Too many failed sign-ins from this address; try again in ${retryAfterSeconds} s`, { retryAfterSeconds });
+    }
+    try {
+      request.authentication = await authenticator.authenticate(walletHeaders(request));
+    } catch (error) {
+      if (isAppError(error) && error.status === 401) await failures.recordFailure(client, Date.now());
+      throw error;
+    }
   });
 }
 

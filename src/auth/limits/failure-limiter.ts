@@ -1,0 +1,18 @@
+/**
+ * Counts failed authentications per client address in fixed one-minute windows. Keyed by the
+ * address the request came from, never by a wallet it merely claims: otherwise anyone could lock
+ * any admin out by failing in their name.
+ */
+export interface FailureLimiter {
+  /** Seconds until the client may try again, or undefined when it is not blocked. */
+  blockedFor(client: string, now: number): Promise<number | undefined>;
+  recordFailure(client: string, now: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const WINDOW_MS = 60_000;
+
+export function windowOf(now: number): { index: number; secondsLeft: number } {
+  const index = Math.floor(now / WINDOW_MS);
+  return { index, secondsLeft: Math.max(1, Math.ceil(((index + 1) * WINDOW_MS - now) / 1000)) };
+}
