@@ -59,6 +59,8 @@ export interface Config {
   trustProxy: string[];
   /** Shares the failed-authentication counts between instances. */
   redisUrl: string | undefined;
+  /** When set, GET /metrics needs Authorization: Bearer <token>. */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -144,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     storage,
     trustProxy: read.list('TRUST_PROXY') ?? [],
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:'])?.href,
+    metricsToken: read.raw('METRICS_TOKEN'),
   };
   if (config.files.urlSigning && (config.files.urlSecret === undefined || config.files.urlSecret.length < 32)) {
     read.problems.push('FILE_URL_SECRET must be set to at least 32 characters when FILE_URL_SIGNING=true (the same on every instance)');

@@ -14,14 +14,24 @@ export interface AuditDetails {
   backupTimestamp?: string | null;
   versionId?: string | null;
   sha256?: string | null;
+  /** Bytes moved, for metrics only (not part of the log). */
+  bytes?: number;
 }
+
+/** Told the outcome of every audited operation (metrics). */
+export type OutcomeObserver = (action: AuditAction, result: AuditResult, seconds: number, bytes: number | undefined) => void;
 
 /**
  * Appends to the audit log. A failure to write the log is logged, not thrown: the write it
  * describes has already happened, and failing the request would invite a retry that repeats it.
  */
 export class AuditTrail {
-  constructor(private readonly catalog: FileCatalog, private readonly logger: Logger, private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly catalog: FileCatalog,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+    private readonly observe: OutcomeObserver = () => {},
+  ) {}
 
   async record(channel: Channel, actor: Actor, action: AuditAction, result: AuditResult, details: AuditDetails, error?: unknown): Promise<void> {
     const event = {
@@ -47,13 +57,16 @@ export class AuditTrail {
 
   /** Runs a write and records its outcome, refused (4xx) or failed (5xx) included. */
   async around<T>(channel: Channel, actor: Actor, action: AuditAction, details: AuditDetails, work: () => Promise<{ value: T; details?: AuditDetails }>): Promise<T> {
+    const started = performance.now();
     try {
       const done = await work();
       await this.record(channel, actor, action, 'ok', { ...details, ...done.details });
+      this.observe(action, 'ok', (performance.now() - started) / 1000, done.details?.bytes);
       return done.value;
     } catch (error) {
-      const refused = isAppError(error) && error.status < 500;
-      await this.record(channel, actor, action, refused ? 'refused' : 'failed', details, error);
+      const result = isAppError(error) && error.status < 500 ? 'refused' : 'failed';
+      await this.record(channel, actor, action, result, details, error);
+      this.observe(action, result, (performance.now() - started) / 1000, undefined);
       throw error;
     }
   }

@@ -45,7 +45,7 @@ export class BackupService {
           createdAt: startedAt,
         };
         await catalog.createBackup(backup, versions);
-        return { value: backup };
+        return { value: backup, details: { bytes: backup.bytes } };
       } catch (error) {
         // A lost race (BACKUP_EXISTS from the catalog) or a failure: this attempt's links go.
         await Promise.allSettled(linked.map((key) => this.deps.blobs.delete(key)));

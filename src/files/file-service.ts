@@ -42,7 +42,7 @@ export class FileService {
         const { file, created } = await replaceLiveFile(this.live, channel.id, path, contentType, (beforeCommit) =>
           this.deps.blobs.put(key, body, { maxBytes: this.deps.maxFileBytes, beforeCommit }),
         );
-        return { value: { created, file }, details: { sha256: file.sha256 } };
+        return { value: { created, file }, details: { sha256: file.sha256, bytes: file.size } };
       }),
     );
   }

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { FilesConfig } from '../config/config.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { FileCatalog } from '../store/file-catalog-types.ts';
-import { AuditTrail } from './audit-trail.ts';
+import { AuditTrail, type OutcomeObserver } from './audit-trail.ts';
 import { BackupService } from './backup-service.ts';
 import { FileService } from './file-service.ts';
 import type { FileLocks } from '../storage/file-locks.ts';
@@ -19,8 +19,8 @@ export interface FileServices {
 }
 
 /** The file, backup and restore services over one blob storage, sharing one set of per-file locks. */
-export function createFileServices(blobs: BlobStorage, locks: FileLocks, catalog: FileCatalog, config: FilesConfig, logger: Logger): FileServices {
-  const audit = new AuditTrail(catalog, logger);
+export function createFileServices(blobs: BlobStorage, locks: FileLocks, catalog: FileCatalog, config: FilesConfig, logger: Logger, observe?: OutcomeObserver): FileServices {
+  const audit = new AuditTrail(catalog, logger, Date.now, observe);
   const shared = { blobs, catalog, locks, audit };
   return {
     files: new FileService({ ...shared, maxFileBytes: config.maxFileBytes }),

@@ -69,7 +69,7 @@ export class RestoreService {
       });
       return {
         value: outcome,
-        details: { backupTimestamp: version.backupTimestamp, versionId: version.id, sha256: version.sha256 },
+        details: { backupTimestamp: version.backupTimestamp, versionId: version.id, sha256: version.sha256, bytes: outcome.changed ? outcome.file.size : 0 },
       };
     });
   }

@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
+import type { Metrics } from '../observability/metrics.ts';
+import metricsRoute from './routes/metrics-route.ts';
+import fp from 'fastify-plugin';
 import type { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config } from '../config/config.ts';
 import type { MetadataStore } from '../store/types.ts';
@@ -23,6 +26,7 @@ export interface AppDeps {
   store: MetadataStore;
   authenticator: WalletAuthenticator;
   failures: FailureLimiter;
+  metrics: Metrics;
   logger: Logger;
   files: FilesRouteDeps;
 }
@@ -46,7 +50,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => sendRouterProblem(request, reply, error, BASE_HEADERS),
   });
 
-  await app.register(errorHandler);
+  await app.register(errorHandler, { onError: (error) => deps.metrics.error(error.code, error.status) });
+  // Registered early so that its onResponse hook sees every route.
+  await app.register(fp(metricsRoute), { metrics: deps.metrics, token: config.metricsToken });
   await app.register(responseHeaders, { corsOrigins: config.corsOrigins });
   await app.register(jsonBody);
   await app.register(openapi, { publicBaseUrl: config.publicBaseUrl, version: SERVICE_VERSION });

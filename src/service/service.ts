@@ -8,6 +8,7 @@ import { RedisFailureLimiter } from '../auth/limits/redis-failure-limiter.ts';
 import type { Config } from '../config/config.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { createFileServices } from '../files/file-services.ts';
+import { Metrics } from '../observability/metrics.ts';
 import { settlePendingWrites } from '../files/write-journal.ts';
 import { buildApp } from '../http/app.ts';
 import { openBlobStorage, openFileLocks } from '../storage/open-blob-storage.ts';
@@ -42,7 +43,8 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
   const settled = await settlePendingWrites(blobs, store.files);
   if (settled > 0) logger.warn({ settled }, 'settled file records of writes interrupted by a crash');
   const locks = openFileLocks(config, logger);
-  const fileServices = createFileServices(blobs, locks, store.files, config.files, logger);
+  const metrics = new Metrics(authenticator.signatures);
+  const fileServices = createFileServices(blobs, locks, store.files, config.files, logger, (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes));
   const failures = config.redisUrl
     ? await RedisFailureLimiter.open(config.redisUrl, config.auth.failLimit, logger)
     : new MemoryFailureLimiter(config.auth.failLimit);
@@ -51,6 +53,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     store,
     authenticator,
     failures,
+    metrics,
     logger,
     files: { store, catalog: store.files, ...fileServices, publicBaseUrl: config.publicBaseUrl },
   });

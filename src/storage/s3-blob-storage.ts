@@ -340,7 +340,7 @@ function toStorageError(error: unknown): unknown {
   const { name, code } = error as { name?: string; code?: string };
   if (name === 'EntityTooLarge') return new AppError('PAYLOAD_TOO_LARGE', 'the object store refused the size of this body');
   if (UNREACHABLE.has(code ?? '') || UNREACHABLE.has(name ?? '') || (statusOf(error) ?? 0) >= 500) {
-    return new AppError('SERVICE_UNAVAILABLE', 'The object store is unavailable; nothing was changed, try again shortly');
+    return new AppError('STORAGE_UNAVAILABLE', 'The object store is unavailable; nothing was changed, try again shortly');
   }
   return error;
 }

@@ -80,9 +80,10 @@ export function sendRouterProblem(request: FastifyRequest, reply: FastifyReply, 
   reply.raw.end(body);
 }
 
-async function errorHandler(app: FastifyInstance): Promise<void> {
+async function errorHandler(app: FastifyInstance, options: { onError?: (error: AppError) => void }): Promise<void> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error);
+    options.onError?.(appError);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendProblem(request, reply, appError);
   });

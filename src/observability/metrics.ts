@@ -1,0 +1,65 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+const PREFIX = 'wallet_admin_';
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** Cumulative counts kept elsewhere (the signature cache), read when metrics are scraped. */
+export interface CacheCounts {
+  hits: number;
+  misses: number;
+}
+
+/**
+ * The service's Prometheus metrics, in a registry of its own (several services in one process,
+ * as in tests, never share counts). Plain functions record; nothing here knows Fastify.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status_code'>;
+  private readonly requestSeconds: Histogram<'method' | 'route' | 'status_code'>;
+  private readonly authFailures: Counter<'code'>;
+  private readonly errors: Counter<'code'>;
+  private readonly writes: Counter<'action' | 'result'>;
+  private readonly writeSeconds: Histogram<'action'>;
+  private readonly writeBytes: Counter<'action'>;
+
+  constructor(signatureCache: CacheCounts) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+    this.requests = new Counter({ name: `${PREFIX}http_requests_total`, help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status_code'], registers });
+    this.requestSeconds = new Histogram({ name: `${PREFIX}http_request_duration_seconds`, help: 'HTTP request latency by route and status', labelNames: ['method', 'route', 'status_code'], buckets: DURATION_BUCKETS, registers });
+    this.authFailures = new Counter({ name: `${PREFIX}auth_failures_total`, help: 'Refused authentications by error code', labelNames: ['code'], registers });
+    this.errors = new Counter({ name: `${PREFIX}errors_total`, help: 'Error answers by code (database and storage outages included)', labelNames: ['code'], registers });
+    this.writes = new Counter({ name: `${PREFIX}file_operations_total`, help: 'Uploads, deletes, backups and restores by result', labelNames: ['action', 'result'], registers });
+    this.writeSeconds = new Histogram({ name: `${PREFIX}file_operation_duration_seconds`, help: 'Duration of uploads, deletes, backups and restores', labelNames: ['action'], buckets: DURATION_BUCKETS, registers });
+    this.writeBytes = new Counter({ name: `${PREFIX}file_operation_bytes_total`, help: 'Bytes uploaded, backed up and restored', labelNames: ['action'], registers });
+    for (const [name, read] of [['hits', () => signatureCache.hits], ['misses', () => signatureCache.misses]] as const) {
+      new Counter({
+        name: `${PREFIX}signature_cache_${name}_total`,
+        help: `Signature-cache ${name}`,
+        registers,
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      });
+    }
+  }
+
+  request(method: string, route: string, status: number, seconds: number): void {
+    const labels = { method, route, status_code: String(status) };
+    this.requests.inc(labels);
+    this.requestSeconds.observe(labels, seconds);
+  }
+
+  error(code: string, status: number): void {
+    this.errors.inc({ code });
+    if (status === 401) this.authFailures.inc({ code });
+  }
+
+  fileOperation(action: string, result: string, seconds: number, bytes: number | undefined): void {
+    this.writes.inc({ action, result });
+    this.writeSeconds.observe({ action }, seconds);
+    if (bytes !== undefined && result === 'ok') this.writeBytes.inc({ action }, bytes);
+  }
+}
