@@ -85,7 +85,7 @@ export async function main(args: string[]): Promise<number> {
       config,
       store: openStore,
       // Warnings (an audit entry that could not be written) go to stderr; stdout stays the result.
-      fileServices: async () => (fileServices ??= createFileServices(await openBlobs(), (locks ??= openFileLocks(config, logger)), (await openStore()).files, config.files, logger)),
+      fileServices: async () => (fileServices ??= createFileServices(await openBlobs(), (locks ??= openFileLocks(config, logger)), (await openStore()).files, config, logger)),
     });
     if (result) process.stdout.write((json ? JSON.stringify(result.json) : result.text) + '\n');
     return 0;

@@ -39,7 +39,14 @@ export const STORAGE_KINDS: readonly StorageKind[] = ['disk', 's3'];
 /** Where file bytes live: `DATA_DIR/storage` on disk, or a bucket of any S3-compatible store. */
 export interface StorageConfig {
   kind: StorageKind;
-  s3: { endpoint: string | undefined; bucket: string; region: string; forcePathStyle: boolean } | undefined;
+  s3: {
+    endpoint: string | undefined;
+    bucket: string;
+    region: string;
+    forcePathStyle: boolean;
+    /** Where the bucket's objects are readable without credentials (a CDN, a public bucket). */
+    publicBaseUrl: string | undefined;
+  } | undefined;
 }
 
 export interface Config {
@@ -83,6 +90,24 @@ function validateCorsOrigin(origin: string): string | undefined {
   return undefined;
 }
 
+/**
+ * On disk, signed links are the service's own (HMAC under FILE_URL_SECRET); on S3 they are
+ * presigned GETs, signed with the AWS credentials, which SigV4 lets live at most 7 days.
+ */
+function checkUrlSigning({ files, storage }: Config, problems: string[]): void {
+  const secretTooShort = files.urlSecret !== undefined && files.urlSecret.length < 32;
+  if (files.urlSigning && storage.kind === 'disk' && (files.urlSecret === undefined || secretTooShort)) {
+    problems.push('FILE_URL_SECRET must be set to at least 32 characters when FILE_URL_SIGNING=true (the same on every instance)');
+  } else if (files.urlSigning && secretTooShort) {
+    problems.push('FILE_URL_SECRET must be at least 32 characters');
+  }
+  if (files.urlSigning && storage.kind === 's3' && files.urlTtlSeconds > S3_PRESIGN_MAX_SECONDS) {
+    problems.push(`FILE_URL_TTL must be at most ${S3_PRESIGN_MAX_SECONDS} seconds (7 days) with STORAGE=s3: presigned URLs live no longer`);
+  }
+}
+
+const S3_PRESIGN_MAX_SECONDS = 7 * 86400;
+
 /** Reads and validates every setting once; throws ConfigError naming each bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const read = new EnvReader(env);
@@ -105,10 +130,12 @@ export function loadConfig(env: Env = process.env): Config {
   const s3Endpoint = read.url('S3_ENDPOINT', ['http:', 'https:']);
   const s3Bucket = read.raw('S3_BUCKET');
   if (storageKind === 's3' && !s3Bucket) read.problems.push('S3_BUCKET must name the bucket when STORAGE=s3');
+  const s3PublicBase = read.url('S3_PUBLIC_BASE_URL', ['http:', 'https:']);
+  if (storageKind !== 's3' && s3PublicBase) read.problems.push('S3_PUBLIC_BASE_URL applies only to STORAGE=s3');
   const storage: StorageConfig = {
     kind: storageKind,
     s3: storageKind === 's3'
-      ? { endpoint: s3Endpoint?.href.replace(/\/+$/, ''), bucket: s3Bucket ?? '', region: read.string('S3_REGION', 'us-east-1'), forcePathStyle: read.boolean('S3_FORCE_PATH_STYLE', false) }
+      ? { endpoint: s3Endpoint?.href.replace(/\/+$/, ''), bucket: s3Bucket ?? '', region: read.string('S3_REGION', 'us-east-1'), forcePathStyle: read.boolean('S3_FORCE_PATH_STYLE', false), publicBaseUrl: s3PublicBase?.href.replace(/\/+$/, '') }
       : undefined,
   };
   const config: Config = {
@@ -148,9 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:'])?.href,
     metricsToken: read.raw('METRICS_TOKEN'),
   };
-  if (config.files.urlSigning && (config.files.urlSecret === undefined || config.files.urlSecret.length < 32)) {
-    read.problems.push('FILE_URL_SECRET must be set to at least 32 characters when FILE_URL_SIGNING=true (the same on every instance)');
-  }
+  checkUrlSigning(config, read.problems);
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }

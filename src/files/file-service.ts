@@ -40,7 +40,7 @@ export class FileService {
     return this.deps.audit.around(channel, actor, 'upload', path, () =>
       this.deps.locks.runExclusive(key, async () => {
         const { file, created } = await replaceLiveFile(this.live, channel.id, path, contentType, (beforeCommit) =>
-          this.deps.blobs.put(key, body, { maxBytes: this.deps.maxFileBytes, beforeCommit }),
+          this.deps.blobs.put(key, body, { maxBytes: this.deps.maxFileBytes, beforeCommit, contentType }),
         );
         return { value: { created, file }, details: { sha256: file.sha256, bytes: file.size } };
       }),

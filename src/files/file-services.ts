@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
-import type { FilesConfig } from '../config/config.ts';
+import type { Config } from '../config/config.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { FileCatalog } from '../store/file-catalog-types.ts';
 import { AuditTrail, type OutcomeObserver } from './audit-trail.ts';
 import { BackupService } from './backup-service.ts';
 import { FileService } from './file-service.ts';
+import { createFileUrls, type FileUrls } from './file-urls.ts';
 import type { FileLocks } from '../storage/file-locks.ts';
 import { RestoreService } from './restore-service.ts';
 import { Retention } from './retention.ts';
@@ -15,18 +16,29 @@ export interface FileServices {
   backups: BackupService;
   restores: RestoreService;
   linkSigner: LinkSigner | undefined;
+  fileUrls: FileUrls;
   retention: Retention;
 }
 
 /** The file, backup and restore services over one blob storage, sharing one set of per-file locks. */
-export function createFileServices(blobs: BlobStorage, locks: FileLocks, catalog: FileCatalog, config: FilesConfig, logger: Logger, observe?: OutcomeObserver): FileServices {
+export function createFileServices(
+  blobs: BlobStorage,
+  locks: FileLocks,
+  catalog: FileCatalog,
+  { files: config, storage, publicBaseUrl }: Pick<Config, 'files' | 'storage' | 'publicBaseUrl'>,
+  logger: Logger,
+  observe?: OutcomeObserver,
+): FileServices {
   const audit = new AuditTrail(catalog, logger, Date.now, observe);
   const shared = { blobs, catalog, locks, audit };
+  // On S3 the secret is optional (presigned links need none); links already handed out stay valid.
+  const linkSigner = config.urlSigning && config.urlSecret !== undefined ? new LinkSigner(config.urlSecret, config.urlTtlSeconds) : undefined;
   return {
     files: new FileService({ ...shared, maxFileBytes: config.maxFileBytes }),
     backups: new BackupService(shared),
     restores: new RestoreService(shared),
-    linkSigner: config.urlSigning ? new LinkSigner(config.urlSecret!, config.urlTtlSeconds) : undefined,
+    linkSigner,
+    fileUrls: createFileUrls({ publicBaseUrl, files: config, storage, blobs, linkSigner }),
     retention: new Retention(blobs, catalog, { keepLast: config.backupKeepLast, keepDays: config.backupKeepDays, versionKeepDays: config.versionKeepDays }, logger),
   };
 }

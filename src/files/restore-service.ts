@@ -63,7 +63,7 @@ export class RestoreService {
           return { file: current, source: version, changed: false, keptVersionId: null };
         }
         const { file, keptVersionId } = await replaceLiveFile(this.live, channel.id, path, version.contentType, (beforeCommit) =>
-          blobs.copyReplace(version.blobKey, key, { expectedSha256: version.sha256, beforeCommit }),
+          blobs.copyReplace(version.blobKey, key, { expectedSha256: version.sha256, beforeCommit, contentType: version.contentType }),
         );
         return { file, source: version, changed: true, keptVersionId };
       });

@@ -1,5 +1,6 @@
 import type { BackupService } from '../files/backup-service.ts';
 import type { FileService } from '../files/file-service.ts';
+import type { FileUrls } from '../files/file-urls.ts';
 import type { RestoreService } from '../files/restore-service.ts';
 import type { LinkSigner } from '../files/signed-links.ts';
 import type { FileCatalog } from '../store/file-catalog-types.ts';
@@ -13,5 +14,6 @@ export interface FilesRouteDeps {
   backups: BackupService;
   restores: RestoreService;
   linkSigner: LinkSigner | undefined;
-  publicBaseUrl: string;
+  /** The URL a restore answers. */
+  fileUrls: FileUrls;
 }

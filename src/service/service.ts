@@ -44,7 +44,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
   if (settled > 0) logger.warn({ settled }, 'settled file records of writes interrupted by a crash');
   const locks = openFileLocks(config, logger);
   const metrics = new Metrics(authenticator.signatures);
-  const fileServices = createFileServices(blobs, locks, store.files, config.files, logger, (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes));
+  const fileServices = createFileServices(blobs, locks, store.files, config, logger, (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes));
   const failures = config.redisUrl
     ? await RedisFailureLimiter.open(config.redisUrl, config.auth.failLimit, logger)
     : new MemoryFailureLimiter(config.auth.failLimit);
@@ -55,7 +55,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     failures,
     metrics,
     logger,
-    files: { store, catalog: store.files, ...fileServices, publicBaseUrl: config.publicBaseUrl },
+    files: { store, catalog: store.files, ...fileServices },
   });
 
   const scheduler = new BackupScheduler({

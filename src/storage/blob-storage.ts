@@ -24,6 +24,15 @@ export interface PutOptions {
    * at `key`: the moment to keep the current version. If it throws, nothing is replaced.
    */
   beforeCommit?: (written: StoredBlob) => Promise<void>;
+  /** Recorded with the blob where the backend keeps one (S3), so that it serves the bytes as such. */
+  contentType?: string;
+}
+
+export interface DownloadUrlOptions {
+  ttlSeconds: number;
+  /** What the download is answered with, whatever was recorded with the blob. */
+  contentType: string;
+  contentDisposition: string;
 }
 
 export interface ByteRange {
@@ -52,7 +61,12 @@ export interface BlobStorage {
    * disk), refusing with INTEGRITY_FAILED, and changing nothing, when the copy's sha256 is not
    * `expectedSha256`. `beforeCommit` as for put.
    */
-  copyReplace(from: string, to: string, options?: { expectedSha256?: string; beforeCommit?: PutOptions['beforeCommit'] }): Promise<StoredBlob>;
+  copyReplace(from: string, to: string, options?: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit' | 'contentType'>): Promise<StoredBlob>;
+  /**
+   * A URL that downloads `key` straight from the backend, without credentials, until ttl passes
+   * (an S3 presigned GET). Absent where the backend cannot sign (disk).
+   */
+  downloadUrl?(key: string, options: DownloadUrlOptions): Promise<string>;
   /** Removes temporary files a crash left behind; returns how many. Run at start-up. */
   removeLeftovers(): Promise<number>;
   /** Releases connections (the S3 client's keep-alive sockets); nothing for disk. */

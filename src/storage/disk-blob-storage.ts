@@ -103,7 +103,7 @@ export class DiskBlobStorage implements BlobStorage {
     await fsyncDirectory(path.dirname(target));
   }
 
-  async copyReplace(from: string, to: string, options: { expectedSha256?: string; beforeCommit?: PutOptions['beforeCommit'] } = {}): Promise<StoredBlob> {
+  async copyReplace(from: string, to: string, options: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit'> = {}): Promise<StoredBlob> {
     const source = await this.#pathOf(from);
     const target = await this.#pathOf(to);
     const handle = await openBlob(source);

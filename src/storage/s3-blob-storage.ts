@@ -18,7 +18,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { AppError } from '../errors/app-error.ts';
-import type { BlobInfo, BlobStorage, ByteRange, PutOptions, StoredBlob } from './blob-storage.ts';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import type { BlobInfo, BlobStorage, ByteRange, DownloadUrlOptions, PutOptions, StoredBlob } from './blob-storage.ts';
 import { targetExists } from './fs-errors.ts';
 import { safeSegment } from './safe-path.ts';
 import { isTempName, TEMP_PREFIX } from './temp-files.ts';
@@ -98,7 +99,7 @@ export class S3BlobStorage implements BlobStorage {
     const written = { size, sha256: hash.digest('hex') };
     try {
       await options.beforeCommit?.(written);
-      await this.copy(temp, target, written.size, { sha256: written.sha256 });
+      await this.copy(temp, target, written.size, { sha256: written.sha256, contentType: options.contentType });
     } finally {
       await this.deleteQuietly(temp);
     }
@@ -171,10 +172,10 @@ export class S3BlobStorage implements BlobStorage {
     const head = await this.head(source);
     if (head === undefined) throw sourceNotFound();
     if ((await this.head(target)) !== undefined) throw targetExists();
-    await this.copy(source, target, head.size, head.sha256 === undefined ? undefined : { sha256: head.sha256 });
+    await this.copy(source, target, head.size, head.sha256 === undefined ? undefined : { sha256: head.sha256, contentType: head.contentType });
   }
 
-  async copyReplace(from: string, to: string, options: { expectedSha256?: string; beforeCommit?: PutOptions['beforeCommit'] } = {}): Promise<StoredBlob> {
+  async copyReplace(from: string, to: string, options: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit' | 'contentType'> = {}): Promise<StoredBlob> {
     const source = checkedKey(from);
     const target = checkedKey(to);
     const head = await this.head(source);
@@ -185,8 +186,23 @@ export class S3BlobStorage implements BlobStorage {
     }
     const written = { size: head.size, sha256 };
     await options.beforeCommit?.(written);
-    await this.copy(source, target, head.size, { sha256 });
+    await this.copy(source, target, head.size, { sha256, contentType: options.contentType });
     return written;
+  }
+
+  /**
+   * A presigned GET (SigV4 in the query string, at most 7 days), signed locally with the
+   * service's credentials: no request to the store. The stored type and disposition are imposed
+   * on the answer, so that the store serves the bytes as the service itself would.
+   */
+  async downloadUrl(key: string, options: DownloadUrlOptions): Promise<string> {
+    const command = new GetObjectCommand({
+      Bucket: this.bucket,
+      Key: checkedKey(key),
+      ResponseContentType: options.contentType,
+      ResponseContentDisposition: options.contentDisposition,
+    });
+    return getSignedUrl(this.client, command, { expiresIn: options.ttlSeconds });
   }
 
   /** Temporary objects and unfinished multipart uploads a crash left behind. Only at start-up. */
@@ -225,27 +241,31 @@ export class S3BlobStorage implements BlobStorage {
     return uploads.length;
   }
 
-  private async head(objectKey: string): Promise<{ size: number; modifiedAt: number; sha256: string | undefined } | undefined> {
+  private async head(objectKey: string): Promise<{ size: number; modifiedAt: number; sha256: string | undefined; contentType: string | undefined } | undefined> {
     try {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey }));
-      return { size: head.ContentLength ?? 0, modifiedAt: head.LastModified?.getTime() ?? 0, sha256: head.Metadata?.[SHA256_META] };
+      return { size: head.ContentLength ?? 0, modifiedAt: head.LastModified?.getTime() ?? 0, sha256: head.Metadata?.[SHA256_META], contentType: head.ContentType };
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw toStorageError(error);
     }
   }
 
-  /** Server-side copy with the sha256 recorded on the copy; part by part above CopyObject's limit. */
-  private async copy(source: string, target: string, size: number, meta: { sha256: string } | undefined): Promise<void> {
+  /**
+   * Server-side copy with the sha256 (and the content type, for anyone reading the bucket
+   * directly) recorded on the copy; part by part above CopyObject's limit.
+   */
+  private async copy(source: string, target: string, size: number, meta: { sha256: string; contentType?: string | undefined } | undefined): Promise<void> {
     // The key part is URL-encoded, its slashes kept (they separate the bucket from the key).
     const CopySource = `${this.bucket}/${encodeURIComponent(source).replaceAll('%2F', '/')}`;
     const Metadata = meta && { [SHA256_META]: meta.sha256 };
+    const ContentType = meta?.contentType;
     try {
       if (size <= SINGLE_COPY_LIMIT) {
-        await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: target, CopySource, MetadataDirective: Metadata ? 'REPLACE' : 'COPY', Metadata }));
+        await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: target, CopySource, MetadataDirective: Metadata ? 'REPLACE' : 'COPY', Metadata, ContentType }));
         return;
       }
-      const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: target, Metadata }));
+      const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: target, Metadata, ContentType }));
       try {
         const parts: CompletedPart[] = [];
         for (let start = 0, part = 1; start < size; start += COPY_PART_BYTES, part++) {

@@ -45,6 +45,18 @@ describe('configuration', () => {
     }
   });
 
+  test('restore URLs: signing on S3 needs no secret but at most 7 days; S3_PUBLIC_BASE_URL only with S3', () => {
+    const s3 = { STORAGE: 's3', S3_BUCKET: 'files' };
+    const presigned = loadConfig({ ...s3, FILE_URL_SIGNING: 'true', FILE_URL_TTL: '604800', S3_PUBLIC_BASE_URL: 'https://cdn.example.com/files/' });
+    assert.equal(presigned.files.urlSigning, true);
+    assert.equal(presigned.storage.s3?.publicBaseUrl, 'https://cdn.example.com/files');
+    assert.throws(() => loadConfig({ ...s3, FILE_URL_SIGNING: 'true', FILE_URL_TTL: '604801' }), /FILE_URL_TTL must be at most 604800/);
+    assert.throws(() => loadConfig({ ...s3, FILE_URL_SIGNING: 'true', FILE_URL_SECRET: 'short' }), /FILE_URL_SECRET must be at least 32/);
+    assert.throws(() => loadConfig({ FILE_URL_SIGNING: 'true' }), /FILE_URL_SECRET must be set/);
+    assert.throws(() => loadConfig({ S3_PUBLIC_BASE_URL: 'https://cdn.example.com' }), /S3_PUBLIC_BASE_URL applies only to STORAGE=s3/);
+    assert.throws(() => loadConfig({ ...s3, S3_PUBLIC_BASE_URL: 'ftp://cdn.example.com' }), /S3_PUBLIC_BASE_URL/);
+  });
+
   test('config is read only when asked (nothing at import time)', async () => {
     process.env.PORT = 'not-a-port';
     try {

@@ -15,6 +15,47 @@ export interface TestS3 {
 const ACCESS_KEY = 'S3RVER';
 
 /**
+ * s3rver reads x-amz-copy-source with decodeURI, which leaves %23 (#), %2B (+), %3F (?) and the
+ * other reserved escapes undecoded, so copying a key that holds them fails with NoSuchKey. S3 and
+ * MinIO decode the header fully. Re-encoding it as encodeURI would write it lets s3rver's
+ * decodeURI arrive at the key S3 would; the service still sends the header fully encoded, as S3
+ * requires.
+ */
+type KoaContext = { method: string; path: string; querystring: string; headers: Record<string, string | string[] | undefined> };
+
+/**
+ * S3 makes each write of an object atomic (the last complete write wins); s3rver writes straight
+ * into the object's file, so two writes of one key at once can interleave or fail with a 500.
+ * Writes of one key are taken one at a time here, as S3's atomicity would order them; uploads of
+ * parts go to files of their own and stay concurrent.
+ */
+function oneWriteAtATimePerKey() {
+  const tails = new Map<string, Promise<void>>();
+  return async (ctx: KoaContext, next: () => Promise<void>): Promise<void> => {
+    const writes = ctx.method === 'PUT' || ctx.method === 'DELETE' || ctx.method === 'POST';
+    if (!writes || /(^|&)partNumber=/.test(ctx.querystring)) return next();
+    const previous = tails.get(ctx.path) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    tails.set(ctx.path, tail);
+    await previous;
+    try {
+      await next();
+    } finally {
+      release();
+      if (tails.get(ctx.path) === tail) tails.delete(ctx.path);
+    }
+  };
+}
+
+async function decodeCopySourceAsS3Does(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
+  const source = ctx.headers['x-amz-copy-source'];
+  if (typeof source === 'string') ctx.headers['x-amz-copy-source'] = encodeURI(decodeURIComponent(source));
+  await next();
+}
+
+/**
  * A real S3-protocol server (s3rver) on loopback with one fresh bucket. The SDK takes its
  * credentials from the standard AWS variables, as in production; they are set here so that it
  * never goes looking for instance metadata.
@@ -24,6 +65,7 @@ export async function startTestS3(bucket = `wallet-admin-${Math.random().toStrin
   process.env.AWS_SECRET_ACCESS_KEY = ACCESS_KEY;
   const directory = await mkdtemp(path.join(os.tmpdir(), 's3rver-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
+  server.middleware.unshift(decodeCopySourceAsS3Does, oneWriteAtATimePerKey());
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true });

@@ -10,5 +10,7 @@ declare module 's3rver' {
     constructor(options: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
+    /** Koa's middleware stack (S3rver extends Koa); composed when run() starts listening. */
+    middleware: ((ctx: { method: string; path: string; querystring: string; headers: Record<string, string | string[] | undefined> }, next: () => Promise<void>) => Promise<void>)[];
   }
 }

@@ -245,6 +245,21 @@ export function describeBlobStorageContract(name: string, open: () => Promise<Op
         assert.deepEqual(await listedKeys(storage, prefix), names.map((name) => `${prefix}/${name}`).sort());
       });
 
+      test('link and copyReplace take such names literally too, URL-reserved characters included', async () => {
+        const prefix = fresh();
+        const names = ['a #1', 'a+b c', 'q?x=1&y=2', '100%', '%41', 'a;b,c:d@e$f', "it's (1) [2] {3} !*", '~`^|<>', 'résumé #2 + 日本.pdf'];
+        for (const name of names) {
+          await storage.put(`${prefix}/live/${name}`, bodyOf(`content of ${name}`));
+          await storage.link(`${prefix}/live/${name}`, `${prefix}/backup/${name}`);
+          await storage.copyReplace(`${prefix}/backup/${name}`, `${prefix}/restored/${name}`, { expectedSha256: sha256Hex(`content of ${name}`) });
+        }
+        for (const name of names) {
+          assert.equal(await textOf(storage, `${prefix}/backup/${name}`), `content of ${name}`, name);
+          assert.equal(await textOf(storage, `${prefix}/restored/${name}`), `content of ${name}`, name);
+        }
+        assert.equal((await listedKeys(storage, prefix)).length, names.length * 3);
+      });
+
       test('streams 8 MiB from a body of many chunks read on demand, and get streams them back', async () => {
         const key = `${fresh()}/large.bin`;
         const generated = generatedBody(key, 128, 64 * 1024);

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Readable } from 'node:stream';
 import { AppError } from '../../errors/app-error.ts';
 import { resolveChannel } from '../../files/channel-access.ts';
+import { downloadDisposition } from '../../files/download-disposition.ts';
 import { filePath } from '../../files/file-service.ts';
 import type { FileRecord } from '../../store/file-catalog-types.ts';
 import type { Channel } from '../../store/types.ts';
@@ -13,8 +14,6 @@ import { authenticationOf } from '../plugins/wallet-auth.ts';
 import { DownloadQuery, FileParams, FileSchema, FolderParams, PageQuery, VersionSchema, pageOf } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 
-/** Types a browser may show inline; anything else downloads (stored-XSS defence). */
-const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'text/plain', 'audio/mpeg', 'audio/ogg', 'video/mp4', 'video/webm']);
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
 function storedContentType(header: string | undefined): string {
@@ -124,15 +123,13 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
 }
 
 function setDownloadHeaders(reply: FastifyReply, file: FileRecord, etag: string): void {
-  const inline = INLINE_TYPES.has(file.contentType);
-  const asciiName = file.filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   reply
     .type(file.contentType)
     .header('ETag', etag)
     .header('Accept-Ranges', 'bytes')
     .header('Last-Modified', new Date(file.updatedAt).toUTCString())
     .header('Content-Security-Policy', 'sandbox')
-    .header('Content-Disposition', `${inline ? 'inline' : 'attachment'}; filename="${asciiName}"; filename*=UTF-8''${encodeURIComponent(file.filename)}`);
+    .header('Content-Disposition', downloadDisposition(file.filename, file.contentType));
 }
 
 /** If-None-Match holds a list of entity tags (weak ones compare equal for GET, RFC 9110 §13.1.2) or '*'. */

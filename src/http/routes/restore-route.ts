@@ -11,11 +11,6 @@ import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 /** The contract's content type, byte for byte. The URL in the body is ASCII (percent-encoded). */
 export const RESTORE_CONTENT_TYPE = 'text/plain;charset=ISO-8859-1';
 
-/** Absolute URL of a file's GET path: PUBLIC_BASE_URL + percent-encoded segments. */
-export function fileUrlPath(channelId: string, folder: string, filename: string): string {
-  return `/api/channels/${encodeURIComponent(channelId)}/folders/${encodeURIComponent(folder)}/files/${encodeURIComponent(filename)}`;
-}
-
 export default async function restoreRoute(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/api/channels/:channelRef/folders/:folderName/files/:filename/restore', {
@@ -44,9 +39,7 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
       throw error;
     });
     const { file } = await deps.restores.restore(channel, actor, requested, source, () => requirePermission(principal, 'files:restore'));
-    const urlPath = fileUrlPath(channel.id, file.folder, file.filename);
-    const query = deps.linkSigner ? `?${deps.linkSigner.sign(urlPath, Date.now())}` : '';
-    return reply.code(200).type(RESTORE_CONTENT_TYPE).send(`${deps.publicBaseUrl}${urlPath}${query}`);
+    return reply.code(200).type(RESTORE_CONTENT_TYPE).send(await deps.fileUrls(file));
   });
 }
 
