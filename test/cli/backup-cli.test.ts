@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
-import { createStorage, ENGINES, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
+import { createStorage, FILE_SETUPS, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
-for (const engine of ENGINES) {
-  describe(`CLI backups and restores beside a running server (${engine})`, () => {
+for (const setup of FILE_SETUPS) {
+  describe(`CLI backups and restores beside a running server (${setup})`, () => {
     let storage: Storage;
     let svc: TestService;
     let fixture: TenantFixture;
@@ -18,9 +16,9 @@ for (const engine of ENGINES) {
     const cli = (...args: string[]) => runCli([...args, '--json'], env);
 
     before(async () => {
-      storage = await createStorage(engine);
-      env = { DATA_DIR: storage.dataDir, DATABASE_URL: storage.databaseUrl };
-      svc = await startTestService(engine, { storage });
+      storage = await createStorage(setup);
+      env = { DATA_DIR: storage.dataDir, DATABASE_URL: storage.databaseUrl, ...storage.env };
+      svc = await startTestService(setup, { storage });
       fixture = await createTenantFixture(svc.service.store, 'Cli');
       client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
     });
@@ -45,8 +43,7 @@ for (const engine of ENGINES) {
       assert.equal(restored.json().sha256, sha256('v1'));
       assert.equal(restored.json().source.backupTimestamp, backup.timestamp);
       assert.match(restored.json().keptVersionId, /^ver_/);
-      const live = path.join(storage.dataDir, 'storage', 'files', fixture.channel.id, 'docs', 'a.txt');
-      assert.equal(await readFile(live, 'utf8'), 'v1');
+      assert.equal((await storedBytes(svc.config, `files/${fixture.channel.id}/docs/a.txt`))?.toString(), 'v1');
       assert.equal((await client.get('docs', 'a.txt')).body, 'v1', 'the server serves what the CLI restored');
 
       const again = await cli('file', 'restore', '--channel', fixture.channel.id, '--folder', 'docs', '--file', 'a.txt');

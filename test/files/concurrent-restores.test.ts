@@ -1,22 +1,20 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
-import { ENGINES, startTestService, type TestService } from '../helpers/test-service.ts';
+import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
+import { FILE_SETUPS, startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 const RESTORES = 20;
 
-for (const engine of ENGINES) {
-  describe(`concurrent restores (${engine})`, () => {
+for (const setup of FILE_SETUPS) {
+  describe(`concurrent restores (${setup})`, () => {
     let svc: TestService;
     let fixture: TenantFixture;
     let client: FilesClient;
 
     before(async () => {
-      svc = await startTestService(engine);
+      svc = await startTestService(setup);
       fixture = await createTenantFixture(svc.service.store, 'Concurrent');
       client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
     });
@@ -40,7 +38,7 @@ for (const engine of ENGINES) {
       );
       for (const answer of answers) assert.equal(answer.status, 200, answer.body);
 
-      const live = await readFile(path.join(svc.config.dataDir, 'storage', 'files', fixture.channel.id, 'c', 'one.txt'), 'utf8');
+      const live = (await storedBytes(svc.config, `files/${fixture.channel.id}/c/one.txt`))?.toString('utf8') ?? '';
       assert.ok(contents.includes(live), 'the live file is exactly one of the backups');
       assert.equal((await client.get('c', 'one.txt')).headers.etag, `"${sha256(live)}"`);
 
@@ -57,8 +55,8 @@ for (const engine of ENGINES) {
       assert.ok(kept.slice(1).every((v) => v.kind === 'replaced' && backupHashes.has(v.sha256)));
       for (let i = 1; i < kept.length; i++) assert.notEqual(kept[i]!.sha256, kept[i - 1]!.sha256, 'a no-op restore keeps nothing');
       for (const version of await svc.service.store.files.listVersions(fixture.channel.id, 'c', 'one.txt', { limit: 1000 }).then((p) => p.items)) {
-        const bytes = await readFile(path.join(svc.config.dataDir, 'storage', version.blobKey));
-        assert.equal(sha256(bytes), version.sha256, `version ${version.id} holds its recorded bytes`);
+        const bytes = await storedBytes(svc.config, version.blobKey);
+        assert.equal(bytes && sha256(bytes), version.sha256, `version ${version.id} holds its recorded bytes`);
       }
       t.diagnostic(`${RESTORES} concurrent restores: ${kept.length} changed the file, ${RESTORES - kept.length} were no-ops`);
     });

@@ -1,31 +1,37 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomInt } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '../../src/config/config.ts';
+import { isTempName } from '../../src/storage/temp-files.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import { createTenantFixture } from '../helpers/fixtures.ts';
-import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
+import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
 import { spawnService, waitUntilReady, type ServiceProcess } from '../helpers/service-process.ts';
-import { createStorage, ENGINES, freePort } from '../helpers/test-service.ts';
+import { createStorage, FILE_SETUPS, freePort, type Storage } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
-// Each kill costs a process start (~1–2 s here): the full 50 on SQLite, the default engine, and a
-// shorter run on PostgreSQL, whose part of the story (record and journal) is the same code.
-const KILLS: Record<string, number> = { sqlite: 50, postgres: 20 };
+// Each kill costs a process start (~1–2 s here): the full 50 on SQLite, the default engine, and
+// shorter runs on PostgreSQL, whose part of the story (record and journal) is the same code, and
+// on S3, where a restore is one server-side copy.
+const KILLS: Record<string, number> = { 'sqlite': 50, 'postgres': 20, 'postgres+s3': 10 };
 const FILE_BYTES = 2 * 1024 * 1024;
 const WORKERS = 4;
 
-async function filesUnder(directory: string): Promise<string[]> {
-  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+/** Temporary files or objects of interrupted writes, wherever the setup keeps its bytes. */
+async function leftoversOf(storage: Storage): Promise<string[]> {
+  const names = storage.s3
+    ? await storage.s3.keys()
+    : (await readdir(path.join(storage.dataDir, 'storage'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return names.filter((name) => isTempName(name.split(/[/\\]/).at(-1)!));
 }
 
-for (const engine of ENGINES) {
-  describe(`SIGKILL during restores (${engine})`, () => {
-    test(`${KILLS[engine]} kills at random instants never leave a torn or missing file, and lose no version`, async (t) => {
-      const storage = await createStorage(engine);
+for (const setup of FILE_SETUPS) {
+  describe(`SIGKILL during restores (${setup})`, () => {
+    test(`${KILLS[setup]} kills at random instants never leave a torn or missing file, and lose no version`, async (t) => {
+      const storage = await createStorage(setup);
       t.after(() => storage.drop());
       const port = await freePort();
       const baseUrl = `http://127.0.0.1:${port}`;
@@ -35,7 +41,9 @@ for (const engine of ENGINES) {
         LOG_LEVEL: 'warn',
         NODE_ENV: 'production', // no demo seed
         ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
+        ...storage.env,
       };
+      const config = loadConfig(env);
       const store = await openMetadataStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
       const fixture = await createTenantFixture(store, 'Crash');
       await store.close();
@@ -60,11 +68,11 @@ for (const engine of ENGINES) {
         timestamps.push(backup.json().timestamp);
       }
       const allowed = new Set(contents.map((c) => sha256(c)));
-      const live = path.join(storage.dataDir, 'storage', 'files', fixture.channel.id, 'data', 'big.bin');
+      const live = `files/${fixture.channel.id}/data/big.bin`;
 
       let restoresAnswered = 0;
       let killsMidFlight = 0;
-      for (let kill = 0; kill < KILLS[engine]!; kill++) {
+      for (let kill = 0; kill < KILLS[setup]!; kill++) {
         if (kill > 0) await start();
         let stop = false;
         let inFlight = 0;
@@ -89,15 +97,15 @@ for (const engine of ENGINES) {
         current!.child.kill('SIGKILL');
         await current!.exited;
         await Promise.all(workers);
-        const bytes = await readFile(live);
+        await storage.s3?.idle();
+        const bytes = (await storedBytes(config, live)) ?? Buffer.alloc(0);
         assert.ok(allowed.has(sha256(bytes)), `after kill ${kill + 1} the live file is one of the backups, whole (size ${bytes.length})`);
       }
 
       // Back up again: every record must match its bytes, and nothing temporary remains.
       await start();
       assert.equal((await fetch(`${baseUrl}/readyz`)).status, 200);
-      const leftovers = (await filesUnder(path.join(storage.dataDir, 'storage'))).filter((f) => path.basename(f).startsWith('.wa-tmp-'));
-      assert.deepEqual(leftovers, []);
+      assert.deepEqual(await leftoversOf(storage), []);
       const download = await client.get('data', 'big.bin');
       assert.equal(download.status, 200);
       assert.ok(allowed.has(sha256(download.bytes)));
@@ -110,15 +118,15 @@ for (const engine of ENGINES) {
         do {
           const page = await check.files.listVersions(fixture.channel.id, 'data', 'big.bin', { limit: 1000, cursor });
           for (const version of page.items) {
-            const bytes = await readFile(path.join(storage.dataDir, 'storage', version.blobKey));
-            assert.equal(sha256(bytes), version.sha256, `version ${version.id} holds the bytes recorded for it`);
+            const bytes = await storedBytes(config, version.blobKey);
+            assert.equal(bytes && sha256(bytes), version.sha256, `version ${version.id} holds the bytes recorded for it`);
             versions++;
           }
           cursor = page.next ?? undefined;
         } while (cursor);
         assert.deepEqual(await check.files.pendingWrites(), []);
-        t.diagnostic(`${KILLS[engine]} SIGKILLs (${killsMidFlight} with restores in flight), ${restoresAnswered} restores answered, ${versions} versions verified`);
-        assert.ok(killsMidFlight >= KILLS[engine]! / 2, 'most kills landed while restores were running');
+        t.diagnostic(`${KILLS[setup]} SIGKILLs (${killsMidFlight} with restores in flight), ${restoresAnswered} restores answered, ${versions} versions verified`);
+        assert.ok(killsMidFlight >= KILLS[setup]! / 2, 'most kills landed while restores were running');
       } finally {
         await check.close();
       }

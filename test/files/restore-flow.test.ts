@@ -4,18 +4,18 @@ import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../h
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
 import { request } from '../helpers/http.ts';
-import { ENGINES, startTestService, type TestService } from '../helpers/test-service.ts';
+import { FILE_SETUPS, startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
-for (const engine of ENGINES) {
-  describe(`restore, as the contract says (${engine})`, () => {
+for (const setup of FILE_SETUPS) {
+  describe(`restore, as the contract says (${setup})`, () => {
     let svc: TestService;
     let fixture: TenantFixture;
     let client: FilesClient;
     let domain: string;
 
     before(async () => {
-      svc = await startTestService(engine, { env: { PUBLIC_BASE_URL: 'https://files.example.test' } });
+      svc = await startTestService(setup, { env: { PUBLIC_BASE_URL: 'https://files.example.test' } });
       domain = svc.config.auth.domains[0]!;
       fixture = await createTenantFixture(svc.service.store, 'Flow');
       client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, domain)) });

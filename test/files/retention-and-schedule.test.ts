@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { AuditTrail } from '../../src/files/audit-trail.ts';
@@ -11,12 +9,14 @@ import { KeyedMutex } from '../../src/storage/keyed-mutex.ts';
 import { RestoreService } from '../../src/files/restore-service.ts';
 import { Retention } from '../../src/files/retention.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { DiskBlobStorage } from '../../src/storage/disk-blob-storage.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import type { BlobStorage } from '../../src/storage/blob-storage.ts';
+import { openBlobStorage } from '../../src/storage/open-blob-storage.ts';
 import type { FileCatalog } from '../../src/store/file-catalog-types.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import type { Channel, MetadataStore } from '../../src/store/types.ts';
 import { sha256 } from '../helpers/files.ts';
-import { createStorage, ENGINES, type Storage } from '../helpers/test-service.ts';
+import { createStorage, FILE_SETUPS, type Storage } from '../helpers/test-service.ts';
 
 const DAY = 86_400_000;
 const SERVICE = { adminId: null };
@@ -27,9 +27,10 @@ function collectingLogger() {
   return { logger: createLogger('info', sink), lines };
 }
 
-for (const engine of ENGINES) {
-  describe(`retention and scheduled backups (${engine})`, () => {
+for (const setup of FILE_SETUPS) {
+  describe(`retention and scheduled backups (${setup})`, () => {
     let storage: Storage;
+    let blobs: BlobStorage;
     let store: MetadataStore;
     let channel: Channel;
     let clock: number;
@@ -37,7 +38,6 @@ for (const engine of ENGINES) {
     const { logger, lines } = collectingLogger();
 
     const services = (catalog: FileCatalog = store.files) => {
-      const blobs = new DiskBlobStorage(path.join(storage.dataDir, 'storage'));
       const shared = { blobs, catalog, locks: new KeyedMutex(), audit: new AuditTrail(catalog, logger, now), now };
       return {
         blobs,
@@ -55,12 +55,14 @@ for (const engine of ENGINES) {
     };
 
     before(async () => {
-      storage = await createStorage(engine);
+      storage = await createStorage(setup);
       store = await openMetadataStore(storage);
+      blobs = await openBlobStorage(loadConfig({ DATA_DIR: storage.dataDir, ...storage.env }));
       const tenant = await store.createTenant({ name: 'Retention' });
       channel = await store.createChannel({ tenantId: tenant.id, name: 'kept' });
     });
     after(async () => {
+      await blobs.close();
       await store.close();
       await storage.drop();
     });
@@ -87,8 +89,9 @@ for (const engine of ENGINES) {
 
       const kept = (await store.files.listBackups(channel.id, { limit: 100 })).items.map((b) => b.timestamp);
       assert.deepEqual(kept, [timestamps[4], timestamps[3]]);
-      const backupDirs = await readdir(path.join(storage.dataDir, 'storage', 'backups', channel.id));
-      assert.deepEqual(backupDirs.map((d) => d.slice(0, 15)).sort(), [timestamps[3], timestamps[4]].sort(), 'removed backups left no bytes behind');
+      const backupDirs = new Set<string>();
+      for await (const blob of blobs.list(`backups/${channel.id}`)) backupDirs.add(blob.key.split('/')[2]!);
+      assert.deepEqual([...backupDirs].map((d) => d.slice(0, 15)).sort(), [timestamps[3], timestamps[4]].sort(), 'removed backups left no bytes behind');
 
       const versionsOf = async (name: string) => (await store.files.listVersions(channel.id, 'docs', name, { limit: 100 })).items;
       const replaced = (await versionsOf('a.txt')).filter((v) => v.kind === 'replaced');

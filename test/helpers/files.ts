@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { Config } from '../../src/config/config.ts';
+import { openBlobStorage } from '../../src/storage/open-blob-storage.ts';
 import { request, type HttpResponse } from './http.ts';
 
 export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
@@ -56,4 +58,18 @@ export class FilesClient {
 /** Waits until the wall clock enters a new second, so that the next backup gets its own timestamp. */
 export async function nextSecond(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
+}
+
+/** The bytes stored under `key`, read as the service reads them (from disk or from the bucket). */
+export async function storedBytes(config: Config, key: string): Promise<Buffer | undefined> {
+  const blobs = await openBlobStorage(config);
+  try {
+    const body = await blobs.get(key);
+    if (body === undefined) return undefined;
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  } finally {
+    await blobs.close();
+  }
 }

@@ -1,12 +1,39 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+
+/**
+ * s3rver stores each object as a file whose name is the key's last segment plus a 21-byte suffix,
+ * so on a 255-byte file-name limit the longest segment it holds is 233 bytes; S3 itself takes
+ * 1024-byte keys and the service caps segments at 255. Tests on s3rver use this length instead.
+ */
+export const S3RVER_LONGEST_SEGMENT_BYTES = 233;
+
+export interface S3Request {
+  method: string;
+  /** '/<bucket>/<key>' as sent, percent-encoded. */
+  path: string;
+  /** A server-side copy (x-amz-copy-source): the bytes stay in the store. */
+  copy: boolean;
+}
 
 export interface TestS3 {
   endpoint: string;
   bucket: string;
+  /** Every request the server received, in order: what the service asked of the store. */
+  requests: S3Request[];
+  /** Every key in the bucket, temporary uploads included, sorted. */
+  keys(): Promise<string[]>;
+  /** Puts or reads an object directly, as someone else with access to the bucket would. */
+  putText(key: string, text: string): Promise<void>;
+  readText(key: string): Promise<{ text: string; lastModified: number }>;
+  /**
+   * Resolves once no request is being handled: a killed client's last copy may still be under way
+   * in s3rver, whose writes (unlike S3's) are visible half-done.
+   */
+  idle(): Promise<void>;
   /** The environment a service or CLI needs to use this bucket. */
   env: Record<string, string>;
   close(): Promise<void>;
@@ -65,17 +92,48 @@ export async function startTestS3(bucket = `wallet-admin-${Math.random().toStrin
   process.env.AWS_SECRET_ACCESS_KEY = ACCESS_KEY;
   const directory = await mkdtemp(path.join(os.tmpdir(), 's3rver-'));
   const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
-  server.middleware.unshift(decodeCopySourceAsS3Does, oneWriteAtATimePerKey());
+  const requests: S3Request[] = [];
+  let handling = 0;
+  server.middleware.unshift(async (ctx, next) => {
+    requests.push({ method: ctx.method, path: ctx.path, copy: 'x-amz-copy-source' in ctx.headers });
+    handling++;
+    try {
+      await next();
+    } finally {
+      handling--;
+    }
+  }, decodeCopySourceAsS3Does, oneWriteAtATimePerKey());
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true });
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
-  client.destroy();
   return {
     endpoint,
     bucket,
+    requests,
+    async keys() {
+      const keys: string[] = [];
+      let token: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token }));
+        keys.push(...(page.Contents ?? []).map((object) => object.Key!));
+        token = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (token !== undefined);
+      return keys.sort();
+    },
+    async idle() {
+      while (handling > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    },
+    async putText(key, text) {
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: text }));
+    },
+    async readText(key) {
+      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      return { text: await object.Body!.transformToString(), lastModified: object.LastModified!.getTime() };
+    },
     env: { STORAGE: 's3', S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: 'true', AWS_ACCESS_KEY_ID: ACCESS_KEY, AWS_SECRET_ACCESS_KEY: ACCESS_KEY },
     async close() {
+      client.destroy();
       await server.close();
       await rm(directory, { recursive: true, force: true });
     },

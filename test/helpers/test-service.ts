@@ -8,9 +8,15 @@ import { loadConfig, type Config } from '../../src/config/config.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { createService, type Service } from '../../src/service/service.ts';
 import { createTestDatabase } from './postgres.ts';
+import { startTestS3, type TestS3 } from './s3-server.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 export const ENGINES: Engine[] = ['sqlite', 'postgres'];
+
+/** Where metadata and file bytes live: an engine on local disk, or PostgreSQL with an S3 bucket. */
+export type Setup = Engine | 'postgres+s3';
+/** The file, backup and restore suites run on each: the embedded default and both scale-out parts. */
+export const FILE_SETUPS: Setup[] = ['sqlite', 'postgres', 'postgres+s3'];
 
 export interface TestService {
   service: Service;
@@ -24,17 +30,28 @@ export interface TestService {
 export interface Storage {
   dataDir: string;
   databaseUrl: string | undefined;
+  /** What a service or CLI needs besides DATA_DIR and DATABASE_URL: the bucket's settings on S3. */
+  env: Record<string, string>;
+  /** The S3 server of 'postgres+s3', to look at what the service asked of it. */
+  s3: TestS3 | undefined;
   drop(): Promise<void>;
 }
 
-/** A fresh, empty place for metadata: a temp DATA_DIR, plus a fresh database for PostgreSQL. */
-export async function createStorage(engine: Engine): Promise<Storage> {
+/**
+ * A fresh, empty place for metadata and files: a temp DATA_DIR, plus a fresh database for
+ * PostgreSQL, plus a fresh bucket on a loopback S3 server for 'postgres+s3'.
+ */
+export async function createStorage(setup: Setup): Promise<Storage> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-test-'));
-  const database = engine === 'postgres' ? await createTestDatabase() : undefined;
+  const database = setup === 'sqlite' ? undefined : await createTestDatabase();
+  const s3 = setup === 'postgres+s3' ? await startTestS3() : undefined;
   return {
     dataDir,
     databaseUrl: database?.url,
+    env: s3?.env ?? {},
+    s3,
     async drop() {
+      await s3?.close();
       await database?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
@@ -54,10 +71,10 @@ export async function freePort(): Promise<number> {
  * port. Pass `storage` to share metadata between instances; otherwise the service gets its own.
  */
 export async function startTestService(
-  engine: Engine,
+  setup: Setup,
   options: { env?: Record<string, string>; storage?: Storage } = {},
 ): Promise<TestService> {
-  const storage = options.storage ?? (await createStorage(engine));
+  const storage = options.storage ?? (await createStorage(setup));
   const port = await freePort();
   const config = loadConfig({
     HOST: '127.0.0.1',
@@ -65,6 +82,7 @@ export async function startTestService(
     DATA_DIR: storage.dataDir,
     LOG_LEVEL: 'info',
     ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
+    ...storage.env,
     ...options.env,
   });
   const logs: string[] = [];
@@ -91,10 +109,10 @@ export async function startTestService(
 /** Starts a service for the duration of one test (or suite) and closes it afterwards. */
 export async function serviceFor(
   t: Pick<TestContext, 'after'>,
-  engine: Engine,
+  setup: Setup,
   options: Parameters<typeof startTestService>[1] = {},
 ): Promise<TestService> {
-  const started = await startTestService(engine, options);
+  const started = await startTestService(setup, options);
   t.after(() => started.close());
   return started;
 }

@@ -1,5 +1,5 @@
 import { S3BlobStorage } from '../../src/storage/s3-blob-storage.ts';
-import { startTestS3 } from '../helpers/s3-server.ts';
+import { S3RVER_LONGEST_SEGMENT_BYTES, startTestS3 } from '../helpers/s3-server.ts';
 import { describeBlobStorageContract } from './blob-storage.contract.ts';
 
 describeBlobStorageContract('s3 (s3rver on loopback)', async () => {
@@ -12,4 +12,4 @@ describeBlobStorageContract('s3 (s3rver on loopback)', async () => {
       await s3.close();
     },
   };
-}, { longestSegmentBytes: 233 });
+}, { longestSegmentBytes: S3RVER_LONGEST_SEGMENT_BYTES });
