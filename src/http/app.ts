@@ -19,6 +19,7 @@ import channelRoutes from './routes/channel-routes.ts';
 import fileRoutes from './routes/file-routes.ts';
 import restoreRoute from './routes/restore-route.ts';
 import type { FilesRouteDeps } from './files-route-deps.ts';
+import type { BlobStorage } from '../storage/blob-storage.ts';
 import { SERVICE_VERSION } from '../version.ts';
 
 export interface AppDeps {
@@ -29,6 +30,8 @@ export interface AppDeps {
   metrics: Metrics;
   logger: Logger;
   files: FilesRouteDeps;
+  /** For readiness only; the routes reach storage through the file services. */
+  blobs: Pick<BlobStorage, 'ping'>;
 }
 
 const MAX_ENCODED_SEGMENT = 255 * 3;
@@ -58,7 +61,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(openapi, { publicBaseUrl: config.publicBaseUrl, version: SERVICE_VERSION });
   await app.register(walletAuth, { authenticator, failures: deps.failures });
 
-  await app.register(healthRoutes, { store });
+  await app.register(healthRoutes, { store, blobs: deps.blobs });
   await app.register(authRoutes, { authenticator, store, nonceTtlSeconds: config.auth.nonceTtlSeconds });
   // Own encapsulation context: it replaces the body parsers to stream uploads.
   await app.register(fileRoutes, deps.files);

@@ -56,6 +56,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     metrics,
     logger,
     files: { store, catalog: store.files, ...fileServices },
+    blobs,
   });
 
   const scheduler = new BackupScheduler({

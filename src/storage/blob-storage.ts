@@ -67,6 +67,8 @@ export interface BlobStorage {
    * (an S3 presigned GET). Absent where the backend cannot sign (disk).
    */
   downloadUrl?(key: string, options: DownloadUrlOptions): Promise<string>;
+  /** Throws STORAGE_UNAVAILABLE unless the storage can be reached and written now (readiness). */
+  ping(): Promise<void>;
   /** Removes temporary files a crash left behind; returns how many. Run at start-up. */
   removeLeftovers(): Promise<number>;
   /** Releases connections (the S3 client's keep-alive sockets); nothing for disk. */

@@ -1,5 +1,5 @@
 import { constants, mkdirSync, realpathSync } from 'node:fs';
-import { link as hardLink, lstat, open, realpath, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { access, link as hardLink, lstat, open, realpath, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
@@ -113,6 +113,15 @@ export class DiskBlobStorage implements BlobStorage {
       return await writeAtomically(target, bytes, { expectedSha256: options.expectedSha256, beforeCommit: options.beforeCommit });
     } finally {
       bytes.destroy();
+    }
+  }
+
+  /** The root is still there and writable (a volume unmounted or remounted read-only is not). */
+  async ping(): Promise<void> {
+    try {
+      await access(this.#root, constants.W_OK);
+    } catch (error) {
+      throw new AppError('STORAGE_UNAVAILABLE', `The file storage directory cannot be written (${errnoCode(error) ?? 'unknown error'})`);
     }
   }
 

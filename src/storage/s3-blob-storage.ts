@@ -8,6 +8,7 @@ import {
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
@@ -203,6 +204,17 @@ export class S3BlobStorage implements BlobStorage {
       ResponseContentDisposition: options.contentDisposition,
     });
     return getSignedUrl(this.client, command, { expiresIn: options.ttlSeconds });
+  }
+
+  /** HeadBucket: the store answers and these credentials may use the bucket. */
+  async ping(): Promise<void> {
+    try {
+      await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+    } catch (error) {
+      const status = statusOf(error);
+      const why = status === 404 ? 'does not exist' : status === 403 ? 'refuses these credentials' : 'does not answer';
+      throw new AppError('STORAGE_UNAVAILABLE', `The object store's bucket ${why}`);
+    }
   }
 
   /** Temporary objects and unfinished multipart uploads a crash left behind. Only at start-up. */

@@ -129,3 +129,18 @@ describe('STORAGE=s3: the URL a restore answers', () => {
     assert.equal((await fetch(url)).status, 403, 'expired');
   });
 });
+
+describe('STORAGE=s3: readiness follows the object store', () => {
+  test('/readyz answers 503 STORAGE_UNAVAILABLE while the bucket cannot be reached; /healthz stays 200', async (t) => {
+    const s3 = await startTestS3();
+    t.after(() => s3.close().catch(() => undefined));
+    const svc = await serviceFor(t, 'postgres', { env: s3.env });
+    assert.equal((await fetch(`${svc.baseUrl}/readyz`)).status, 200);
+    await s3.close();
+    const ready = await fetch(`${svc.baseUrl}/readyz`);
+    assert.equal(ready.status, 503);
+    assert.equal(ready.headers.get('content-type'), 'application/problem+json');
+    assert.equal((await ready.json()).code, 'STORAGE_UNAVAILABLE');
+    assert.equal((await fetch(`${svc.baseUrl}/healthz`)).status, 200);
+  });
+});

@@ -701,6 +701,16 @@ export function describeBlobStorageContract(name: string, open: () => Promise<Op
       });
     });
 
+    describe('ping', () => {
+      test('resolves while the storage can be reached, and changes nothing', async () => {
+        const prefix = fresh();
+        await storage.put(`${prefix}/kept`, bodyOf('kept'));
+        await storage.ping();
+        await storage.ping();
+        assert.deepEqual(await listedKeys(storage, prefix), [`${prefix}/kept`]);
+      });
+    });
+
     describe('removeLeftovers', () => {
       test('with nothing in flight it removes nothing a caller stored, and says how many it removed', async () => {
         const prefix = fresh();

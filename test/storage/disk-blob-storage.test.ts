@@ -136,6 +136,15 @@ describe('DiskBlobStorage on disk', () => {
     assert.deepEqual(await readdir(onDisk('files/chn_c')), ['copy', 'src']);
   });
 
+  test('ping is STORAGE_UNAVAILABLE once the root is gone (a volume unmounted under the service)', async () => {
+    const gone = path.join(sandbox, 'vanishing');
+    const vanishing = new DiskBlobStorage(gone);
+    await vanishing.ping();
+    await rm(gone, { recursive: true });
+    await assertAppError(vanishing.ping(), 'STORAGE_UNAVAILABLE');
+    await assert.rejects(vanishing.ping(), /ENOENT/);
+  });
+
   test('removeLeftovers removes the temporary files a crash left at any depth, counts them, and touches nothing else', async () => {
     const crashed = [
       path.join(root, `${TEMP_PREFIX}at-the-root`),
