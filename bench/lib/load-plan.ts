@@ -1,0 +1,29 @@
+/** What one load run sends; passed to the load process as JSON. */
+export interface LoadPlan {
+  url: string;
+  method: 'GET' | 'POST';
+  /** Paths cycled through, one per request. */
+  paths: string[];
+  connections: number;
+  durationSeconds: number;
+  /** Requests per second over all connections; unset = as fast as the server answers. */
+  overallRate?: number;
+  headers?: Record<string, string>;
+  /**
+   * A pre-signed pool of SIWE sign-ins, one per request and none sent twice: signed in the load
+   * process before the clock starts. `bad` signs each message with another key, so that every
+   * request costs the server a recovery and ends in 401.
+   */
+  siwe?: { privateKey: `0x${string}`; domain: string; size: number; bad?: boolean; badKey?: `0x${string}` };
+}
+
+/** What the load process reports back. */
+export interface LoadResult {
+  requests: number;
+  durationSeconds: number;
+  requestsPerSecond: number;
+  latencyMs: { p50: number; p90: number; p99: number; max: number };
+  statusCounts: Record<string, number>;
+  errors: number;
+  timeouts: number;
+}

@@ -1,0 +1,33 @@
+/** One line of the results table. */
+export interface Row {
+  scenario: string;
+  engine?: string;
+  measured: string;
+  baseline?: string;
+  ratio?: number;
+  target?: string;
+  met?: boolean;
+  /** Everything measured, for latest.json. */
+  details: Record<string, unknown>;
+}
+
+export interface BenchContext {
+  durationSeconds: number;
+  runs: number;
+  warmupSeconds: number;
+  /** A short run that only proves each scenario still works (CI); sizes shrink, nothing is recorded. */
+  smoke: boolean;
+  /** Where servers write their logs during the run. */
+  logDir: string;
+  log(line: string): void;
+}
+
+export interface Scenario {
+  name: string;
+  /** One sentence for bench/README.md and --help. */
+  summary: string;
+  run(context: BenchContext): Promise<Row[]>;
+}
+
+export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+export const perSecond = (value: number) => `${Math.round(value).toLocaleString('en-US')} req/s`;

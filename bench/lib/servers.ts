@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, closeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = path.join(ROOT, 'bin/wallet-admin.js');
+
+export interface RunningServer {
+  baseUrl: string;
+  port: number;
+  pid: number;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * A server in its own process with its log written to a file, as in a deployment; ready when
+ * `readyPath` answers 200.
+ */
+async function startProcess(args: string[], env: Record<string, string>, logFile: string, readyPath: string): Promise<RunningServer> {
+  const port = await freePort();
+  const log = openSync(logFile, 'a');
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', log, log],
+  });
+  closeSync(log);
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`${args.join(' ')} did not become ready; its log:\n${(await readFile(logFile, 'utf8')).slice(-2000)}`);
+    }
+    try {
+      if ((await fetch(`${baseUrl}${readyPath}`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    baseUrl,
+    port,
+    pid: child.pid!,
+    child,
+    async stop() {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+/** `wallet-admin serve`, exactly as `npm start` runs it. */
+export function startService(env: Record<string, string>, logFile: string): Promise<RunningServer> {
+  return startProcess([BIN, 'serve'], { NODE_ENV: 'production', ...env }, logFile, '/readyz');
+}
+
+/** One of the baseline servers in bench/baselines. */
+export function startBaseline(name: 'bare-fastify' | 'express-viem', logFile: string): Promise<RunningServer> {
+  return startProcess(['--import', 'tsx', path.join(ROOT, 'bench/baselines', `${name}.ts`)], {}, logFile, '/ready');
+}
+
+/** Resident set size of a process, from /proc (Linux). */
+export async function rssBytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+/** Bytes a process has caused to be written to storage so far (/proc/<pid>/io write_bytes). */
+export async function writtenBytes(pid: number): Promise<number> {
+  const io = await readFile(`/proc/${pid}/io`, 'utf8');
+  return Number(/write_bytes:\s+(\d+)/.exec(io)![1]);
+}

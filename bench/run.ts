@@ -1,0 +1,110 @@
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { describeMachine } from './lib/machine.ts';
+import type { BenchContext, Row, Scenario } from './lib/scenario.ts';
+import { ROOT } from './lib/servers.ts';
+import { authCold, authScenarios, authWarm } from './scenarios/auth.ts';
+import { fileScenarios, restoreSmall } from './scenarios/files.ts';
+
+const postgresMode: Scenario = {
+  name: 'postgres',
+  summary: 'auth-warm, auth-cold and restore-small again with DATABASE_URL (PostgreSQL on 127.0.0.1:5432)',
+  run: async (c) => [await authWarm(c, 'postgres'), await authCold(c, 'postgres'), await restoreSmall(c, 'postgres')],
+};
+const SCENARIOS: Scenario[] = [...authScenarios, ...fileScenarios, postgresMode];
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    duration: { type: 'string', default: '10' },
+    runs: { type: 'string', default: '3' },
+    warmup: { type: 'string', default: '3' },
+    smoke: { type: 'boolean', default: false },
+    help: { type: 'boolean', default: false },
+  },
+});
+
+if (values.help) {
+  process.stdout.write(`npm run bench [-- [scenario …] [--duration s] [--runs n] [--warmup s] [--smoke]]\n\n${SCENARIOS.map((s) => `  ${s.name.padEnd(20)} ${s.summary}`).join('\n')}\n`);
+  process.exit(0);
+}
+const unknown = positionals.filter((name) => !SCENARIOS.some((s) => s.name === name));
+if (unknown.length > 0) {
+  process.stderr.write(`unknown scenario(s): ${unknown.join(', ')}; known: ${SCENARIOS.map((s) => s.name).join(', ')}\n`);
+  process.exit(2);
+}
+const chosen = positionals.length > 0 ? SCENARIOS.filter((s) => positionals.includes(s.name)) : SCENARIOS;
+
+const smoke = values.smoke;
+const context: BenchContext = {
+  durationSeconds: smoke ? 2 : Number(values.duration),
+  runs: smoke ? 1 : Number(values.runs),
+  warmupSeconds: smoke ? 1 : Number(values.warmup),
+  smoke,
+  logDir: await mkdtemp(path.join(os.tmpdir(), 'wa-bench-logs-')),
+  log: (line) => process.stderr.write(`${line}\n`),
+};
+
+const rows: Row[] = [];
+for (const scenario of chosen) {
+  context.log(`▶ ${scenario.name}`);
+  const started = Date.now();
+  for (const row of await scenario.run(context)) {
+    rows.push(row);
+    context.log(`  ${row.scenario} [${row.engine ?? ''}]: ${row.measured}${row.baseline ? ` | ${row.baseline}` : ''}${row.ratio !== undefined ? ` | ×${row.ratio}` : ''}${row.met !== undefined ? ` | ${row.met ? 'met' : 'NOT met'}` : ''}`);
+  }
+  context.log(`  (${Math.round((Date.now() - started) / 1000)} s)`);
+}
+
+if (smoke) {
+  process.stdout.write(`bench smoke: ${rows.length} rows from ${chosen.length} scenarios, results not recorded\n`);
+} else {
+  await record(rows);
+}
+
+/** Merges the rows into bench/results/latest.json (a run of some scenarios keeps the others), then writes the table. */
+async function record(newRows: Row[]): Promise<void> {
+  const directory = path.join(ROOT, 'bench/results');
+  await mkdir(directory, { recursive: true });
+  const file = path.join(directory, 'latest.json');
+  const previous = await readFile(file, 'utf8').then((text) => JSON.parse(text) as { rows: (Row & { machine: unknown })[] }, () => ({ rows: [] }));
+  const machine = describeMachine();
+  const settings = { durationSeconds: context.durationSeconds, runs: context.runs, warmupSeconds: context.warmupSeconds };
+  const key = (row: Row) => `${row.scenario}|${row.engine ?? ''}`;
+  const fresh = newRows.map((row) => ({ ...row, machine, settings }));
+  const merged = [...previous.rows.filter((row) => !fresh.some((r) => key(r) === key(row))), ...fresh];
+  const order = (row: Row) => SCENARIOS.findIndex((s) => row.scenario.startsWith(s.name)) * 10 + (row.engine === 'postgres' ? 5 : 0);
+  merged.sort((a, b) => order(a) - order(b));
+  await writeFile(file, `${JSON.stringify({ machine, rows: merged }, null, 2)}\n`);
+  const table = markdownTable(merged);
+  await writeFile(path.join(directory, 'latest.md'), table);
+  await updateReadme(table);
+  process.stdout.write(`${table}\nwritten: bench/results/latest.json, bench/results/latest.md, README.md\n`);
+}
+
+function markdownTable(rows: (Row & { machine?: unknown })[]): string {
+  const machines = new Set(rows.map((row) => JSON.stringify(row.machine ?? {})));
+  const lines = [
+    '| Scenario | Engine | Measured | Baseline | Ratio | Target | Met |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.scenario} | ${r.engine ?? ''} | ${r.measured} | ${r.baseline ?? ''} | ${r.ratio ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} |`),
+    '',
+    ...[...machines].map((text) => {
+      const m = JSON.parse(text) as ReturnType<typeof describeMachine>;
+      return `Machine: ${m.cpuModel} × ${m.cpuCount}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; run ${m.date?.slice(0, 16).replace('T', ' ')} UTC.`;
+    }),
+    '',
+  ];
+  return lines.join('\n');
+}
+
+async function updateReadme(table: string): Promise<void> {
+  const file = path.join(ROOT, 'README.md');
+  const readme = await readFile(file, 'utf8');
+  const start = '<!-- bench:start -->';
+  const end = '<!-- bench:end -->';
+  if (!readme.includes(start) || !readme.includes(end)) return;
+  await writeFile(file, `${readme.slice(0, readme.indexOf(start) + start.length)}\n${table}${readme.slice(readme.indexOf(end))}`);
+}
