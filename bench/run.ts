@@ -22,12 +22,14 @@ const { values, positionals } = parseArgs({
     runs: { type: 'string', default: '3' },
     warmup: { type: 'string', default: '3' },
     smoke: { type: 'boolean', default: false },
+    profile: { type: 'string' },
+    env: { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (values.help) {
-  process.stdout.write(`npm run bench [-- [scenario …] [--duration s] [--runs n] [--warmup s] [--smoke]]\n\n${SCENARIOS.map((s) => `  ${s.name.padEnd(20)} ${s.summary}`).join('\n')}\n`);
+  process.stdout.write(`npm run bench [-- [scenario …] [--duration s] [--runs n] [--warmup s] [--smoke] [--profile dir] [--env KEY=VALUE …]]\n\n${SCENARIOS.map((s) => `  ${s.name.padEnd(20)} ${s.summary}`).join('\n')}\n`);
   process.exit(0);
 }
 const unknown = positionals.filter((name) => !SCENARIOS.some((s) => s.name === name));
@@ -44,6 +46,8 @@ const context: BenchContext = {
   warmupSeconds: smoke ? 1 : Number(values.warmup),
   smoke,
   logDir: await mkdtemp(path.join(os.tmpdir(), 'wa-bench-logs-')),
+  serviceEnv: Object.fromEntries(values.env.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)])),
+  ...(values.profile ? { profileDir: path.resolve(values.profile) } : {}),
   log: (line) => process.stderr.write(`${line}\n`),
 };
 

@@ -19,6 +19,10 @@ export interface BenchContext {
   smoke: boolean;
   /** Where servers write their logs during the run. */
   logDir: string;
+  /** Settings given with --env, applied to every service the run starts (to compare configurations). */
+  serviceEnv: Record<string, string>;
+  /** When set, the service runs under --cpu-prof and writes its profiles here. */
+  profileDir?: string;
   log(line: string): void;
 }
 

@@ -66,9 +66,13 @@ async function startProcess(args: string[], env: Record<string, string>, logFile
   };
 }
 
-/** `wallet-admin serve`, exactly as `npm start` runs it. */
-export function startService(env: Record<string, string>, logFile: string): Promise<RunningServer> {
-  return startProcess([BIN, 'serve'], { NODE_ENV: 'production', ...env }, logFile, '/readyz');
+/**
+ * `wallet-admin serve`, exactly as `npm start` runs it; with `profileDir`, under --cpu-prof (the
+ * profile is written when the service exits on SIGTERM).
+ */
+export function startService(env: Record<string, string>, logFile: string, profileDir?: string): Promise<RunningServer> {
+  const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  return startProcess([...profiling, BIN, 'serve'], { NODE_ENV: 'production', ...env }, logFile, '/readyz');
 }
 
 /** One of the baseline servers in bench/baselines. */

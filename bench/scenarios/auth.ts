@@ -16,7 +16,7 @@ const CONNECTIONS = 50;
 /** A served deployment for the duration of `work`. */
 async function withService<T>(context: BenchContext, engine: Engine, env: Record<string, string>, work: (server: RunningServer, deployment: Deployment) => Promise<T>): Promise<T> {
   const deployment = await createDeployment(engine);
-  const server = await startService({ ...deployment.env, ...env }, path.join(context.logDir, `service-${engine}.log`));
+  const server = await startService({ ...deployment.env, ...env, ...context.serviceEnv }, path.join(context.logDir, `service-${engine}.log`), context.profileDir);
   try {
     return await work(server, deployment);
   } finally {

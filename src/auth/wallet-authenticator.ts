@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AuthConfig } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { MetadataStore } from '../store/types.ts';
+import type { MetadataStore, PrincipalRecord } from '../store/types.ts';
 import { AuthState } from './auth-state.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { ContractWalletVerifier } from './contract-wallet-verifier.ts';
@@ -33,7 +33,21 @@ export interface Authentication {
 interface VerifiedMessage {
   messageHash: string;
   validUntil: number;
+  walletAddress: string;
 }
+
+/** A credential whose signature and message rules were checked, cached under its X-SIG. */
+interface VerifiedCredential extends VerifiedMessage {
+  /** X-WAL and X-MES as received (X-MES by its sha256 when long): what else the proof covered. */
+  wal: string;
+  mes: string;
+}
+
+/**
+ * X-MES values up to this length are kept as received in the cache; longer ones by their sha256,
+ * so that the cache's memory stays bounded by entries × this length whatever callers send.
+ */
+const RAW_MESSAGE_MAX_LENGTH = 1024;
 
 export const WALLET_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -51,9 +65,10 @@ export interface WalletAuthenticatorDeps {
  * state are looked up on every request through AuthState.
  */
 export class WalletAuthenticator {
-  readonly signatures: BoundedCache<VerifiedMessage>;
+  readonly signatures: BoundedCache<VerifiedCredential>;
   private readonly state: AuthState;
   private readonly now: () => number;
+  private readonly principals = new WeakMap<PrincipalRecord, Principal>();
 
   constructor(private readonly deps: WalletAuthenticatorDeps) {
     this.signatures = new BoundedCache(deps.config.signatureCacheSize);
@@ -75,13 +90,15 @@ export class WalletAuthenticator {
     if (headers.walletAddress !== undefined && headers.walletAddress.toLowerCase() !== wal.toLowerCase()) {
       throw new AppError('AUTH_ADDRESS_MISMATCH', 'X-Wallet-Address, when sent, must be the same address as X-WAL');
     }
-    const message = decodeMessageHeader(headers.mes!);
     const now = this.now();
-    const key = credentialKey(wal, headers.sig!, message.bytes);
-    let verified = this.signatures.get(key, now);
+    // Keyed on X-SIG, the shortest part, and compared on the other two as received: a repeated
+    // credential is recognised without decoding or hashing anything.
+    const signature = headers.sig!;
+    const mes = cachedMessageForm(headers.mes!);
+    let verified: VerifiedMessage | undefined = this.signatures.get(signature, now, (entry) => entry.wal === wal && entry.mes === mes);
     if (verified === undefined) {
-      verified = await this.verify(wal, headers.sig!, message, now);
-      this.signatures.set(key, verified, verified.validUntil);
+      verified = await this.verify(wal, signature, decodeMessageHeader(headers.mes!), now);
+      this.signatures.set(signature, { ...verified, wal, mes }, verified.validUntil);
     }
     if (await this.state.isRevoked(verified.messageHash, now)) {
       throw new AppError('AUTH_MESSAGE_REVOKED', 'This signed message was logged out; sign a new one');
@@ -94,8 +111,8 @@ export class WalletAuthenticator {
       throw new AppError('ADMIN_SUSPENDED', `The admin of this wallet is ${record.admin.status}`);
     }
     return {
-      principal: principalOf(record),
-      walletAddress: toEip55(wal),
+      principal: this.principalView(record),
+      walletAddress: verified.walletAddress,
       messageHash: verified.messageHash,
       validUntil: verified.validUntil,
     };
@@ -118,7 +135,17 @@ export class WalletAuthenticator {
           : 'The message nonce was already used by another message; get a new one from GET /api/auth/nonce');
       }
     }
-    return { messageHash, validUntil: claims.validUntil };
+    return { messageHash, validUntil: claims.validUntil, walletAddress: toEip55(wal) };
+  }
+
+  /** The API view of a record, built once per cached record rather than on every request. */
+  private principalView(record: PrincipalRecord): Principal {
+    let principal = this.principals.get(record);
+    if (principal === undefined) {
+      principal = Object.freeze(principalOf(record));
+      this.principals.set(record, principal);
+    }
+    return principal;
   }
 
   private async checkSignature(wal: string, signature: string, bytes: Uint8Array): Promise<void> {
@@ -138,8 +165,8 @@ function invalidSignature(): AppError {
   return new AppError('AUTH_SIGNATURE_INVALID', 'X-SIG is not a signature of X-MES by the wallet X-WAL');
 }
 
-function credentialKey(wal: string, signature: string, bytes: Uint8Array): string {
-  return createHash('sha256').update(wal.toLowerCase()).update('\0').update(signature.toLowerCase()).update('\0').update(bytes).digest('base64');
+function cachedMessageForm(messageHeader: string): string {
+  return messageHeader.length <= RAW_MESSAGE_MAX_LENGTH ? messageHeader : `sha256:${createHash('sha256').update(messageHeader, 'latin1').digest('base64')}`;
 }
 
 export function messageHashOf(wal: string, bytes: Uint8Array): string {

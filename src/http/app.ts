@@ -10,6 +10,7 @@ import type { Config } from '../config/config.ts';
 import type { MetadataStore } from '../store/types.ts';
 import errorHandler, { sendRouterProblem } from './plugins/error-handler.ts';
 import jsonBody from './plugins/json-body.ts';
+import { RequestLog } from './request-log.ts';
 import openapi from './plugins/openapi.ts';
 import responseHeaders, { BASE_HEADERS } from './plugins/response-headers.ts';
 import walletAuth from './plugins/wallet-auth.ts';
@@ -42,6 +43,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
+    logController: new RequestLog(),
     requestTimeout: config.requestTimeoutSeconds * 1000,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     return503OnClosing: true,

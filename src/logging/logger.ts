@@ -1,21 +1,42 @@
 import pino, { type Logger } from 'pino';
 
+const CENSORED = '[redacted]';
+const CREDENTIAL_HEADERS = ['x-sig', 'x-mes', 'authorization'];
+
+/** A copy of a headers object without credential values (signatures, signed messages, bearer tokens). */
+function censorHeaders(headers: unknown): unknown {
+  if (headers === null || typeof headers !== 'object') return headers;
+  const copy: Record<string, unknown> = { ...(headers as Record<string, unknown>) };
+  for (const name of Object.keys(copy)) if (CREDENTIAL_HEADERS.includes(name.toLowerCase())) copy[name] = CENSORED;
+  return copy;
+}
+
 /**
- * JSON logs. Credentials never reach them: Fastify's request serializer logs no headers, and
- * these paths are censored in case anything logs a request or headers object directly.
+ * JSON logs. Credentials never reach them: the request lines carry no headers, and anything that
+ * logs a headers object, a request with headers or a private key gets them censored. Serializers
+ * rather than pino's path redaction, which clones part of every line logged — at one line per
+ * request a measurable cost (bench: auth-warm) — where a serializer runs only when its key is there.
  */
-export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+export function createLogger(level: string, destination: pino.DestinationStream = standardOutput()): Logger {
   return pino(
     {
       level,
-      redact: {
-        paths: [
-          'req.headers["x-sig"]', 'req.headers["x-mes"]', 'req.headers.authorization',
-          'headers["x-sig"]', 'headers["x-mes"]', 'privateKey',
-        ],
-        censor: '[redacted]',
+      serializers: {
+        headers: censorHeaders,
+        req: (req: unknown) => (req !== null && typeof req === 'object' && 'headers' in req ? { ...req, headers: censorHeaders(req.headers) } : req),
+        privateKey: () => CENSORED,
       },
     },
     destination,
   );
+}
+
+/**
+ * Standard output, written asynchronously in batches: a busy service makes one write call per
+ * 4 KiB of lines rather than one per line (bench: auth-warm), and a quiet one still shows each line
+ * within 250 ms. pino flushes what is pending when the process exits; a SIGKILL can lose at most
+ * that last batch.
+ */
+function standardOutput(): pino.DestinationStream {
+  return pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 });
 }

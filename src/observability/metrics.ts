@@ -1,6 +1,7 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const PREFIX = 'wallet_admin_';
+const MAX_REQUEST_SERIES = 10_000;
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /** Cumulative counts kept elsewhere (the signature cache), read when metrics are scraped. */
@@ -22,6 +23,8 @@ export class Metrics {
   private readonly writes: Counter<'action' | 'result'>;
   private readonly writeSeconds: Histogram<'action'>;
   private readonly writeBytes: Counter<'action'>;
+  /** Label sets already resolved: prom-client hashes the labels on every call otherwise. */
+  private readonly requestSeries = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
 
   constructor(signatureCache: CacheCounts) {
     const registers = [this.registry];
@@ -47,9 +50,16 @@ export class Metrics {
   }
 
   request(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status_code: String(status) };
-    this.requests.inc(labels);
-    this.requestSeconds.observe(labels, seconds);
+    const key = `${method} ${status} ${route}`;
+    let series = this.requestSeries.get(key);
+    if (series === undefined) {
+      const labels = { method, route, status_code: String(status) };
+      series = { count: this.requests.labels(labels), seconds: this.requestSeconds.labels(labels) };
+      // Routes are templates and methods and statuses few, so this stays small; the cap is a guard.
+      if (this.requestSeries.size < MAX_REQUEST_SERIES) this.requestSeries.set(key, series);
+    }
+    series.count.inc();
+    series.seconds.observe(seconds);
   }
 
   error(code: string, status: number): void {

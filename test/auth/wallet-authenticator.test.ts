@@ -87,6 +87,26 @@ describe('WalletAuthenticator (no HTTP)', () => {
     assert.equal(await codeOf(auth.authenticate(good)), 'OK');
   });
 
+  test('a cached signature vouches only for the exact wallet and message it was checked with', async () => {
+    const auth = authenticator();
+    const good = asHeaders(await signIn(fixture.ownerWallet, DOMAIN));
+    assert.equal(await codeOf(auth.authenticate(good)), 'OK');
+    // The same X-SIG beside another message (same wallet, same rules otherwise) or another wallet.
+    const otherMessage = asHeaders(await signIn(fixture.ownerWallet, DOMAIN, { nonce: 'othernonce000001' }));
+    assert.equal(await codeOf(auth.authenticate({ ...otherMessage, sig: good.sig })), 'AUTH_SIGNATURE_INVALID');
+    const other = newWallet();
+    // (refused on the message's own address line, which only a full check reads)
+    assert.equal(await codeOf(auth.authenticate({ ...good, wal: other.address, walletAddress: undefined })), 'AUTH_ADDRESS_MISMATCH');
+    // A long X-MES (cached by its hash) is told apart from another long one just the same.
+    const long = asHeaders(await signIn(fixture.ownerWallet, DOMAIN, { statement: 'x'.repeat(1500) }));
+    const longer = asHeaders(await signIn(fixture.ownerWallet, DOMAIN, { statement: 'y'.repeat(1500) }));
+    assert.ok(long.mes.length > 1024);
+    assert.equal(await codeOf(auth.authenticate(long)), 'OK');
+    assert.equal(await codeOf(auth.authenticate({ ...longer, sig: long.sig })), 'AUTH_SIGNATURE_INVALID');
+    assert.equal(await codeOf(auth.authenticate(long)), 'OK');
+    assert.equal(await codeOf(auth.authenticate(good)), 'OK');
+  });
+
   test('the pure-JS fallback recovers the same signers as the native library', async () => {
     const native = createAddressRecoverer();
     const noble = createAddressRecoverer({ preferNative: false });

@@ -69,6 +69,9 @@ function preflightIsAcceptable(request: FastifyRequest): boolean {
  */
 export const BASE_HEADERS: Record<string, string | string[]> = { ...SECURITY_HEADERS, ...CORS_HEADERS, Vary: VARY };
 
+const EVERY_RESPONSE_HEADERS: Record<string, string | string[]> = { ...SECURITY_HEADERS, Vary: VARY };
+const JSON_WITH_CHARSET = new Set(['application/json; charset=utf-8', 'application/problem+json; charset=utf-8']);
+
 /**
  * Security and CORS headers, as the contract lists them. A cross-origin request from an origin
  * not in CORS_ORIGINS is refused outright (403 "Invalid CORS request", no Access-Control-*
@@ -77,28 +80,32 @@ export const BASE_HEADERS: Record<string, string | string[]> = { ...SECURITY_HEA
 async function responseHeaders(app: FastifyInstance, options: { corsOrigins: string[] }): Promise<void> {
   const isAllowedOrigin = originMatcher(options.corsOrigins);
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.headers(SECURITY_HEADERS);
-    reply.header('Vary', VARY);
+  // Callback-style hooks: they run on every request, and an async hook costs a promise each time.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.headers(EVERY_RESPONSE_HEADERS);
     const origin = request.headers.origin;
     const crossOrigin = origin !== undefined && !isSameOrigin(request, origin);
     const preflight = crossOrigin && request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
-    if (crossOrigin && !isAllowedOrigin(origin)) return refuse(reply);
-    if (preflight && !preflightIsAcceptable(request)) return refuse(reply);
+    if ((crossOrigin && !isAllowedOrigin(origin)) || (preflight && !preflightIsAcceptable(request))) {
+      refuse(reply);
+      return;
+    }
     reply.headers(CORS_HEADERS);
     if (crossOrigin) reply.header('Access-Control-Allow-Origin', origin);
     if (preflight) {
-      return reply.code(200).header('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS).send();
+      reply.code(200).header('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS).send();
+      return;
     }
+    done();
   });
 
   // Fastify appends "; charset=utf-8" to JSON; the contract's Content-Type is the bare media type.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const type = reply.getHeader('content-type');
-    if (typeof type === 'string' && /^application\/(problem\+)?json; charset=utf-8$/i.test(type)) {
-      reply.header('content-type', type.split(';')[0]!);
+    if (typeof type === 'string' && JSON_WITH_CHARSET.has(type.toLowerCase())) {
+      reply.header('content-type', type.slice(0, type.indexOf(';')));
     }
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -10,8 +10,9 @@ import type { Metrics } from '../../observability/metrics.ts';
 export default async function metricsRoute(app: FastifyInstance, options: { metrics: Metrics; token: string | undefined }): Promise<void> {
   const { metrics, token } = options;
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     metrics.request(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
