@@ -13,6 +13,7 @@ const plan = JSON.parse(await readFile(process.argv[2]!, 'utf8')) as LoadPlan;
 
 const pool = plan.siwe ? await signPool(plan.siwe) : undefined;
 let sent = 0;
+let poolSpent = false;
 
 const instance = autocannon({
   url: plan.url,
@@ -20,15 +21,18 @@ const instance = autocannon({
   connections: plan.connections,
   duration: plan.durationSeconds,
   ...(plan.overallRate ? { overallRate: plan.overallRate } : {}),
-  // A pool is spent once: the run stops early rather than send a sign-in twice.
-  ...(pool ? { amount: pool.length } : {}),
+
   headers: plan.headers ?? {},
   requests: [
     {
       setupRequest(request) {
         const index = sent++;
         request.path = plan.paths[index % plan.paths.length]!;
-        if (pool) request.headers = { ...request.headers, ...pool[index % pool.length]! };
+        if (pool) {
+          // Sized for more than the run can send; were it spent, reused sign-ins would be cache hits.
+          if (index >= pool.length) poolSpent = true;
+          request.headers = { ...request.headers, ...pool[index % pool.length]! };
+        }
         return request;
       },
     },
@@ -36,6 +40,10 @@ const instance = autocannon({
 });
 
 const result = await instance;
+if (poolSpent) {
+  process.stderr.write(`the pre-signed pool (${pool!.length}) was spent before the run ended; a larger pool is needed\n`);
+  process.exit(1);
+}
 const statusCounts: Record<string, number> = {};
 for (const [code, stats] of Object.entries(result.statusCodeStats ?? {})) statusCounts[code] = (stats as { count: number }).count;
 const report: LoadResult = {

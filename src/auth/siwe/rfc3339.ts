@@ -19,6 +19,7 @@ function daysInMonth(year: number, month: number): number {
 
 /** Date.UTC reads years 0-99 as 1900-1999; RFC 3339 years are literal. */
 function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
+  if (year >= 100) return Date.UTC(year, month - 1, day, hour, minute, second);
   const date = new Date(0);
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, 0);
