@@ -1,15 +1,16 @@
+import { createHash } from 'node:crypto';
 import { constants, mkdirSync, realpathSync } from 'node:fs';
-import { access, link as hardLink, lstat, open, realpath, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { access, link as hardLink, lstat, open, realpath, rename, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
-import { writeAtomically } from './atomic-write.ts';
+import { writeAtomically, type AtomicWriteOptions } from './atomic-write.ts';
 import type { BlobInfo, BlobStorage, ByteRange, PutOptions, StoredBlob } from './blob-storage.ts';
 import { walkFiles } from './directory-walk.ts';
 import { fsyncDirectory, makeDirectories } from './durable-directories.ts';
 import { errnoCode, targetExists, toStorageError } from './fs-errors.ts';
 import { resolveInside, safeSegment } from './safe-path.ts';
-import { isTempName } from './temp-files.ts';
+import { isTempName, tempPathBeside } from './temp-files.ts';
 
 /** Errors meaning "no blob here": missing, a parent is a file, a symlink (O_NOFOLLOW), a directory. */
 const NO_BLOB = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EISDIR']);
@@ -18,6 +19,7 @@ const NO_BLOB = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EISDIR']);
  * protected_hardlinks (EPERM, ENOTSUP), or an inode at its link limit (EMLINK — ext4 stops at
  * 65,000, which one file kept unchanged across that many backups would reach).
  */
+const HASH_CHUNK_BYTES = 1024 * 1024;
 const LINK_REFUSED = new Set(['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP']);
 // delete() prunes empty directories; one can vanish between our mkdir and our link.
 const LINK_ATTEMPTS = 3;
@@ -103,16 +105,52 @@ export class DiskBlobStorage implements BlobStorage {
     await fsyncDirectory(path.dirname(target));
   }
 
+  /**
+   * The target becomes the source's bytes by sharing its inode: the source is read once to check
+   * it against `expectedSha256` (no bytes are written), linked beside the target under a temporary
+   * name and renamed over it. Safe because no blob is ever written in place — every put is a new
+   * inode renamed into position — and it is how backups already share bytes with the live file.
+   * Where the file system refuses the link, a verified atomic copy does the same job.
+   */
   async copyReplace(from: string, to: string, options: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit'> = {}): Promise<StoredBlob> {
     const source = await this.#pathOf(from);
     const target = await this.#pathOf(to);
     const handle = await openBlob(source);
     if (handle === undefined) throw sourceNotFound();
-    const bytes = handle.createReadStream();
+    let verified: StoredBlob;
     try {
-      return await writeAtomically(target, bytes, { expectedSha256: options.expectedSha256, beforeCommit: options.beforeCommit });
+      verified = await hashBlob(handle);
     } finally {
-      bytes.destroy();
+      await handle.close();
+    }
+    if (options.expectedSha256 !== undefined && verified.sha256 !== options.expectedSha256.toLowerCase()) {
+      throw new AppError('INTEGRITY_FAILED', `the source's sha256 ${verified.sha256} is not the expected ${options.expectedSha256}; nothing was replaced`);
+    }
+    const temp = tempPathBeside(target);
+    try {
+      await makeDirectories(path.dirname(target));
+      await hardLink(source, temp);
+    } catch (error) {
+      if (LINK_REFUSED.has(errnoCode(error) ?? '')) return copyAtomically(source, target, options);
+      if (errnoCode(error) === 'ENOENT' && !(await isRegularFile(source))) throw sourceNotFound();
+      throw toStorageError(error);
+    }
+    let hookFailed = false;
+    try {
+      try {
+        await options.beforeCommit?.(verified);
+      } catch (error) {
+        hookFailed = true;
+        throw error;
+      }
+      await rename(temp, target);
+      // When target already was this inode, rename() succeeds and leaves both names (POSIX).
+      await rm(temp, { force: true });
+      await fsyncDirectory(path.dirname(target));
+      return verified;
+    } catch (error) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw hookFailed ? error : toStorageError(error);
     }
   }
 
@@ -179,14 +217,29 @@ export class DiskBlobStorage implements BlobStorage {
 }
 
 export async function copyInsteadOfLink(source: string, target: string): Promise<void> {
+  await copyAtomically(source, target, { noReplace: true });
+}
+
+async function copyAtomically(source: string, target: string, options: AtomicWriteOptions): Promise<StoredBlob> {
   const handle = await openBlob(source);
   if (handle === undefined) throw sourceNotFound();
   const bytes = handle.createReadStream();
   try {
-    await writeAtomically(target, bytes, { noReplace: true });
+    return await writeAtomically(target, bytes, options);
   } finally {
     bytes.destroy();
   }
+}
+
+/** Size and sha256 of an open blob, read in large chunks; nothing is kept in memory. */
+async function hashBlob(handle: FileHandle): Promise<StoredBlob> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of handle.createReadStream({ highWaterMark: HASH_CHUNK_BYTES, autoClose: false })) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { size, sha256: hash.digest('hex') };
 }
 
 function assertRangeShape({ start, end }: ByteRange): void {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { isTempName } from '../../src/storage/temp-files.ts';
 import { lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -85,14 +86,26 @@ describe('DiskBlobStorage on disk', () => {
     }
   });
 
-  test('copyReplace never rewrites in place either: a backup hard-linked to the live file keeps its bytes through a restore', async () => {
+  test('copyReplace never rewrites in place either: a backup hard-linked to the live file keeps its bytes through a restore, which writes no bytes', async () => {
     await storage.put('files/chn_1/docs/restored.txt', bodyOf('live version'));
     await storage.link('files/chn_1/docs/restored.txt', 'backups/chn_1/t1/docs/restored.txt');
     await storage.put('versions/chn_1/v1', bodyOf('an older version'));
     await storage.copyReplace('versions/chn_1/v1', 'files/chn_1/docs/restored.txt', { expectedSha256: sha256Hex('an older version') });
     assert.equal(await readFile(onDisk('files/chn_1/docs/restored.txt'), 'utf8'), 'an older version');
     assert.equal(await readFile(onDisk('backups/chn_1/t1/docs/restored.txt'), 'utf8'), 'live version');
-    assert.notEqual((await stat(onDisk('files/chn_1/docs/restored.txt'))).ino, (await stat(onDisk('versions/chn_1/v1'))).ino, 'a copy, not a link');
+    // No bytes were written: the restored file shares the verified version's inode …
+    assert.equal((await stat(onDisk('files/chn_1/docs/restored.txt'))).ino, (await stat(onDisk('versions/chn_1/v1'))).ino);
+    // … which is safe because nothing writes in place: a later put leaves the version as it was.
+    await storage.put('files/chn_1/docs/restored.txt', bodyOf('written after the restore'));
+    assert.equal(await readFile(onDisk('versions/chn_1/v1'), 'utf8'), 'an older version');
+    // Restoring a file onto a name already linked to the same inode leaves no temporary name behind.
+    await storage.link('versions/chn_1/v1', 'backups/chn_1/t2/docs/restored.txt');
+    await storage.copyReplace('versions/chn_1/v1', 'backups/chn_1/t2/docs/restored.txt');
+    assert.deepEqual(await readdir(onDisk('backups/chn_1/t2/docs')), ['restored.txt']);
+    // A source that does not hash as recorded replaces nothing.
+    await assert.rejects(storage.copyReplace('versions/chn_1/v1', 'files/chn_1/docs/restored.txt', { expectedSha256: sha256Hex('something else') }), { code: 'INTEGRITY_FAILED' });
+    assert.equal(await readFile(onDisk('files/chn_1/docs/restored.txt'), 'utf8'), 'written after the restore');
+    assert.ok((await readdir(onDisk('files/chn_1/docs'))).every((name) => !isTempName(name)), 'no temporary name left');
   });
 
   test('failed writes leave no temporary file on disk', async () => {
