@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { describeMachine } from './lib/machine.ts';
+import { describeMachine, type Machine } from './lib/machine.ts';
 import type { BenchContext, Row, Scenario } from './lib/scenario.ts';
 import { ROOT } from './lib/servers.ts';
 import { authCold, authScenarios, authWarm } from './scenarios/auth.ts';
@@ -73,7 +73,7 @@ async function record(newRows: Row[]): Promise<void> {
   const directory = path.join(ROOT, 'bench/results');
   await mkdir(directory, { recursive: true });
   const file = path.join(directory, 'latest.json');
-  const previous = await readFile(file, 'utf8').then((text) => JSON.parse(text) as { rows: (Row & { machine: unknown })[] }, () => ({ rows: [] }));
+  const previous = await readFile(file, 'utf8').then((text) => JSON.parse(text) as { rows: (Row & { machine: Machine })[] }, () => ({ rows: [] }));
   const machine = describeMachine();
   const settings = { durationSeconds: context.durationSeconds, runs: context.runs, warmupSeconds: context.warmupSeconds };
   const key = (row: Row) => `${row.scenario}|${row.engine ?? ''}`;
@@ -88,16 +88,25 @@ async function record(newRows: Row[]): Promise<void> {
   process.stdout.write(`${table}\nwritten: bench/results/latest.json, bench/results/latest.md, README.md\n`);
 }
 
-function markdownTable(rows: (Row & { machine?: unknown })[]): string {
-  const machines = new Set(rows.map((row) => JSON.stringify(row.machine ?? {})));
+function markdownTable(rows: (Row & { machine?: Machine })[]): string {
+  const machines = new Map<string, string[]>();
+  for (const row of rows) {
+    if (!row.machine) continue;
+    const { date, ...machine } = row.machine;
+    const m = machine as Omit<Machine, 'date'>;
+    const key = `${m.cpuModel} × ${m.cpuCount}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}`;
+    machines.set(key, [...(machines.get(key) ?? []), date]);
+  }
+  const minute = (date: string) => date.slice(0, 16).replace('T', ' ');
   const lines = [
     '| Scenario | Engine | Measured | Baseline | Ratio | Target | Met |',
     '|---|---|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.scenario} | ${r.engine ?? ''} | ${r.measured} | ${r.baseline ?? ''} | ${r.ratio ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} |`),
     '',
-    ...[...machines].map((text) => {
-      const m = JSON.parse(text) as ReturnType<typeof describeMachine>;
-      return `Machine: ${m.cpuModel} × ${m.cpuCount}, ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; run ${m.date?.slice(0, 16).replace('T', ' ')} UTC.`;
+    ...[...machines].map(([machine, dates]) => {
+      const sorted = dates.sort();
+      const when = minute(sorted[0]!) === minute(sorted.at(-1)!) ? minute(sorted[0]!) : `${minute(sorted[0]!)} – ${minute(sorted.at(-1)!)}`;
+      return `Machine: ${machine}; run ${when} UTC.`;
     }),
     '',
   ];

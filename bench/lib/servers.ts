@@ -86,8 +86,14 @@ export async function rssBytes(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
-/** Bytes a process has caused to be written to storage so far (/proc/<pid>/io write_bytes). */
+/**
+ * Bytes a process has caused to be written to storage so far, from /proc/<pid>/io: write_bytes
+ * less cancelled_write_bytes. The kernel counts a page when it is dirtied and cancels the count
+ * when the file is deleted before the page is written back — as happens to the per-file lock
+ * files (a pid in a 4 KiB page each, created and removed within milliseconds).
+ */
 export async function writtenBytes(pid: number): Promise<number> {
   const io = await readFile(`/proc/${pid}/io`, 'utf8');
-  return Number(/write_bytes:\s+(\d+)/.exec(io)![1]);
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(io)![1]);
+  return field('write_bytes') - field('cancelled_write_bytes');
 }
