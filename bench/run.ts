@@ -52,20 +52,33 @@ const context: BenchContext = {
 };
 
 const rows: Row[] = [];
+const failed: string[] = [];
 for (const scenario of chosen) {
   context.log(`▶ ${scenario.name}`);
   const started = Date.now();
-  for (const row of await scenario.run(context)) {
+  let produced: Row[];
+  try {
+    produced = await scenario.run(context);
+  } catch (error) {
+    // One broken scenario must not cost the others' results.
+    failed.push(scenario.name);
+    context.log(`  ${scenario.name} FAILED: ${error instanceof Error ? error.message : String(error)}`);
+    continue;
+  }
+  for (const row of produced) {
     rows.push(row);
     context.log(`  ${row.scenario} [${row.engine ?? ''}]: ${row.measured}${row.baseline ? ` | ${row.baseline}` : ''}${row.ratio !== undefined ? ` | ×${row.ratio}` : ''}${row.met !== undefined ? ` | ${row.met ? 'met' : 'NOT met'}` : ''}`);
   }
+  // Recorded as each scenario ends, so that an interrupted run keeps what it measured.
+  if (!smoke) await record(produced);
   context.log(`  (${Math.round((Date.now() - started) / 1000)} s)`);
 }
 
-if (smoke) {
-  process.stdout.write(`bench smoke: ${rows.length} rows from ${chosen.length} scenarios, results not recorded\n`);
-} else {
-  await record(rows);
+if (smoke) process.stdout.write(`bench smoke: ${rows.length} rows from ${chosen.length - failed.length} of ${chosen.length} scenarios, results not recorded\n`);
+else process.stdout.write(`${await readFile(path.join(ROOT, 'bench/results/latest.md'), 'utf8').catch(() => '')}\nwritten: bench/results/latest.json, bench/results/latest.md, README.md\n`);
+if (failed.length > 0) {
+  process.stderr.write(`failed: ${failed.join(', ')}\n`);
+  process.exitCode = 1;
 }
 
 /** Merges the rows into bench/results/latest.json (a run of some scenarios keeps the others), then writes the table. */
@@ -85,7 +98,6 @@ async function record(newRows: Row[]): Promise<void> {
   const table = markdownTable(merged);
   await writeFile(path.join(directory, 'latest.md'), table);
   await updateReadme(table);
-  process.stdout.write(`${table}\nwritten: bench/results/latest.json, bench/results/latest.md, README.md\n`);
 }
 
 function markdownTable(rows: (Row & { machine?: Machine })[]): string {

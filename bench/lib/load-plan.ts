@@ -12,9 +12,10 @@ export interface LoadPlan {
   /**
    * A pre-signed pool of SIWE sign-ins, one per request and none sent twice: signed in the load
    * process before the clock starts. `bad` signs each message with another key, so that every
-   * request costs the server a recovery and ends in 401.
+   * request costs the server a recovery and ends in 401. `reusable` lets the run cycle through
+   * the pool: right for invalid sign-ins, which are never cached and cost a recovery every time.
    */
-  siwe?: { privateKey: `0x${string}`; domain: string; size: number; bad?: boolean; badKey?: `0x${string}` };
+  siwe?: { privateKey: `0x${string}`; domain: string; size: number; bad?: boolean; badKey?: `0x${string}`; reusable?: boolean };
 }
 
 /** What the load process reports back. */

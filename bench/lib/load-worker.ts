@@ -30,7 +30,7 @@ const instance = autocannon({
         request.path = plan.paths[index % plan.paths.length]!;
         if (pool) {
           // Sized for more than the run can send; were it spent, reused sign-ins would be cache hits.
-          if (index >= pool.length) poolSpent = true;
+          if (index >= pool.length && !plan.siwe!.reusable) poolSpent = true;
           request.headers = { ...request.headers, ...pool[index % pool.length]! };
         }
         return request;

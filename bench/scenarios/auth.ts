@@ -150,7 +150,7 @@ export async function badSignatureFlood(context: BenchContext, engine: Engine): 
       const flood = runLoad(plan(server, context, {
         connections: 20,
         headers: { 'X-Forwarded-For': '203.0.113.66' },
-        siwe: { privateKey: deployment.privateKey, badKey: generatePrivateKey(), bad: true, domain: `127.0.0.1:${server.port}`, size: poolSize(context, 20_000) },
+        siwe: { privateKey: deployment.privateKey, badKey: generatePrivateKey(), bad: true, domain: `127.0.0.1:${server.port}`, size: 20_000, reusable: true },
       }));
       // The flood's pool is signed before its clock starts: let it begin before measuring.
       await new Promise((resolve) => setTimeout(resolve, 1500));
