@@ -49,6 +49,23 @@ export interface StorageConfig {
   } | undefined;
 }
 
+/**
+ * What one client may take of the server (OWASP API4). Defaults sit far above normal use: a
+ * sign-in's headers are about 1.5 KB, the API's JSON bodies a few hundred bytes.
+ */
+export interface HttpLimits {
+  /** A request must arrive whole within this (slow clients hold a connection otherwise). */
+  requestTimeoutSeconds: number;
+  /** Request line plus headers; beyond it 431. */
+  maxHeaderBytes: number;
+  /** JSON bodies (file uploads have MAX_FILE_BYTES); beyond it 413. */
+  maxJsonBytes: number;
+  /** An idle kept-alive connection is closed after this. */
+  keepAliveSeconds: number;
+  /** Open connections at once; beyond it new ones are closed unanswered. */
+  maxConnections: number;
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -58,7 +75,7 @@ export interface Config {
   production: boolean;
   databaseUrl: string | undefined;
   corsOrigins: string[];
-  requestTimeoutSeconds: number;
+  limits: HttpLimits;
   auth: AuthConfig;
   files: FilesConfig;
   storage: StorageConfig;
@@ -147,7 +164,13 @@ export function loadConfig(env: Env = process.env): Config {
     production: read.string('NODE_ENV', 'development') === 'production',
     databaseUrl: databaseUrl?.href,
     corsOrigins,
-    requestTimeoutSeconds: read.seconds('REQUEST_TIMEOUT', 30, 1, 3600),
+    limits: {
+      requestTimeoutSeconds: read.seconds('REQUEST_TIMEOUT', 30, 1, 3600),
+      maxHeaderBytes: read.integer('MAX_HEADER_BYTES', 16 * 1024, 1024, 1024 * 1024),
+      maxJsonBytes: read.integer('MAX_JSON_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+      keepAliveSeconds: read.seconds('KEEP_ALIVE_TIMEOUT', 72, 1, 3600),
+      maxConnections: read.integer('MAX_CONNECTIONS', 10_000, 1, 1_000_000),
+    },
     auth: {
       domains,
       clockSkewSeconds: read.seconds('AUTH_CLOCK_SKEW', 30, 0, 3600),

@@ -11,6 +11,7 @@ import type { MetadataStore } from '../store/types.ts';
 import errorHandler, { sendRouterProblem } from './plugins/error-handler.ts';
 import jsonBody from './plugins/json-body.ts';
 import { RequestLog } from './request-log.ts';
+import { answerClientError } from './client-errors.ts';
 import openapi from './plugins/openapi.ts';
 import responseHeaders, { BASE_HEADERS } from './plugins/response-headers.ts';
 import walletAuth from './plugins/wallet-auth.ts';
@@ -44,7 +45,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     logController: new RequestLog(),
-    requestTimeout: config.requestTimeoutSeconds * 1000,
+    requestTimeout: config.limits.requestTimeoutSeconds * 1000,
+    keepAliveTimeout: config.limits.keepAliveSeconds * 1000,
+    bodyLimit: config.limits.maxJsonBytes,
+    http: {
+      maxHeaderSize: config.limits.maxHeaderBytes,
+      headersTimeout: config.limits.requestTimeoutSeconds * 1000,
+      // Node looks for timed-out requests every 30 s by default, which would let a slow client
+      // hold a connection up to 30 s past REQUEST_TIMEOUT.
+      connectionsCheckingInterval: 1000,
+    },
+    clientErrorHandler: answerClientError,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -55,6 +66,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: (error, request, reply) => sendRouterProblem(request, reply, error, BASE_HEADERS),
   });
 
+  app.server.maxConnections = config.limits.maxConnections;
   await app.register(errorHandler, { onError: (error) => deps.metrics.error(error.code, error.status) });
   // Registered early so that its onResponse hook sees every route.
   await app.register(fp(metricsRoute), { metrics: deps.metrics, token: config.metricsToken });

@@ -13,14 +13,28 @@ const VECTORS = new URL('../../../shared/vectors/traversal/', import.meta.url);
 const CANARY_NAME = 'canary.txt';
 const CANARY_TEXT = `canary ${Math.random()} must never be served`;
 
-async function payloads(): Promise<string[]> {
-  const lines: string[] = [];
-  for (const file of ['deep_traversal.txt', 'directory_traversal.txt']) {
-    const text = await readFile(new URL(file, VECTORS), 'utf8');
-    // {FILE} becomes the canary: five levels up from a live file is exactly where it lies.
-    lines.push(...text.split('\n').filter((line) => line !== '').map((line) => line.replaceAll('{FILE}', CANARY_NAME)));
-  }
-  return lines;
+async function lines(file: string): Promise<string[]> {
+  const text = await readFile(new URL(file, VECTORS), 'utf8');
+  // {FILE} becomes the canary: five levels up from a live file is exactly where it lies.
+  return text.split('\n').filter((line) => line !== '').map((line) => line.replaceAll('{FILE}', CANARY_NAME));
+}
+
+/** Every payload of a corpus, and the forms it is sent in. */
+interface Corpus {
+  name: string;
+  payloads: string[];
+  forms: (keyof typeof FORMS)[];
+}
+
+/**
+ * The curated lists in both forms on every setup; dotdotpwn's 21,144 generated lines (which carry
+ * their own encodings: %2e, %252e, overlong UTF-8, %u2215, %00 …) as written, on SQLite — where
+ * the HTTP, path and disk layers are all exercised; the other setups differ only below the gate.
+ */
+async function corpora(setup: string): Promise<Corpus[]> {
+  const curated = { name: 'deep_traversal + directory_traversal', payloads: [...(await lines('deep_traversal.txt')), ...(await lines('directory_traversal.txt'))], forms: ['as written', 'escaped'] as (keyof typeof FORMS)[] };
+  if (setup !== 'sqlite') return [curated];
+  return [curated, { name: 'dotdotpwn', payloads: await lines('dotdotpwn.txt'), forms: ['as written'] }];
 }
 
 /**
@@ -28,7 +42,9 @@ async function payloads(): Promise<string[]> {
  * bytes Node's client cannot send raw are escaped), and fully escaped, so the server sees it literally.
  */
 const asWritten = (payload: string) => payload.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
-const FORMS: Record<string, (payload: string) => string> = { 'as written': asWritten, 'escaped': encodeURIComponent };
+const FORMS = { 'as written': asWritten, 'escaped': encodeURIComponent } satisfies Record<string, (payload: string) => string>;
+/** What /etc/passwd, win.ini and boot.ini hold: the targets of the generated payloads. */
+const SYSTEM_FILE_CONTENT = /root:.*:0:0:|\[fonts\]|\[boot loader\]/;
 
 /**
  * s3rver keeps objects as files and cannot store a key segment over S3RVER_LONGEST_SEGMENT_BYTES
@@ -103,14 +119,14 @@ for (const setup of FILE_SETUPS) {
     }
 
     test('0 escapes, 0 server errors, every refusal in the one error format, the canary outside DATA_DIR never read or changed', async (t) => {
-      const list = await payloads();
+      const sets = await corpora(setup);
       const channel = fixture.channel.id;
       const statuses = new Map<number, number>();
       let requests = 0;
       const jobs: [string, string][] = [];
-      for (const form of Object.values(FORMS)) {
-        for (const raw of list) {
-          const p = form(raw);
+      for (const corpus of sets) for (const formName of corpus.forms) {
+        for (const raw of corpus.payloads) {
+          const p = FORMS[formName](raw);
           const file = (c: string, f: string, n: string) => `/api/channels/${c}/folders/${f}/files/${n}`;
           for (const [c, f, n] of [[p, 'docs', 'a.txt'], [channel, p, 'a.txt'], [channel, 'docs', p]] as const) {
             jobs.push(['PUT', file(c, f, n)], ['GET', file(c, f, n)], ['GET', `${file(c, f, n)}/versions`], ['POST', `${file(c, f, n)}/restore`], ['DELETE', file(c, f, n)]);
@@ -133,6 +149,7 @@ for (const setup of FILE_SETUPS) {
           if (response.status >= 500) failures.push(`${method} ${urlPath} → ${response.status} ${response.body.slice(0, 200)}`);
           if (response.status >= 400 && response.type !== 'application/problem+json') failures.push(`${method} ${urlPath} → ${response.status} as ${response.type}`);
           if (response.body.includes(CANARY_TEXT)) failures.push(`${method} ${urlPath} served the canary`);
+          if (SYSTEM_FILE_CONTENT.test(response.body)) failures.push(`${method} ${urlPath} served a system file`);
         }
       };
       await Promise.all(Array.from({ length: 8 }, worker));
@@ -152,7 +169,7 @@ for (const setup of FILE_SETUPS) {
         const stored = await treeOf(path.join(sandbox, 'data', 'storage'));
         assert.deepEqual(stored.filter((f) => !inChannelTrees(f, path.sep)), []);
       }
-      t.diagnostic(`${list.length} payloads × ${Object.keys(FORMS).length} forms: ${requests} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+      t.diagnostic(`${sets.map((c) => `${c.name}: ${c.payloads.length} payloads × ${c.forms.length} form(s)`).join('; ')} — ${requests} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
       if (storage.s3) t.diagnostic(`${leftOut} requests with a segment over s3rver's ${S3RVER_LONGEST_SEGMENT_BYTES}-byte limit left out here (sent on disk)`);
       assert.equal(requests, jobs.length);
       // The restore query with a good timestamp still works after all that.

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import fp from 'fastify-plugin';
 import type { Authentication, WalletAuthenticator, WalletHeaders } from '../../auth/wallet-authenticator.ts';
 import { AppError, isAppError } from '../../errors/app-error.ts';
+import { clientAddress } from '../client-address.ts';
 import type { FailureLimiter } from '../../auth/limits/failure-limiter.ts';
 
 declare module 'fastify' {
@@ -38,8 +39,9 @@ async function walletAuth(app: FastifyInstance, options: { authenticator: Wallet
   const { authenticator, failures } = options;
   app.decorateRequest('authentication', null);
   app.decorate('requireWallet', async function requireWallet(request: FastifyRequest) {
-    // request.ip is the socket's peer, or X-Forwarded-For's client when the peer is in TRUST_PROXY.
-    const client = request.ip;
+    const client = clientAddress(request);
+    // Nobody is waiting for an answer any more.
+    if (client === undefined) throw new AppError('HTTP_MALFORMED', 'The connection closed before the request was handled');
     const retryAfterSeconds = await failures.blockedFor(client, Date.now());
     if (retryAfterSeconds !== undefined) {
       throw new AppError('RATE_LIMITED', `Too many failed sign-ins from this address; try again in ${retryAfterSeconds} s`, { retryAfterSeconds });

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { AppError, type ErrorCode } from '../errors/app-error.ts';
+import { PROBLEM_CONTENT_TYPE } from './plugins/error-handler.ts';
+import { BASE_HEADERS } from './plugins/response-headers.ts';
+
+/** Node's codes for requests it could not read, with ours. */
+const CLIENT_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
+  HPE_HEADER_OVERFLOW: { code: 'HEADERS_TOO_LARGE', detail: 'The request line and headers are larger than MAX_HEADER_BYTES allows' },
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'REQUEST_TIMEOUT', detail: 'The request did not arrive whole within REQUEST_TIMEOUT' },
+};
+
+/**
+ * Answers a request that Node's HTTP parser refused before Fastify saw it (oversized headers, a
+ * request that took too long to arrive, malformed HTTP), in the one error format and with the
+ * headers every answer carries, instead of Fastify's plain JSON 400. There is no route and no
+ * readable path, so the problem has no `instance`.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return;
+  const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
+  const appError = new AppError(known?.code ?? 'HTTP_MALFORMED', known?.detail ?? `The request is not well-formed HTTP/1.1 (${error.code ?? 'parse error'})`);
+  const body = JSON.stringify({
+    type: 'about:blank',
+    title: STATUS_CODES[appError.status] ?? 'Error',
+    status: appError.status,
+    detail: appError.message,
+    code: appError.code,
+    requestId: randomUUID(),
+  });
+  const headers = { ...BASE_HEADERS, 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  const lines = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
+  socket.end(`HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`);
+}

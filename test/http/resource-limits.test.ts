@@ -1,0 +1,198 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config/config.ts';
+import { assertContractHeaders, assertProblem, CONTRACT_HEADERS } from '../helpers/assertions.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { FilesClient } from '../helpers/files.ts';
+import { request } from '../helpers/http.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { signIn } from '../helpers/wallets.ts';
+
+/**
+ * OWASP API4: each limit has a default far above normal use (checked here against a real
+ * sign-in) and is crossed here with a small setting. Every answer to a crossing is in the one
+ * error format with the contract's headers, or — for connections beyond MAX_CONNECTIONS — a
+ * connection closed unanswered.
+ */
+const LIMITS = {
+  MAX_HEADER_BYTES: '4096',
+  MAX_JSON_BYTES: '2048',
+  MAX_FILE_BYTES: '10000',
+  REQUEST_TIMEOUT: '1',
+  KEEP_ALIVE_TIMEOUT: '1',
+  MAX_CONNECTIONS: '8',
+  AUTH_CACHE_SIZE: '20',
+  AUTH_FAIL_LIMIT: '3',
+};
+
+/** What comes back on a raw socket: the answer's text (if any) and whether the server closed it. */
+function rawExchange(port: number, send: (socket: net.Socket) => void, waitMs: number): Promise<{ text: string; closedAfterMs: number | undefined }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const started = Date.now();
+    let text = '';
+    let closedAfterMs: number | undefined;
+    socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+    socket.on('close', () => (closedAfterMs = Date.now() - started));
+    socket.on('error', () => undefined);
+    socket.on('connect', () => send(socket));
+    setTimeout(() => {
+      socket.destroy();
+      resolve({ text, closedAfterMs });
+    }, waitMs);
+    socket.on('timeout', reject);
+  });
+}
+
+/** Status, headers (lowercase names) and JSON body of a raw HTTP/1.1 answer. */
+function parseRaw(text: string): { status: number; headers: Record<string, string>; body: any } {
+  const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
+  const [statusLine, ...lines] = head.split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const name = line.slice(0, line.indexOf(':')).toLowerCase();
+    const value = line.slice(line.indexOf(':') + 1).trim();
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) };
+}
+
+function assertRawProblem(text: string, status: number, code: string): void {
+  const { status: got, headers, body } = parseRaw(text);
+  assert.equal(got, status, text);
+  assert.equal(headers['content-type'], 'application/problem+json');
+  for (const [name, value] of Object.entries(CONTRACT_HEADERS)) assert.equal(headers[name.toLowerCase()], value, `header ${name}`);
+  assert.equal(body.code, code);
+  assert.equal(body.status, status);
+  assert.ok(String(body.detail).length > 10);
+}
+
+describe('resource limits (OWASP API4)', () => {
+  let svc: TestService;
+  let fixture: TenantFixture;
+  let port: number;
+  let auth: Record<string, string>;
+  const crossed: string[] = [];
+
+  before(async () => {
+    svc = await startTestService('sqlite', { env: { ...LIMITS, TRUST_PROXY: '127.0.0.1' } });
+    port = Number(new URL(svc.baseUrl).port);
+    fixture = await createTenantFixture(svc.service.store, 'Limits');
+    auth = { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) };
+  });
+  after(() => svc.close());
+
+  test('the defaults are documented values far above normal use', () => {
+    const defaults = loadConfig({}).limits;
+    assert.deepEqual(defaults, { requestTimeoutSeconds: 30, maxHeaderBytes: 16384, maxJsonBytes: 1048576, keepAliveSeconds: 72, maxConnections: 10000 });
+    const signInHeaderBytes = Object.entries(auth).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
+    assert.ok(signInHeaderBytes * 8 < defaults.maxHeaderBytes, `a sign-in (${signInHeaderBytes} bytes of headers) is far below the header limit`);
+  });
+
+  test('headers: a request within MAX_HEADER_BYTES is served, one beyond gets 431', async () => {
+    assert.equal((await request(svc.baseUrl, '/api/auth/test', { headers: { ...auth, 'X-Pad': 'p'.repeat(1000) } })).status, 200);
+    const { text, closedAfterMs } = await rawExchange(port, (s) => s.write(`GET /api/auth/test HTTP/1.1\r\nHost: x\r\nX-Pad: ${'p'.repeat(5000)}\r\n\r\n`), 500);
+    assertRawProblem(text, 431, 'HEADERS_TOO_LARGE');
+    assert.ok(closedAfterMs !== undefined, 'the connection is closed');
+    crossed.push('MAX_HEADER_BYTES → 431');
+  });
+
+  test('JSON bodies: beyond MAX_JSON_BYTES 413, and the file is untouched', async () => {
+    const client = new FilesClient(svc.baseUrl, fixture.channel.id, auth);
+    assert.equal((await client.put('docs', 'kept.txt', 'kept')).status, 201);
+    const response = await client.restore('docs', 'kept.txt', '?backupTimestamp=20260101_000000', JSON.stringify({ pad: 'x'.repeat(3000) }));
+    assertProblem(response, 413, 'PAYLOAD_TOO_LARGE');
+    assert.equal((await client.get('docs', 'kept.txt')).body, 'kept');
+    crossed.push('MAX_JSON_BYTES → 413');
+  });
+
+  test('uploads: beyond MAX_FILE_BYTES 413, and the previous bytes stay', async () => {
+    const client = new FilesClient(svc.baseUrl, fixture.channel.id, auth);
+    assert.equal((await client.put('docs', 'big.bin', Buffer.alloc(10_000, 1))).status, 201);
+    assertProblem(await client.put('docs', 'big.bin', Buffer.alloc(10_001, 2)), 413, 'PAYLOAD_TOO_LARGE');
+    assert.deepEqual((await client.get('docs', 'big.bin')).bytes, Buffer.alloc(10_000, 1));
+    crossed.push('MAX_FILE_BYTES → 413');
+  });
+
+  test('path: a segment longer than 255 bytes of UTF-8 could be (765 encoded characters) gets 414', async () => {
+    const client = new FilesClient(svc.baseUrl, fixture.channel.id, auth);
+    assertProblem(await client.get('docs', 'n'.repeat(766)), 414, 'URI_TOO_LONG');
+    crossed.push('path segment → 414');
+  });
+
+  test('request timeout: a request still incomplete after REQUEST_TIMEOUT gets 408 and the connection closes', async () => {
+    // Headers sent, then the body promised by Content-Length never comes.
+    const restore = '/api/channels/c/folders/f/files/n/restore';
+    const { text, closedAfterMs } = await rawExchange(port, (s) => s.write(`POST ${restore} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a"`), 4000);
+    assertRawProblem(text, 408, 'REQUEST_TIMEOUT');
+    assert.ok(closedAfterMs !== undefined && closedAfterMs >= 900, `closed after ${closedAfterMs} ms`);
+    // The request Fastify was still reading ends without a socket: logging it once crashed the process.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal((await request(svc.baseUrl, '/healthz')).status, 200);
+    crossed.push('REQUEST_TIMEOUT → 408');
+  });
+
+  test('keep-alive: an idle connection is closed after KEEP_ALIVE_TIMEOUT', async () => {
+    const { text, closedAfterMs } = await rawExchange(port, (s) => s.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'), 4000);
+    assert.match(text, /^HTTP\/1\.1 200/);
+    assert.ok(closedAfterMs !== undefined && closedAfterMs >= 900 && closedAfterMs < 3900, `closed after ${closedAfterMs} ms`);
+    crossed.push('KEEP_ALIVE_TIMEOUT → idle connection closed');
+  });
+
+  test('connections: beyond MAX_CONNECTIONS a new connection is closed unanswered; the open ones keep working', async () => {
+    const held: net.Socket[] = [];
+    try {
+      for (let i = 0; i < Number(LIMITS.MAX_CONNECTIONS); i++) {
+        const socket = net.connect(port, '127.0.0.1');
+        await new Promise((resolve) => socket.on('connect', resolve));
+        held.push(socket);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const { text, closedAfterMs } = await rawExchange(port, (s) => s.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'), 1000);
+      assert.equal(text, '', 'no answer beyond the limit');
+      assert.ok(closedAfterMs !== undefined, 'the extra connection is closed');
+      // One of the held connections is still served.
+      const answer = await new Promise<string>((resolve) => {
+        held[0]!.once('data', (chunk) => resolve(chunk.toString()));
+        held[0]!.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+      });
+      assert.match(answer, /^HTTP\/1\.1 200/);
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal((await request(svc.baseUrl, '/healthz')).status, 200, 'served again once connections are freed');
+    crossed.push('MAX_CONNECTIONS → connection closed');
+  });
+
+  test('signature cache: 200 distinct valid sign-ins leave at most AUTH_CACHE_SIZE entries', async () => {
+    const domain = svc.config.auth.domains[0]!;
+    for (let i = 0; i < 200; i++) {
+      const headers = await signIn(fixture.ownerWallet, domain, { nonce: randomBytes(8).toString('hex'), statement: 'x'.repeat(i % 2 === 0 ? 10 : 2000) });
+      assert.equal((await request(svc.baseUrl, '/api/auth/test', { headers })).status, 200);
+    }
+    assert.equal(svc.service.authenticator.signatures.size, Number(LIMITS.AUTH_CACHE_SIZE));
+    crossed.push('AUTH_CACHE_SIZE → oldest entries evicted');
+  });
+
+  test('failed sign-ins: beyond AUTH_FAIL_LIMIT from one address 429 with Retry-After', async () => {
+    const bad = { ...auth, 'X-SIG': `${auth['X-SIG']!.slice(0, 10)}${auth['X-SIG']![10] === 'a' ? 'b' : 'a'}${auth['X-SIG']!.slice(11)}`, 'X-Forwarded-For': '10.9.8.7' };
+    for (let i = 0; i < Number(LIMITS.AUTH_FAIL_LIMIT); i++) assert.equal((await request(svc.baseUrl, '/api/auth/test', { headers: bad })).status, 401);
+    const limited = await request(svc.baseUrl, '/api/auth/test', { headers: bad });
+    assertProblem(limited, 429, 'RATE_LIMITED');
+    assert.ok(Number(limited.headers['retry-after']) > 0);
+    const fine = await request(svc.baseUrl, '/api/auth/test', { headers: { ...auth, 'X-Forwarded-For': '10.9.8.8' } });
+    assert.equal(fine.status, 200);
+    assertContractHeaders(fine);
+    crossed.push('AUTH_FAIL_LIMIT → 429');
+  });
+
+  test('malformed HTTP gets 400 in the one error format', async (t) => {
+    const { text } = await rawExchange(port, (s) => s.write('GET /healthz HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'), 500);
+    assertRawProblem(text, 400, 'HTTP_MALFORMED');
+    crossed.push('malformed HTTP → 400');
+    t.diagnostic(`limits crossed: ${crossed.length} — ${crossed.join('; ')}`);
+  });
+});
