@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { FileCatalog, PendingWrite } from '../store/file-catalog-types.ts';
 import { liveKey } from './blob-layout.ts';
@@ -49,4 +50,15 @@ async function hashBlob(blobs: BlobStorage, key: string): Promise<{ sha256: stri
     size += (chunk as Buffer).length;
   }
   return { sha256: hash.digest('hex'), size };
+}
+
+/**
+ * What every process that writes files does before its first write: temporary files of writes a
+ * crash interrupted go, and records of journalled writes are settled by what storage holds.
+ */
+export async function recoverInterruptedWrites(blobs: BlobStorage, catalog: FileCatalog, logger: Pick<Logger, 'warn'>): Promise<void> {
+  const leftovers = await blobs.removeLeftovers();
+  if (leftovers > 0) logger.warn({ leftovers }, 'removed temporary files left by an interrupted write');
+  const settled = await settlePendingWrites(blobs, catalog);
+  if (settled > 0) logger.warn({ settled }, 'settled file records of writes interrupted by a crash');
 }

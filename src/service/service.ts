@@ -9,7 +9,7 @@ import type { Config } from '../config/config.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { createFileServices } from '../files/file-services.ts';
 import { Metrics } from '../observability/metrics.ts';
-import { settlePendingWrites } from '../files/write-journal.ts';
+import { recoverInterruptedWrites } from '../files/write-journal.ts';
 import { buildApp } from '../http/app.ts';
 import { openBlobStorage, openFileLocks } from '../storage/open-blob-storage.ts';
 import { openMetadataStore } from '../store/open-metadata-store.ts';
@@ -38,10 +38,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     contractWallets: config.auth.rpcUrl ? createContractWalletVerifier(config.auth.rpcUrl) : undefined,
   });
   const blobs = await openBlobStorage(config);
-  const leftovers = await blobs.removeLeftovers();
-  if (leftovers > 0) logger.warn({ leftovers }, 'removed temporary files left by an interrupted write');
-  const settled = await settlePendingWrites(blobs, store.files);
-  if (settled > 0) logger.warn({ settled }, 'settled file records of writes interrupted by a crash');
+  await recoverInterruptedWrites(blobs, store.files, logger);
   const locks = openFileLocks(config, logger);
   const metrics = new Metrics(authenticator.signatures);
   const fileServices = createFileServices(blobs, locks, store.files, config, logger, (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes));

@@ -11,11 +11,13 @@ export const WALLET_UNIQUE: UniqueConstraint = { name: 'admins_wallet_unique', s
 export const CHANNEL_NAME_UNIQUE: UniqueConstraint = { name: 'channels_tenant_name_unique', sqliteColumns: 'channels.tenant_id, channels.name' };
 
 const PG_UNIQUE_VIOLATION = '23505';
+const SQLITE_UNIQUE_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 
 export function violates(error: unknown, constraint: UniqueConstraint): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, constraint: pgConstraint, message } = error as { code?: unknown; constraint?: unknown; message?: unknown };
   if (code === PG_UNIQUE_VIOLATION) return pgConstraint === constraint.name;
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' && message === `UNIQUE constraint failed: ${constraint.sqliteColumns}`;
+  // A primary key (backups_pk) fails with its own code, under the same message.
+  return SQLITE_UNIQUE_VIOLATIONS.has(String(code)) && message === `UNIQUE constraint failed: ${constraint.sqliteColumns}`;
 }
 export const BACKUP_UNIQUE: UniqueConstraint = { name: 'backups_pk', sqliteColumns: 'backups.channel_id, backups.timestamp' };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import { backupContract } from './contract/backups.ts';
 import { channelAndPrincipalContract } from './contract/channels-and-principal.ts';
 import { lifecycleContract } from './contract/lifecycle.ts';
 import { nonceAndRevocationContract } from './contract/nonces-and-revocations.ts';
@@ -34,5 +35,6 @@ export function metadataStoreContract(engine: 'sqlite' | 'postgres', createStora
     channelAndPrincipalContract(ctx);
     nonceAndRevocationContract(ctx);
     lifecycleContract(ctx);
+    backupContract(ctx);
   });
 }
