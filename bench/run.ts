@@ -69,12 +69,14 @@ for (const scenario of chosen) {
     rows.push(row);
     context.log(`  ${row.scenario} [${row.engine ?? ''}]: ${row.measured}${row.baseline ? ` | ${row.baseline}` : ''}${row.ratio !== undefined ? ` | ×${row.ratio}` : ''}${row.met !== undefined ? ` | ${row.met ? 'met' : 'NOT met'}` : ''}`);
   }
-  // Recorded as each scenario ends, so that an interrupted run keeps what it measured.
-  if (!smoke) await record(produced);
+  // Recorded as each scenario ends, so that an interrupted run keeps what it measured; a run under
+  // the profiler is slower and records nothing.
+  if (!smoke && !context.profileDir) await record(produced);
   context.log(`  (${Math.round((Date.now() - started) / 1000)} s)`);
 }
 
-if (smoke) process.stdout.write(`bench smoke: ${rows.length} rows from ${chosen.length - failed.length} of ${chosen.length} scenarios, results not recorded\n`);
+if (context.profileDir) process.stdout.write(`profiles in ${context.profileDir}; results not recorded (the profiler slows the service)\n`);
+else if (smoke) process.stdout.write(`bench smoke: ${rows.length} rows from ${chosen.length - failed.length} of ${chosen.length} scenarios, results not recorded\n`);
 else process.stdout.write(`${await readFile(path.join(ROOT, 'bench/results/latest.md'), 'utf8').catch(() => '')}\nwritten: bench/results/latest.json, bench/results/latest.md, README.md\n`);
 if (failed.length > 0) {
   process.stderr.write(`failed: ${failed.join(', ')}\n`);
