@@ -11,7 +11,7 @@ import type { MetadataStore } from '../store/types.ts';
 import errorHandler, { sendRouterProblem } from './plugins/error-handler.ts';
 import jsonBody from './plugins/json-body.ts';
 import { RequestLog } from './request-log.ts';
-import { answerClientError } from './client-errors.ts';
+import { answerClientError, answerUnmetExpectation } from './client-errors.ts';
 import openapi from './plugins/openapi.ts';
 import responseHeaders, { BASE_HEADERS } from './plugins/response-headers.ts';
 import walletAuth from './plugins/wallet-auth.ts';
@@ -67,6 +67,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   app.server.maxConnections = config.limits.maxConnections;
+  app.server.on('checkExpectation', answerUnmetExpectation);
   await app.register(errorHandler, { onError: (error) => deps.metrics.error(error.code, error.status) });
   // Registered early so that its onResponse hook sees every route.
   await app.register(fp(metricsRoute), { metrics: deps.metrics, token: config.metricsToken });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError, type ErrorCode } from '../errors/app-error.ts';
 import { PROBLEM_CONTENT_TYPE } from './plugins/error-handler.ts';
@@ -21,15 +21,33 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   if (error.code === 'ECONNRESET' || !socket.writable) return;
   const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
   const appError = new AppError(known?.code ?? 'HTTP_MALFORMED', known?.detail ?? `The request is not well-formed HTTP/1.1 (${error.code ?? 'parse error'})`);
-  const body = JSON.stringify({
-    type: 'about:blank',
-    title: STATUS_CODES[appError.status] ?? 'Error',
-    status: appError.status,
-    detail: appError.message,
-    code: appError.code,
-    requestId: randomUUID(),
-  });
+  const body = problemBody(appError, undefined);
   const headers = { ...BASE_HEADERS, 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
   const lines = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
   socket.end(`HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`);
+}
+
+/**
+ * A request with an `Expect` the server does not meet (anything but 100-continue, which Node
+ * handles): Node would answer 417 itself, bare, without the contract's headers (found by the fuzz
+ * suite); this answers it in the one error format. The request is not processed.
+ */
+export function answerUnmetExpectation(request: IncomingMessage, response: ServerResponse): void {
+  const error = new AppError('EXPECTATION_FAILED', `This server meets no "Expect: ${String(request.headers.expect).slice(0, 100)}"; send the request without it`);
+  const body = problemBody(error, (request.url ?? '/').split('?')[0]);
+  response.writeHead(error.status, { ...BASE_HEADERS, 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  response.end(body);
+}
+
+/** The one error format, for answers written before Fastify has a request (no route, maybe no path). */
+function problemBody(error: AppError, instance: string | undefined): string {
+  return JSON.stringify({
+    type: 'about:blank',
+    title: STATUS_CODES[error.status] ?? 'Error',
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+    ...(instance === undefined ? {} : { instance }),
+    requestId: randomUUID(),
+  });
 }

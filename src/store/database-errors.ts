@@ -13,3 +13,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const message = (error as { message?: unknown }).message;
   return typeof message === 'string' && /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message);
 }
+
+/** The database's disk is full (SQLite) or out of space (PostgreSQL's disk_full): nothing was written. */
+export function isDatabaseFull(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_FULL' || code === '53100';
+}

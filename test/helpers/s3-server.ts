@@ -36,6 +36,9 @@ export interface TestS3 {
   idle(): Promise<void>;
   /** The environment a service or CLI needs to use this bucket. */
   env: Record<string, string>;
+  /** An outage: the server stops listening (start() brings it back on the same port, data kept). */
+  stop(): Promise<void>;
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -91,19 +94,23 @@ export async function startTestS3(bucket = `wallet-admin-${Math.random().toStrin
   process.env.AWS_ACCESS_KEY_ID = ACCESS_KEY;
   process.env.AWS_SECRET_ACCESS_KEY = ACCESS_KEY;
   const directory = await mkdtemp(path.join(os.tmpdir(), 's3rver-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory });
   const requests: S3Request[] = [];
   let handling = 0;
-  server.middleware.unshift(async (ctx, next) => {
-    requests.push({ method: ctx.method, path: ctx.path, copy: 'x-amz-copy-source' in ctx.headers });
-    handling++;
-    try {
-      await next();
-    } finally {
-      handling--;
-    }
-  }, decodeCopySourceAsS3Does, oneWriteAtATimePerKey());
-  const { port } = await server.run();
+  const launch = async (port: number) => {
+    const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory });
+    server.middleware.unshift(async (ctx, next) => {
+      requests.push({ method: ctx.method, path: ctx.path, copy: 'x-amz-copy-source' in ctx.headers });
+      handling++;
+      try {
+        await next();
+      } finally {
+        handling--;
+      }
+    }, decodeCopySourceAsS3Does, oneWriteAtATimePerKey());
+    return { server, port: (await server.run()).port };
+  };
+  let { server, port } = await launch(0);
+  let running = true;
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true });
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
@@ -132,9 +139,23 @@ export async function startTestS3(bucket = `wallet-admin-${Math.random().toStrin
       return { text: await object.Body!.transformToString(), lastModified: object.LastModified!.getTime() };
     },
     env: { STORAGE: 's3', S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: 'true', AWS_ACCESS_KEY_ID: ACCESS_KEY, AWS_SECRET_ACCESS_KEY: ACCESS_KEY },
+    async stop() {
+      if (!running) return;
+      running = false;
+      // As a crashed server would: connections in use (kept alive by the SDK) are cut, not drained.
+      const closing = server.close();
+      (server as unknown as { httpServer: { closeAllConnections(): void } }).httpServer.closeAllConnections();
+      await closing;
+    },
+    async start() {
+      // The same port and directory: the bucket and its objects are back as they were.
+      ({ server, port } = await launch(port));
+      running = true;
+    },
     async close() {
       client.destroy();
-      await server.close();
+      if (running) await server.close();
+      running = false;
       await rm(directory, { recursive: true, force: true });
     },
   };

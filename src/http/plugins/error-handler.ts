@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, isAppError, type ErrorCode } from '../../errors/app-error.ts';
-import { isDatabaseUnavailable } from '../../store/database-errors.ts';
+import { isDatabaseFull, isDatabaseUnavailable } from '../../store/database-errors.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -36,6 +36,9 @@ export function toAppError(error: FastifyError | Error): AppError {
   }
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped) return new AppError(mapped, fastifyError.message);
+  if (isDatabaseFull(error)) {
+    return new AppError('INSUFFICIENT_STORAGE', 'The metadata database has no space left; nothing was changed');
+  }
   if (isDatabaseUnavailable(error)) {
     return new AppError('SERVICE_UNAVAILABLE', 'The metadata database is unavailable; try again shortly');
   }

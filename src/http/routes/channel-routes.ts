@@ -6,6 +6,7 @@ import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { authenticationOf } from '../plugins/wallet-auth.ts';
 import { AuditEventSchema, BackupSchema, ChannelParams, PageQuery, pageOf } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+import { pageRequestOf } from '../page-request.ts';
 
 const errors = { ...authenticatedErrorResponses, 400: problemRef, 404: problemRef };
 
@@ -33,7 +34,7 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
     schema: { summary: 'Backups of the channel, newest first', tags: ['backups'], params: ChannelParams, querystring: PageQuery, response: { 200: pageOf(BackupSchema), ...errors } },
   }, async (request) => {
     const channel = await resolveChannel(deps.store, authenticationOf(request).principal, request.params.channelRef, 'files:read');
-    const page = await deps.backups.list(channel, { limit: request.query.limit ?? 50, cursor: request.query.cursor });
+    const page = await deps.backups.list(channel, pageRequestOf(request.query));
     return { items: page.items.map(backupView), next: page.next };
   });
 
@@ -42,7 +43,7 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
     schema: { summary: 'Audit log of the channel, newest first', tags: ['audit'], params: ChannelParams, querystring: PageQuery, response: { 200: pageOf(AuditEventSchema), ...errors } },
   }, async (request) => {
     const channel = await resolveChannel(deps.store, authenticationOf(request).principal, request.params.channelRef, 'audit:read');
-    const page = await deps.catalog.listAudit(channel.id, { limit: request.query.limit ?? 50, cursor: request.query.cursor });
+    const page = await deps.catalog.listAudit(channel.id, pageRequestOf(request.query));
     return { items: page.items.map(auditView), next: page.next };
   });
 }

@@ -13,6 +13,7 @@ import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { authenticationOf } from '../plugins/wallet-auth.ts';
 import { DownloadQuery, FileParams, FileSchema, FolderParams, PageQuery, VersionSchema, pageOf } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+import { pageRequestOf } from '../page-request.ts';
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
@@ -89,7 +90,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
     schema: { summary: 'List the files of a folder', tags: ['files'], params: FolderParams, querystring: PageQuery, response: { 200: pageOf(FileSchema), ...errors } },
   }, async (request) => {
     const channel = await resolveChannel(deps.store, principalOf(request), request.params.channelRef, 'files:read');
-    const page = await deps.files.list(channel, request.params.folderName, { limit: request.query.limit ?? 50, cursor: request.query.cursor });
+    const page = await deps.files.list(channel, request.params.folderName, pageRequestOf(request.query));
     return { items: page.items.map(fileView), next: page.next };
   });
 
@@ -99,7 +100,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
   }, async (request) => {
     const channel = await resolveChannel(deps.store, principalOf(request), request.params.channelRef, 'files:read');
     const path = filePath(request.params.folderName, request.params.filename);
-    const page = await deps.catalog.listVersions(channel.id, path.folder, path.filename, { limit: request.query.limit ?? 50, cursor: request.query.cursor });
+    const page = await deps.catalog.listVersions(channel.id, path.folder, path.filename, pageRequestOf(request.query));
     return { items: page.items.map(versionView), next: page.next };
   });
 
