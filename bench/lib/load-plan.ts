@@ -1,7 +1,7 @@
 /** What one load run sends; passed to the load process as JSON. */
 export interface LoadPlan {
   url: string;
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT';
   /** Paths cycled through, one per request. */
   paths: string[];
   connections: number;
@@ -9,6 +9,8 @@ export interface LoadPlan {
   /** Requests per second over all connections; unset = as fast as the server answers. */
   overallRate?: number;
   headers?: Record<string, string>;
+  /** Sent with every request (uploads). */
+  body?: string;
   /**
    * A pre-signed pool of SIWE sign-ins, one per request and none sent twice: signed in the load
    * process before the clock starts. `bad` signs each message with another key, so that every

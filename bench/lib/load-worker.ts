@@ -23,6 +23,7 @@ const instance = autocannon({
   ...(plan.overallRate ? { overallRate: plan.overallRate } : {}),
 
   headers: plan.headers ?? {},
+  ...(plan.body !== undefined ? { body: plan.body } : {}),
   requests: [
     {
       setupRequest(request) {
