@@ -58,7 +58,8 @@ const sampler = (async () => {
   }
 })();
 const results: { name: string; expected: number[]; result: LoadResult }[] = [];
-await Promise.all(plans.map(async ({ name, expected, plan }) => results.push({ name, expected, result: await runLoad(plan) })));
+// All loads at once; reported in the order planned, not the order they finished.
+results.push(...(await Promise.all(plans.map(async ({ name, expected, plan }) => ({ name, expected, result: await runLoad(plan) })))));
 sampling = false;
 await sampler;
 await server.stop();
@@ -79,14 +80,14 @@ const totalWrong = unexpected.reduce((sum, u) => sum + u.wrong, 0) + backups.fil
 const first = samples[0]!.rssMiB;
 const peak = Math.max(...samples.map((s) => s.rssMiB));
 const last = samples.at(-1)!.rssMiB;
-const verdict = totalWrong === 0 && Math.abs(perMinute) < 1 ? 'no growth trend, no errors' : `CHECK: trend ${perMinute.toFixed(2)} MiB/min, ${totalWrong} unexpected answers`;
+const verdict = totalWrong === 0 && perMinute < 1 ? 'no growth trend, no errors' : `CHECK: trend ${perMinute.toFixed(2)} MiB/min, ${totalWrong} unexpected answers`;
 
 const report = { machine: describeMachine(), minutes, samples, rssMiB: { first, peak, last, trendMiBPerMinuteSecondHalf: Math.round(perMinute * 1000) / 1000 }, load: unexpected, backups: backups.length, verdict };
 const directory = path.join(ROOT, 'bench/results');
 await mkdir(directory, { recursive: true });
 await writeFile(path.join(directory, 'soak.json'), `${JSON.stringify(report, null, 2)}\n`);
 const markdown = [
-  `# Soak: ${minutes} minutes of mixed load`,
+  `# Soak: ${minutes} minute${minutes === 1 ? '' : 's'} of mixed load`,
   '',
   `Verdict: **${verdict}**. RSS ${first} MiB at the start, peak ${peak} MiB, ${last} MiB at the end; trend over the second half ${perMinute.toFixed(3)} MiB/min.`,
   '',
