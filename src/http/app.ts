@@ -11,9 +11,10 @@ import type { MetadataStore } from '../store/types.ts';
 import errorHandler, { sendRouterProblem } from './plugins/error-handler.ts';
 import jsonBody from './plugins/json-body.ts';
 import { RequestLog } from './request-log.ts';
-import { answerClientError, answerUnmetExpectation } from './client-errors.ts';
+import { answerClientError, answerConnect, answerUnmetExpectation } from './client-errors.ts';
 import openapi from './plugins/openapi.ts';
 import responseHeaders, { BASE_HEADERS } from './plugins/response-headers.ts';
+import httpFraming from './plugins/http-framing.ts';
 import walletAuth from './plugins/wallet-auth.ts';
 import authRoutes from './routes/auth-routes.ts';
 import healthRoutes from './routes/health-routes.ts';
@@ -54,6 +55,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Node looks for timed-out requests every 30 s by default, which would let a slow client
       // hold a connection up to 30 s past REQUEST_TIMEOUT.
       connectionsCheckingInterval: 1000,
+      // Checked in the http-framing plugin instead, so that the refusal has the one error format.
+      requireHostHeader: false,
     },
     clientErrorHandler: answerClientError,
     trustProxy: config.trustProxy.length > 0 ? config.trustProxy : false,
@@ -68,10 +71,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.server.maxConnections = config.limits.maxConnections;
   app.server.on('checkExpectation', answerUnmetExpectation);
+  app.server.on('connect', answerConnect);
   await app.register(errorHandler, { onError: (error) => deps.metrics.error(error.code, error.status) });
   // Registered early so that its onResponse hook sees every route.
   await app.register(fp(metricsRoute), { metrics: deps.metrics, token: config.metricsToken });
   await app.register(responseHeaders, { corsOrigins: config.corsOrigins });
+  await app.register(httpFraming);
   await app.register(jsonBody);
   await app.register(openapi, { publicBaseUrl: config.publicBaseUrl, version: SERVICE_VERSION });
   await app.register(walletAuth, { authenticator, failures: deps.failures });

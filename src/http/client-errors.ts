@@ -3,7 +3,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import { AppError, type ErrorCode } from '../errors/app-error.ts';
 import { PROBLEM_CONTENT_TYPE } from './plugins/error-handler.ts';
-import { BASE_HEADERS } from './plugins/response-headers.ts';
+import { ALLOWED_METHODS, BASE_HEADERS } from './plugins/response-headers.ts';
 
 /** Node's codes for requests it could not read, with ours. */
 const CLIENT_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
@@ -20,11 +20,24 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return;
   const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
-  const appError = new AppError(known?.code ?? 'HTTP_MALFORMED', known?.detail ?? `The request is not well-formed HTTP/1.1 (${error.code ?? 'parse error'})`);
-  const body = problemBody(appError, undefined);
-  const headers = { ...BASE_HEADERS, 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  writeProblem(socket, new AppError(known?.code ?? 'HTTP_MALFORMED', known?.detail ?? `The request is not well-formed HTTP/1.1 (${error.code ?? 'parse error'})`));
+}
+
+/**
+ * A CONNECT (a tunnel request, which Node hands to no route): without this listener Node closes
+ * the connection without a word. This service is no proxy; the answer says so, in the one format.
+ */
+export function answerConnect(_request: IncomingMessage, socket: Socket): void {
+  if (!socket.writable) return;
+  writeProblem(socket, new AppError('METHOD_NOT_ALLOWED', 'CONNECT is not served: this service opens no tunnels'), { Allow: ALLOWED_METHODS.join(', ') });
+}
+
+/** Writes a whole HTTP answer on a socket no Fastify request owns, then closes it. */
+function writeProblem(socket: Socket, error: AppError, extraHeaders: Record<string, string> = {}): void {
+  const body = problemBody(error, undefined);
+  const headers = { ...BASE_HEADERS, ...extraHeaders, 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
   const lines = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
-  socket.end(`HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`);
+  socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`);
 }
 
 /**

@@ -680,8 +680,8 @@ function dechunk(bytes: Buffer): Buffer | undefined {
 
 const SECURITY_HEADER_NAMES = ['x-content-type-options', 'x-xss-protection', 'cache-control', 'pragma', 'expires', 'x-frame-options'];
 const VARY_LINES = ['Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers'];
-/** Codes of the answers Node's parser gives (through clientErrorHandler) before any route: they have no `instance`. */
-const PARSER_CODES = new Set(['HTTP_MALFORMED', 'HEADERS_TOO_LARGE', 'REQUEST_TIMEOUT']);
+/** Codes of the answers given before any route (Node's parser refusals through clientErrorHandler, CONNECT): they have no `instance`. */
+const PARSER_CODES = new Set(['HTTP_MALFORMED', 'HEADERS_TOO_LARGE', 'REQUEST_TIMEOUT', 'METHOD_NOT_ALLOWED']);
 /** A stack frame, raw or inside a JSON string. */
 const STACK_FRAME = /(?:\n|\\n)\s*at\s|\s{4}at\s/;
 
@@ -753,6 +753,7 @@ function check(world: World, request: FuzzRequest, wire: Wire, outcome: Outcome,
   const refusal = parserRefusal(request, wire);
   if (outcome.kind === 'no answer') {
     assert.ok(refusal, `no answer (${outcome.reason}) to a well-formed request`);
+    assert.notEqual(request.method, 'CONNECT', 'a CONNECT is answered (405), not dropped');
     bump(tally.unanswered, `${refusal} (${outcome.reason})`);
     bump(tally.statuses, 'no answer');
     return;
@@ -766,8 +767,9 @@ function check(world: World, request: FuzzRequest, wire: Wire, outcome: Outcome,
   }
   assert.ok(status < 500, `status ${status}`);
 
-  // Node's own 400 (no Host, for one) carries none of the service's headers: only for raw malformed requests.
-  if (headers['x-content-type-options'] === undefined && request.malformation && status === 400) {
+  // Node's own 400 carries none of the service's headers: only for raw malformed requests, and not
+  // for a missing Host, which the service answers itself.
+  if (headers['x-content-type-options'] === undefined && request.malformation && request.malformation.kind !== 'no Host' && status === 400) {
     bump(tally.bareNodeAnswers, `${status} raw: ${request.malformation.kind}`);
     return;
   }
@@ -929,6 +931,16 @@ const FINDINGS: [title: string, request: FuzzRequest][] = [
     // every paged list (backups, audit, folder files, versions).
     '?limit=Infinity is refused with 400, not a 500',
     { method: 'GET', target: '/api/channels/main/backups?limit=Infinity', auth: { kind: 'signed', role: 'owner', slot: 0, mutation: 'none' }, headers: [], contentType: undefined, body: { kind: 'none' }, malformation: undefined },
+  ],
+  [
+    // Node refuses an HTTP/1.1 request without Host itself: a bare 400, none of the contract's headers.
+    'a request without Host is refused in the one error format',
+    { method: 'GET', target: '/healthz', auth: { kind: 'none' }, headers: [], contentType: undefined, body: { kind: 'none' }, malformation: { kind: 'no Host', pick: 0 } },
+  ],
+  [
+    // With no 'connect' listener Node closes the connection without an answer.
+    'CONNECT is answered, not dropped',
+    { method: 'CONNECT', target: '/api/auth/test', auth: { kind: 'none' }, headers: [], contentType: undefined, body: { kind: 'none' }, malformation: undefined },
   ],
 ];
 

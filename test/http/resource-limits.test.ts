@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
-import { assertContractHeaders, assertProblem, CONTRACT_HEADERS } from '../helpers/assertions.ts';
+import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { FilesClient } from '../helpers/files.ts';
 import { request } from '../helpers/http.ts';
+import { assertRawProblem, parseRaw, rawExchange } from '../helpers/raw-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
@@ -26,48 +27,6 @@ const LIMITS = {
   AUTH_CACHE_SIZE: '20',
   AUTH_FAIL_LIMIT: '3',
 };
-
-/** What comes back on a raw socket: the answer's text (if any) and whether the server closed it. */
-function rawExchange(port: number, send: (socket: net.Socket) => void, waitMs: number): Promise<{ text: string; closedAfterMs: number | undefined }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
-    const started = Date.now();
-    let text = '';
-    let closedAfterMs: number | undefined;
-    socket.on('data', (chunk) => (text += chunk.toString('latin1')));
-    socket.on('close', () => (closedAfterMs = Date.now() - started));
-    socket.on('error', () => undefined);
-    socket.on('connect', () => send(socket));
-    setTimeout(() => {
-      socket.destroy();
-      resolve({ text, closedAfterMs });
-    }, waitMs);
-    socket.on('timeout', reject);
-  });
-}
-
-/** Status, headers (lowercase names) and JSON body of a raw HTTP/1.1 answer. */
-function parseRaw(text: string): { status: number; headers: Record<string, string>; body: any } {
-  const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
-  const [statusLine, ...lines] = head.split('\r\n');
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const name = line.slice(0, line.indexOf(':')).toLowerCase();
-    const value = line.slice(line.indexOf(':') + 1).trim();
-    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
-  }
-  return { status: Number(statusLine!.split(' ')[1]), headers, body: JSON.parse(body) };
-}
-
-function assertRawProblem(text: string, status: number, code: string): void {
-  const { status: got, headers, body } = parseRaw(text);
-  assert.equal(got, status, text);
-  assert.equal(headers['content-type'], 'application/problem+json');
-  for (const [name, value] of Object.entries(CONTRACT_HEADERS)) assert.equal(headers[name.toLowerCase()], value, `header ${name}`);
-  assert.equal(body.code, code);
-  assert.equal(body.status, status);
-  assert.ok(String(body.detail).length > 10);
-}
 
 describe('resource limits (OWASP API4)', () => {
   let svc: TestService;
