@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { createContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
+import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
 import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import { MemoryFailureLimiter } from '../auth/limits/memory-failure-limiter.ts';
-import { RedisFailureLimiter } from '../auth/limits/redis-failure-limiter.ts';
 import type { Config } from '../config/config.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { createFileServices } from '../files/file-services.ts';
@@ -35,7 +34,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     config: config.auth,
     store,
     recoverer,
-    contractWallets: config.auth.rpcUrl ? createContractWalletVerifier(config.auth.rpcUrl) : undefined,
+    contractWallets: config.auth.rpcUrl ? await openContractWalletVerifier(config.auth.rpcUrl) : undefined,
   });
   const blobs = await openBlobStorage(config);
   await recoverInterruptedWrites(blobs, store.files, logger);
@@ -43,7 +42,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
   const metrics = new Metrics(authenticator.signatures);
   const fileServices = createFileServices(blobs, locks, store.files, config, logger, (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes));
   const failures = config.redisUrl
-    ? await RedisFailureLimiter.open(config.redisUrl, config.auth.failLimit, logger)
+    ? await (await import('../auth/limits/redis-failure-limiter.ts')).RedisFailureLimiter.open(config.redisUrl, config.auth.failLimit, logger)
     : new MemoryFailureLimiter(config.auth.failLimit);
   const app = await buildApp({
     config,
@@ -85,4 +84,10 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       await store.close();
     },
   };
+}
+
+/** viem takes about 0.2 s to load; only deployments with contract wallets (AUTH_RPC_URL) pay for it. */
+async function openContractWalletVerifier(rpcUrl: string): Promise<ContractWalletVerifier> {
+  const { createContractWalletVerifier } = await import('../auth/contract-wallet-verifier.ts');
+  return createContractWalletVerifier(rpcUrl);
 }
