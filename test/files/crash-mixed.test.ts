@@ -10,7 +10,7 @@ import { isTempName } from '../../src/storage/temp-files.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import { CRASH_FILES, CRASH_FOLDER } from '../helpers/crash-layout.ts';
 import { createTenantFixture } from '../helpers/fixtures.ts';
-import { bundleForSpawn } from '../helpers/bundle.ts';
+import { bundleForSpawn, cliBundle } from '../helpers/bundle.ts';
 import { sha256, storedBytes } from '../helpers/files.ts';
 import { spawnService, waitUntilReady } from '../helpers/service-process.ts';
 import { createStorage, freePort } from '../helpers/test-service.ts';
@@ -132,7 +132,7 @@ async function runLane(t: TestContext, bundle: string, kills: number, lane: numb
   await worker.kill();
   const backups = (await store.files.listBackups(channel, { limit: 1000 })).items.length;
   const port = await freePort();
-  const service = spawnService({ ...env, PORT: String(port) });
+  const service = spawnService({ ...env, PORT: String(port) }, await cliBundle());
   t.after(() => service.child.kill('SIGKILL'));
   await waitUntilReady(service, `http://127.0.0.1:${port}`);
   assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
@@ -142,10 +142,9 @@ async function runLane(t: TestContext, bundle: string, kills: number, lane: numb
 
 test(`${KILLS} SIGKILLs at random instants during uploads, backups and restores: no torn file, no lost version, no leftover after restart`, async (t) => {
   const bundle = await bundleForSpawn(WORKER);
-  t.after(() => bundle.remove());
   const started = Date.now();
   // Two lanes at once, one per core: a kill's cost is mostly the next process start.
-  const reports = await Promise.all(Array.from({ length: LANES }, (_, lane) => runLane(t, bundle.file, KILLS / LANES, lane)));
+  const reports = await Promise.all(Array.from({ length: LANES }, (_, lane) => runLane(t, bundle, KILLS / LANES, lane)));
   const sum = (key: keyof LaneReport) => reports.reduce((total, report) => total + report[key], 0);
   t.diagnostic(`${KILLS} SIGKILLs during uploads, backups and restores (${LANES} lanes) in ${Math.round((Date.now() - started) / 1000)} s: ${sum('versions')} versions and ${sum('backups')} backups verified, ${sum('versionsChecked')} version checks, 0 torn files, 0 leftovers`);
 });

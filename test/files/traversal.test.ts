@@ -3,10 +3,14 @@ import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import { cliBundle } from '../helpers/bundle.ts';
 import { FilesClient, nextSecond } from '../helpers/files.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { S3RVER_LONGEST_SEGMENT_BYTES } from '../helpers/s3-server.ts';
-import { createStorage, FILE_SETUPS, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { spawnService, waitUntilReady, type ServiceProcess } from '../helpers/service-process.ts';
+import { createStorage, FILE_SETUPS, freePort, type Storage } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 const VECTORS = new URL('../../../shared/vectors/traversal/', import.meta.url);
@@ -73,7 +77,8 @@ for (const setup of FILE_SETUPS) {
     let sandbox: string;
     let canary: string;
     let canaryMtime: number;
-    let svc: TestService;
+    let service: ServiceProcess;
+    let baseUrl: string;
     let fixture: TenantFixture;
     let client: FilesClient;
     let timestamp: string;
@@ -89,16 +94,32 @@ for (const setup of FILE_SETUPS) {
       await storage.s3?.putText(CANARY_NAME, CANARY_TEXT);
       const dataDir = path.join(sandbox, 'data');
       await mkdir(dataDir);
-      svc = await startTestService(setup, { storage: { ...storage, dataDir } });
-      fixture = await createTenantFixture(svc.service.store, 'Traversal');
-      client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
+      const port = await freePort();
+      baseUrl = `http://127.0.0.1:${port}`;
+      const env = {
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production', // no demo seed
+        ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
+        ...storage.env,
+      };
+      const store = await openMetadataStore({ dataDir, databaseUrl: storage.databaseUrl });
+      fixture = await createTenantFixture(store, 'Traversal');
+      await store.close();
+      // The service in a process of its own, as deployed: it and this client each get a core.
+      service = spawnService(env, await cliBundle());
+      await waitUntilReady(service, baseUrl);
+      client = new FilesClient(baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, loadConfig(env).auth.domains[0]!)) });
       assert.equal((await client.put('docs', 'a.txt', 'inside')).status, 201);
       await nextSecond();
       timestamp = (await client.backup()).json().timestamp;
     });
     after(async () => {
       agent.destroy();
-      await svc.close();
+      service.child.kill('SIGTERM');
+      await service.exited;
       await storage.drop();
     });
 
@@ -107,7 +128,7 @@ for (const setup of FILE_SETUPS) {
         const headers: Record<string, string> = { ...client.auth };
         if (method === 'PUT') headers['Content-Type'] = 'text/plain';
         if (method === 'POST') headers['Content-Type'] = 'application/json';
-        const req = http.request({ host: '127.0.0.1', port: new URL(svc.baseUrl).port, method, path: urlPath, headers, agent }, (res) => {
+        const req = http.request({ host: '127.0.0.1', port: new URL(baseUrl).port, method, path: urlPath, headers, agent }, (res) => {
           let body = '';
           res.setEncoding('utf8');
           res.on('data', (chunk: string) => (body += chunk));

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { cliBundle } from './bundle.ts';
 
 export const BIN = fileURLToPath(new URL('../../bin/wallet-admin.js', import.meta.url));
 
@@ -10,10 +11,14 @@ export interface CliResult {
   json(): any;
 }
 
-/** Runs the real `wallet-admin` binary as a user would, in its own process. */
-export function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+/**
+ * Runs `wallet-admin` as a user would, in its own process: the CLI's sources bundled (cliBundle),
+ * which start in half the time of bin/wallet-admin.js through tsx; serve.test.ts runs the bin itself.
+ */
+export async function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  const entry = await cliBundle();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [entry, ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -7,9 +7,12 @@ export interface ServiceProcess {
   exited: Promise<number | null>;
 }
 
-/** `wallet-admin serve` in its own process, as an operator runs it; output collected. */
-export function spawnService(env: Record<string, string>): ServiceProcess {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `wallet-admin serve` in its own process, as an operator runs it (bin/wallet-admin.js, or the
+ * same sources bundled, for tests that restart it often: see cliBundle); output collected.
+ */
+export function spawnService(env: Record<string, string>, entry = BIN): ServiceProcess {
+  const child = spawn(process.execPath, [entry, 'serve'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
