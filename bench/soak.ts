@@ -45,14 +45,29 @@ const plans: { name: string; expected: number[]; plan: LoadPlan }[] = [
   { name: 'restores', expected: [200], plan: { url: server.baseUrl, method: 'POST', paths: Array.from({ length: 20 }, (_, i) => `${files}/f${i}.bin/restore?backupTimestamp=${firstBackup}`), connections: 2, durationSeconds: seconds, overallRate: 20, headers: { ...auth, 'Content-Type': 'application/json' } } },
 ];
 
-const samples: { second: number; rssMiB: number }[] = [];
+interface Sample {
+  second: number;
+  rssMiB: number;
+  /** The service's JavaScript heap in use and its memory outside the heap (Buffers, SQLite is not in it), from /metrics. */
+  heapUsedMiB: number;
+  externalMiB: number;
+}
+
+async function processMemory(): Promise<{ heapUsedMiB: number; externalMiB: number }> {
+  const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
+  const gauge = (name: string) => Math.round(Number(new RegExp(`^wallet_admin_${name} (\\S+)$`, 'm').exec(text)?.[1]) / MiB * 10) / 10;
+  return { heapUsedMiB: gauge('nodejs_heap_size_used_bytes'), externalMiB: gauge('nodejs_external_memory_bytes') };
+}
+
+const samples: Sample[] = [];
 const started = Date.now();
 const backups: number[] = [];
 let sampling = true;
 const sampler = (async () => {
   while (sampling) {
-    samples.push({ second: Math.round((Date.now() - started) / 1000), rssMiB: Math.round((await rssBytes(server.pid)) / MiB * 10) / 10 });
-    process.stderr.write(`${samples.at(-1)!.second} s: RSS ${samples.at(-1)!.rssMiB} MiB\n`);
+    const sample = { second: Math.round((Date.now() - started) / 1000), rssMiB: Math.round((await rssBytes(server.pid)) / MiB * 10) / 10, ...(await processMemory()) };
+    samples.push(sample);
+    process.stderr.write(`${sample.second} s: RSS ${sample.rssMiB} MiB, heap used ${sample.heapUsedMiB} MiB, external ${sample.externalMiB} MiB\n`);
     if (samples.length % 6 === 0) backups.push(await backup().then(() => 201, () => 0));
     await new Promise((resolve) => setTimeout(resolve, SAMPLE_SECONDS * 1000));
   }
@@ -65,13 +80,17 @@ await sampler;
 await server.stop();
 await deployment.remove();
 
-// Least squares over the second half: MiB per minute.
-const half = samples.filter((s) => s.second >= (minutes * 60) / 2);
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const mx = mean(half.map((s) => s.second));
-const my = mean(half.map((s) => s.rssMiB));
-const slope = half.reduce((sum, s) => sum + (s.second - mx) * (s.rssMiB - my), 0) / half.reduce((sum, s) => sum + (s.second - mx) ** 2, 0);
-const perMinute = slope * 60;
+/** Least squares over the second half (after warm-up): MiB per minute. */
+function trendPerMinute(key: 'rssMiB' | 'heapUsedMiB'): number {
+  const half = samples.filter((s) => s.second >= (minutes * 60) / 2);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const mx = mean(half.map((s) => s.second));
+  const my = mean(half.map((s) => s[key]));
+  const slope = half.reduce((sum, s) => sum + (s.second - mx) * (s[key] - my), 0) / half.reduce((sum, s) => sum + (s.second - mx) ** 2, 0);
+  return slope * 60;
+}
+const perMinute = trendPerMinute('rssMiB');
+const heapPerMinute = trendPerMinute('heapUsedMiB');
 const unexpected = results.map(({ name, expected, result }) => {
   const wrong = Object.entries(result.statusCounts).filter(([code]) => !expected.includes(Number(code))).reduce((sum, [, n]) => sum + n, 0) + result.errors + result.timeouts;
   return { name, requests: result.requests, wrong, statusCounts: result.statusCounts, p99: result.latencyMs.p99 };
@@ -82,14 +101,14 @@ const peak = Math.max(...samples.map((s) => s.rssMiB));
 const last = samples.at(-1)!.rssMiB;
 const verdict = totalWrong === 0 && perMinute < 1 ? 'no growth trend, no errors' : `CHECK: trend ${perMinute.toFixed(2)} MiB/min, ${totalWrong} unexpected answers`;
 
-const report = { machine: describeMachine(), minutes, samples, rssMiB: { first, peak, last, trendMiBPerMinuteSecondHalf: Math.round(perMinute * 1000) / 1000 }, load: unexpected, backups: backups.length, verdict };
+const report = { machine: describeMachine(), minutes, samples, rssMiB: { first, peak, last, trendMiBPerMinuteSecondHalf: Math.round(perMinute * 1000) / 1000 }, heapUsedTrendMiBPerMinuteSecondHalf: Math.round(heapPerMinute * 1000) / 1000, load: unexpected, backups: backups.length, verdict };
 const directory = path.join(ROOT, 'bench/results');
 await mkdir(directory, { recursive: true });
 await writeFile(path.join(directory, 'soak.json'), `${JSON.stringify(report, null, 2)}\n`);
 const markdown = [
   `# Soak: ${minutes} minute${minutes === 1 ? '' : 's'} of mixed load`,
   '',
-  `Verdict: **${verdict}**. RSS ${first} MiB at the start, peak ${peak} MiB, ${last} MiB at the end; trend over the second half ${perMinute.toFixed(3)} MiB/min.`,
+  `Verdict: **${verdict}**. RSS ${first} MiB at the start, peak ${peak} MiB, ${last} MiB at the end; trend over the second half ${perMinute.toFixed(3)} MiB/min (JavaScript heap in use: ${heapPerMinute.toFixed(3)} MiB/min).`,
   '',
   '| Load | Requests | Unexpected | p99 ms | Statuses |',
   '|---|---|---|---|---|',
@@ -97,6 +116,8 @@ const markdown = [
   `| backups (one a minute) | ${backups.length} | ${backups.filter((b) => b !== 201).length} |  |  |`,
   '',
   `RSS every ${SAMPLE_SECONDS} s (MiB): ${samples.map((s) => s.rssMiB).join(', ')}`,
+  '',
+  `JavaScript heap in use at the same instants (MiB): ${samples.map((s) => s.heapUsedMiB).join(', ')}`,
   '',
   `Machine: ${report.machine.cpuModel} × ${report.machine.cpuCount}, Node ${report.machine.node}; run ${report.machine.date.slice(0, 16).replace('T', ' ')} UTC.`,
   '',
