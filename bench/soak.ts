@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { createSiweMessage } from 'viem/siwe';
 import { createDeployment } from './lib/deployment.ts';
 import { runLoad } from './lib/load.ts';
-import type { LoadPlan, LoadResult } from './lib/load-plan.ts';
+import type { LoadPlan } from './lib/load-plan.ts';
 import { describeMachine } from './lib/machine.ts';
 import { PoolSigner } from './lib/pool-signer.ts';
 import { ROOT, rssBytes, startService } from './lib/servers.ts';
@@ -20,6 +20,8 @@ const { values } = parseArgs({ options: { minutes: { type: 'string', default: '1
 const minutes = Number(values.minutes);
 const SAMPLE_SECONDS = 10;
 const MiB = 1024 * 1024;
+/** Bytes as MiB with one decimal. */
+const toMiB = (bytes: number) => Math.round((bytes / MiB) * 10) / 10;
 
 const deployment = await createDeployment('sqlite');
 const server = await startService(deployment.env, path.join(deployment.dataDir, '..', `soak-${Date.now()}.log`));
@@ -55,7 +57,7 @@ interface Sample {
 
 async function processMemory(): Promise<{ heapUsedMiB: number; externalMiB: number }> {
   const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
-  const gauge = (name: string) => Math.round(Number(new RegExp(`^wallet_admin_${name} (\\S+)$`, 'm').exec(text)?.[1]) / MiB * 10) / 10;
+  const gauge = (name: string) => toMiB(Number(new RegExp(`^wallet_admin_${name} (\\S+)$`, 'm').exec(text)?.[1]));
   return { heapUsedMiB: gauge('nodejs_heap_size_used_bytes'), externalMiB: gauge('nodejs_external_memory_bytes') };
 }
 
@@ -65,16 +67,15 @@ const backups: number[] = [];
 let sampling = true;
 const sampler = (async () => {
   while (sampling) {
-    const sample = { second: Math.round((Date.now() - started) / 1000), rssMiB: Math.round((await rssBytes(server.pid)) / MiB * 10) / 10, ...(await processMemory()) };
+    const sample = { second: Math.round((Date.now() - started) / 1000), rssMiB: toMiB(await rssBytes(server.pid)), ...(await processMemory()) };
     samples.push(sample);
     process.stderr.write(`${sample.second} s: RSS ${sample.rssMiB} MiB, heap used ${sample.heapUsedMiB} MiB, external ${sample.externalMiB} MiB\n`);
     if (samples.length % 6 === 0) backups.push(await backup().then(() => 201, () => 0));
     await new Promise((resolve) => setTimeout(resolve, SAMPLE_SECONDS * 1000));
   }
 })();
-const results: { name: string; expected: number[]; result: LoadResult }[] = [];
 // All loads at once; reported in the order planned, not the order they finished.
-results.push(...(await Promise.all(plans.map(async ({ name, expected, plan }) => ({ name, expected, result: await runLoad(plan) })))));
+const results = await Promise.all(plans.map(async ({ name, expected, plan }) => ({ name, expected, result: await runLoad(plan) })));
 sampling = false;
 await sampler;
 await server.stop();
@@ -95,7 +96,8 @@ const unexpected = results.map(({ name, expected, result }) => {
   const wrong = Object.entries(result.statusCounts).filter(([code]) => !expected.includes(Number(code))).reduce((sum, [, n]) => sum + n, 0) + result.errors + result.timeouts;
   return { name, requests: result.requests, wrong, statusCounts: result.statusCounts, p99: result.latencyMs.p99 };
 });
-const totalWrong = unexpected.reduce((sum, u) => sum + u.wrong, 0) + backups.filter((b) => b !== 201).length;
+const failedBackups = backups.filter((b) => b !== 201).length;
+const totalWrong = unexpected.reduce((sum, u) => sum + u.wrong, 0) + failedBackups;
 const first = samples[0]!.rssMiB;
 const peak = Math.max(...samples.map((s) => s.rssMiB));
 const last = samples.at(-1)!.rssMiB;
@@ -113,7 +115,7 @@ const markdown = [
   '| Load | Requests | Unexpected | p99 ms | Statuses |',
   '|---|---|---|---|---|',
   ...unexpected.map((u) => `| ${u.name} | ${u.requests} | ${u.wrong} | ${u.p99} | ${JSON.stringify(u.statusCounts)} |`),
-  `| backups (one a minute) | ${backups.length} | ${backups.filter((b) => b !== 201).length} |  |  |`,
+  `| backups (one a minute) | ${backups.length} | ${failedBackups} |  |  |`,
   '',
   `RSS every ${SAMPLE_SECONDS} s (MiB): ${samples.map((s) => s.rssMiB).join(', ')}`,
   '',

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
 import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
+import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
 import { MemoryFailureLimiter } from '../auth/limits/memory-failure-limiter.ts';
 import type { Config } from '../config/config.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
@@ -41,9 +42,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
   const locks = openFileLocks(config, logger);
   const metrics = new Metrics(authenticator.signatures);
   const fileServices = createFileServices(blobs, locks, store.files, config, logger, (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes));
-  const failures = config.redisUrl
-    ? await (await import('../auth/limits/redis-failure-limiter.ts')).RedisFailureLimiter.open(config.redisUrl, config.auth.failLimit, logger)
-    : new MemoryFailureLimiter(config.auth.failLimit);
+  const failures = config.redisUrl ? await openRedisFailureLimiter(config.redisUrl, config.auth.failLimit, logger) : new MemoryFailureLimiter(config.auth.failLimit);
   const app = await buildApp({
     config,
     store,
@@ -86,8 +85,15 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
   };
 }
 
-/** viem takes about 0.2 s to load; only deployments with contract wallets (AUTH_RPC_URL) pay for it. */
+// viem and ioredis take 0.3–0.4 s to load together: only deployments that use them (AUTH_RPC_URL,
+// REDIS_URL) pay for it, at start-up, never on a request.
+
 async function openContractWalletVerifier(rpcUrl: string): Promise<ContractWalletVerifier> {
   const { createContractWalletVerifier } = await import('../auth/contract-wallet-verifier.ts');
   return createContractWalletVerifier(rpcUrl);
+}
+
+async function openRedisFailureLimiter(url: string, limit: number, logger: Logger): Promise<FailureLimiter> {
+  const { RedisFailureLimiter } = await import('../auth/limits/redis-failure-limiter.ts');
+  return RedisFailureLimiter.open(url, limit, logger);
 }

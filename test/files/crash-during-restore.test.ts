@@ -7,11 +7,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config/config.ts';
 import { isTempName } from '../../src/storage/temp-files.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
-import { createTenantFixture } from '../helpers/fixtures.ts';
+import { seedTenantFixture } from '../helpers/fixtures.ts';
 import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
 import { cliBundle } from '../helpers/bundle.ts';
 import { spawnService, waitUntilReady, type ServiceProcess } from '../helpers/service-process.ts';
-import { createStorage, FILE_SETUPS, freePort, type Storage } from '../helpers/test-service.ts';
+import { createStorage, FILE_SETUPS, freePort, storageEnv, type Storage } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 // Each kill costs a process start (~0.5 s from the bundle): 30 on SQLite, the default engine (the
@@ -37,18 +37,9 @@ for (const setup of FILE_SETUPS) {
       t.after(() => storage.drop());
       const port = await freePort();
       const baseUrl = `http://127.0.0.1:${port}`;
-      const env = {
-        DATA_DIR: storage.dataDir,
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production', // no demo seed
-        ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
-        ...storage.env,
-      };
+      const env = { ...storageEnv(storage), PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'production' }; // production: no demo seed
       const config = loadConfig(env);
-      const store = await openMetadataStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
-      const fixture = await createTenantFixture(store, 'Crash');
-      await store.close();
+      const fixture = await seedTenantFixture(storage, 'Crash');
 
       let current: ServiceProcess | undefined;
       t.after(() => current?.child.kill('SIGKILL'));

@@ -65,13 +65,11 @@ interface LaneReport {
 async function runLane(t: TestContext, bundle: string, kills: number, lane: number): Promise<LaneReport> {
   const storage = await createStorage('sqlite');
   t.after(() => storage.drop());
-  const setupStore = await openMetadataStore({ dataDir: storage.dataDir });
-  const fixture = await createTenantFixture(setupStore, `Crash${lane}`);
-  await setupStore.close();
-  const env = { DATA_DIR: storage.dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', CRASH_CHANNEL_ID: fixture.channel.id, CRASH_ADMIN_ID: fixture.owner.id };
-  const config = loadConfig(env);
   const store = await openMetadataStore({ dataDir: storage.dataDir });
   t.after(() => store.close());
+  const fixture = await createTenantFixture(store, `Crash${lane}`);
+  const env = { DATA_DIR: storage.dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', CRASH_CHANNEL_ID: fixture.channel.id, CRASH_ADMIN_ID: fixture.owner.id };
+  const config = loadConfig(env);
   const channel = fixture.channel.id;
 
   /** Every version seen so far, by id, with the sha256 its bytes had then. */

@@ -4,13 +4,12 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
-import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import { cliBundle } from '../helpers/bundle.ts';
 import { FilesClient, nextSecond } from '../helpers/files.ts';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { seedTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { S3RVER_LONGEST_SEGMENT_BYTES } from '../helpers/s3-server.ts';
 import { spawnService, waitUntilReady, type ServiceProcess } from '../helpers/service-process.ts';
-import { createStorage, FILE_SETUPS, freePort, type Storage } from '../helpers/test-service.ts';
+import { createStorage, FILE_SETUPS, freePort, storageEnv, type Storage } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 const VECTORS = new URL('../../../shared/vectors/traversal/', import.meta.url);
@@ -96,18 +95,8 @@ for (const setup of FILE_SETUPS) {
       await mkdir(dataDir);
       const port = await freePort();
       baseUrl = `http://127.0.0.1:${port}`;
-      const env = {
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production', // no demo seed
-        ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
-        ...storage.env,
-      };
-      const store = await openMetadataStore({ dataDir, databaseUrl: storage.databaseUrl });
-      fixture = await createTenantFixture(store, 'Traversal');
-      await store.close();
+      const env = { ...storageEnv(storage, dataDir), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'production' }; // production: no demo seed
+      fixture = await seedTenantFixture({ dataDir, databaseUrl: storage.databaseUrl }, 'Traversal');
       // The service in a process of its own, as deployed: it and this client each get a core.
       service = spawnService(env, await cliBundle());
       await waitUntilReady(service, baseUrl);

@@ -10,7 +10,7 @@ const CLI_ENTRY = new URL('./cli-entry.ts', import.meta.url);
  * Packages that stay outside a bundle: native addons (their binaries are found from their own
  * folder) and those the sources load only when a setting asks for them.
  */
-const UNBUNDLED = ['better-sqlite3', 'secp256k1', 'keccak', 'pg-native', 'ioredis', 'viem', '@aws-sdk/*', '@smithy/*'];
+const UNBUNDLED = ['better-sqlite3', 'secp256k1', 'keccak', 'pg-native', 'ioredis', 'viem', '@aws-sdk/*'];
 
 /** CommonJS packages inside an ES module bundle still call `require` for Node's own modules. */
 const REQUIRE_SHIM = "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);";

@@ -1,3 +1,4 @@
+import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import type { Admin, Channel, MetadataStore, Tenant } from '../../src/store/types.ts';
 import { newWallet, type TestWallet } from './wallets.ts';
 
@@ -16,6 +17,16 @@ export async function createTenantFixture(store: MetadataStore, name = 'Tenant')
   const channel = await store.createChannel({ tenantId: tenant.id, name: 'main' });
   await store.linkChannel(channel.id, owner.id);
   return { tenant, owner, ownerWallet, channel };
+}
+
+/** A tenant fixture written straight into the metadata of a service that will run in its own process. */
+export async function seedTenantFixture(location: { dataDir: string; databaseUrl?: string }, name: string): Promise<TenantFixture> {
+  const store = await openMetadataStore(location);
+  try {
+    return await createTenantFixture(store, name);
+  } finally {
+    await store.close();
+  }
 }
 
 export async function createMemberAdmin(

@@ -58,6 +58,11 @@ export async function createStorage(setup: Setup): Promise<Storage> {
   };
 }
 
+/** The settings that point a service at a storage setup's metadata and files. */
+export function storageEnv(storage: Storage, dataDir = storage.dataDir): Record<string, string> {
+  return { DATA_DIR: dataDir, ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}), ...storage.env };
+}
+
 export async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -79,10 +84,8 @@ export async function startTestService(
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: String(port),
-    DATA_DIR: storage.dataDir,
     LOG_LEVEL: 'info',
-    ...(storage.databaseUrl ? { DATABASE_URL: storage.databaseUrl } : {}),
-    ...storage.env,
+    ...storageEnv(storage),
     ...options.env,
   });
   const logs: string[] = [];
