@@ -54,8 +54,13 @@ export interface StorageConfig {
  * sign-in's headers are about 1.5 KB, the API's JSON bodies a few hundred bytes.
  */
 export interface HttpLimits {
-  /** A request must arrive whole within this (slow clients hold a connection otherwise). */
+  /** The request line and headers must arrive within this (slow clients hold a connection otherwise). */
   requestTimeoutSeconds: number;
+  /**
+   * The longest a request body may stop arriving; a body that keeps arriving has no deadline, so
+   * that a large upload does not need a fast line. MAX_CONNECTIONS bounds how many may trickle.
+   */
+  bodyIdleSeconds: number;
   /** Request line plus headers; beyond it 431. */
   maxHeaderBytes: number;
   /** JSON bodies (file uploads have MAX_FILE_BYTES); beyond it 413. */
@@ -166,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins,
     limits: {
       requestTimeoutSeconds: read.seconds('REQUEST_TIMEOUT', 30, 1, 3600),
+      bodyIdleSeconds: read.seconds('BODY_IDLE_TIMEOUT', 30, 1, 3600),
       maxHeaderBytes: read.integer('MAX_HEADER_BYTES', 16 * 1024, 1024, 1024 * 1024),
       maxJsonBytes: read.integer('MAX_JSON_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
       keepAliveSeconds: read.seconds('KEEP_ALIVE_TIMEOUT', 72, 1, 3600),

@@ -11,7 +11,8 @@ import type { MetadataStore } from '../store/types.ts';
 import errorHandler, { sendRouterProblem } from './plugins/error-handler.ts';
 import jsonBody from './plugins/json-body.ts';
 import { RequestLog } from './request-log.ts';
-import { answerClientError, answerConnect, answerUnmetExpectation } from './client-errors.ts';
+import { answerClientError, answerConnect, answerStalledBody, answerUnmetExpectation } from './client-errors.ts';
+import { BodyIdleGuard } from './body-idle-guard.ts';
 import openapi from './plugins/openapi.ts';
 import responseHeaders, { BASE_HEADERS } from './plugins/response-headers.ts';
 import httpFraming from './plugins/http-framing.ts';
@@ -46,14 +47,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
     logController: new RequestLog(),
-    requestTimeout: config.limits.requestTimeoutSeconds * 1000,
+    // No deadline for a whole request: it would cap an upload's duration, hence its size on a
+    // slow line. The head has REQUEST_TIMEOUT (headersTimeout), a body BODY_IDLE_TIMEOUT (below).
+    requestTimeout: 0,
     keepAliveTimeout: config.limits.keepAliveSeconds * 1000,
     bodyLimit: config.limits.maxJsonBytes,
     http: {
       maxHeaderSize: config.limits.maxHeaderBytes,
       headersTimeout: config.limits.requestTimeoutSeconds * 1000,
-      // Node looks for timed-out requests every 30 s by default, which would let a slow client
-      // hold a connection up to 30 s past REQUEST_TIMEOUT.
+      // Node looks for timed-out request heads every 30 s by default, which would let a slow
+      // client hold a connection up to 30 s past REQUEST_TIMEOUT.
       connectionsCheckingInterval: 1000,
       // Checked in the http-framing plugin instead, so that the refusal has the one error format.
       requireHostHeader: false,
@@ -72,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.server.maxConnections = config.limits.maxConnections;
   app.server.on('checkExpectation', answerUnmetExpectation);
   app.server.on('connect', answerConnect);
+  app.server.on('request', new BodyIdleGuard(config.limits.bodyIdleSeconds * 1000, answerStalledBody).watch);
   await app.register(errorHandler, { onError: (error) => deps.metrics.error(error.code, error.status) });
   // Registered early so that its onResponse hook sees every route.
   await app.register(fp(metricsRoute), { metrics: deps.metrics, token: config.metricsToken });

@@ -8,7 +8,8 @@ import { ALLOWED_METHODS, BASE_HEADERS } from './plugins/response-headers.ts';
 /** Node's codes for requests it could not read, with ours. */
 const CLIENT_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
   HPE_HEADER_OVERFLOW: { code: 'HEADERS_TOO_LARGE', detail: 'The request line and headers are larger than MAX_HEADER_BYTES allows' },
-  ERR_HTTP_REQUEST_TIMEOUT: { code: 'REQUEST_TIMEOUT', detail: 'The request did not arrive whole within REQUEST_TIMEOUT' },
+  // Node's requestTimeout is off (bodies have BODY_IDLE_TIMEOUT): only the head has a deadline.
+  ERR_HTTP_REQUEST_TIMEOUT: { code: 'REQUEST_TIMEOUT', detail: 'The request line and headers did not arrive within REQUEST_TIMEOUT' },
 };
 
 /**
@@ -21,6 +22,24 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   if (error.code === 'ECONNRESET' || !socket.writable) return;
   const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
   writeProblem(socket, new AppError(known?.code ?? 'HTTP_MALFORMED', known?.detail ?? `The request is not well-formed HTTP/1.1 (${error.code ?? 'parse error'})`));
+}
+
+/**
+ * A request body that has stopped arriving for BODY_IDLE_TIMEOUT: answered 408 in the one format
+ * when no answer has begun, and the connection closed either way. Closing aborts the request
+ * stream, so whatever was reading it (an upload) fails now and keeps nothing, instead of waiting
+ * for a client that may never send or close.
+ */
+export function answerStalledBody(request: IncomingMessage, response: ServerResponse): void {
+  const socket = request.socket;
+  // A pipelined request's response waits for the socket until the earlier ones are written.
+  const answerable = response.socket === socket && !response.headersSent && socket.writable;
+  if (!answerable) {
+    socket.destroy();
+    return;
+  }
+  writeProblem(socket, new AppError('REQUEST_TIMEOUT', 'The request body stopped arriving for longer than BODY_IDLE_TIMEOUT'));
+  socket.once('finish', () => socket.destroy());
 }
 
 /**
