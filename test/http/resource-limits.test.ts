@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import http from 'node:http';
 import net from 'node:net';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { FilesClient } from '../helpers/files.ts';
+import { FilesClient, sha256 } from '../helpers/files.ts';
 import { request } from '../helpers/http.ts';
 import { assertRawProblem, parseRaw, rawExchange } from '../helpers/raw-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
@@ -22,6 +25,7 @@ const LIMITS = {
   MAX_JSON_BYTES: '2048',
   MAX_FILE_BYTES: '10000',
   REQUEST_TIMEOUT: '1',
+  BODY_IDLE_TIMEOUT: '2',
   KEEP_ALIVE_TIMEOUT: '1',
   MAX_CONNECTIONS: '8',
   AUTH_CACHE_SIZE: '20',
@@ -45,7 +49,7 @@ describe('resource limits (OWASP API4)', () => {
 
   test('the defaults are documented values far above normal use', () => {
     const defaults = loadConfig({}).limits;
-    assert.deepEqual(defaults, { requestTimeoutSeconds: 30, maxHeaderBytes: 16384, maxJsonBytes: 1048576, keepAliveSeconds: 72, maxConnections: 10000 });
+    assert.deepEqual(defaults, { requestTimeoutSeconds: 30, bodyIdleSeconds: 30, maxHeaderBytes: 16384, maxJsonBytes: 1048576, keepAliveSeconds: 72, maxConnections: 10000 });
     const signInHeaderBytes = Object.entries(auth).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
     assert.ok(signInHeaderBytes * 8 < defaults.maxHeaderBytes, `a sign-in (${signInHeaderBytes} bytes of headers) is far below the header limit`);
   });
@@ -81,16 +85,60 @@ describe('resource limits (OWASP API4)', () => {
     crossed.push('path segment → 414');
   });
 
-  test('request timeout: a request still incomplete after REQUEST_TIMEOUT gets 408 and the connection closes', async () => {
-    // Headers sent, then the body promised by Content-Length never comes.
-    const restore = '/api/channels/c/folders/f/files/n/restore';
-    const { text, closedAfterMs } = await rawExchange(port, (s) => s.write(`POST ${restore} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a"`), 4000);
+  test('request timeout: headers still incomplete after REQUEST_TIMEOUT get 408 and the connection closes', async () => {
+    const { text, closedAfterMs } = await exchangeUntilClosed(port, (s) => s.write('GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: '), 8000);
     assertRawProblem(text, 408, 'REQUEST_TIMEOUT');
     assert.ok(closedAfterMs !== undefined && closedAfterMs >= 900, `closed after ${closedAfterMs} ms`);
+    assert.match(parseRaw(text).body.detail, /headers/);
+    crossed.push('REQUEST_TIMEOUT → 408');
+  });
+
+  test('body idle: a JSON body that stops arriving for BODY_IDLE_TIMEOUT gets 408 and the connection closes', async () => {
+    // Headers sent, then the body promised by Content-Length never comes.
+    const restore = '/api/channels/c/folders/f/files/n/restore';
+    const { text, closedAfterMs } = await exchangeUntilClosed(port, (s) => s.write(`POST ${restore} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a"`), 8000);
+    assertRawProblem(text, 408, 'REQUEST_TIMEOUT');
+    assert.ok(closedAfterMs !== undefined && closedAfterMs >= 1900, `closed after ${closedAfterMs} ms`);
+    assert.match(parseRaw(text).body.detail, /BODY_IDLE_TIMEOUT/);
     // The request Fastify was still reading ends without a socket: logging it once crashed the process.
     await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal((await request(svc.baseUrl, '/healthz')).status, 200);
-    crossed.push('REQUEST_TIMEOUT → 408');
+    crossed.push('BODY_IDLE_TIMEOUT → 408');
+  });
+
+  test('slow upload: a body that keeps arriving for longer than REQUEST_TIMEOUT and BODY_IDLE_TIMEOUT together is stored whole', async () => {
+    const client = new FilesClient(svc.baseUrl, fixture.channel.id, auth);
+    const bytes = randomBytes(8000);
+    const started = Date.now();
+    // 16 pieces a quarter-second apart: never idle for long, about 4 s in all.
+    const response = await trickleUpload(client, 'slow.bin', bytes, 16, 250);
+    const tookMs = Date.now() - started;
+    assert.equal(response.status, 201, response.body);
+    assert.ok(tookMs > 3000, `the upload took ${tookMs} ms, longer than both limits together`);
+    assert.equal(JSON.parse(response.body).sha256, sha256(bytes));
+    assert.deepEqual((await client.get('docs', 'slow.bin')).bytes, bytes);
+    crossed.push('slow upload beyond REQUEST_TIMEOUT → stored');
+  });
+
+  test('stalled upload: cut with 408 after BODY_IDLE_TIMEOUT; the previous file stays and no temporary file is left', async () => {
+    const client = new FilesClient(svc.baseUrl, fixture.channel.id, auth);
+    assert.equal((await client.put('docs', 'stall.bin', 'before')).status, 201);
+    const versionsBefore = (await client.versions('docs', 'stall.bin')).json().items.length;
+    const head = [`PUT ${client.filePath('docs', 'stall.bin')} HTTP/1.1`, 'Host: x', 'Content-Type: application/octet-stream', 'Content-Length: 9000', ...Object.entries(auth).map(([name, value]) => `${name}: ${value}`)];
+    const { text, closedAfterMs } = await exchangeUntilClosed(port, (s) => s.write(`${head.join('\r\n')}\r\n\r\n${'x'.repeat(1000)}`), 8000);
+    assertRawProblem(text, 408, 'REQUEST_TIMEOUT');
+    assert.ok(closedAfterMs !== undefined && closedAfterMs >= 1900, `closed after ${closedAfterMs} ms`);
+    assert.equal((await client.get('docs', 'stall.bin')).body, 'before');
+    assert.equal((await client.versions('docs', 'stall.bin')).json().items.length, versionsBefore);
+    // The aborted write removes its temporary file as it unwinds; give it the time a loaded machine needs.
+    const channelDir = path.join(svc.config.dataDir, 'storage', 'files', fixture.channel.id);
+    let temps = await tempFilesUnder(channelDir);
+    for (let i = 0; i < 50 && temps.length > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      temps = await tempFilesUnder(channelDir);
+    }
+    assert.deepEqual(temps, []);
+    crossed.push('stalled upload → 408, nothing stored');
   });
 
   test('keep-alive: an idle connection is closed after KEEP_ALIVE_TIMEOUT', async () => {
@@ -155,3 +203,51 @@ describe('resource limits (OWASP API4)', () => {
     t.diagnostic(`limits crossed: ${crossed.length} — ${crossed.join('; ')}`);
   });
 });
+
+/** Like rawExchange, but returns as soon as the server closes the connection (or at maxMs). */
+function exchangeUntilClosed(port: number, send: (socket: net.Socket) => void, maxMs: number): Promise<{ text: string; closedAfterMs: number | undefined }> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const started = Date.now();
+    let text = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({ text, closedAfterMs: undefined });
+    }, maxMs);
+    socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ text, closedAfterMs: Date.now() - started });
+    });
+    socket.on('connect', () => send(socket));
+  });
+}
+
+/** An upload sent in `pieces` parts, `gapMs` apart, as a slow line would deliver it. */
+function trickleUpload(client: FilesClient, filename: string, bytes: Buffer, pieces: number, gapMs: number): Promise<{ status: number; body: string }> {
+  const url = new URL(client.filePath('docs', filename), client.baseUrl);
+  const headers = { ...client.auth, 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes.length) };
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'PUT', headers, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, body }));
+    });
+    req.on('error', reject);
+    const size = Math.ceil(bytes.length / pieces);
+    let sent = 0;
+    const sendNext = () => {
+      req.write(bytes.subarray(sent, sent + size));
+      sent += size;
+      if (sent >= bytes.length) req.end();
+      else setTimeout(sendNext, gapMs);
+    };
+    sendNext();
+  });
+}
+
+async function tempFilesUnder(directory: string): Promise<string[]> {
+  const names = await readdir(directory, { recursive: true });
+  return names.filter((name) => path.basename(name).startsWith('.wa-tmp-'));
+}
