@@ -45,6 +45,17 @@ describe('configuration', () => {
     }
   });
 
+  test('timeouts: REQUEST_TIMEOUT bounds the head, BODY_IDLE_TIMEOUT a stalled body; both documented defaults, both checked', () => {
+    assert.equal(loadConfig({}).limits.requestTimeoutSeconds, 30);
+    assert.equal(loadConfig({}).limits.bodyIdleSeconds, 30);
+    const set = loadConfig({ REQUEST_TIMEOUT: '10', BODY_IDLE_TIMEOUT: '120' }).limits;
+    assert.equal(set.requestTimeoutSeconds, 10);
+    assert.equal(set.bodyIdleSeconds, 120);
+    assert.throws(() => loadConfig({ BODY_IDLE_TIMEOUT: '0' }), /BODY_IDLE_TIMEOUT must be a whole number from 1 to 3600/);
+    assert.throws(() => loadConfig({ BODY_IDLE_TIMEOUT: '3601' }), /BODY_IDLE_TIMEOUT/);
+    assert.throws(() => loadConfig({ BODY_IDLE_TIMEOUT: '1.5' }), /BODY_IDLE_TIMEOUT/);
+  });
+
   test('restore URLs: signing on S3 needs no secret but at most 7 days; S3_PUBLIC_BASE_URL only with S3', () => {
     const s3 = { STORAGE: 's3', S3_BUCKET: 'files' };
     const presigned = loadConfig({ ...s3, FILE_URL_SIGNING: 'true', FILE_URL_TTL: '604800', S3_PUBLIC_BASE_URL: 'https://cdn.example.com/files/' });
