@@ -46,7 +46,7 @@ export function translateDriverError(error: unknown): unknown {
  * Unique constraints the store turns into AppError codes. Both engines report a violation
  * differently: PostgreSQL names the constraint, SQLite lists the columns in its message.
  */
-export interface UniqueConstraint {
+interface UniqueConstraint {
   name: string;
   sqliteColumns: string;
 }

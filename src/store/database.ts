@@ -33,7 +33,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
  * beside the one writer, and the busy timeout (set by the constructor, before anything else)
  * makes a writer wait for the other's lock instead of failing at once.
  */
-export async function openSqliteDatabase(file: string): Promise<Kysely<Database>> {
+async function openSqliteDatabase(file: string): Promise<Kysely<Database>> {
   let sqlite: SQLite.Database;
   try {
     sqlite = new SQLite(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
