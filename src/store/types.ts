@@ -118,6 +118,10 @@ export interface NonceAndRevocationRecords extends NonceRecords, RevocationRecor
 /** What authentication reads and writes: the signer's principal, revocations and nonces. */
 export interface AuthRecords extends PrincipalLookup, RevocationRecords, NonceRecords {}
 
+/**
+ * Every method of the store and its file catalog reports the database's own failures as AppErrors:
+ * SERVICE_UNAVAILABLE when it cannot be reached, INSUFFICIENT_STORAGE when its disk is full.
+ */
 export interface MetadataStore extends TenantDirectory, PrincipalLookup, NonceAndRevocationRecords {
   readonly engine: 'sqlite' | 'postgres';
   /** Files, versions, backups and the audit log, on the same database. */
