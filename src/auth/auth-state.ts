@@ -1,4 +1,4 @@
-import type { MetadataStore, PrincipalRecord } from '../store/types.ts';
+import type { PrincipalLookup, PrincipalRecord, RevocationRecords } from '../store/types.ts';
 import { BoundedCache } from './bounded-cache.ts';
 
 const NOT_FOUND = Symbol('not-found');
@@ -14,7 +14,7 @@ export class AuthState {
   private readonly localRevocations = new BoundedCache<true>(100_000);
 
   constructor(
-    private readonly store: MetadataStore,
+    private readonly store: PrincipalLookup & RevocationRecords,
     private readonly refreshMs: number,
     cacheSize: number,
   ) {

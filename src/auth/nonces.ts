@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { MetadataStore } from '../store/types.ts';
+import type { NonceRecords } from '../store/types.ts';
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -15,7 +15,7 @@ export function randomNonce(length = 22): string {
   return nonce;
 }
 
-export async function issueNonce(store: MetadataStore, ttlSeconds: number, now: number): Promise<{ nonce: string; expiresAt: number }> {
+export async function issueNonce(store: Pick<NonceRecords, 'saveNonce'>, ttlSeconds: number, now: number): Promise<{ nonce: string; expiresAt: number }> {
   const nonce = randomNonce();
   const expiresAt = now + ttlSeconds * 1000;
   await store.saveNonce(nonce, expiresAt);

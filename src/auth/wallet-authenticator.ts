@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AuthConfig } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { MetadataStore, PrincipalRecord } from '../store/types.ts';
+import type { AuthRecords, PrincipalRecord } from '../store/types.ts';
 import { AuthState } from './auth-state.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { ContractWalletVerifier } from './contract-wallet-verifier.ts';
@@ -53,7 +53,7 @@ export const WALLET_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 export interface WalletAuthenticatorDeps {
   config: AuthConfig;
-  store: MetadataStore;
+  store: AuthRecords;
   recoverer: AddressRecoverer;
   contractWallets?: ContractWalletVerifier | undefined;
   now?: () => number;

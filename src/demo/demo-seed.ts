@@ -1,4 +1,4 @@
-import type { MetadataStore } from '../store/types.ts';
+import type { TenantDirectory } from '../store/types.ts';
 
 /**
  * Account #0 of the Hardhat/Anvil development mnemonic: published everywhere, so it must never
@@ -14,7 +14,7 @@ export interface DemoData {
 }
 
 /** Creates the demo tenant, owner admin and channel when the store holds no tenant yet. */
-export async function seedDemoIfEmpty(store: MetadataStore): Promise<DemoData | undefined> {
+export async function seedDemoIfEmpty(store: TenantDirectory): Promise<DemoData | undefined> {
   if (!(await store.isEmpty())) return undefined;
   const tenant = await store.createTenant({ name: 'Demo tenant' });
   const admin = await store.createAdmin({ tenantId: tenant.id, wallet: DEMO_WALLET, displayName: 'Demo owner' });

@@ -68,8 +68,9 @@ export class AppError extends Error {
   /** Extra members for the problem body; never secrets. */
   readonly extra: Record<string, unknown> | undefined;
 
-  constructor(code: ErrorCode, message: string, extra?: Record<string, unknown>) {
-    super(message);
+  /** `options.cause` keeps the underlying failure (a driver error, say) for the log. */
+  constructor(code: ErrorCode, message: string, extra?: Record<string, unknown>, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'AppError';
     this.code = code;
     this.status = ErrorCodes[code];

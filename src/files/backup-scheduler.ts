@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { isAppError } from '../errors/app-error.ts';
 import type { FileCatalog } from '../store/file-catalog-types.ts';
-import type { MetadataStore } from '../store/types.ts';
+import type { ChannelLookup } from '../store/types.ts';
 import type { BackupService } from './backup-service.ts';
 import type { Retention } from './retention.ts';
 
@@ -10,7 +10,7 @@ const RETENTION_INTERVAL_MS = 3_600_000;
 const SERVICE = { adminId: null };
 
 export interface BackupSchedulerDeps {
-  store: MetadataStore;
+  store: Pick<ChannelLookup, 'getChannel'>;
   catalog: FileCatalog;
   backups: BackupService;
   retention: Retention;

@@ -1,5 +1,6 @@
+import { backupExists } from '../errors/common-errors.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
-import { backupExistsError, type BackupRecord, type FileCatalog, type NewFileVersion, type Page, type PageRequest } from '../store/file-catalog-types.ts';
+import type { BackupRecord, FileCatalog, NewFileVersion, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { backupKey, liveKey, newBackupAttempt } from './blob-layout.ts';
@@ -32,7 +33,7 @@ export class BackupService {
     const startedAt = this.now();
     const timestamp = formatBackupTimestamp(startedAt);
     return audit.around(channel, actor, 'backup', { backupTimestamp: timestamp }, async () => {
-      if (await catalog.getBackup(channel.id, timestamp)) throw backupExistsError(timestamp);
+      if (await catalog.getBackup(channel.id, timestamp)) throw backupExists(timestamp);
       const linked: string[] = [];
       try {
         const versions = await this.linkAll(channel, timestamp, linked);

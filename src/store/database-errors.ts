@@ -1,3 +1,13 @@
+import { isAppError } from '../errors/app-error.ts';
+import { metadataFull, metadataUnavailable } from '../errors/common-errors.ts';
+
+/**
+ * Everything the store knows about its drivers' errors, in one place: which mean an outage or a
+ * full disk (turned into AppErrors at the driver boundary, see error-translating-dialect.ts), and
+ * which unique constraint a write violated (turned into AppErrors by the write that knows what
+ * the constraint means).
+ */
+
 /** Connection-level failures (server down, restarting, unreachable) as opposed to bad queries. */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
@@ -6,7 +16,7 @@ const UNAVAILABLE_CODES = new Set([
   'SQLITE_BUSY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN',
 ]);
 
-export function isDatabaseUnavailable(error: unknown): boolean {
+function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
@@ -15,8 +25,43 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** The database's disk is full (SQLite) or out of space (PostgreSQL's disk_full): nothing was written. */
-export function isDatabaseFull(error: unknown): boolean {
+function isDatabaseFull(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const code = (error as { code?: unknown }).code;
   return code === 'SQLITE_FULL' || code === '53100';
+}
+
+/**
+ * An outage → AppError SERVICE_UNAVAILABLE, a full disk → INSUFFICIENT_STORAGE, the driver error
+ * kept as the cause; any other error unchanged.
+ */
+export function translateDriverError(error: unknown): unknown {
+  if (isAppError(error)) return error;
+  if (isDatabaseFull(error)) return metadataFull(error);
+  if (isDatabaseUnavailable(error)) return metadataUnavailable(error);
+  return error;
+}
+
+/**
+ * Unique constraints the store turns into AppError codes. Both engines report a violation
+ * differently: PostgreSQL names the constraint, SQLite lists the columns in its message.
+ */
+interface UniqueConstraint {
+  name: string;
+  sqliteColumns: string;
+}
+
+export const WALLET_UNIQUE: UniqueConstraint = { name: 'admins_wallet_unique', sqliteColumns: 'admins.wallet' };
+export const CHANNEL_NAME_UNIQUE: UniqueConstraint = { name: 'channels_tenant_name_unique', sqliteColumns: 'channels.tenant_id, channels.name' };
+export const BACKUP_UNIQUE: UniqueConstraint = { name: 'backups_pk', sqliteColumns: 'backups.channel_id, backups.timestamp' };
+
+const PG_UNIQUE_VIOLATION = '23505';
+const SQLITE_UNIQUE_VIOLATIONS = new Set(['SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
+
+export function violates(error: unknown, constraint: UniqueConstraint): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, constraint: pgConstraint, message } = error as { code?: unknown; constraint?: unknown; message?: unknown };
+  if (code === PG_UNIQUE_VIOLATION) return pgConstraint === constraint.name;
+  // A primary key (backups_pk) fails with its own code, under the same message.
+  return SQLITE_UNIQUE_VIOLATIONS.has(String(code)) && message === `UNIQUE constraint failed: ${constraint.sqliteColumns}`;
 }

@@ -4,6 +4,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { translateDriverError } from './database-errors.ts';
+import { translatingDriverErrors } from './error-translating-dialect.ts';
 import type { Database, Engine } from './schema.ts';
 
 export interface StoreLogger {
@@ -31,17 +33,22 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
  * beside the one writer, and the busy timeout (set by the constructor, before anything else)
  * makes a writer wait for the other's lock instead of failing at once.
  */
-export async function openSqliteDatabase(file: string): Promise<Kysely<Database>> {
-  const sqlite = new SQLite(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+async function openSqliteDatabase(file: string): Promise<Kysely<Database>> {
+  let sqlite: SQLite.Database;
+  try {
+    sqlite = new SQLite(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+  } catch (error) {
+    throw translateDriverError(error);
+  }
   try {
     await switchToWal(sqlite);
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
   } catch (error) {
     sqlite.close();
-    throw error;
+    throw translateDriverError(error);
   }
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return new Kysely<Database>({ dialect: translatingDriverErrors(new SqliteDialect({ database: sqlite })) });
 }
 
 /**
@@ -86,5 +93,5 @@ export function openPostgresDatabase(url: string, logger: StoreLogger): Kysely<D
   // A client checked out at that moment has no pool listener; its pending or next query rejects
   // with the cause, which is where the failure gets reported, so the event itself is dropped here.
   pool.on('connect', (client) => client.on('error', () => {}));
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: translatingDriverErrors(new PostgresDialect({ pool })) });
 }

@@ -1,5 +1,3 @@
-import { AppError } from '../errors/app-error.ts';
-
 /**
  * Metadata of channel files, their kept versions, backups and the audit log. Times are epoch ms.
  * Paths are (channelId, folder, filename); folder and filename have passed safeSegment().
@@ -134,9 +132,4 @@ export interface FileCatalog {
   appendAudit(event: NewAuditEvent): Promise<AuditEvent>;
   /** Newest first. */
   listAudit(channelId: string, page: PageRequest): Promise<Page<AuditEvent>>;
-}
-
-/** The refusal of a second backup of a channel in one second, wherever it is detected. */
-export function backupExistsError(timestamp: string): AppError {
-  return new AppError('BACKUP_EXISTS', `This channel already has a backup ${timestamp}; backups are one per second, try again in a second`);
 }

@@ -1,4 +1,5 @@
 import { Migrator, sql, type Kysely, type MigrationResultSet } from 'kysely';
+import { isAppError } from '../errors/app-error.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database, Engine } from './schema.ts';
 
@@ -31,6 +32,8 @@ export async function migrateToLatest(db: Kysely<Database>, engine: Engine): Pro
 
 function applied(result: MigrationResultSet): string[] {
   if (result.error !== undefined) {
+    // An outage or a full disk (translated at the driver) is reported as itself, like any query's.
+    if (isAppError(result.error)) throw result.error;
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
     const reason = result.error instanceof Error ? result.error.message : String(result.error);
     const what = failed ? `Database migration ${failed} failed` : 'Could not prepare the database for migrations';

@@ -1,5 +1,5 @@
 import { openDatabase, type StoreLogger } from './database.ts';
-import { KyselyMetadataStore } from './kysely-metadata-store.ts';
+import { metadataStore } from './metadata-store.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { MetadataStore } from './types.ts';
 
@@ -25,5 +25,5 @@ export async function openMetadataStore(options: StoreOptions): Promise<Metadata
     await db.destroy();
     throw error;
   }
-  return new KyselyMetadataStore(db, engine);
+  return metadataStore(db, engine);
 }

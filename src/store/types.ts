@@ -51,20 +51,20 @@ export interface NewAdmin {
   features?: string[];
 }
 
-export interface MetadataStore {
-  readonly engine: 'sqlite' | 'postgres';
-  /** Files, versions, backups and the audit log, on the same database. */
-  readonly files: FileCatalog;
-  /** Resolves when the database answers a trivial query; rejects otherwise. */
-  ping(): Promise<void>;
-  close(): Promise<void>;
+/*
+ * The store is one object per concern, each holding its own input rules and SQL; consumers are
+ * typed against the concerns they use, not the whole store.
+ */
+
+export interface TenantRecords {
   /** True when no tenant exists yet (first start). */
   isEmpty(): Promise<boolean>;
-
   createTenant(input: { name: string }): Promise<Tenant>;
   getTenant(id: string): Promise<Tenant | undefined>;
   addTenantFeature(tenantId: string, feature: string): Promise<Tenant>;
+}
 
+export interface AdminRecords {
   createAdmin(input: NewAdmin): Promise<Admin>;
   getAdmin(id: string): Promise<Admin | undefined>;
   findAdminByWallet(wallet: string): Promise<Admin | undefined>;
@@ -73,16 +73,29 @@ export interface MetadataStore {
   setAdminWallet(id: string, wallet: string): Promise<Admin>;
   grantPermission(id: string, permission: string): Promise<Admin>;
   revokePermission(id: string, permission: string): Promise<Admin>;
+}
 
-  createChannel(input: { tenantId: string; name: string }): Promise<Channel>;
+/** Finding the channel a request or a command names. */
+export interface ChannelLookup {
   getChannel(id: string): Promise<Channel | undefined>;
   findChannelByName(tenantId: string, name: string): Promise<Channel | undefined>;
+}
+
+export interface ChannelRecords extends ChannelLookup {
+  createChannel(input: { tenantId: string; name: string }): Promise<Channel>;
   listChannels(tenantId: string): Promise<Channel[]>;
   linkChannel(channelId: string, adminId: string): Promise<void>;
   unlinkChannel(channelId: string, adminId: string): Promise<void>;
+}
 
+/** Tenants, their admins and their channels: what the CLI and the demo seed manage. */
+export interface TenantDirectory extends TenantRecords, AdminRecords, ChannelRecords {}
+
+export interface PrincipalLookup {
   loadPrincipalByWallet(wallet: string): Promise<PrincipalRecord | undefined>;
+}
 
+export interface NonceRecords {
   /** Records a nonce this service issued; it can be claimed until expiresAt. */
   saveNonce(nonce: string, expiresAt: number): Promise<void>;
   /**
@@ -90,8 +103,30 @@ export interface MetadataStore {
    * and keeps it until keepUntil (the message's own expiry).
    */
   claimNonce(nonce: string, messageHash: string, now: number, keepUntil: number): Promise<NonceClaim>;
+}
+
+export interface RevocationRecords {
   revokeMessage(messageHash: string, expiresAt: number): Promise<void>;
   isMessageRevoked(messageHash: string): Promise<boolean>;
+}
+
+export interface NonceAndRevocationRecords extends NonceRecords, RevocationRecords {
   /** Deletes expired nonces and revocations; returns how many rows went. */
   purgeExpired(now: number): Promise<number>;
+}
+
+/** What authentication reads and writes: the signer's principal, revocations and nonces. */
+export interface AuthRecords extends PrincipalLookup, RevocationRecords, NonceRecords {}
+
+/**
+ * Every method of the store and its file catalog reports the database's own failures as AppErrors:
+ * SERVICE_UNAVAILABLE when it cannot be reached, INSUFFICIENT_STORAGE when its disk is full.
+ */
+export interface MetadataStore extends TenantDirectory, PrincipalLookup, NonceAndRevocationRecords {
+  readonly engine: 'sqlite' | 'postgres';
+  /** Files, versions, backups and the audit log, on the same database. */
+  readonly files: FileCatalog;
+  /** Resolves when the database answers a trivial query; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
 }

@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { request } from '../helpers/http.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -120,6 +124,25 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe('CLI against an unreachable database', () => {
+  test('reports SERVICE_UNAVAILABLE, as the HTTP API does for an outage', async () => {
+    // A port bound once by the system and released: nothing listens there.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-cli-outage-'));
+    try {
+      const result = await runCli(['tenant', 'create', '--name', 'Acme', '--json'], { DATA_DIR: dataDir, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/none` });
+      assert.equal(result.code, 1, result.stderr);
+      assert.equal(result.json().error.code, 'SERVICE_UNAVAILABLE');
+      assert.match(result.stderr, /metadata database is unavailable/);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('CLI sign', () => {
   test('prints the four headers of a fresh SIWE message that the service accepts', async (t) => {

@@ -1,5 +1,6 @@
 import { ADMIN_STATUSES, type Admin, type AdminStatus } from '../../store/types.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { tenantNotFound } from '../../errors/common-errors.ts';
 import type { Command } from '../command.ts';
 import { listOption, optionalString, stringOption } from '../command.ts';
 
@@ -83,7 +84,7 @@ export const adminCommands: Command[] = [
     async run({ values, store }) {
       const tenantId = stringOption(values, 'tenant');
       const s = await store();
-      if (!(await s.getTenant(tenantId))) throw new AppError('TENANT_NOT_FOUND', `Tenant ${tenantId} does not exist`);
+      if (!(await s.getTenant(tenantId))) throw tenantNotFound(tenantId);
       const admins = await s.listAdmins(tenantId);
       return { json: { items: admins }, text: admins.length > 0 ? admins.map(describe).join('\n') : 'No admins' };
     },

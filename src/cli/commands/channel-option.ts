@@ -1,5 +1,5 @@
 import { AppError } from '../../errors/app-error.ts';
-import type { Channel, MetadataStore } from '../../store/types.ts';
+import type { Channel, ChannelLookup } from '../../store/types.ts';
 import { optionalString, stringOption, type OptionSpec, type OptionValues } from '../command.ts';
 
 export const channelOptions: Record<string, OptionSpec> = {
@@ -8,7 +8,7 @@ export const channelOptions: Record<string, OptionSpec> = {
 };
 
 /** The operator names a channel by id, or by name within a tenant (names are unique per tenant only). */
-export async function channelFrom(store: MetadataStore, values: OptionValues): Promise<Channel> {
+export async function channelFrom(store: ChannelLookup, values: OptionValues): Promise<Channel> {
   const ref = stringOption(values, 'channel');
   const tenantId = optionalString(values, 'tenant');
   const channel = tenantId === undefined ? await store.getChannel(ref) : (await store.findChannelByName(tenantId, ref)) ?? (await store.getChannel(ref));

@@ -2,7 +2,6 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, isAppError, type ErrorCode } from '../../errors/app-error.ts';
-import { isDatabaseFull, isDatabaseUnavailable } from '../../store/database-errors.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -36,12 +35,6 @@ export function toAppError(error: FastifyError | Error): AppError {
   }
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped) return new AppError(mapped, fastifyError.message);
-  if (isDatabaseFull(error)) {
-    return new AppError('INSUFFICIENT_STORAGE', 'The metadata database has no space left; nothing was changed');
-  }
-  if (isDatabaseUnavailable(error)) {
-    return new AppError('SERVICE_UNAVAILABLE', 'The metadata database is unavailable; try again shortly');
-  }
   const status = fastifyError.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {
     return new AppError(status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_FAILED', fastifyError.message);

@@ -1,15 +1,89 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
-import { violates, WALLET_UNIQUE } from './constraint-violations.ts';
+import { adminNotFound, walletTaken } from '../errors/common-errors.ts';
+import { violates, WALLET_UNIQUE } from './database-errors.ts';
 import { newAdminId } from './ids.ts';
+import { normalizeWallet, requireLabel, requireLabels, requireName, requireStatus } from './input-validation.ts';
 import type { AdminsTable, Database } from './schema.ts';
-import { requireTenant } from './tenant-queries.ts';
-import type { Admin, AdminStatus } from './types.ts';
+import { requireTenant } from './tenant-records.ts';
+import type { Admin, AdminRecords, AdminStatus } from './types.ts';
 
 type Db = Kysely<Database>;
 type AdminRow = Selectable<AdminsTable>;
 
-export interface ValidAdmin {
+/** Admins, their permissions and features. */
+export function adminRecords(db: Db, now: () => number): AdminRecords {
+  return {
+    async createAdmin(input) {
+      const valid = {
+        tenantId: input.tenantId,
+        wallet: normalizeWallet(input.wallet),
+        displayName: requireName(input.displayName, 'Display name'),
+        ownerAdminId: input.ownerAdminId ?? null,
+        permissions: requireLabels(input.permissions, 'Permission'),
+        features: requireLabels(input.features, 'Feature'),
+      };
+      return insertAdmin(db, valid, now());
+    },
+
+    async getAdmin(id) {
+      return selectAdmin(db, { id });
+    },
+
+    async findAdminByWallet(wallet) {
+      return selectAdmin(db, { wallet: normalizeWallet(wallet) });
+    },
+
+    async listAdmins(tenantId) {
+      const rows = await db.selectFrom('admins').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+      if (rows.length === 0) {
+        await requireTenant(db, tenantId);
+        return [];
+      }
+      const attributes = await selectAttributes(db, { tenantId });
+      return rows.map((row) => toAdmin(row, attributes.get(row.id)));
+    },
+
+    async setAdminStatus(id, status) {
+      return updateAdmin(db, id, { status: requireStatus(status) }, now());
+    },
+
+    async setAdminWallet(id, wallet) {
+      return updateAdmin(db, id, { wallet: normalizeWallet(wallet) }, now());
+    },
+
+    async grantPermission(id, permission) {
+      return changePermission(db, id, requireLabel(permission, 'Permission'), true, now());
+    },
+
+    async revokePermission(id, permission) {
+      return changePermission(db, id, requireLabel(permission, 'Permission'), false, now());
+    },
+  };
+}
+
+/** The tenant of an admin, or undefined when there is no such admin. */
+export async function tenantOfAdmin(db: Db, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom('admins').select('tenant_id').where('id', '=', id).executeTakeFirst();
+  return row?.tenant_id;
+}
+
+export function toAdmin(row: AdminRow, attributes: { permissions: string[]; features: string[] } | undefined): Admin {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    wallet: row.wallet,
+    displayName: row.display_name,
+    ownerAdminId: row.owner_admin_id,
+    status: row.status,
+    permissions: attributes?.permissions ?? [],
+    features: attributes?.features ?? [],
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+interface ValidAdmin {
   tenantId: string;
   wallet: string;
   displayName: string;
@@ -18,7 +92,7 @@ export interface ValidAdmin {
   features: string[];
 }
 
-export async function insertAdmin(db: Db, input: ValidAdmin, now: number): Promise<Admin> {
+async function insertAdmin(db: Db, input: ValidAdmin, now: number): Promise<Admin> {
   await requireTenant(db, input.tenantId);
   if (input.ownerAdminId !== null) await requireOwnerInTenant(db, input.ownerAdminId, input.tenantId);
   const id = newAdminId();
@@ -63,7 +137,7 @@ export async function insertAdmin(db: Db, input: ValidAdmin, now: number): Promi
   };
 }
 
-export async function selectAdmin(db: Db, by: { id: string } | { wallet: string }): Promise<Admin | undefined> {
+async function selectAdmin(db: Db, by: { id: string } | { wallet: string }): Promise<Admin | undefined> {
   const query = db.selectFrom('admins').selectAll();
   const row = await ('id' in by ? query.where('id', '=', by.id) : query.where('wallet', '=', by.wallet)).executeTakeFirst();
   if (!row) return undefined;
@@ -71,17 +145,13 @@ export async function selectAdmin(db: Db, by: { id: string } | { wallet: string 
   return toAdmin(row, attributes.get(row.id));
 }
 
-export async function selectAdminsOfTenant(db: Db, tenantId: string): Promise<Admin[]> {
-  const rows = await db.selectFrom('admins').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
-  if (rows.length === 0) {
-    await requireTenant(db, tenantId);
-    return [];
-  }
-  const attributes = await selectAttributes(db, { tenantId });
-  return rows.map((row) => toAdmin(row, attributes.get(row.id)));
+async function requireAdmin(db: Db, id: string): Promise<Admin> {
+  const admin = await selectAdmin(db, { id });
+  if (!admin) throw adminNotFound(id);
+  return admin;
 }
 
-export async function updateAdmin(db: Db, id: string, change: { status: AdminStatus } | { wallet: string }, now: number): Promise<Admin> {
+async function updateAdmin(db: Db, id: string, change: { status: AdminStatus } | { wallet: string }, now: number): Promise<Admin> {
   const result = await db
     .updateTable('admins')
     .set({ ...change, updated_at: now })
@@ -95,7 +165,7 @@ export async function updateAdmin(db: Db, id: string, change: { status: AdminSta
 }
 
 /** Grants or revokes one permission; a grant already held or a revoke of one not held changes nothing. */
-export async function changePermission(db: Db, id: string, permission: string, grant: boolean, now: number): Promise<Admin> {
+async function changePermission(db: Db, id: string, permission: string, grant: boolean, now: number): Promise<Admin> {
   await db.transaction().execute(async (trx) => {
     // Touching the admin first proves it exists and, on PostgreSQL, orders concurrent changes to it.
     const touched = await trx.updateTable('admins').set({ updated_at: now }).where('id', '=', id).executeTakeFirst();
@@ -113,46 +183,12 @@ export async function changePermission(db: Db, id: string, permission: string, g
   return requireAdmin(db, id);
 }
 
-export async function selectAdminTenant(db: Db, id: string): Promise<string | undefined> {
-  const row = await db.selectFrom('admins').select('tenant_id').where('id', '=', id).executeTakeFirst();
-  return row?.tenant_id;
-}
-
-export function toAdmin(row: AdminRow, attributes: { permissions: string[]; features: string[] } | undefined): Admin {
-  return {
-    id: row.id,
-    tenantId: row.tenant_id,
-    wallet: row.wallet,
-    displayName: row.display_name,
-    ownerAdminId: row.owner_admin_id,
-    status: row.status,
-    permissions: attributes?.permissions ?? [],
-    features: attributes?.features ?? [],
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-export function adminNotFound(id: string): AppError {
-  return new AppError('ADMIN_NOT_FOUND', `Admin ${id} does not exist`);
-}
-
-async function requireAdmin(db: Db, id: string): Promise<Admin> {
-  const admin = await selectAdmin(db, { id });
-  if (!admin) throw adminNotFound(id);
-  return admin;
-}
-
 async function requireOwnerInTenant(db: Db, ownerAdminId: string, tenantId: string): Promise<void> {
-  const ownerTenant = await selectAdminTenant(db, ownerAdminId);
+  const ownerTenant = await tenantOfAdmin(db, ownerAdminId);
   if (ownerTenant === undefined) throw new AppError('ADMIN_NOT_FOUND', `Owner admin ${ownerAdminId} does not exist`);
   if (ownerTenant !== tenantId) {
     throw new AppError('VALIDATION_FAILED', `Owner admin ${ownerAdminId} belongs to another tenant than ${tenantId}`);
   }
-}
-
-function walletTaken(wallet: string): AppError {
-  return new AppError('WALLET_TAKEN', `Wallet ${wallet} already belongs to an admin`);
 }
 
 /** Permissions and features of one admin or of a whole tenant's admins, in one query. */

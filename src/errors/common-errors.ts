@@ -1,0 +1,33 @@
+import { AppError } from './app-error.ts';
+
+/**
+ * AppErrors raised from more than one place, built here so that each reads the same wherever it
+ * comes from. An error raised in one place only stays inline there, where it is clearest.
+ */
+
+export function tenantNotFound(id: string): AppError {
+  return new AppError('TENANT_NOT_FOUND', `Tenant ${id} does not exist`);
+}
+
+export function adminNotFound(id: string): AppError {
+  return new AppError('ADMIN_NOT_FOUND', `Admin ${id} does not exist`);
+}
+
+export function walletTaken(wallet: string): AppError {
+  return new AppError('WALLET_TAKEN', `Wallet ${wallet} already belongs to an admin`);
+}
+
+/** The refusal of a second backup of a channel in one second, wherever it is detected. */
+export function backupExists(timestamp: string): AppError {
+  return new AppError('BACKUP_EXISTS', `This channel already has a backup ${timestamp}; backups are one per second, try again in a second`);
+}
+
+/** The metadata database cannot be reached (down, restarting, locked too long): worth a retry. */
+export function metadataUnavailable(cause: unknown): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'The metadata database is unavailable; try again shortly', undefined, { cause });
+}
+
+/** The metadata database's disk is full: the write was refused whole. */
+export function metadataFull(cause: unknown): AppError {
+  return new AppError('INSUFFICIENT_STORAGE', 'The metadata database has no space left; nothing was changed', undefined, { cause });
+}

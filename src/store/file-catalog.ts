@@ -1,0 +1,233 @@
+import { sql, type Kysely } from 'kysely';
+import { backupExists } from '../errors/common-errors.ts';
+import { BACKUP_UNIQUE, violates } from './database-errors.ts';
+import { auditRow, backupRow, fileRow, pendingWriteRow, toAuditEvent, toBackupRecord, toFileRecord, toFileVersion, toPendingWrite, versionRow } from './file-catalog-rows.ts';
+import type { AuditEvent, BackupRecord, FileCatalog, FileRecord, FileVersion, NewAuditEvent, NewFileVersion, Page, PageRequest, PendingWrite } from './file-catalog-types.ts';
+import { canBeStoredKey } from './input-validation.ts';
+import { newAuditId, newVersionId, newWriteId } from './ids.ts';
+import { decodeCursor, pageFrom } from './page-cursor.ts';
+import type { Database } from './schema.ts';
+
+type Db = Kysely<Database>;
+
+// Rows per INSERT or IN list: far below SQLite's 32,766 bound parameters and PostgreSQL's 65,535.
+const BATCH = 500;
+
+/**
+ * Keyset condition "(created_at, id) comes before the cursor's" for newest-first lists. Row-value
+ * comparison means the same on both engines (SQLite has it since 3.15).
+ */
+function olderThan(cursor: string | undefined) {
+  if (cursor === undefined) return sql<boolean>`true`;
+  const [createdAt, id] = decodeCursor(cursor, ['number', 'string']);
+  return sql<boolean>`(created_at, id) < (${createdAt}, ${id})`;
+}
+
+/** The file catalog: files, versions, backups, pending writes and the audit log, on the metadata's database. */
+export function fileCatalog(db: Db): FileCatalog {
+  return {
+    async putFile(record: FileRecord): Promise<'created' | 'replaced'> {
+      const row = fileRow(record);
+      return db.transaction().execute(async (trx) => {
+        const existing = await trx.selectFrom('files').select('channel_id').where('channel_id', '=', row.channel_id).where('folder', '=', row.folder).where('filename', '=', row.filename).executeTakeFirst();
+        await trx
+          .insertInto('files')
+          .values(row)
+          .onConflict((oc) => oc.columns(['channel_id', 'folder', 'filename']).doUpdateSet({ size: row.size, sha256: row.sha256, content_type: row.content_type, updated_at: row.updated_at }))
+          .execute();
+        return existing ? 'replaced' : 'created';
+      });
+    },
+
+    async getFile(channelId: string, folder: string, filename: string): Promise<FileRecord | undefined> {
+      const row = await db.selectFrom('files').selectAll().where('channel_id', '=', channelId).where('folder', '=', folder).where('filename', '=', filename).executeTakeFirst();
+      return row && toFileRecord(row);
+    },
+
+    async deleteFile(channelId: string, folder: string, filename: string): Promise<boolean> {
+      const result = await db.deleteFrom('files').where('channel_id', '=', channelId).where('folder', '=', folder).where('filename', '=', filename).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
+
+    async listFiles(channelId: string, folder: string, page: PageRequest): Promise<Page<FileRecord>> {
+      let query = db.selectFrom('files').selectAll().where('channel_id', '=', channelId).where('folder', '=', folder);
+      if (page.cursor !== undefined) query = query.where('filename', '>', decodeCursor(page.cursor, ['string'])[0]);
+      const rows = await query.orderBy('filename').limit(page.limit + 1).execute();
+      return pageFrom(rows.map(toFileRecord), page.limit, (f) => [f.filename]);
+    },
+
+    async allFiles(channelId: string): Promise<FileRecord[]> {
+      const rows = await db.selectFrom('files').selectAll().where('channel_id', '=', channelId).orderBy('folder').orderBy('filename').execute();
+      return rows.map(toFileRecord);
+    },
+
+    async addVersion(version: NewFileVersion): Promise<FileVersion> {
+      const row = versionRow(newVersionId(), version);
+      await db.insertInto('file_versions').values(row).execute();
+      return toFileVersion(row);
+    },
+
+    async getVersion(channelId: string, id: string): Promise<FileVersion | undefined> {
+      if (!canBeStoredKey(id)) return undefined;
+      const row = await db.selectFrom('file_versions').selectAll().where('channel_id', '=', channelId).where('id', '=', id).executeTakeFirst();
+      return row && toFileVersion(row);
+    },
+
+    async listVersions(channelId: string, folder: string, filename: string, page: PageRequest): Promise<Page<FileVersion>> {
+      const rows = await db
+        .selectFrom('file_versions')
+        .selectAll()
+        .where('channel_id', '=', channelId)
+        .where('folder', '=', folder)
+        .where('filename', '=', filename)
+        .where(olderThan(page.cursor))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit + 1)
+        .execute();
+      return pageFrom(rows.map(toFileVersion), page.limit, (v) => [v.createdAt, v.id]);
+    },
+
+    async createBackup(backup: BackupRecord, versions: NewFileVersion[]): Promise<void> {
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto('backups').values(backupRow(backup)).execute();
+          for (let i = 0; i < versions.length; i += BATCH) {
+            await trx.insertInto('file_versions').values(versions.slice(i, i + BATCH).map((v) => versionRow(newVersionId(), v))).execute();
+          }
+        });
+      } catch (error) {
+        if (violates(error, BACKUP_UNIQUE)) throw backupExists(backup.timestamp);
+        throw error;
+      }
+    },
+
+    async getBackup(channelId: string, timestamp: string): Promise<BackupRecord | undefined> {
+      const row = await db.selectFrom('backups').selectAll().where('channel_id', '=', channelId).where('timestamp', '=', timestamp).executeTakeFirst();
+      return row && toBackupRecord(row);
+    },
+
+    async listBackups(channelId: string, page: PageRequest): Promise<Page<BackupRecord>> {
+      let query = db.selectFrom('backups').selectAll().where('channel_id', '=', channelId);
+      if (page.cursor !== undefined) query = query.where('timestamp', '<', decodeCursor(page.cursor, ['string'])[0]);
+      const rows = await query.orderBy('timestamp', 'desc').limit(page.limit + 1).execute();
+      return pageFrom(rows.map(toBackupRecord), page.limit, (b) => [b.timestamp]);
+    },
+
+    async backupVersion(channelId: string, timestamp: string, folder: string, filename: string): Promise<FileVersion | undefined> {
+      const row = await db
+        .selectFrom('file_versions')
+        .selectAll()
+        .where('channel_id', '=', channelId)
+        .where('backup_timestamp', '=', timestamp)
+        .where('folder', '=', folder)
+        .where('filename', '=', filename)
+        .executeTakeFirst();
+      return row && toFileVersion(row);
+    },
+
+    async newestBackupVersion(channelId: string, folder: string, filename: string): Promise<FileVersion | undefined> {
+      const row = await db
+        .selectFrom('file_versions as v')
+        // Retention may keep a file's last version after its backup is gone; that is no backup any more.
+        .innerJoin('backups as b', (join) => join.onRef('b.channel_id', '=', 'v.channel_id').onRef('b.timestamp', '=', 'v.backup_timestamp'))
+        .selectAll('v')
+        .where('v.channel_id', '=', channelId)
+        .where('v.folder', '=', folder)
+        .where('v.filename', '=', filename)
+        .orderBy('v.backup_timestamp', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row && toFileVersion(row);
+    },
+
+    async pruneChannel(channelId: string, rules: { keepLast: number; backupsOlderThan: number; versionsOlderThan: number }): Promise<string[]> {
+      return db.transaction().execute(async (trx) => {
+        const expiredBackups = (
+          await trx.selectFrom('backups').select(['timestamp', 'created_at']).where('channel_id', '=', channelId).orderBy('timestamp', 'desc').execute()
+        )
+          .slice(rules.keepLast)
+          .filter((b) => b.created_at < rules.backupsOlderThan)
+          .map((b) => b.timestamp);
+
+        const doomed: { id: string; blob_key: string }[] = [];
+        const candidates = (timestamps: string[]) =>
+          trx
+            .selectFrom('file_versions as v')
+            .select(['v.id', 'v.blob_key'])
+            .where('v.channel_id', '=', channelId)
+            .where((eb) =>
+              eb.or([
+                timestamps.length > 0 ? eb('v.backup_timestamp', 'in', timestamps) : sql<boolean>`false`,
+                eb.and([eb('v.kind', 'in', ['replaced', 'deleted']), eb('v.created_at', '<', rules.versionsOlderThan)]),
+              ]),
+            )
+            // The newest version of each file stays, whatever its age: it may be all that is left of it.
+            .where((eb) =>
+              eb.exists(
+                eb
+                  .selectFrom('file_versions as newer')
+                  .select('newer.id')
+                  .whereRef('newer.channel_id', '=', 'v.channel_id')
+                  .whereRef('newer.folder', '=', 'v.folder')
+                  .whereRef('newer.filename', '=', 'v.filename')
+                  .where((n) => n.or([n('newer.created_at', '>', n.ref('v.created_at')), n.and([n('newer.created_at', '=', n.ref('v.created_at')), n('newer.id', '>', n.ref('v.id'))])])),
+              ),
+            )
+            .execute();
+        for (let i = 0; i < Math.max(expiredBackups.length, 1); i += BATCH) doomed.push(...(await candidates(expiredBackups.slice(i, i + BATCH))));
+
+        const ids = [...new Set(doomed.map((v) => v.id))];
+        for (let i = 0; i < ids.length; i += BATCH) await trx.deleteFrom('file_versions').where('id', 'in', ids.slice(i, i + BATCH)).execute();
+        for (let i = 0; i < expiredBackups.length; i += BATCH) {
+          await trx.deleteFrom('backups').where('channel_id', '=', channelId).where('timestamp', 'in', expiredBackups.slice(i, i + BATCH)).execute();
+        }
+        return [...new Set(doomed.map((v) => v.blob_key))];
+      });
+    },
+
+    async channelsWithFiles(): Promise<string[]> {
+      const rows = await db
+        .selectFrom('files')
+        .select('channel_id')
+        .union(db.selectFrom('file_versions').select('channel_id'))
+        .union(db.selectFrom('backups').select('channel_id'))
+        .execute();
+      return rows.map((r) => r.channel_id).sort();
+    },
+
+    async beginWrite(write: Omit<PendingWrite, 'id'>): Promise<string> {
+      const id = newWriteId();
+      await db.insertInto('pending_writes').values(pendingWriteRow(id, write)).execute();
+      return id;
+    },
+
+    async endWrite(id: string): Promise<void> {
+      await db.deleteFrom('pending_writes').where('id', '=', id).execute();
+    },
+
+    async pendingWrites(): Promise<PendingWrite[]> {
+      const rows = await db.selectFrom('pending_writes').selectAll().orderBy('started_at').orderBy('id').execute();
+      return rows.map(toPendingWrite);
+    },
+
+    async appendAudit(event: NewAuditEvent): Promise<AuditEvent> {
+      const row = auditRow(newAuditId(), event);
+      await db.insertInto('audit_events').values(row).execute();
+      return toAuditEvent(row);
+    },
+
+    async listAudit(channelId: string, page: PageRequest): Promise<Page<AuditEvent>> {
+      const rows = await db
+        .selectFrom('audit_events')
+        .selectAll()
+        .where('channel_id', '=', channelId)
+        .where(olderThan(page.cursor))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit + 1)
+        .execute();
+      return pageFrom(rows.map(toAuditEvent), page.limit, (e) => [e.createdAt, e.id]);
+    },
+  };
+}

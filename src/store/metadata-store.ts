@@ -1,0 +1,37 @@
+import { sql, type Kysely } from 'kysely';
+import { adminRecords } from './admin-records.ts';
+import { channelRecords } from './channel-records.ts';
+import { fileCatalog } from './file-catalog.ts';
+import { nonceAndRevocationRecords } from './nonce-and-revocation-records.ts';
+import { principalLookup } from './principal-lookup.ts';
+import type { Database, Engine } from './schema.ts';
+import { tenantRecords } from './tenant-records.ts';
+import type { MetadataStore } from './types.ts';
+
+/**
+ * The store is its concerns side by side on one database, each one object holding its own input
+ * rules and SQL (the same for both engines): their methods are the store's, not forwarded to it.
+ * The file catalog stays a member of its own, since the file services are handed it alone.
+ */
+export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => number = Date.now): MetadataStore {
+  let closing: Promise<void> | undefined;
+  return {
+    engine,
+    files: fileCatalog(db),
+    ...tenantRecords(db, now),
+    ...adminRecords(db, now),
+    ...channelRecords(db, now),
+    ...principalLookup(db),
+    ...nonceAndRevocationRecords(db),
+
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+
+    close() {
+      // Ending a pg pool twice throws; callers (CLI finally blocks, test hooks) may close twice.
+      closing ??= db.destroy();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,33 @@
+import { sql, type Kysely } from 'kysely';
+import { toAdmin } from './admin-records.ts';
+import { normalizeWallet } from './input-validation.ts';
+import type { Database } from './schema.ts';
+import type { PrincipalLookup } from './types.ts';
+
+/**
+ * Runs on every authenticated request, so it is two indexed queries whatever the admin holds:
+ * the admin by wallet (unique index), then its four lists in one union, each arm a primary-key
+ * or index prefix lookup.
+ */
+export function principalLookup(db: Kysely<Database>): PrincipalLookup {
+  return {
+    async loadPrincipalByWallet(wallet) {
+      const row = await db.selectFrom('admins').selectAll().where('wallet', '=', normalizeWallet(wallet)).executeTakeFirst();
+      if (!row) return undefined;
+      const lists = await db
+        .selectFrom('admin_permissions')
+        .select([sql.lit<string>('permission').as('kind'), 'permission as value'])
+        .where('admin_id', '=', row.id)
+        .unionAll(db.selectFrom('admin_features').select([sql.lit<string>('feature').as('kind'), 'feature as value']).where('admin_id', '=', row.id))
+        .unionAll(db.selectFrom('tenant_features').select([sql.lit<string>('tenant-feature').as('kind'), 'feature as value']).where('tenant_id', '=', row.tenant_id))
+        .unionAll(db.selectFrom('channel_admins').select([sql.lit<string>('channel').as('kind'), 'channel_id as value']).where('admin_id', '=', row.id))
+        .execute();
+      const valuesOf = (kind: string) => lists.filter((entry) => entry.kind === kind).map((entry) => entry.value).sort();
+      return {
+        admin: toAdmin(row, { permissions: valuesOf('permission'), features: valuesOf('feature') }),
+        tenantFeatures: valuesOf('tenant-feature'),
+        channelIds: valuesOf('channel'),
+      };
+    },
+  };
+}

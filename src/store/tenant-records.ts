@@ -1,0 +1,56 @@
+import type { Kysely } from 'kysely';
+import { tenantNotFound } from '../errors/common-errors.ts';
+import { newTenantId } from './ids.ts';
+import { requireLabel, requireName } from './input-validation.ts';
+import type { Database } from './schema.ts';
+import type { Tenant, TenantRecords } from './types.ts';
+
+type Db = Kysely<Database>;
+
+/** Tenants and their features. Every method is async, so a refused input arrives as a rejection. */
+export function tenantRecords(db: Db, now: () => number): TenantRecords {
+  return {
+    async isEmpty() {
+      const row = await db.selectFrom('tenants').select('id').limit(1).executeTakeFirst();
+      return row === undefined;
+    },
+
+    async createTenant(input) {
+      const name = requireName(input.name, 'Tenant name');
+      const id = newTenantId();
+      const createdAt = now();
+      await db.insertInto('tenants').values({ id, name, created_at: createdAt }).execute();
+      return { id, name, features: [], createdAt };
+    },
+
+    async getTenant(id) {
+      return selectTenant(db, id);
+    },
+
+    async addTenantFeature(tenantId, feature) {
+      const label = requireLabel(feature, 'Feature');
+      await requireTenant(db, tenantId);
+      await db
+        .insertInto('tenant_features')
+        .values({ tenant_id: tenantId, feature: label })
+        .onConflict((oc) => oc.columns(['tenant_id', 'feature']).doNothing())
+        .execute();
+      const tenant = await selectTenant(db, tenantId);
+      if (!tenant) throw tenantNotFound(tenantId);
+      return tenant;
+    },
+  };
+}
+
+/** For the admins and channels a tenant holds: refuses an unknown tenant with TENANT_NOT_FOUND. */
+export async function requireTenant(db: Db, id: string): Promise<void> {
+  const row = await db.selectFrom('tenants').select('id').where('id', '=', id).executeTakeFirst();
+  if (!row) throw tenantNotFound(id);
+}
+
+async function selectTenant(db: Db, id: string): Promise<Tenant | undefined> {
+  const row = await db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) return undefined;
+  const features = await db.selectFrom('tenant_features').select('feature').where('tenant_id', '=', id).execute();
+  return { id: row.id, name: row.name, features: features.map((f) => f.feature).sort(), createdAt: row.created_at };
+}

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { AppError, type ErrorCode } from '../../src/errors/app-error.ts';
+import { openPostgresDatabase, SQLITE_FILE_NAME, type StoreLogger } from '../../src/store/database.ts';
+import { translateDriverError, violates, WALLET_UNIQUE } from '../../src/store/database-errors.ts';
+import { translatingDriverErrors } from '../../src/store/error-translating-dialect.ts';
+import { metadataStore } from '../../src/store/metadata-store.ts';
+import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import type { Database } from '../../src/store/schema.ts';
+import type { MetadataStore } from '../../src/store/types.ts';
+import { randomWallet } from './contract/support.ts';
+
+const silent: StoreLogger = { warn() {}, error() {} };
+
+function isAppErrorWith(code: ErrorCode) {
+  return (error: unknown) => {
+    assert.ok(error instanceof AppError, `an AppError, got ${String(error)}`);
+    assert.equal(error.code, code, error.message);
+    return true;
+  };
+}
+
+/** A local port that nothing listens on: bound once by the system, then released. */
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const aFile = (channelId: string) => ({ channelId, folder: 'docs', filename: 'a.txt', size: 1, sha256: '0'.repeat(64), contentType: 'text/plain', updatedAt: 1 });
+
+describe('driver errors', () => {
+  test('an outage becomes SERVICE_UNAVAILABLE and a full disk INSUFFICIENT_STORAGE, the driver error kept as the cause; anything else passes unchanged', () => {
+    for (const code of ['ECONNREFUSED', '57P01', '08006', 'SQLITE_BUSY', 'SQLITE_IOERR']) {
+      const driverError = Object.assign(new Error('driver'), { code });
+      const translated = translateDriverError(driverError);
+      isAppErrorWith('SERVICE_UNAVAILABLE')(translated);
+      assert.equal((translated as AppError).cause, driverError);
+    }
+    isAppErrorWith('SERVICE_UNAVAILABLE')(translateDriverError(new Error('Connection terminated unexpectedly')));
+    for (const code of ['SQLITE_FULL', '53100']) isAppErrorWith('INSUFFICIENT_STORAGE')(translateDriverError(Object.assign(new Error('full'), { code })));
+
+    const unique = Object.assign(new Error('duplicate key'), { code: '23505', constraint: WALLET_UNIQUE.name });
+    assert.equal(translateDriverError(unique), unique, 'a constraint violation is left to the write that knows its meaning');
+    assert.ok(violates(unique, WALLET_UNIQUE));
+    const syntax = Object.assign(new Error('syntax error'), { code: '42601' });
+    assert.equal(translateDriverError(syntax), syntax);
+    const appError = new AppError('TENANT_NOT_FOUND', 'gone');
+    assert.equal(translateDriverError(appError), appError);
+  });
+
+  describe('PostgreSQL on a port where no server listens', () => {
+    let url: string;
+    let store: MetadataStore;
+    before(async () => {
+      url = `postgres://postgres@127.0.0.1:${await deadPort()}/none`;
+      // Built without openMetadataStore, which would fail at its migration (tested below).
+      store = metadataStore(openPostgresDatabase(url, silent), 'postgres');
+    });
+    after(() => store.close());
+
+    test('every kind of store call rejects with SERVICE_UNAVAILABLE: reads, writes, transactions, the file catalog', async () => {
+      await assert.rejects(store.ping(), isAppErrorWith('SERVICE_UNAVAILABLE'));
+      await assert.rejects(store.getTenant('t_x'), isAppErrorWith('SERVICE_UNAVAILABLE'));
+      await assert.rejects(store.createAdmin({ tenantId: 't_x', wallet: randomWallet(), displayName: 'A' }), isAppErrorWith('SERVICE_UNAVAILABLE'));
+      await assert.rejects(store.grantPermission('adm_x', 'p'), isAppErrorWith('SERVICE_UNAVAILABLE'), 'a transaction');
+      await assert.rejects(store.loadPrincipalByWallet(randomWallet()), isAppErrorWith('SERVICE_UNAVAILABLE'));
+      await assert.rejects(store.claimNonce('n', 'h', 1, 2), isAppErrorWith('SERVICE_UNAVAILABLE'));
+      await assert.rejects(store.files.putFile(aFile('chn_x')), isAppErrorWith('SERVICE_UNAVAILABLE'), 'a transaction of the file catalog');
+      await assert.rejects(store.files.appendAudit({
+        tenantId: 't_x', channelId: 'chn_x', adminId: null, action: 'upload', folder: null, filename: null, backupTimestamp: null,
+        versionId: null, result: 'failed', code: 'SERVICE_UNAVAILABLE', sha256: null, createdAt: 1,
+      }), isAppErrorWith('SERVICE_UNAVAILABLE'));
+    });
+
+    test('opening the store (and so its migration) rejects with SERVICE_UNAVAILABLE', async () => {
+      await assert.rejects(openMetadataStore({ dataDir: os.tmpdir(), databaseUrl: url, logger: silent }), isAppErrorWith('SERVICE_UNAVAILABLE'));
+    });
+  });
+
+  describe('SQLite', () => {
+    let dataDir: string;
+    let file: string;
+    before(async () => {
+      dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-driver-errors-'));
+      file = path.join(dataDir, SQLITE_FILE_NAME);
+      await (await openMetadataStore({ dataDir })).close(); // creates and migrates the file
+    });
+    after(() => rm(dataDir, { recursive: true, force: true }));
+
+    /** The store over its own connection, set up by `configure` (a short busy timeout, a size cap). */
+    function storeOn(configure: (sqlite: SQLite.Database) => void, options: SQLite.Options = {}): MetadataStore {
+      const sqlite = new SQLite(file, options);
+      configure(sqlite);
+      return metadataStore(new Kysely<Database>({ dialect: translatingDriverErrors(new SqliteDialect({ database: sqlite })) }), 'sqlite');
+    }
+
+    test('a write lock held past the busy timeout rejects writes, in and out of transactions, with SERVICE_UNAVAILABLE', async () => {
+      const store = storeOn(() => {}, { timeout: 50 });
+      const other = new SQLite(file);
+      try {
+        const tenant = await store.createTenant({ name: 'before the lock' });
+        other.exec('begin immediate');
+        await assert.rejects(store.createTenant({ name: 'locked out' }), isAppErrorWith('SERVICE_UNAVAILABLE'));
+        await assert.rejects(store.createAdmin({ tenantId: tenant.id, wallet: randomWallet(), displayName: 'A' }), isAppErrorWith('SERVICE_UNAVAILABLE'));
+        await assert.rejects(store.files.putFile(aFile('chn_x')), isAppErrorWith('SERVICE_UNAVAILABLE'));
+        other.exec('rollback');
+        assert.equal((await store.createTenant({ name: 'after the lock' })).name, 'after the lock', 'the store works again once the lock is gone');
+      } finally {
+        other.close();
+        await store.close();
+      }
+    });
+
+    test('a full database rejects a write with INSUFFICIENT_STORAGE', async () => {
+      // max_page_count caps this connection's file at its present size, as a full disk would.
+      const store = storeOn((sqlite) => sqlite.pragma(`max_page_count = ${sqlite.pragma('page_count', { simple: true })}`));
+      try {
+        const filling = async () => {
+          for (let i = 0; i < 100_000; i++) await store.createTenant({ name: `filler ${i} ${'x'.repeat(150)}` });
+        };
+        await assert.rejects(filling(), isAppErrorWith('INSUFFICIENT_STORAGE'));
+      } finally {
+        await store.close();
+      }
+    });
+  });
+});
