@@ -6,7 +6,7 @@ import type { FileCatalog, FileRecord, Page, PageRequest } from '../store/file-c
 import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { liveKey } from './blob-layout.ts';
-import type { FileLocks } from '../storage/file-locks.ts';
+import type { FileLocks } from '../locks/file-locks.ts';
 import { removeLiveFile, replaceLiveFile, type LiveWriteDeps } from './live-writes.ts';
 
 export interface FileServiceDeps {

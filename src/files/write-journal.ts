@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Logger } from 'pino';
+import type { Logger } from '../logging/logger.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { FileCatalog, PendingWrite } from '../store/file-catalog-types.ts';
 import { liveKey } from './blob-layout.ts';

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { AppError } from '../errors/app-error.ts';
 import type { PutOptions, StoredBlob } from './blob-storage.ts';
 import { fsyncDirectory, makeDirectories } from './durable-directories.ts';
-import { errnoCode, targetExists, toStorageError } from './fs-errors.ts';
+import { errnoCode } from '../errors/errno-code.ts';
+import { targetExists, toStorageError } from './fs-errors.ts';
 import { tempPathBeside } from './temp-files.ts';
 
 export interface AtomicWriteOptions extends PutOptions {

@@ -8,7 +8,8 @@ import { writeAtomically, type AtomicWriteOptions } from './atomic-write.ts';
 import type { BlobInfo, BlobStorage, ByteRange, PutOptions, StoredBlob } from './blob-storage.ts';
 import { walkFiles } from './directory-walk.ts';
 import { fsyncDirectory, makeDirectories } from './durable-directories.ts';
-import { errnoCode, targetExists, toStorageError } from './fs-errors.ts';
+import { errnoCode } from '../errors/errno-code.ts';
+import { targetExists, toStorageError } from './fs-errors.ts';
 import { resolveInside, safeSegment } from './safe-path.ts';
 import { isTempName, tempPathBeside } from './temp-files.ts';
 

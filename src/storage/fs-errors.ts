@@ -1,9 +1,5 @@
 import { AppError, isAppError } from '../errors/app-error.ts';
-
-export function errnoCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
-}
+import { errnoCode } from '../errors/errno-code.ts';
 
 /** Turns the filesystem failures a caller can act on into AppErrors; anything else passes unchanged. */
 export function toStorageError(error: unknown): unknown {

@@ -5,7 +5,7 @@ import { AuditTrail } from '../../src/files/audit-trail.ts';
 import { BackupScheduler } from '../../src/files/backup-scheduler.ts';
 import { BackupService } from '../../src/files/backup-service.ts';
 import { filePath, FileService } from '../../src/files/file-service.ts';
-import { KeyedMutex } from '../../src/storage/keyed-mutex.ts';
+import { KeyedMutex } from '../../src/locks/keyed-mutex.ts';
 import { RestoreService } from '../../src/files/restore-service.ts';
 import { Retention } from '../../src/files/retention.ts';
 import { createLogger } from '../../src/logging/logger.ts';

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { KeyedMutex } from '../storage/keyed-mutex.ts';
-import type { OpenedFileLocks } from '../storage/file-locks.ts';
-import type { StoreLogger } from './database.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { OpenedFileLocks } from './file-locks.ts';
+import { KeyedMutex } from './keyed-mutex.ts';
 
 /** Connections that may wait on or hold a lock at once; further lockers queue in the pool. */
 const LOCK_CONNECTIONS = 16;
@@ -17,7 +17,7 @@ export class PostgresLocks implements OpenedFileLocks {
   private readonly inProcess = new KeyedMutex();
   private readonly pool: pg.Pool;
 
-  constructor(url: string, logger: StoreLogger) {
+  constructor(url: string, logger: Logger) {
     this.pool = new pg.Pool({ connectionString: url, max: LOCK_CONNECTIONS, idleTimeoutMillis: 30_000, application_name: 'wallet-admin-locks' });
     this.pool.on('error', (err) => logger.error({ err }, 'PostgreSQL lock connection lost; the pool will reconnect'));
     // A checked-out connection that dies reports through its pending query; the event alone would crash.
