@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import type { Logger } from '../logging/logger.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
+import { sha256OfStream } from '../storage/sha256-meter.ts';
 import type { FileCatalog, PendingWrite } from '../store/file-catalog-types.ts';
 import { liveKey } from './blob-layout.ts';
 
@@ -42,14 +42,7 @@ async function settle(blobs: BlobStorage, catalog: FileCatalog, write: PendingWr
 
 async function hashBlob(blobs: BlobStorage, key: string): Promise<{ sha256: string; size: number } | undefined> {
   const body = await blobs.get(key);
-  if (body === undefined) return undefined;
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of body) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { sha256: hash.digest('hex'), size };
+  return body === undefined ? undefined : sha256OfStream(body);
 }
 
 /**

@@ -14,11 +14,3 @@ export function toStorageError(error: unknown): unknown {
       return error;
   }
 }
-
-/**
- * link() onto an existing key. Callers choose fresh keys (timestamped backups, version ids), so
- * reaching this is a bug or a lost race: a server error rather than a client one.
- */
-export function targetExists(): AppError {
-  return new AppError('INTERNAL_ERROR', 'the link target already exists; nothing was changed');
-}
