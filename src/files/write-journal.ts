@@ -9,9 +9,8 @@ import { liveKey } from './blob-layout.ts';
  * the old bytes (or a deleted file still on disk). At start-up, every write still journalled is
  * settled by what storage actually holds: the record is made to match the live blob (hashed, so it
  * is the truth whichever side of the rename the crash fell), or removed with it.
- * Run before the service takes requests, like removeLeftovers().
  */
-export async function settlePendingWrites(blobs: BlobStorage, catalog: FileCatalog, now: () => number = Date.now): Promise<number> {
+async function settlePendingWrites(blobs: BlobStorage, catalog: FileCatalog, now: () => number = Date.now): Promise<number> {
   const pending = await catalog.pendingWrites();
   for (const write of pending) {
     await settle(blobs, catalog, write, now());

@@ -52,7 +52,7 @@ export class PostgresLocks implements OpenedFileLocks {
 }
 
 /** A signed 64-bit lock id from the key (advisory locks are keyed by bigint). */
-export function lockIdOf(key: string): string {
+function lockIdOf(key: string): string {
   return createHash('sha256').update(`wallet-admin:file:${key}`).digest().readBigInt64BE(0).toString();
 }
 
