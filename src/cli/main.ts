@@ -6,11 +6,8 @@ import type { MetadataStore } from '../store/types.ts';
 import { UsageError, type Command, type OptionValues } from './command.ts';
 import { backupCommands } from './commands/backup-commands.ts';
 import { fileCommands } from './commands/file-commands.ts';
-import { createFileServices, type FileServices } from '../files/file-services.ts';
+import { openFileServices, type OpenedFileServices } from '../files/file-services.ts';
 import { createLogger } from '../logging/logger.ts';
-import type { BlobStorage } from '../storage/blob-storage.ts';
-import type { OpenedFileLocks } from '../storage/file-locks.ts';
-import { openBlobStorage, openFileLocks } from '../storage/open-blob-storage.ts';
 import { adminCommands } from './commands/admin-commands.ts';
 import { channelCommands } from './commands/channel-commands.ts';
 import { serveCommand } from './commands/serve-command.ts';
@@ -62,8 +59,7 @@ function parseOptions(command: Command, rest: string[]): OptionValues {
 export async function main(args: string[]): Promise<number> {
   const json = args.includes('--json');
   let store: MetadataStore | undefined;
-  let blobs: BlobStorage | undefined;
-  let locks: OpenedFileLocks | undefined;
+  let fileServices: OpenedFileServices | undefined;
   try {
     if (args.length === 0 || args[0] === '--help' || args[0] === 'help') {
       process.stdout.write(usage() + '\n');
@@ -77,15 +73,14 @@ export async function main(args: string[]): Promise<number> {
     }
     const config: Config = loadConfig(process.env);
     const openStore = async () => (store ??= await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-    let fileServices: FileServices | undefined;
-    const openBlobs = async () => (blobs ??= await openBlobStorage(config));
     const logger = createLogger('warn', process.stderr);
     const result = await command.run({
       values,
       config,
       store: openStore,
-      // Warnings (an audit entry that could not be written) go to stderr; stdout stays the result.
-      fileServices: async () => (fileServices ??= createFileServices(await openBlobs(), (locks ??= openFileLocks(config, logger)), (await openStore()).files, config, logger)),
+      // Opened only for the commands that need them. Warnings (an audit entry that could not be
+      // written) go to stderr; stdout stays the result. No recovery: a server may be writing.
+      fileServices: async () => (fileServices ??= await openFileServices(config, (await openStore()).files, logger, { recover: false })),
     });
     if (result) process.stdout.write((json ? JSON.stringify(result.json) : result.text) + '\n');
     return 0;
@@ -97,8 +92,7 @@ export async function main(args: string[]): Promise<number> {
     if (json) process.stdout.write(JSON.stringify({ error: { code, message } }) + '\n');
     return usageProblem ? 2 : 1;
   } finally {
-    await locks?.close();
-    await blobs?.close();
+    await fileServices?.close();
     await store?.close();
   }
 }

@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../logging/logger.ts';
 import type { AuditAction, AuditResult, FileCatalog } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import { isAppError } from '../errors/app-error.ts';

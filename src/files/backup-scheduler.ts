@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../logging/logger.ts';
 import { isAppError } from '../errors/app-error.ts';
 import type { FileCatalog } from '../store/file-catalog-types.ts';
 import type { ChannelLookup } from '../store/types.ts';

@@ -5,7 +5,7 @@ import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { backupKey, liveKey, newBackupAttempt } from './blob-layout.ts';
 import { formatBackupTimestamp } from './backup-timestamp.ts';
-import type { FileLocks } from '../storage/file-locks.ts';
+import type { FileLocks } from '../locks/file-locks.ts';
 
 export interface BackupServiceDeps {
   blobs: BlobStorage;

@@ -6,7 +6,8 @@ import type { FileCatalog, FileRecord, Page, PageRequest } from '../store/file-c
 import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { liveKey } from './blob-layout.ts';
-import type { FileLocks } from '../storage/file-locks.ts';
+import type { FilePath } from './file-path.ts';
+import type { FileLocks } from '../locks/file-locks.ts';
 import { removeLiveFile, replaceLiveFile, type LiveWriteDeps } from './live-writes.ts';
 
 export interface FileServiceDeps {
@@ -16,16 +17,6 @@ export interface FileServiceDeps {
   audit: AuditTrail;
   maxFileBytes: number;
   now?: () => number;
-}
-
-export interface FilePath {
-  folder: string;
-  filename: string;
-}
-
-/** Checks both segments once, at the edge; everything below takes them as safe. */
-export function filePath(folder: string, filename: string): FilePath {
-  return { folder: safeSegment(folder, 'folder name'), filename: safeSegment(filename, 'file name') };
 }
 
 /** Live files of channel folders: upload, download, list, delete — every replaced byte kept as a version. */

@@ -1,15 +1,18 @@
-import type { Logger } from 'pino';
 import type { Config } from '../config/config.ts';
+import type { FileLocks } from '../locks/file-locks.ts';
+import { openFileLocks } from '../locks/open-file-locks.ts';
+import type { Logger } from '../logging/logger.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
+import { openBlobStorage } from '../storage/open-blob-storage.ts';
 import type { FileCatalog } from '../store/file-catalog-types.ts';
 import { AuditTrail, type OutcomeObserver } from './audit-trail.ts';
 import { BackupService } from './backup-service.ts';
 import { FileService } from './file-service.ts';
 import { createFileUrls, type FileUrls } from './file-urls.ts';
-import type { FileLocks } from '../storage/file-locks.ts';
 import { RestoreService } from './restore-service.ts';
 import { Retention } from './retention.ts';
 import { LinkSigner } from './signed-links.ts';
+import { recoverInterruptedWrites } from './write-journal.ts';
 
 export interface FileServices {
   files: FileService;
@@ -20,12 +23,55 @@ export interface FileServices {
   retention: Retention;
 }
 
+/** The services with the storage they opened; close() releases it (S3 sockets, lock connections). */
+export interface OpenedFileServices extends FileServices {
+  blobs: BlobStorage;
+  close(): Promise<void>;
+}
+
+export type FileServicesConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'storage' | 'files' | 'publicBaseUrl'>;
+
+export interface OpenFileServicesOptions {
+  /**
+   * Settle what a crash interrupted before the first write. Only a process that starts as the
+   * storage's writer does it (the server); the CLI runs beside a server, whose writes in flight
+   * would look interrupted to it.
+   */
+  recover: boolean;
+  /** Told the outcome of every audited operation (metrics). */
+  observe?: OutcomeObserver;
+}
+
+/**
+ * Opens what the file services run on — the blob storage of STORAGE and DATA_DIR, the per-file
+ * locks shared with every other process on the same metadata — and the services over them; the
+ * server, the CLI and the crash tests' worker all open them here.
+ */
+export async function openFileServices(config: FileServicesConfig, catalog: FileCatalog, logger: Logger, options: OpenFileServicesOptions): Promise<OpenedFileServices> {
+  const blobs = await openBlobStorage(config);
+  try {
+    if (options.recover) await recoverInterruptedWrites(blobs, catalog, logger);
+  } catch (error) {
+    await blobs.close();
+    throw error;
+  }
+  const locks = openFileLocks(config, logger);
+  return {
+    ...createFileServices(blobs, locks, catalog, config, logger, options.observe),
+    blobs,
+    async close() {
+      await blobs.close();
+      await locks.close();
+    },
+  };
+}
+
 /** The file, backup and restore services over one blob storage, sharing one set of per-file locks. */
-export function createFileServices(
+function createFileServices(
   blobs: BlobStorage,
   locks: FileLocks,
   catalog: FileCatalog,
-  { files: config, storage, publicBaseUrl }: Pick<Config, 'files' | 'storage' | 'publicBaseUrl'>,
+  { files: config, storage, publicBaseUrl }: FileServicesConfig,
   logger: Logger,
   observe?: OutcomeObserver,
 ): FileServices {

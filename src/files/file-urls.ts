@@ -9,7 +9,7 @@ import type { LinkSigner } from './signed-links.ts';
 export type FileUrls = (file: FileRecord) => Promise<string>;
 
 /** The path of a file's GET on this service, each segment percent-encoded (so the URL is ASCII). */
-export function fileUrlPath(channelId: string, folder: string, filename: string): string {
+function fileUrlPath(channelId: string, folder: string, filename: string): string {
   return `/api/channels/${encodeURIComponent(channelId)}/folders/${encodeURIComponent(folder)}/files/${encodeURIComponent(filename)}`;
 }
 

@@ -1,7 +1,7 @@
 import type { BlobStorage, PutOptions, StoredBlob } from '../storage/blob-storage.ts';
 import type { FileCatalog, FileRecord, FileVersion } from '../store/file-catalog-types.ts';
 import { liveKey } from './blob-layout.ts';
-import type { FilePath } from './file-service.ts';
+import type { FilePath } from './file-path.ts';
 import { keepLiveVersion } from './version-keeper.ts';
 
 export interface LiveWriteDeps {

@@ -5,8 +5,8 @@ import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { liveKey } from './blob-layout.ts';
 import { parseBackupTimestamp } from './backup-timestamp.ts';
-import { filePath, type FilePath } from './file-service.ts';
-import type { FileLocks } from '../storage/file-locks.ts';
+import { filePath, type FilePath } from './file-path.ts';
+import type { FileLocks } from '../locks/file-locks.ts';
 import { replaceLiveFile, type LiveWriteDeps } from './live-writes.ts';
 
 export interface RestoreServiceDeps {

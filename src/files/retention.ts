@@ -1,4 +1,4 @@
-import type { Logger } from 'pino';
+import type { Logger } from '../logging/logger.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { FileCatalog } from '../store/file-catalog-types.ts';
 

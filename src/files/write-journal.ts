@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
-import type { Logger } from 'pino';
+import type { Logger } from '../logging/logger.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
+import { sha256OfStream } from '../storage/sha256-meter.ts';
 import type { FileCatalog, PendingWrite } from '../store/file-catalog-types.ts';
 import { liveKey } from './blob-layout.ts';
 
@@ -9,9 +9,8 @@ import { liveKey } from './blob-layout.ts';
  * the old bytes (or a deleted file still on disk). At start-up, every write still journalled is
  * settled by what storage actually holds: the record is made to match the live blob (hashed, so it
  * is the truth whichever side of the rename the crash fell), or removed with it.
- * Run before the service takes requests, like removeLeftovers().
  */
-export async function settlePendingWrites(blobs: BlobStorage, catalog: FileCatalog, now: () => number = Date.now): Promise<number> {
+async function settlePendingWrites(blobs: BlobStorage, catalog: FileCatalog, now: () => number = Date.now): Promise<number> {
   const pending = await catalog.pendingWrites();
   for (const write of pending) {
     await settle(blobs, catalog, write, now());
@@ -42,14 +41,7 @@ async function settle(blobs: BlobStorage, catalog: FileCatalog, write: PendingWr
 
 async function hashBlob(blobs: BlobStorage, key: string): Promise<{ sha256: string; size: number } | undefined> {
   const body = await blobs.get(key);
-  if (body === undefined) return undefined;
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of body) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { sha256: hash.digest('hex'), size };
+  return body === undefined ? undefined : sha256OfStream(body);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
+import type { Logger } from '../logging/logger.ts';
 import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import metricsRoute from './routes/metrics-route.ts';

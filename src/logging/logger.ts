@@ -1,4 +1,13 @@
-import pino, { type Logger } from 'pino';
+import pino from 'pino';
+
+/**
+ * What the code below the composition roots logs through: a line with its details, at warn or
+ * error. pino's logger is one; so is a two-function stand-in where pino is not at hand.
+ */
+export interface Logger {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
 
 const CENSORED = '[redacted]';
 const CREDENTIAL_HEADERS = ['x-sig', 'x-mes', 'authorization'];
@@ -17,7 +26,7 @@ function censorHeaders(headers: unknown): unknown {
  * rather than pino's path redaction, which clones part of every line logged — at one line per
  * request a measurable cost (bench: auth-warm) — where a serializer runs only when its key is there.
  */
-export function createLogger(level: string, destination: pino.DestinationStream = standardOutput()): Logger {
+export function createLogger(level: string, destination: pino.DestinationStream = standardOutput()): pino.Logger {
   return pino(
     {
       level,

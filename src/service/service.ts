@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
+import type { Logger } from '../logging/logger.ts';
 import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
 import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
@@ -7,11 +7,9 @@ import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
 import { MemoryFailureLimiter } from '../auth/limits/memory-failure-limiter.ts';
 import type { Config } from '../config/config.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
-import { createFileServices } from '../files/file-services.ts';
+import { openFileServices } from '../files/file-services.ts';
 import { Metrics } from '../observability/metrics.ts';
-import { recoverInterruptedWrites } from '../files/write-journal.ts';
 import { buildApp } from '../http/app.ts';
-import { openBlobStorage, openFileLocks } from '../storage/open-blob-storage.ts';
 import { openMetadataStore } from '../store/open-metadata-store.ts';
 import type { MetadataStore } from '../store/types.ts';
 
@@ -27,9 +25,9 @@ const PURGE_INTERVAL_MS = 60_000;
 /** Wires store, authentication and HTTP together; the one composition root of the server. */
 export async function createService(config: Config, logger: Logger): Promise<Service> {
   const store = await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
-  const recoverer = createAddressRecoverer({ onFallback: (reason) => logger.warn(reason) });
+  const recoverer = createAddressRecoverer({ onFallback: (reason) => logger.warn({}, reason) });
   if (config.auth.plainMessages === 'any') {
-    logger.warn('AUTH_PLAIN_MESSAGES=any: any signed message authenticates forever, like a static password; use SIWE messages');
+    logger.warn({}, 'AUTH_PLAIN_MESSAGES=any: any signed message authenticates forever, like a static password; use SIWE messages');
   }
   const authenticator = new WalletAuthenticator({
     config: config.auth,
@@ -37,11 +35,11 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     recoverer,
     contractWallets: config.auth.rpcUrl ? await openContractWalletVerifier(config.auth.rpcUrl) : undefined,
   });
-  const blobs = await openBlobStorage(config);
-  await recoverInterruptedWrites(blobs, store.files, logger);
-  const locks = openFileLocks(config, logger);
   const metrics = new Metrics(authenticator.signatures);
-  const fileServices = createFileServices(blobs, locks, store.files, config, logger, (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes));
+  const fileServices = await openFileServices(config, store.files, logger, {
+    recover: true,
+    observe: (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes),
+  });
   const failures = config.redisUrl ? await openRedisFailureLimiter(config.redisUrl, config.auth.failLimit, logger) : new MemoryFailureLimiter(config.auth.failLimit);
   const app = await buildApp({
     config,
@@ -51,7 +49,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     metrics,
     logger,
     files: { store, catalog: store.files, ...fileServices },
-    blobs,
+    blobs: fileServices.blobs,
   });
 
   const scheduler = new BackupScheduler({
@@ -77,8 +75,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
       clearInterval(purge);
       await app.close();
       await scheduler.stop();
-      await blobs.close();
-      await locks.close();
+      await fileServices.close();
       await failures.close();
       await store.close();
     },

@@ -1,10 +1,5 @@
 import type { Readable } from 'node:stream';
 
-/**
- * Where file bytes live, behind one interface: local disk now, S3-compatible stores later.
- * Keys are '/'-joined segments, each of which has passed safeSegment() (see safe-path.ts);
- * an implementation re-checks every key and never touches anything outside its root.
- */
 export interface BlobInfo {
   key: string;
   size: number;
@@ -40,6 +35,11 @@ export interface ByteRange {
   end: number; // inclusive
 }
 
+/**
+ * Where file bytes live, behind one interface: local disk or an S3-compatible bucket.
+ * Keys are '/'-joined segments, each of which has passed safeSegment() (see safe-path.ts);
+ * an implementation re-checks every key and never touches anything outside its root.
+ */
 export interface BlobStorage {
   readonly kind: 'disk' | 's3';
   /** Streams `body` to `key` atomically: readers see the old bytes or the new, never a mix. */

@@ -1,6 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode, toStorageError } from './fs-errors.ts';
+import { errnoCode } from '../errors/errno-code.ts';
+import { toStorageError } from './fs-errors.ts';
 
 export interface WalkedFile {
   path: string;

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { constants, mkdirSync, realpathSync } from 'node:fs';
 import { access, link as hardLink, lstat, open, realpath, rename, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -8,18 +7,22 @@ import { writeAtomically, type AtomicWriteOptions } from './atomic-write.ts';
 import type { BlobInfo, BlobStorage, ByteRange, PutOptions, StoredBlob } from './blob-storage.ts';
 import { walkFiles } from './directory-walk.ts';
 import { fsyncDirectory, makeDirectories } from './durable-directories.ts';
-import { errnoCode, targetExists, toStorageError } from './fs-errors.ts';
+import { errnoCode } from '../errors/errno-code.ts';
+import { toStorageError } from './fs-errors.ts';
+import { assertExpectedSha256, assertRangeShape, rangeBeyondEnd, sourceNotFound, targetExists } from './blob-errors.ts';
+import { sha256OfStream } from './sha256-meter.ts';
 import { resolveInside, safeSegment } from './safe-path.ts';
 import { isTempName, tempPathBeside } from './temp-files.ts';
 
 /** Errors meaning "no blob here": missing, a parent is a file, a symlink (O_NOFOLLOW), a directory. */
 const NO_BLOB = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EISDIR']);
+/** copyReplace() reads its source to check it: in large chunks, the bytes are only hashed. */
+const HASH_CHUNK_BYTES = 1024 * 1024;
 /**
  * Hard links refused: another filesystem (EXDEV), a filesystem without links or a kernel with
  * protected_hardlinks (EPERM, ENOTSUP), or an inode at its link limit (EMLINK — ext4 stops at
  * 65,000, which one file kept unchanged across that many backups would reach).
  */
-const HASH_CHUNK_BYTES = 1024 * 1024;
 const LINK_REFUSED = new Set(['EXDEV', 'EPERM', 'EMLINK', 'ENOTSUP', 'EOPNOTSUPP']);
 // delete() prunes empty directories; one can vanish between our mkdir and our link.
 const LINK_ATTEMPTS = 3;
@@ -47,9 +50,7 @@ export class DiskBlobStorage implements BlobStorage {
     const handle = await openBlob(file);
     if (handle === undefined) return undefined;
     try {
-      if (range !== undefined && range.start >= (await handle.stat()).size) {
-        throw new AppError('RANGE_NOT_SATISFIABLE', 'the range starts at or beyond the end of the blob');
-      }
+      if (range !== undefined && range.start >= (await handle.stat()).size) throw rangeBeyondEnd();
     } catch (error) {
       await handle.close();
       throw error;
@@ -119,13 +120,11 @@ export class DiskBlobStorage implements BlobStorage {
     if (handle === undefined) throw sourceNotFound();
     let verified: StoredBlob;
     try {
-      verified = await hashBlob(handle);
+      verified = await sha256OfStream(handle.createReadStream({ highWaterMark: HASH_CHUNK_BYTES, autoClose: false }));
     } finally {
       await handle.close();
     }
-    if (options.expectedSha256 !== undefined && verified.sha256 !== options.expectedSha256.toLowerCase()) {
-      throw new AppError('INTEGRITY_FAILED', `the source's sha256 ${verified.sha256} is not the expected ${options.expectedSha256}; nothing was replaced`);
-    }
+    assertExpectedSha256('source', verified.sha256, options.expectedSha256);
     const temp = tempPathBeside(target);
     try {
       await makeDirectories(path.dirname(target));
@@ -231,23 +230,6 @@ async function copyAtomically(source: string, target: string, options: AtomicWri
   }
 }
 
-/** Size and sha256 of an open blob, read in large chunks; nothing is kept in memory. */
-async function hashBlob(handle: FileHandle): Promise<StoredBlob> {
-  const hash = createHash('sha256');
-  let size = 0;
-  for await (const chunk of handle.createReadStream({ highWaterMark: HASH_CHUNK_BYTES, autoClose: false })) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { size, sha256: hash.digest('hex') };
-}
-
-function assertRangeShape({ start, end }: ByteRange): void {
-  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start) {
-    throw new AppError('RANGE_NOT_SATISFIABLE', 'a range needs whole numbers with 0 <= start <= end');
-  }
-}
-
 /** An open regular file, or undefined; O_NOFOLLOW keeps a planted symlink from leading outside root. */
 async function openBlob(file: string): Promise<FileHandle | undefined> {
   let handle: FileHandle;
@@ -283,8 +265,4 @@ function isKeySegment(name: string): boolean {
   } catch {
     return false;
   }
-}
-
-function sourceNotFound(): AppError {
-  return new AppError('NOT_FOUND', 'the source blob does not exist');
 }

@@ -1,9 +1,5 @@
 import { AppError, isAppError } from '../errors/app-error.ts';
-
-export function errnoCode(error: unknown): string | undefined {
-  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
-  return typeof error.code === 'string' ? error.code : undefined;
-}
+import { errnoCode } from '../errors/errno-code.ts';
 
 /** Turns the filesystem failures a caller can act on into AppErrors; anything else passes unchanged. */
 export function toStorageError(error: unknown): unknown {
@@ -17,12 +13,4 @@ export function toStorageError(error: unknown): unknown {
     default:
       return error;
   }
-}
-
-/**
- * link() onto an existing key. Callers choose fresh keys (timestamped backups, version ids), so
- * reaching this is a bug or a lost race: a server error rather than a client one.
- */
-export function targetExists(): AppError {
-  return new AppError('INTERNAL_ERROR', 'the link target already exists; nothing was changed');
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
@@ -21,8 +21,9 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { AppError } from '../errors/app-error.ts';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { BlobInfo, BlobStorage, ByteRange, DownloadUrlOptions, PutOptions, StoredBlob } from './blob-storage.ts';
-import { targetExists } from './fs-errors.ts';
+import { assertExpectedSha256, assertRangeShape, rangeBeyondEnd, sourceNotFound, targetExists } from './blob-errors.ts';
 import { safeSegment } from './safe-path.ts';
+import { sha256OfStream, Sha256Meter } from './sha256-meter.ts';
 import { isTempName, TEMP_PREFIX } from './temp-files.ts';
 
 export interface S3StorageConfig {
@@ -66,16 +67,15 @@ export class S3BlobStorage implements BlobStorage {
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<StoredBlob> {
     const target = checkedKey(key);
     const temp = tempKeyBeside(target);
-    const hash = createHash('sha256');
-    let size = 0;
+    const meter = new Sha256Meter(options.maxBytes);
     const counter = new Transform({
       transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        if (options.maxBytes !== undefined && size > options.maxBytes) {
-          done(new AppError('PAYLOAD_TOO_LARGE', `the body is larger than the limit of ${options.maxBytes} bytes`));
+        try {
+          meter.add(chunk);
+        } catch (error) {
+          done(error as Error);
           return;
         }
-        hash.update(chunk);
         done(null, chunk);
       },
     });
@@ -97,7 +97,7 @@ export class S3BlobStorage implements BlobStorage {
       await this.deleteQuietly(temp);
       throw toStorageError(failure);
     }
-    const written = { size, sha256: hash.digest('hex') };
+    const written = meter.result();
     try {
       await options.beforeCommit?.(written);
       await this.copy(temp, target, written.size, { sha256: written.sha256, contentType: options.contentType });
@@ -109,9 +109,7 @@ export class S3BlobStorage implements BlobStorage {
 
   async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
     const objectKey = checkedKey(key);
-    if (range !== undefined && (!Number.isSafeInteger(range.start) || !Number.isSafeInteger(range.end) || range.start < 0 || range.end < range.start)) {
-      throw new AppError('RANGE_NOT_SATISFIABLE', 'a range needs whole numbers with 0 <= start <= end');
-    }
+    if (range !== undefined) assertRangeShape(range);
     try {
       const answer = await this.client.send(new GetObjectCommand({
         Bucket: this.bucket,
@@ -125,7 +123,7 @@ export class S3BlobStorage implements BlobStorage {
       const sent = parseContentRange(answer.ContentRange) ?? { first: 0, total: answer.ContentLength ?? 0 };
       if (range.start >= sent.total) {
         body.destroy();
-        throw new AppError('RANGE_NOT_SATISFIABLE', 'the range starts at or beyond the end of the blob');
+        throw rangeBeyondEnd();
       }
       const last = Math.min(range.end, sent.total - 1);
       if (sent.first === range.start && answer.ContentLength === last - range.start + 1) return body;
@@ -133,7 +131,7 @@ export class S3BlobStorage implements BlobStorage {
     } catch (error) {
       if (error instanceof AppError) throw error;
       if (isMissing(error)) return undefined;
-      if (statusOf(error) === 416) throw new AppError('RANGE_NOT_SATISFIABLE', 'the range starts at or beyond the end of the blob');
+      if (statusOf(error) === 416) throw rangeBeyondEnd();
       throw toStorageError(error);
     }
   }
@@ -182,9 +180,7 @@ export class S3BlobStorage implements BlobStorage {
     const head = await this.head(source);
     if (head === undefined) throw sourceNotFound();
     const sha256 = head.sha256 ?? (await this.hashObject(source));
-    if (options.expectedSha256 !== undefined && sha256 !== options.expectedSha256.toLowerCase()) {
-      throw new AppError('INTEGRITY_FAILED', `the source's sha256 ${sha256} is not the expected ${options.expectedSha256}; nothing was replaced`);
-    }
+    assertExpectedSha256('source', sha256, options.expectedSha256);
     const written = { size: head.size, sha256 };
     await options.beforeCommit?.(written);
     await this.copy(source, target, head.size, { sha256, contentType: options.contentType });
@@ -299,9 +295,7 @@ export class S3BlobStorage implements BlobStorage {
   private async hashObject(objectKey: string): Promise<string> {
     const body = await this.get(objectKey);
     if (body === undefined) throw sourceNotFound();
-    const hash = createHash('sha256');
-    for await (const chunk of body) hash.update(chunk as Buffer);
-    return hash.digest('hex');
+    return (await sha256OfStream(body)).sha256;
   }
 
   private async deleteQuietly(objectKey: string): Promise<void> {
@@ -375,8 +369,4 @@ function toStorageError(error: unknown): unknown {
     return new AppError('STORAGE_UNAVAILABLE', 'The object store is unavailable; nothing was changed, try again shortly');
   }
   return error;
-}
-
-function sourceNotFound(): AppError {
-  return new AppError('NOT_FOUND', 'the source blob does not exist');
 }

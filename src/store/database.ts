@@ -4,14 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import type { Logger } from '../logging/logger.ts';
 import { translateDriverError } from './database-errors.ts';
 import { translatingDriverErrors } from './error-translating-dialect.ts';
 import type { Database, Engine } from './schema.ts';
-
-export interface StoreLogger {
-  warn(obj: object, msg: string): void;
-  error(obj: object, msg: string): void;
-}
 
 export interface OpenedDatabase {
   db: Kysely<Database>;
@@ -22,7 +18,7 @@ export const SQLITE_FILE_NAME = 'metadata.sqlite';
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 const INT8_OID = 20;
 
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string; logger: StoreLogger }): Promise<OpenedDatabase> {
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string; logger: Logger }): Promise<OpenedDatabase> {
   if (options.databaseUrl) return { db: openPostgresDatabase(options.databaseUrl, options.logger), engine: 'postgres' };
   await mkdir(options.dataDir, { recursive: true });
   return { db: await openSqliteDatabase(path.join(options.dataDir, SQLITE_FILE_NAME)), engine: 'sqlite' };
@@ -71,7 +67,7 @@ async function switchToWal(sqlite: SQLite.Database): Promise<void> {
   }
 }
 
-export function openPostgresDatabase(url: string, logger: StoreLogger): Kysely<Database> {
+export function openPostgresDatabase(url: string, logger: Logger): Kysely<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,

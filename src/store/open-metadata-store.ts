@@ -1,4 +1,5 @@
-import { openDatabase, type StoreLogger } from './database.ts';
+import type { Logger } from '../logging/logger.ts';
+import { openDatabase } from './database.ts';
 import { metadataStore } from './metadata-store.ts';
 import { migrateToLatest } from './migrate.ts';
 import type { MetadataStore } from './types.ts';
@@ -7,11 +8,11 @@ export interface StoreOptions {
   /** postgres://… selects PostgreSQL; without it metadata lives in `<dataDir>/metadata.sqlite`. */
   databaseUrl?: string;
   dataDir: string;
-  logger?: StoreLogger;
+  logger?: Logger;
 }
 
 // The CLI opens a store without a logger; a lost PostgreSQL connection still deserves a line.
-const stderrLogger: StoreLogger = {
+const stderrLogger: Logger = {
   warn: (obj, msg) => console.warn(msg, obj),
   error: (obj, msg) => console.error(msg, obj),
 };

@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LockFiles } from '../../src/storage/lock-files.ts';
+import { LockFiles } from '../../src/locks/lock-files.ts';
 
-const MODULE = new URL('../../src/storage/lock-files.ts', import.meta.url).href;
+const MODULE = new URL('../../src/locks/lock-files.ts', import.meta.url).href;
 const lockFileOf = (directory: string, key: string) => path.join(directory, createHash('sha256').update(key).digest('hex').slice(0, 40));
 
 /** Another process that takes the lock on `key`, notes it, holds it until told to go, notes that, and releases. */

@@ -8,7 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase, type StoreLogger } from '../../src/store/database.ts';
+import type { Logger } from '../../src/logging/logger.ts';
+import { openDatabase } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { migrationNames } from '../../src/store/migrations/index.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
@@ -16,7 +17,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
 import { randomWallet } from './contract/support.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const silent: StoreLogger = { warn() {}, error() {} };
+const silent: Logger = { warn() {}, error() {} };
 
 describe('SQLite database', () => {
   let root: string;

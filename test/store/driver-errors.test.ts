@@ -7,7 +7,8 @@ import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { AppError, type ErrorCode } from '../../src/errors/app-error.ts';
-import { openPostgresDatabase, SQLITE_FILE_NAME, type StoreLogger } from '../../src/store/database.ts';
+import type { Logger } from '../../src/logging/logger.ts';
+import { openPostgresDatabase, SQLITE_FILE_NAME } from '../../src/store/database.ts';
 import { translateDriverError, violates, WALLET_UNIQUE } from '../../src/store/database-errors.ts';
 import { translatingDriverErrors } from '../../src/store/error-translating-dialect.ts';
 import { metadataStore } from '../../src/store/metadata-store.ts';
@@ -16,7 +17,7 @@ import type { Database } from '../../src/store/schema.ts';
 import type { MetadataStore } from '../../src/store/types.ts';
 import { randomWallet } from './contract/support.ts';
 
-const silent: StoreLogger = { warn() {}, error() {} };
+const silent: Logger = { warn() {}, error() {} };
 
 function isAppErrorWith(code: ErrorCode) {
   return (error: unknown) => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { PostgresLocks } from '../../src/store/postgres-locks.ts';
+import { PostgresLocks } from '../../src/locks/postgres-locks.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 
 const quiet = { warn: () => {}, error: () => {} };

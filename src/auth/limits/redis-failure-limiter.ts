@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { StoreLogger } from '../../store/database.ts';
+import type { Logger } from '../../logging/logger.ts';
 import { WINDOW_MS, windowOf, type FailureLimiter } from './failure-limiter.ts';
 
 const KEY_PREFIX = 'wallet-admin:auth-failures:';
@@ -13,7 +13,7 @@ export class RedisFailureLimiter implements FailureLimiter {
   private constructor(private readonly redis: Redis, private readonly limit: number) {}
 
   /** Connected before the service takes requests, so that its first failures count too. */
-  static async open(url: string, limit: number, logger: StoreLogger): Promise<RedisFailureLimiter> {
+  static async open(url: string, limit: number, logger: Logger): Promise<RedisFailureLimiter> {
     // No offline queue: while Redis is away, calls fail at once instead of holding requests.
     const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: true });
     redis.on('error', (err) => logger.warn({ err }, 'Redis unreachable; the failed-authentication limit is not applied meanwhile'));

@@ -1,4 +1,4 @@
-import { filePath } from '../../files/file-service.ts';
+import { filePath } from '../../files/file-path.ts';
 import { integerOption, optionalString, stringOption, type Command } from '../command.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 

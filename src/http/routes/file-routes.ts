@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { AppError } from '../../errors/app-error.ts';
 import { resolveChannel } from '../../files/channel-access.ts';
 import { downloadDisposition } from '../../files/download-disposition.ts';
-import { filePath } from '../../files/file-service.ts';
+import { filePath } from '../../files/file-path.ts';
 import type { FileRecord } from '../../store/file-catalog-types.ts';
 import type { Channel } from '../../store/types.ts';
 import { parseRangeHeader } from '../byte-range.ts';

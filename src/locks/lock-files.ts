@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../errors/app-error.ts';
 import type { OpenedFileLocks } from './file-locks.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
-import { errnoCode } from './fs-errors.ts';
+import { errnoCode } from '../errors/errno-code.ts';
 
 const RETRY_MS = 5;
 const WAIT_LIMIT_MS = 60_000;

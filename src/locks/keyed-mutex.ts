@@ -19,8 +19,4 @@ export class KeyedMutex {
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
   }
-
-  get activeKeys(): number {
-    return this.tails.size;
-  }
 }

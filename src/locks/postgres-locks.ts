@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { KeyedMutex } from '../storage/keyed-mutex.ts';
-import type { OpenedFileLocks } from '../storage/file-locks.ts';
-import type { StoreLogger } from './database.ts';
+import { metadataUnavailable } from '../errors/common-errors.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { OpenedFileLocks } from './file-locks.ts';
+import { KeyedMutex } from './keyed-mutex.ts';
 
 /** Connections that may wait on or hold a lock at once; further lockers queue in the pool. */
 const LOCK_CONNECTIONS = 16;
@@ -17,7 +18,7 @@ export class PostgresLocks implements OpenedFileLocks {
   private readonly inProcess = new KeyedMutex();
   private readonly pool: pg.Pool;
 
-  constructor(url: string, logger: StoreLogger) {
+  constructor(url: string, logger: Logger) {
     this.pool = new pg.Pool({ connectionString: url, max: LOCK_CONNECTIONS, idleTimeoutMillis: 30_000, application_name: 'wallet-admin-locks' });
     this.pool.on('error', (err) => logger.error({ err }, 'PostgreSQL lock connection lost; the pool will reconnect'));
     // A checked-out connection that dies reports through its pending query; the event alone would crash.
@@ -27,10 +28,17 @@ export class PostgresLocks implements OpenedFileLocks {
   runExclusive<T>(key: string, work: () => Promise<T>): Promise<T> {
     return this.inProcess.runExclusive(key, async () => {
       const id = lockIdOf(key);
-      const client = await this.pool.connect();
+      // The lock's own connection failing is an outage of the metadata database, as for any query.
+      const client = await this.pool.connect().catch((error: unknown) => {
+        throw metadataUnavailable(error);
+      });
       let broken: Error | undefined;
       try {
-        await client.query('select pg_advisory_lock($1)', [id]);
+        await client.query('select pg_advisory_lock($1)', [id]).catch((error: unknown) => {
+          if (!(error instanceof Error && isConnectionFailure(error))) throw error;
+          broken = error;
+          throw metadataUnavailable(error);
+        });
         try {
           return await work();
         } finally {
@@ -52,7 +60,7 @@ export class PostgresLocks implements OpenedFileLocks {
 }
 
 /** A signed 64-bit lock id from the key (advisory locks are keyed by bigint). */
-export function lockIdOf(key: string): string {
+function lockIdOf(key: string): string {
   return createHash('sha256').update(`wallet-admin:file:${key}`).digest().readBigInt64BE(0).toString();
 }
 

@@ -1,0 +1,14 @@
+import path from 'node:path';
+import type { Logger } from '../logging/logger.ts';
+import type { OpenedFileLocks } from './file-locks.ts';
+import { LockFiles } from './lock-files.ts';
+import { PostgresLocks } from './postgres-locks.ts';
+
+/**
+ * Per-file locks shared by every process that shares the metadata: advisory locks of the
+ * PostgreSQL database (any number of instances and hosts), or lock files in DATA_DIR (one host).
+ */
+export function openFileLocks(options: { dataDir: string; databaseUrl?: string | undefined }, logger: Logger): OpenedFileLocks {
+  if (options.databaseUrl) return new PostgresLocks(options.databaseUrl, logger);
+  return new LockFiles(path.join(options.dataDir, 'locks'));
+}
