@@ -18,6 +18,8 @@ export interface FileServices {
   linkSigner: LinkSigner | undefined;
   fileUrls: FileUrls;
   retention: Retention;
+  /** Writes the audit log (the services above do) and reads it. */
+  audit: AuditTrail;
 }
 
 /** The file, backup and restore services over one blob storage, sharing one set of per-file locks. */
@@ -40,5 +42,6 @@ export function createFileServices(
     linkSigner,
     fileUrls: createFileUrls({ publicBaseUrl, files: config, storage, blobs, linkSigner }),
     retention: new Retention(blobs, catalog, { keepLast: config.backupKeepLast, keepDays: config.backupKeepDays, versionKeepDays: config.versionKeepDays }, logger),
+    audit,
   };
 }

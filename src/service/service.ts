@@ -11,6 +11,8 @@ import { createFileServices } from '../files/file-services.ts';
 import { Metrics } from '../observability/metrics.ts';
 import { recoverInterruptedWrites } from '../files/write-journal.ts';
 import { buildApp } from '../http/app.ts';
+import { filesRouteDeps } from '../http/files-route-deps.ts';
+import { Readiness } from '../observability/readiness.ts';
 import { openBlobStorage, openFileLocks } from '../storage/open-blob-storage.ts';
 import { openMetadataStore } from '../store/open-metadata-store.ts';
 import type { MetadataStore } from '../store/types.ts';
@@ -45,13 +47,12 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
   const failures = config.redisUrl ? await openRedisFailureLimiter(config.redisUrl, config.auth.failLimit, logger) : new MemoryFailureLimiter(config.auth.failLimit);
   const app = await buildApp({
     config,
-    store,
     authenticator,
     failures,
     metrics,
     logger,
-    files: { store, catalog: store.files, ...fileServices },
-    blobs,
+    files: filesRouteDeps(fileServices, store),
+    readiness: new Readiness(store, blobs),
   });
 
   const scheduler = new BackupScheduler({
