@@ -13,14 +13,14 @@ const CHANNEL_ID = /^chn_/;
 export type ChannelDirectory = Pick<MetadataStore, 'getChannel' | 'findChannelByName'>;
 
 /** What a request on a channel names: the channel, and the folder and file when it names them. */
-export interface ChannelRequest {
+interface ChannelRequest {
   channelRef: string;
   folder?: string | undefined;
   filename?: string | undefined;
 }
 
 /** A request on a channel whose caller is an admin. */
-export interface AdminChannelRequest extends ChannelRequest {
+interface AdminChannelRequest extends ChannelRequest {
   permission: Permission;
   /**
    * Set for operations whose refusals belong in the channel's audit log (restores): the action

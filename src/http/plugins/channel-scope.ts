@@ -39,7 +39,7 @@ interface ChannelRouteQuery {
   versionId?: string;
 }
 
-export interface ChannelScopeOptions {
+interface ChannelScopeOptions {
   access: ChannelAccess;
   linkSigner: LinkSigner | undefined;
 }
