@@ -6,6 +6,7 @@ import { AuthState } from './auth-state.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { ContractWalletVerifier } from './contract-wallet-verifier.ts';
 import { readMessageClaims } from './message-claims.ts';
+import { issueNonce } from './nonces.ts';
 import { decodeMessageHeader, type ReceivedMessage } from './message-header.ts';
 import { principalOf, type Principal } from './principal.ts';
 import type { AddressRecoverer } from './signature/address-recoverer.ts';
@@ -116,6 +117,11 @@ export class WalletAuthenticator {
       messageHash: verified.messageHash,
       validUntil: verified.validUntil,
     };
+  }
+
+  /** A nonce for a Sign-In with Ethereum message, recorded so that AUTH_REQUIRE_SERVER_NONCE accepts it once. */
+  issueNonce(): Promise<{ nonce: string; expiresAt: number }> {
+    return issueNonce(this.deps.store, this.deps.config.nonceTtlSeconds, this.now());
   }
 
   /** Revokes the presented message for every instance sharing the store. */

@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger.ts';
-import type { AuditAction, AuditResult, FileCatalog } from '../store/file-catalog-types.ts';
+import type { AuditAction, AuditEvent, AuditResult, FileCatalog, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import { isAppError } from '../errors/app-error.ts';
 
@@ -16,6 +16,14 @@ export interface AuditDetails {
   sha256?: string | null;
   /** Bytes moved, for metrics only (not part of the log). */
   bytes?: number;
+}
+
+/** What a request named, as it named it: recorded even when the names are refused. */
+export interface RequestedNames {
+  folder?: string | undefined;
+  filename?: string | undefined;
+  backupTimestamp?: string | undefined;
+  versionId?: string | undefined;
 }
 
 /** Told the outcome of every audited operation (metrics). */
@@ -64,12 +72,32 @@ export class AuditTrail {
       this.observe(action, 'ok', (performance.now() - started) / 1000, done.details?.bytes);
       return done.value;
     } catch (error) {
-      const result = isAppError(error) && error.status < 500 ? 'refused' : 'failed';
-      await this.record(channel, actor, action, result, details, error);
-      this.observe(action, result, (performance.now() - started) / 1000, undefined);
+      await this.stopped(channel, actor, action, details, error, started);
       throw error;
     }
   }
+
+  /** Records an operation stopped before it began (its channel or permission refused), as `around` records one stopped inside. */
+  async stopped(channel: Channel, actor: Actor, action: AuditAction, details: AuditDetails, error: unknown, started = performance.now()): Promise<void> {
+    const result = isAppError(error) && error.status < 500 ? 'refused' : 'failed';
+    await this.record(channel, actor, action, result, details, error);
+    this.observe(action, result, (performance.now() - started) / 1000, undefined);
+  }
+
+  /** The channel's audit log, newest first. */
+  list(channel: Channel, page: PageRequest): Promise<Page<AuditEvent>> {
+    return this.catalog.listAudit(channel.id, page);
+  }
+}
+
+/** What was asked, as asked (bounded: the names may be refused for their length). */
+export function requestedDetails(names: RequestedNames): AuditDetails {
+  return {
+    folder: names.folder?.slice(0, 255) ?? null,
+    filename: names.filename?.slice(0, 255) ?? null,
+    backupTimestamp: names.backupTimestamp?.slice(0, 40) ?? null,
+    versionId: names.versionId?.slice(0, 60) ?? null,
+  };
 }
 
 /**

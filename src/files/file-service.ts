@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
 import type { BlobStorage, ByteRange } from '../storage/blob-storage.ts';
 import { safeSegment } from '../storage/safe-path.ts';
-import type { FileCatalog, FileRecord, Page, PageRequest } from '../store/file-catalog-types.ts';
+import type { FileCatalog, FileRecord, FileVersion, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { liveKey } from './blob-layout.ts';
@@ -51,6 +51,11 @@ export class FileService {
 
   list(channel: Channel, folder: string, page: PageRequest): Promise<Page<FileRecord>> {
     return this.deps.catalog.listFiles(channel.id, safeSegment(folder, 'folder name'), page);
+  }
+
+  /** Every stored version of the file (backups, and what replacements kept), newest first. */
+  listVersions(channel: Channel, path: FilePath, page: PageRequest): Promise<Page<FileVersion>> {
+    return this.deps.catalog.listVersions(channel.id, path.folder, path.filename, page);
   }
 
   async delete(channel: Channel, actor: Actor, path: FilePath): Promise<void> {

@@ -21,6 +21,8 @@ export interface FileServices {
   linkSigner: LinkSigner | undefined;
   fileUrls: FileUrls;
   retention: Retention;
+  /** Writes the audit log (the services above do) and reads it. */
+  audit: AuditTrail;
 }
 
 /** The services with the storage they opened; close() releases it (S3 sockets, lock connections). */
@@ -86,5 +88,6 @@ function createFileServices(
     linkSigner,
     fileUrls: createFileUrls({ publicBaseUrl, files: config, storage, blobs, linkSigner }),
     retention: new Retention(blobs, catalog, { keepLast: config.backupKeepLast, keepDays: config.backupKeepDays, versionKeepDays: config.versionKeepDays }, logger),
+    audit,
   };
 }

@@ -29,8 +29,20 @@ export async function replaceLiveFile(
   contentType: string,
   write: (beforeCommit: NonNullable<PutOptions['beforeCommit']>) => Promise<StoredBlob>,
 ): Promise<LiveWriteOutcome> {
+  const current = await deps.catalog.getFile(channelId, path.folder, path.filename);
+  return replaceKnownLiveFile(deps, current, channelId, path, contentType, write);
+}
+
+/** replaceLiveFile for a caller that has already read the live record (`current`) under the lock. */
+export async function replaceKnownLiveFile(
+  deps: LiveWriteDeps,
+  current: FileRecord | undefined,
+  channelId: string,
+  path: FilePath,
+  contentType: string,
+  write: (beforeCommit: NonNullable<PutOptions['beforeCommit']>) => Promise<StoredBlob>,
+): Promise<LiveWriteOutcome> {
   const { catalog } = deps;
-  const current = await catalog.getFile(channelId, path.folder, path.filename);
   let keptVersionId: string | null = null;
   let writeId: string | undefined;
   const written = await write(async (newBytes) => {

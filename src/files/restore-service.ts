@@ -2,12 +2,12 @@ import { AppError } from '../errors/app-error.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { FileCatalog, FileRecord, FileVersion } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
-import type { Actor, AuditTrail } from './audit-trail.ts';
+import { requestedDetails, type Actor, type AuditTrail } from './audit-trail.ts';
 import { liveKey } from './blob-layout.ts';
 import { parseBackupTimestamp } from './backup-timestamp.ts';
 import { filePath, type FilePath } from './file-path.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
-import { replaceLiveFile, type LiveWriteDeps } from './live-writes.ts';
+import { replaceKnownLiveFile, type LiveWriteDeps } from './live-writes.ts';
 
 export interface RestoreServiceDeps {
   blobs: BlobStorage;
@@ -44,13 +44,12 @@ export class RestoreService {
   }
 
   /**
-   * `authorize` runs inside the audited section, so that a refusal (permission, bad path, bad
-   * timestamp, missing backup) is in the audit log like any other outcome.
+   * Every outcome is in the audit log, refusals included (a bad path, timestamp or source); the
+   * caller has already checked the channel and the permission (ChannelAccess audits those refusals).
    */
-  async restore(channel: Channel, actor: Actor, requested: { folder: string; filename: string }, source: RestoreSource, authorize: () => void = () => {}): Promise<RestoreOutcome> {
+  async restore(channel: Channel, actor: Actor, requested: { folder: string; filename: string }, source: RestoreSource): Promise<RestoreOutcome> {
     const { blobs, catalog, audit, locks } = this.deps;
-    return audit.around(channel, actor, 'restore', requestDetails(requested, source), async () => {
-      authorize();
+    return audit.around(channel, actor, 'restore', requestedDetails({ ...requested, ...source }), async () => {
       if (source.backupTimestamp !== undefined && source.versionId !== undefined) {
         throw new AppError('VALIDATION_FAILED', 'Give backupTimestamp or versionId, not both');
       }
@@ -58,11 +57,12 @@ export class RestoreService {
       const version = await this.findSource(channel, path, source);
       const key = liveKey(channel.id, path.folder, path.filename);
       const outcome = await locks.runExclusive(key, async (): Promise<RestoreOutcome> => {
+        // Read once, under the lock: both the no-op check and the version kept of it use this record.
         const current = await catalog.getFile(channel.id, path.folder, path.filename);
         if (current && current.sha256 === version.sha256) {
           return { file: current, source: version, changed: false, keptVersionId: null };
         }
-        const { file, keptVersionId } = await replaceLiveFile(this.live, channel.id, path, version.contentType, (beforeCommit) =>
+        const { file, keptVersionId } = await replaceKnownLiveFile(this.live, current, channel.id, path, version.contentType, (beforeCommit) =>
           blobs.copyReplace(version.blobKey, key, { expectedSha256: version.sha256, beforeCommit, contentType: version.contentType }),
         );
         return { file, source: version, changed: true, keptVersionId };
@@ -72,14 +72,6 @@ export class RestoreService {
         details: { backupTimestamp: version.backupTimestamp, versionId: version.id, sha256: version.sha256, bytes: outcome.changed ? outcome.file.size : 0 },
       };
     });
-  }
-
-  /**
-   * A restore refused before the caller could see the channel (not linked, another tenant's) is
-   * still an attempt on that channel's files: its audit log gets it, the caller the usual 404.
-   */
-  async recordUnseen(channel: Channel, actor: Actor, requested: { folder: string; filename: string }, source: RestoreSource, error: unknown): Promise<void> {
-    await this.deps.audit.record(channel, actor, 'restore', 'refused', requestDetails(requested, source), error);
   }
 
   private async findSource(channel: Channel, path: FilePath, source: RestoreSource): Promise<FileVersion> {
@@ -104,14 +96,4 @@ export class RestoreService {
     if (!newest) throw new AppError('BACKUP_FILE_NOT_FOUND', `No backup of this channel holds "${path.folder}/${path.filename}"`);
     return newest;
   }
-}
-
-/** What was asked, as asked (bounded), for the audit log. */
-function requestDetails(requested: { folder: string; filename: string }, source: RestoreSource) {
-  return {
-    folder: requested.folder.slice(0, 255),
-    filename: requested.filename.slice(0, 255),
-    backupTimestamp: source.backupTimestamp?.slice(0, 40) ?? null,
-    versionId: source.versionId?.slice(0, 60) ?? null,
-  };
 }

@@ -7,7 +7,6 @@ import metricsRoute from './routes/metrics-route.ts';
 import fp from 'fastify-plugin';
 import type { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config } from '../config/config.ts';
-import type { MetadataStore } from '../store/types.ts';
 import errorHandler, { sendRouterProblem } from './plugins/error-handler.ts';
 import jsonBody from './plugins/json-body.ts';
 import { RequestLog } from './request-log.ts';
@@ -23,26 +22,25 @@ import channelRoutes from './routes/channel-routes.ts';
 import fileRoutes from './routes/file-routes.ts';
 import restoreRoute from './routes/restore-route.ts';
 import type { FilesRouteDeps } from './files-route-deps.ts';
-import type { BlobStorage } from '../storage/blob-storage.ts';
+import type { Readiness } from '../observability/readiness.ts';
+import channelScope from './plugins/channel-scope.ts';
 import { SERVICE_VERSION } from '../version.ts';
 
 export interface AppDeps {
   config: Config;
-  store: MetadataStore;
   authenticator: WalletAuthenticator;
   failures: FailureLimiter;
   metrics: Metrics;
   logger: Logger;
   files: FilesRouteDeps;
-  /** For readiness only; the routes reach storage through the file services. */
-  blobs: Pick<BlobStorage, 'ping'>;
+  readiness: Readiness;
 }
 
 const MAX_ENCODED_SEGMENT = 255 * 3;
 
 /** Builds the HTTP application without listening; production and tests use this same function. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
-  const { config, store, authenticator } = deps;
+  const { config, authenticator } = deps;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
@@ -85,11 +83,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(openapi, { publicBaseUrl: config.publicBaseUrl, version: SERVICE_VERSION });
   await app.register(walletAuth, { authenticator, failures: deps.failures });
 
-  await app.register(healthRoutes, { store, blobs: deps.blobs });
-  await app.register(authRoutes, { authenticator, store, nonceTtlSeconds: config.auth.nonceTtlSeconds });
-  // Own encapsulation context: it replaces the body parsers to stream uploads.
-  await app.register(fileRoutes, deps.files);
-  await app.register(restoreRoute, deps.files);
-  await app.register(channelRoutes, deps.files);
+  await app.register(healthRoutes, { readiness: deps.readiness });
+  await app.register(authRoutes, { authenticator });
+  // Every route on a channel, in one scope whose hook signs the caller in and resolves the
+  // channel, the route's permission and the named file once (see plugins/channel-scope.ts).
+  await app.register(async function channelRoutesScope(scope) {
+    await scope.register(channelScope, { access: deps.files.access, linkSigner: deps.files.linkSigner });
+    // Own encapsulation context: it replaces the body parsers to stream uploads.
+    await scope.register(fileRoutes, deps.files);
+    await scope.register(restoreRoute, deps.files);
+    await scope.register(channelRoutes, deps.files);
+  });
   return app;
 }

@@ -1,19 +1,27 @@
+import type { AuditTrail } from '../files/audit-trail.ts';
 import type { BackupService } from '../files/backup-service.ts';
+import { ChannelAccess } from '../files/channel-access.ts';
+import type { ChannelLookup } from '../store/types.ts';
 import type { FileService } from '../files/file-service.ts';
+import type { FileServices } from '../files/file-services.ts';
 import type { FileUrls } from '../files/file-urls.ts';
 import type { RestoreService } from '../files/restore-service.ts';
 import type { LinkSigner } from '../files/signed-links.ts';
-import type { FileCatalog } from '../store/file-catalog-types.ts';
-import type { MetadataStore } from '../store/types.ts';
 
-/** What the file, backup, restore and audit routes need. */
+/** What the channel scope and its file, backup, restore and audit routes need: services only. */
 export interface FilesRouteDeps {
-  store: MetadataStore;
-  catalog: FileCatalog;
+  access: ChannelAccess;
   files: FileService;
   backups: BackupService;
   restores: RestoreService;
+  auditLog: Pick<AuditTrail, 'list'>;
   linkSigner: LinkSigner | undefined;
   /** The URL a restore answers. */
   fileUrls: FileUrls;
+}
+
+/** The routes' services: the file services, and the gate to channels over the store's channel directory. */
+export function filesRouteDeps(services: FileServices, channels: ChannelLookup): FilesRouteDeps {
+  const { files, backups, restores, linkSigner, fileUrls, audit } = services;
+  return { access: new ChannelAccess(channels, audit), files, backups, restores, auditLog: audit, linkSigner, fileUrls };
 }

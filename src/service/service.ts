@@ -10,6 +10,8 @@ import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { openFileServices } from '../files/file-services.ts';
 import { Metrics } from '../observability/metrics.ts';
 import { buildApp } from '../http/app.ts';
+import { filesRouteDeps } from '../http/files-route-deps.ts';
+import { Readiness } from '../observability/readiness.ts';
 import { openMetadataStore } from '../store/open-metadata-store.ts';
 import type { MetadataStore } from '../store/types.ts';
 
@@ -43,13 +45,12 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
   const failures = config.redisUrl ? await openRedisFailureLimiter(config.redisUrl, config.auth.failLimit, logger) : new MemoryFailureLimiter(config.auth.failLimit);
   const app = await buildApp({
     config,
-    store,
     authenticator,
     failures,
     metrics,
     logger,
-    files: { store, catalog: store.files, ...fileServices },
-    blobs: fileServices.blobs,
+    files: filesRouteDeps(fileServices, store),
+    readiness: new Readiness(store, fileServices.blobs),
   });
 
   const scheduler = new BackupScheduler({

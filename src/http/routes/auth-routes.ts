@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { issueNonce } from '../../auth/nonces.ts';
 import type { WalletAuthenticator } from '../../auth/wallet-authenticator.ts';
-import type { MetadataStore } from '../../store/types.ts';
 import { authenticationOf, walletHeaders } from '../plugins/wallet-auth.ts';
 import { AuthTestResponseSchema, NonceResponseSchema, WalletHeadersSchema } from '../schemas/auth.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
@@ -12,8 +10,6 @@ const preview = (value: string) => value.slice(0, PREVIEW_LENGTH) + '...';
 
 export interface AuthRoutesOptions {
   authenticator: WalletAuthenticator;
-  store: MetadataStore;
-  nonceTtlSeconds: number;
 }
 
 export default async function authRoutes(base: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
@@ -49,7 +45,7 @@ export default async function authRoutes(base: FastifyInstance, options: AuthRou
       response: { 200: NonceResponseSchema, 503: problemRef },
     },
   }, async () => {
-    const { nonce, expiresAt } = await issueNonce(options.store, options.nonceTtlSeconds, Date.now());
+    const { nonce, expiresAt } = await options.authenticator.issueNonce();
     return { nonce, expiresAt: new Date(expiresAt).toISOString() };
   });
 

@@ -1,16 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Readable } from 'node:stream';
-import { AppError } from '../../errors/app-error.ts';
-import { resolveChannel } from '../../files/channel-access.ts';
 import { downloadDisposition } from '../../files/download-disposition.ts';
-import { filePath } from '../../files/file-path.ts';
 import type { FileRecord } from '../../store/file-catalog-types.ts';
-import type { Channel } from '../../store/types.ts';
 import { parseRangeHeader } from '../byte-range.ts';
 import { fileView, versionView } from '../file-views.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
-import { authenticationOf } from '../plugins/wallet-auth.ts';
+import { actorOf, channelOf, filePathOf, folderOf } from '../plugins/channel-scope.ts';
 import { DownloadQuery, FileParams, FileSchema, FolderParams, PageQuery, VersionSchema, pageOf } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 import { pageRequestOf } from '../page-request.ts';
@@ -24,17 +20,15 @@ function storedContentType(header: string | undefined): string {
 
 const errors = { ...authenticatedErrorResponses, 400: problemRef, 404: problemRef };
 
-/** Upload, download, list, delete and version history of channel files. */
+/** Upload, download, list, delete and version history of channel files; registered in the channel scope. */
 export default async function fileRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   // Uploads are streamed to storage as they arrive, whatever their type: no parser may buffer them.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-  const principalOf = (request: FastifyRequest) => authenticationOf(request).principal;
-
   app.put('/api/channels/:channelRef/folders/:folderName/files/:filename', {
-    preHandler: app.requireWallet,
+    config: { permission: 'files:write' },
     schema: {
       summary: 'Upload a file (the body is the bytes); a replaced file stays restorable as a version',
       tags: ['files'],
@@ -42,15 +36,13 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
       response: { 200: FileSchema, 201: FileSchema, ...errors, 413: problemRef, 507: problemRef },
     },
   }, async (request, reply) => {
-    const principal = principalOf(request);
-    const channel = await resolveChannel(deps.store, principal, request.params.channelRef, 'files:write');
-    const path = filePath(request.params.folderName, request.params.filename);
     const body = (request.body as Readable | undefined) ?? emptyBody();
-    const { created, file } = await deps.files.put(channel, { adminId: principal.id }, path, body, storedContentType(request.headers['content-type']));
+    const { created, file } = await deps.files.put(channelOf(request), actorOf(request), filePathOf(request), body, storedContentType(request.headers['content-type']));
     return reply.code(created ? 201 : 200).send(fileView(file));
   });
 
   app.get('/api/channels/:channelRef/folders/:folderName/files/:filename', {
+    config: { permission: 'files:read', signedLinks: true },
     schema: {
       summary: 'Download a file (Range and ETag supported); with ?expires&signature from a signed link, no wallet headers are needed',
       tags: ['files'],
@@ -59,8 +51,8 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
       response: { ...errors, 403: problemRef, 416: problemRef },
     },
   }, async (request, reply) => {
-    const channel = await downloadChannel(request, reply, request.params.channelRef, request.query);
-    const path = filePath(request.params.folderName, request.params.filename);
+    const channel = channelOf(request);
+    const path = filePathOf(request);
     const file = await deps.files.stat(channel, path);
     const etag = `"${file.sha256}"`;
     setDownloadHeaders(reply, file, etag);
@@ -76,51 +68,28 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
   });
 
   app.delete('/api/channels/:channelRef/folders/:folderName/files/:filename', {
-    preHandler: app.requireWallet,
+    config: { permission: 'files:write' },
     schema: { summary: 'Delete a file; it stays restorable as a version', tags: ['files'], params: FileParams, response: { 204: { type: 'null' }, ...errors } },
   }, async (request, reply) => {
-    const principal = principalOf(request);
-    const channel = await resolveChannel(deps.store, principal, request.params.channelRef, 'files:write');
-    await deps.files.delete(channel, { adminId: principal.id }, filePath(request.params.folderName, request.params.filename));
+    await deps.files.delete(channelOf(request), actorOf(request), filePathOf(request));
     return reply.code(204).send(null);
   });
 
   app.get('/api/channels/:channelRef/folders/:folderName/files', {
-    preHandler: app.requireWallet,
+    config: { permission: 'files:read' },
     schema: { summary: 'List the files of a folder', tags: ['files'], params: FolderParams, querystring: PageQuery, response: { 200: pageOf(FileSchema), ...errors } },
   }, async (request) => {
-    const channel = await resolveChannel(deps.store, principalOf(request), request.params.channelRef, 'files:read');
-    const page = await deps.files.list(channel, request.params.folderName, pageRequestOf(request.query));
+    const page = await deps.files.list(channelOf(request), folderOf(request), pageRequestOf(request.query));
     return { items: page.items.map(fileView), next: page.next };
   });
 
   app.get('/api/channels/:channelRef/folders/:folderName/files/:filename/versions', {
-    preHandler: app.requireWallet,
+    config: { permission: 'files:read' },
     schema: { summary: 'Every stored version of a file, newest first', tags: ['files'], params: FileParams, querystring: PageQuery, response: { 200: pageOf(VersionSchema), ...errors } },
   }, async (request) => {
-    const channel = await resolveChannel(deps.store, principalOf(request), request.params.channelRef, 'files:read');
-    const path = filePath(request.params.folderName, request.params.filename);
-    const page = await deps.catalog.listVersions(channel.id, path.folder, path.filename, pageRequestOf(request.query));
+    const page = await deps.files.listVersions(channelOf(request), filePathOf(request), pageRequestOf(request.query));
     return { items: page.items.map(versionView), next: page.next };
   });
-
-  /** The channel of a download: by signed link when one is presented, else by wallet. */
-  async function downloadChannel(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    channelRef: string,
-    { expires, signature }: { expires?: string | undefined; signature?: string | undefined },
-  ): Promise<Channel> {
-    if (signature === undefined && expires === undefined) {
-      await app.requireWallet.call(app, request, reply);
-      return resolveChannel(deps.store, principalOf(request), channelRef, 'files:read');
-    }
-    if (!deps.linkSigner) throw new AppError('LINK_INVALID', 'This service does not issue signed links');
-    deps.linkSigner.verify(request.url.split('?')[0]!, expires, signature, Date.now());
-    const channel = await deps.store.getChannel(channelRef);
-    if (!channel) throw new AppError('CHANNEL_NOT_FOUND', 'The channel of this link no longer exists');
-    return channel;
-  }
 }
 
 function setDownloadHeaders(reply: FastifyReply, file: FileRecord, etag: string): void {

@@ -2,19 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
-import { namedChannel, requirePermission, visibleChannel } from '../../files/channel-access.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
-import { authenticationOf } from '../plugins/wallet-auth.ts';
+import { actorOf, channelOf, filePathOf } from '../plugins/channel-scope.ts';
 import { FileParams, RestoreQuery } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 
 /** The contract's content type, byte for byte. The URL in the body is ASCII (percent-encoded). */
 export const RESTORE_CONTENT_TYPE = 'text/plain;charset=ISO-8859-1';
 
+/** Registered in the channel scope, whose refusals of a restore are audited like the restore's own. */
 export default async function restoreRoute(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   app.post('/api/channels/:channelRef/folders/:folderName/files/:filename/restore', {
-    preHandler: app.requireWallet,
+    config: { permission: 'files:restore', auditRefusalsAs: 'restore', checkBody: requireEmptyOrObject },
     schema: {
       summary: 'Restore a file from a backup (or a kept version); answers the URL of the restored file',
       description: 'The replaced bytes are kept as a version first, so every restore can be undone with ?versionId=.',
@@ -28,17 +28,8 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
       },
     },
   }, async (request, reply) => {
-    const { principal } = authenticationOf(request);
-    requireEmptyOrObject(request.body);
-    const actor = { adminId: principal.id };
-    const requested = { folder: request.params.folderName, filename: request.params.filename };
     const source = { backupTimestamp: request.query.backupTimestamp, versionId: request.query.versionId };
-    const channel = await visibleChannel(deps.store, principal, request.params.channelRef).catch(async (error: unknown) => {
-      const named = await namedChannel(deps.store, principal, request.params.channelRef);
-      if (named) await deps.restores.recordUnseen(named, actor, requested, source, error);
-      throw error;
-    });
-    const { file } = await deps.restores.restore(channel, actor, requested, source, () => requirePermission(principal, 'files:restore'));
+    const { file } = await deps.restores.restore(channelOf(request), actorOf(request), filePathOf(request), source);
     return reply.code(200).type(RESTORE_CONTENT_TYPE).send(await deps.fileUrls(file));
   });
 }

@@ -1,0 +1,20 @@
+import { AppError } from '../errors/app-error.ts';
+import type { BlobStorage } from '../storage/blob-storage.ts';
+import type { MetadataStore } from '../store/types.ts';
+
+/** Whether this instance can serve: the metadata database and the file storage both answer. */
+export class Readiness {
+  constructor(
+    private readonly store: Pick<MetadataStore, 'ping'>,
+    private readonly blobs: Pick<BlobStorage, 'ping'>,
+  ) {}
+
+  async check(): Promise<void> {
+    try {
+      await this.store.ping();
+    } catch {
+      throw new AppError('SERVICE_UNAVAILABLE', 'The metadata database does not answer');
+    }
+    await this.blobs.ping();
+  }
+}
