@@ -1,16 +1,13 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { isAppError } from '../errors/app-error.ts';
-import { openMetadataStore } from '../store/open-metadata-store.ts';
 import type { MetadataStore } from '../store/types.ts';
 import { UsageError, type Command, type OptionValues } from './command.ts';
 import { backupCommands } from './commands/backup-commands.ts';
 import { fileCommands } from './commands/file-commands.ts';
-import { createFileServices, type FileServices } from '../files/file-services.ts';
-import { createLogger } from '../logging/logger.ts';
+import type { FileServices } from '../files/file-services.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { OpenedFileLocks } from '../storage/file-locks.ts';
-import { openBlobStorage, openFileLocks } from '../storage/open-blob-storage.ts';
 import { adminCommands } from './commands/admin-commands.ts';
 import { channelCommands } from './commands/channel-commands.ts';
 import { serveCommand } from './commands/serve-command.ts';
@@ -76,16 +73,29 @@ export async function main(args: string[]): Promise<number> {
       return 0;
     }
     const config: Config = loadConfig(process.env);
-    const openStore = async () => (store ??= await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    // The store, storage and logging modules (with Kysely, the database drivers and pino) load only
+    // for a command that uses them, so that help and usage errors answer without them.
+    const openStore = async () => {
+      const { openMetadataStore } = await import('../store/open-metadata-store.ts');
+      return (store ??= await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    };
     let fileServices: FileServices | undefined;
-    const openBlobs = async () => (blobs ??= await openBlobStorage(config));
-    const logger = createLogger('warn', process.stderr);
+    const openFileServices = async (): Promise<FileServices> => {
+      const [{ createFileServices }, { createLogger }, { openBlobStorage, openFileLocks }] = await Promise.all([
+        import('../files/file-services.ts'),
+        import('../logging/logger.ts'),
+        import('../storage/open-blob-storage.ts'),
+      ]);
+      // Warnings (an audit entry that could not be written) go to stderr; stdout stays the result.
+      const logger = createLogger('warn', process.stderr);
+      blobs ??= await openBlobStorage(config);
+      return createFileServices(blobs, (locks ??= openFileLocks(config, logger)), (await openStore()).files, config, logger);
+    };
     const result = await command.run({
       values,
       config,
       store: openStore,
-      // Warnings (an audit entry that could not be written) go to stderr; stdout stays the result.
-      fileServices: async () => (fileServices ??= createFileServices(await openBlobs(), (locks ??= openFileLocks(config, logger)), (await openStore()).files, config, logger)),
+      fileServices: async () => (fileServices ??= await openFileServices()),
     });
     if (result) process.stdout.write((json ? JSON.stringify(result.json) : result.text) + '\n');
     return 0;
