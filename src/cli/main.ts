@@ -75,9 +75,12 @@ export async function main(args: string[]): Promise<number> {
     const config: Config = loadConfig(process.env);
     // The store, storage and logging modules (with Kysely, the database drivers and pino) load only
     // for a command that uses them, so that help and usage errors answer without them.
-    const openStore = async () => {
-      const { openMetadataStore } = await import('../store/open-metadata-store.ts');
-      return (store ??= await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    const openStore = async (): Promise<MetadataStore> => {
+      if (!store) {
+        const { openMetadataStore } = await import('../store/open-metadata-store.ts');
+        store = await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      }
+      return store;
     };
     let fileServices: FileServices | undefined;
     const openFileServices = async (): Promise<FileServices> => {
@@ -88,8 +91,9 @@ export async function main(args: string[]): Promise<number> {
       ]);
       // Warnings (an audit entry that could not be written) go to stderr; stdout stays the result.
       const logger = createLogger('warn', process.stderr);
-      blobs ??= await openBlobStorage(config);
-      return createFileServices(blobs, (locks ??= openFileLocks(config, logger)), (await openStore()).files, config, logger);
+      blobs = await openBlobStorage(config);
+      locks = openFileLocks(config, logger);
+      return createFileServices(blobs, locks, (await openStore()).files, config, logger);
     };
     const result = await command.run({
       values,
