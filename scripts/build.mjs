@@ -1,7 +1,7 @@
 // Compiles the TypeScript sources of `wallet-admin` into JavaScript under dist/ (git-ignored), which
 // bin/wallet-admin.js runs: node starts it in a fraction of the time a TypeScript loader needs to
 // resolve and compile hundreds of files at each start. Run by `prepare` (npm ci), `prestart` and
-// `pretest`; takes well under a second. The tests bundle their own entry points with the same
+// `pretest`; takes about a second. The tests bundle their own entry points with the same
 // settings (BUNDLE_OPTIONS, used by test/helpers/bundle.ts).
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
