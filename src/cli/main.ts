@@ -1,13 +1,11 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config/config.ts';
 import { isAppError } from '../errors/app-error.ts';
-import { openMetadataStore } from '../store/open-metadata-store.ts';
 import type { MetadataStore } from '../store/types.ts';
 import { UsageError, type Command, type OptionValues } from './command.ts';
 import { backupCommands } from './commands/backup-commands.ts';
 import { fileCommands } from './commands/file-commands.ts';
-import { openFileServices, type OpenedFileServices } from '../files/file-services.ts';
-import { createLogger } from '../logging/logger.ts';
+import type { OpenedFileServices } from '../files/file-services.ts';
 import { adminCommands } from './commands/admin-commands.ts';
 import { channelCommands } from './commands/channel-commands.ts';
 import { serveCommand } from './commands/serve-command.ts';
@@ -72,15 +70,26 @@ export async function main(args: string[]): Promise<number> {
       return 0;
     }
     const config: Config = loadConfig(process.env);
-    const openStore = async () => (store ??= await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
-    const logger = createLogger('warn', process.stderr);
+    // The store, storage and logging modules (with Kysely, the database drivers and pino) load only
+    // for a command that uses them, so that help and usage errors answer without them.
+    const openStore = async (): Promise<MetadataStore> => {
+      if (!store) {
+        const { openMetadataStore } = await import('../store/open-metadata-store.ts');
+        store = await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      }
+      return store;
+    };
+    const openServices = async (): Promise<OpenedFileServices> => {
+      const [{ openFileServices }, { createLogger }] = await Promise.all([import('../files/file-services.ts'), import('../logging/logger.ts')]);
+      // Warnings (an audit entry that could not be written) go to stderr; stdout stays the result.
+      // No recovery: a server may be writing beside the CLI.
+      return openFileServices(config, (await openStore()).files, createLogger('warn', process.stderr), { recover: false });
+    };
     const result = await command.run({
       values,
       config,
       store: openStore,
-      // Opened only for the commands that need them. Warnings (an audit entry that could not be
-      // written) go to stderr; stdout stays the result. No recovery: a server may be writing.
-      fileServices: async () => (fileServices ??= await openFileServices(config, (await openStore()).files, logger, { recover: false })),
+      fileServices: async () => (fileServices ??= await openServices()),
     });
     if (result) process.stdout.write((json ? JSON.stringify(result.json) : result.text) + '\n');
     return 0;

@@ -57,7 +57,7 @@ export async function openFileServices(config: FileServicesConfig, catalog: File
     await blobs.close();
     throw error;
   }
-  const locks = openFileLocks(config, logger);
+  const locks = await openFileLocks(config, logger);
   return {
     ...createFileServices(blobs, locks, catalog, config, logger, options.observe),
     blobs,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from '../logging/logger.ts';
 import { translateDriverError } from './database-errors.ts';
 import { translatingDriverErrors } from './error-translating-dialect.ts';
@@ -19,7 +19,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000;
 const INT8_OID = 20;
 
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string; logger: Logger }): Promise<OpenedDatabase> {
-  if (options.databaseUrl) return { db: openPostgresDatabase(options.databaseUrl, options.logger), engine: 'postgres' };
+  if (options.databaseUrl) return { db: await openPostgresDatabase(options.databaseUrl, options.logger), engine: 'postgres' };
   await mkdir(options.dataDir, { recursive: true });
   return { db: await openSqliteDatabase(path.join(options.dataDir, SQLITE_FILE_NAME)), engine: 'sqlite' };
 }
@@ -67,7 +67,9 @@ async function switchToWal(sqlite: SQLite.Database): Promise<void> {
   }
 }
 
-export function openPostgresDatabase(url: string, logger: Logger): Kysely<Database> {
+export async function openPostgresDatabase(url: string, logger: Logger): Promise<Kysely<Database>> {
+  // Loaded here, not at the top: the SQLite engine (and the CLI's help) need no PostgreSQL driver.
+  const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,

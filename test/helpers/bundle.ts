@@ -2,18 +2,10 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BUNDLE_OPTIONS } from '../../scripts/build.mjs';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI_ENTRY = new URL('./cli-entry.ts', import.meta.url);
-
-/**
- * Packages that stay outside a bundle: native addons (their binaries are found from their own
- * folder) and those the sources load only when a setting asks for them.
- */
-const UNBUNDLED = ['better-sqlite3', 'secp256k1', 'keccak', 'pg-native', 'ioredis', 'viem', '@aws-sdk/*'];
-
-/** CommonJS packages inside an ES module bundle still call `require` for Node's own modules. */
-const REQUIRE_SHIM = "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);";
 
 const built = new Map<string, Promise<string>>();
 
@@ -30,23 +22,14 @@ export function bundleForSpawn(entry: URL): Promise<string> {
   if (file === undefined) {
     const outfile = path.join(REPO_ROOT, '.test-build', `${path.basename(entry.pathname, '.ts')}-${process.pid}.mjs`);
     process.once('exit', () => rmSync(outfile, { force: true }));
-    file = build({
-      entryPoints: [fileURLToPath(entry)],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      external: UNBUNDLED,
-      banner: { js: REQUIRE_SHIM },
-      logLevel: 'warning',
-    }).then(() => outfile);
+    // The settings of `npm run build` (scripts/build.mjs), in one file per entry point.
+    file = build({ ...BUNDLE_OPTIONS, entryPoints: [fileURLToPath(entry)], outfile }).then(() => outfile);
     built.set(key, file);
   }
   return file;
 }
 
-/** `wallet-admin` (what bin/wallet-admin.js runs through tsx) as one bundle. */
+/** `wallet-admin` from the current sources (bin/wallet-admin.js runs dist/, built at install) as one bundle. */
 export function cliBundle(): Promise<string> {
   return bundleForSpawn(CLI_ENTRY);
 }

@@ -12,8 +12,8 @@ export interface CliResult {
 }
 
 /**
- * Runs `wallet-admin` as a user would, in its own process: the CLI's sources bundled (cliBundle),
- * which start in half the time of bin/wallet-admin.js through tsx; serve.test.ts runs the bin itself.
+ * Runs `wallet-admin` as a user would, in its own process: the CLI's current sources bundled
+ * (cliBundle), as `npm run build` compiles them for bin/wallet-admin.js; serve.test.ts runs the bin itself.
  */
 export async function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   const entry = await cliBundle();

@@ -64,7 +64,7 @@ describe('driver errors', () => {
     before(async () => {
       url = `postgres://postgres@127.0.0.1:${await deadPort()}/none`;
       // Built without openMetadataStore, which would fail at its migration (tested below).
-      store = metadataStore(openPostgresDatabase(url, silent), 'postgres');
+      store = metadataStore(await openPostgresDatabase(url, silent), 'postgres');
     });
     after(() => store.close());
 

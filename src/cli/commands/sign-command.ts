@@ -1,5 +1,4 @@
 import { AppError } from '../../errors/app-error.ts';
-import { createSignInHeaders } from '../../auth/signing/sign-in-headers.ts';
 import type { Command } from '../command.ts';
 import { optionalString, stringOption } from '../command.ts';
 
@@ -22,6 +21,8 @@ export const signCommand: Command = {
     plain: { type: 'boolean', description: 'Sign a single-line timestamped message instead of SIWE' },
   },
   async run({ values, config }) {
+    // viem's key handling takes about 0.15 s to load: only this command pays for it.
+    const { createSignInHeaders } = await import('../../auth/signing/sign-in-headers.ts');
     const headers = await createSignInHeaders({
       privateKey: stringOption(values, 'private-key'),
       domain: optionalString(values, 'domain') ?? config.auth.domains[0]!,
