@@ -12,7 +12,7 @@ import { spawnService, waitUntilReady, type ServiceProcess } from '../helpers/se
 import { createStorage, FILE_SETUPS, freePort, storageEnv, type Storage } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
-const VECTORS = new URL('../../../shared/vectors/traversal/', import.meta.url);
+const VECTORS = new URL('../fixtures/vectors/traversal/', import.meta.url);
 const CANARY_NAME = 'canary.txt';
 const CANARY_TEXT = `canary ${Math.random()} must never be served`;
 
