@@ -1,5 +1,4 @@
 import http from 'node:http';
-import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 
 export interface HttpResponse {
@@ -63,31 +62,25 @@ export function request(baseUrl: string, path: string, options: RequestOptions =
   });
 }
 
-// Node's client frames a body it is given without Content-Length as chunked, except for these
-// methods, whose body it would send unframed (the server would read it as the next request).
-const UNFRAMED_BODY_METHODS = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
+// Methods whose empty body Node's client sends without Content-Length: 0.
+const NO_DEFAULT_BODY = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 
 /**
  * The request the socket path puts on the wire, handed to the app instead: the Host and
- * `Connection: close` Node's client adds (agent: false), a body chunked unless a Content-Length is
- * given, `Content-Length: 0` for an empty POST or PUT; and the answer read from the head the
- * server wrote, so that header lines, their order and Node's automatic headers are the wire's.
+ * `Connection: close` Node's client adds (agent: false), and `Content-Length: 0` for an empty POST
+ * or PUT. A body goes whole with its Content-Length where Node's client would chunk it: the
+ * service reads both alike, and light-my-request ends a streamed request that a route stops
+ * reading (an upload over MAX_FILE_BYTES) as a dropped connection, where a server would answer.
+ * The answer is read from the head the server wrote, so that header lines, their order and
+ * Node's automatic headers are the wire's — except `Connection`, which a response without a
+ * connection keeps at keep-alive: what connections do is tested over a socket.
  */
 async function injected(app: Pick<FastifyInstance, 'inject'>, url: URL, method: string, headers: Record<string, string>, body: string | Buffer | undefined): Promise<HttpResponse> {
   const upper = method.toUpperCase();
   const hasLength = Object.keys(headers).some((name) => name.toLowerCase() === 'content-length');
   const wire: Record<string, string> = { host: url.host, connection: 'close' };
-  let payload: Readable | string | Buffer | undefined;
-  if (body !== undefined && !hasLength) {
-    if (UNFRAMED_BODY_METHODS.has(upper)) throw new Error(`A ${upper} body needs a Content-Length`);
-    wire['transfer-encoding'] = 'chunked';
-    payload = Readable.from([Buffer.from(body)]);
-  } else if (body !== undefined) {
-    payload = body;
-  } else if (!hasLength && !UNFRAMED_BODY_METHODS.has(upper)) {
-    wire['content-length'] = '0';
-  }
-  const answer = await app.inject({ method: upper as 'GET', url: url.pathname + url.search, headers: { ...wire, ...headers }, payload });
+  if ((body === undefined || body.length === 0) && !hasLength && !NO_DEFAULT_BODY.has(upper)) wire['content-length'] = '0';
+  const answer = await app.inject({ method: upper as 'GET', url: url.pathname + url.search, headers: { ...wire, ...headers }, payload: body });
   const rawHeaders = headLines((answer.raw.res as unknown as { _header: string })._header);
   return response(url, answer.statusCode, joinedHeaders(rawHeaders), rawHeaders, answer.rawPayload);
 }
