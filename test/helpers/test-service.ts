@@ -23,6 +23,7 @@ export type Transport = 'inject' | 'socket';
 export interface TestService {
   service: Service;
   config: Config;
+  /** Its origin, for `request()` and FilesClient over either transport; a unique loopback port. */
   baseUrl: string;
   /** Every JSON log line the service wrote. */
   logs: string[];
