@@ -11,7 +11,7 @@ import {
   type UriComponents,
 } from '../../src/auth/siwe/uri-grammar.ts';
 
-const SET = new URL('../../../shared/vectors/siwe/signinwithethereum-siwe/', import.meta.url);
+const SET = new URL('../fixtures/vectors/siwe/signinwithethereum-siwe/', import.meta.url);
 
 function readVectors<T>(file: string): [string, T][] {
   const cases = Object.entries(JSON.parse(readFileSync(new URL(file, SET), 'utf8')) as Record<string, T>);

@@ -6,7 +6,7 @@ import { createAddressRecoverer } from '../../src/auth/signature/address-recover
 import { recoverPersonalSigner } from '../../src/auth/signature/recover-personal-signer.ts';
 import { parseSiweMessage, type SiweMessage } from '../../src/auth/siwe/siwe-message.ts';
 
-const VECTORS = new URL('../../../shared/vectors/siwe/', import.meta.url);
+const VECTORS = new URL('../fixtures/vectors/siwe/', import.meta.url);
 const SETS = ['', 'signinwithethereum-siwe/'];
 
 type VerificationCase = Omit<SiweMessage, 'version'> & {

@@ -7,7 +7,7 @@ import {
 } from '../../src/auth/siwe/siwe-message.ts';
 import { isIpv6Address, isUri, parseAuthority } from '../../src/auth/siwe/uri-grammar.ts';
 
-const VECTORS = new URL('../../../shared/vectors/siwe/', import.meta.url);
+const VECTORS = new URL('../fixtures/vectors/siwe/', import.meta.url);
 const SETS = [
   { name: 'spruceid/siwe', dir: '' },
   { name: 'signinwithethereum/siwe', dir: 'signinwithethereum-siwe/' },

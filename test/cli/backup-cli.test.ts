@@ -3,7 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
-import { createStorage, FILE_SETUPS, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { FILE_SETUPS } from '../helpers/backends.ts';
+import { createStorage, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 for (const setup of FILE_SETUPS) {

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { request } from '../helpers/http.ts';
 import { runCli } from '../helpers/cli.ts';
-import { createStorage, ENGINES, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { ENGINES } from '../helpers/backends.ts';
+import { createStorage, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
 import { newWallet, signIn } from '../helpers/wallets.ts';
 
 for (const engine of ENGINES) {

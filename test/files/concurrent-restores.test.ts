@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
-import { FILE_SETUPS, startTestService, type TestService } from '../helpers/test-service.ts';
+import { FILE_SETUPS } from '../helpers/backends.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 const RESTORES = 20;

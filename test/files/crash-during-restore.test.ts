@@ -11,7 +11,8 @@ import { seedTenantFixture } from '../helpers/fixtures.ts';
 import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
 import { cliBundle } from '../helpers/bundle.ts';
 import { spawnService, waitUntilReady, type ServiceProcess } from '../helpers/service-process.ts';
-import { createStorage, FILE_SETUPS, freePort, storageEnv, type Storage } from '../helpers/test-service.ts';
+import { FILE_SETUPS } from '../helpers/backends.ts';
+import { createStorage, freePort, storageEnv, type Storage } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 // Each kill costs a process start (~0.5 s from the bundle): 30 on SQLite, the default engine (the

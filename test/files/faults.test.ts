@@ -111,7 +111,7 @@ async function signedClient(svc: TestService, fixture: TenantFixture): Promise<F
 
 describe('faults under load', () => {
   test('PostgreSQL stopped and started again: 503 SERVICE_UNAVAILABLE meanwhile, full recovery within 2 s, nothing answered wrongly', async (t) => {
-    const svc = await startTestService('postgres');
+    const svc = await startTestService('postgres', { transport: 'socket' });
     t.after(async () => {
       await startPostgresIfDown();
       await svc.close();
@@ -148,7 +148,7 @@ describe('faults under load', () => {
 
   test('the S3 server stopped and started again: 503 STORAGE_UNAVAILABLE meanwhile, full recovery within 2 s, nothing answered wrongly', async (t) => {
     const storage = await createStorage('postgres+s3');
-    const svc = await startTestService('postgres+s3', { storage });
+    const svc = await startTestService('postgres+s3', { storage, transport: 'socket' });
     t.after(async () => {
       await svc.close();
       await storage.drop();
@@ -187,7 +187,7 @@ describe('faults under load', () => {
     });
     const dataDir = path.join(mountPoint, 'data');
     await mkdir(dataDir);
-    const svc = await startTestService('sqlite', { storage: { dataDir, databaseUrl: undefined, env: {}, s3: undefined, drop: async () => undefined } });
+    const svc = await startTestService('sqlite', { storage: { dataDir, databaseUrl: undefined, env: {}, s3: undefined, drop: async () => undefined }, transport: 'socket' });
     t.after(() => svc.close());
     const fixture = await createTenantFixture(svc.service.store, 'Full');
     const client = await signedClient(svc, fixture);

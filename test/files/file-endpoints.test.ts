@@ -8,7 +8,8 @@ import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
 import { request } from '../helpers/http.ts';
 import { S3RVER_LONGEST_SEGMENT_BYTES } from '../helpers/s3-server.ts';
-import { createStorage, FILE_SETUPS, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { FILE_SETUPS } from '../helpers/backends.ts';
+import { createStorage, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 import type { Channel } from '../../src/store/types.ts';
 

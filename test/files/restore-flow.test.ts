@@ -4,7 +4,8 @@ import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../h
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
 import { request } from '../helpers/http.ts';
-import { FILE_SETUPS, startTestService, type TestService } from '../helpers/test-service.ts';
+import { FILE_SETUPS } from '../helpers/backends.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 for (const setup of FILE_SETUPS) {

@@ -17,7 +17,8 @@ import type { FileCatalog } from '../../src/store/file-catalog-types.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import type { Channel, MetadataStore } from '../../src/store/types.ts';
 import { sha256 } from '../helpers/files.ts';
-import { createStorage, FILE_SETUPS, type Storage } from '../helpers/test-service.ts';
+import { FILE_SETUPS } from '../helpers/backends.ts';
+import { createStorage, type Storage } from '../helpers/test-service.ts';
 
 const DAY = 86_400_000;
 const SERVICE = { adminId: null };

@@ -16,7 +16,7 @@ describe('STORAGE=s3 on PostgreSQL: put → backup → change → restore → do
 
   before(async () => {
     s3 = await startTestS3();
-    svc = await startTestService('postgres', { env: s3.env });
+    svc = await startTestService('postgres', { env: s3.env, transport: 'socket' });
     fixture = await createTenantFixture(svc.service.store, 'S3');
     client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
   });
@@ -70,7 +70,7 @@ describe('STORAGE=s3: the URL a restore answers', () => {
 
   /** A service on the shared bucket with `env`, a file put, backed up, changed and restored. */
   async function restoredUrl(t: TestContext, env: Record<string, string>, filename: string, contentType: string): Promise<{ svc: TestService; client: FilesClient; url: string; original: Buffer }> {
-    const svc = await serviceFor(t, 'postgres', { env: { ...s3.env, ...env } });
+    const svc = await serviceFor(t, 'postgres', { env: { ...s3.env, ...env }, transport: 'socket' });
     const fixture = await createTenantFixture(svc.service.store, 'S3 links');
     const client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
     const original = Buffer.from(`the original of ${filename}`);
@@ -134,7 +134,7 @@ describe('STORAGE=s3: readiness follows the object store', () => {
   test('/readyz answers 503 STORAGE_UNAVAILABLE while the bucket cannot be reached; /healthz stays 200', async (t) => {
     const s3 = await startTestS3();
     t.after(() => s3.close().catch(() => undefined));
-    const svc = await serviceFor(t, 'postgres', { env: s3.env });
+    const svc = await serviceFor(t, 'postgres', { env: s3.env, transport: 'socket' });
     assert.equal((await fetch(`${svc.baseUrl}/readyz`)).status, 200);
     await s3.close();
     const ready = await fetch(`${svc.baseUrl}/readyz`);

@@ -4,7 +4,8 @@ import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts'
 import { assertProblem } from '../helpers/assertions.ts';
 import { FilesClient, nextSecond } from '../helpers/files.ts';
 import { request } from '../helpers/http.ts';
-import { ENGINES, startTestService, type TestService } from '../helpers/test-service.ts';
+import { ENGINES } from '../helpers/backends.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 import { LinkSigner } from '../../src/files/signed-links.ts';
 

@@ -9,10 +9,11 @@ import { FilesClient, nextSecond } from '../helpers/files.ts';
 import { seedTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { S3RVER_LONGEST_SEGMENT_BYTES } from '../helpers/s3-server.ts';
 import { spawnService, waitUntilReady, type ServiceProcess } from '../helpers/service-process.ts';
-import { createStorage, FILE_SETUPS, freePort, storageEnv, type Storage } from '../helpers/test-service.ts';
+import { FILE_SETUPS } from '../helpers/backends.ts';
+import { createStorage, freePort, storageEnv, type Storage } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
-const VECTORS = new URL('../../../shared/vectors/traversal/', import.meta.url);
+const VECTORS = new URL('../fixtures/vectors/traversal/', import.meta.url);
 const CANARY_NAME = 'canary.txt';
 const CANARY_TEXT = `canary ${Math.random()} must never be served`;
 

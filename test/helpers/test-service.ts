@@ -7,20 +7,23 @@ import type { TestContext } from 'node:test';
 import { loadConfig, type Config } from '../../src/config/config.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { createService, type Service } from '../../src/service/service.ts';
+import type { Setup } from './backends.ts';
+import { servedInProcess, serveInProcess } from './http.ts';
 import { createTestDatabase } from './postgres.ts';
-import { startTestS3, type TestS3 } from './s3-server.ts';
+import type { TestS3 } from './s3-server.ts';
 
-export type Engine = 'sqlite' | 'postgres';
-export const ENGINES: Engine[] = ['sqlite', 'postgres'];
-
-/** Where metadata and file bytes live: an engine on local disk, or PostgreSQL with an S3 bucket. */
-export type Setup = Engine | 'postgres+s3';
-/** The file, backup and restore suites run on each: the embedded default and both scale-out parts. */
-export const FILE_SETUPS: Setup[] = ['sqlite', 'postgres', 'postgres+s3'];
+/**
+ * How a test reaches a service. `inject`: `app.inject` in this process, no socket, as fastify/demo's
+ * test helper does; `request()` and FilesClient route the service's origin there. `socket`: it
+ * listens on a loopback port, for what only a connection shows (keep-alive, timeouts, connection
+ * limits, raw framing) and for clients other than `request()` (fetch, raw sockets, other processes).
+ */
+export type Transport = 'inject' | 'socket';
 
 export interface TestService {
   service: Service;
   config: Config;
+  /** Its origin, for `request()` and FilesClient over either transport; a unique loopback port. */
   baseUrl: string;
   /** Every JSON log line the service wrote. */
   logs: string[];
@@ -44,7 +47,8 @@ export interface Storage {
 export async function createStorage(setup: Setup): Promise<Storage> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-test-'));
   const database = setup === 'sqlite' ? undefined : await createTestDatabase();
-  const s3 = setup === 'postgres+s3' ? await startTestS3() : undefined;
+  // s3rver takes about a second to load: only files that use the bucket pay for it.
+  const s3 = setup === 'postgres+s3' ? await (await import('./s3-server.ts')).startTestS3() : undefined;
   return {
     dataDir,
     databaseUrl: database?.url,
@@ -72,15 +76,18 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the real service (the same createService as `wallet-admin serve`) on a free loopback
- * port. Pass `storage` to share metadata between instances; otherwise the service gets its own.
+ * Starts the real service (the same createService as `wallet-admin serve`), reached through
+ * `app.inject` or, with `transport: 'socket'`, on a free loopback port. Pass `storage` to share
+ * metadata between instances; otherwise the service gets its own.
  */
 export async function startTestService(
   setup: Setup,
-  options: { env?: Record<string, string>; storage?: Storage } = {},
+  options: { env?: Record<string, string>; storage?: Storage; transport?: Transport } = {},
 ): Promise<TestService> {
   const storage = options.storage ?? (await createStorage(setup));
-  const port = await freePort();
+  let port = await freePort();
+  // Only a listening service holds its port; two injected ones of this process must not share one.
+  while (options.transport !== 'socket' && servedInProcess(`http://127.0.0.1:${port}`)) port = await freePort();
   const config = loadConfig({
     HOST: '127.0.0.1',
     PORT: String(port),
@@ -96,13 +103,17 @@ export async function startTestService(
     },
   });
   const service = await createService(config, createLogger(config.logLevel, sink));
-  await service.app.listen({ host: config.host, port: config.port });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  let stopServing = () => {};
+  if (options.transport === 'socket') await service.app.listen({ host: config.host, port: config.port });
+  else stopServing = serveInProcess(baseUrl, service.app);
   return {
     service,
     config,
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl,
     logs,
     async close() {
+      stopServing();
       await service.close();
       if (!options.storage) await storage.drop();
     },

@@ -70,3 +70,10 @@ export async function authHeaders(wallet: TestWallet, message: string, options: 
 export async function signIn(wallet: TestWallet, domain: string, overrides: SiweOverrides = {}): Promise<AuthHeaders> {
   return authHeaders(wallet, siweMessage(wallet, domain, overrides));
 }
+
+/** A fresh sign-in of `wallet` whose signature has one hex digit changed: a bad signature, well formed. */
+export async function badSignatureHeaders(wallet: TestWallet, domain: string): Promise<AuthHeaders> {
+  const good = await signIn(wallet, domain);
+  const flipped = good['X-SIG'].slice(0, 10) + (good['X-SIG'][10] === 'a' ? 'b' : 'a') + good['X-SIG'].slice(11);
+  return { ...good, 'X-SIG': flipped };
+}

@@ -5,7 +5,8 @@ import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { request } from '../helpers/http.ts';
-import { ENGINES, startTestService, type TestService } from '../helpers/test-service.ts';
+import { ENGINES } from '../helpers/backends.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { authHeaders, base64Header, newWallet, signIn, siweMessage } from '../helpers/wallets.ts';
 
 for (const engine of ENGINES) {

@@ -7,6 +7,7 @@ import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { FilesClient, nextSecond } from '../helpers/files.ts';
 import { request, type HttpResponse } from '../helpers/http.ts';
+import { ENGINES } from '../helpers/backends.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { newWallet, signIn, type TestWallet } from '../helpers/wallets.ts';
 
@@ -74,7 +75,7 @@ function expected(endpoint: Endpoint, caller: Caller): { status: number; code?: 
   }
 }
 
-for (const engine of ['sqlite', 'postgres'] as const) {
+for (const engine of ENGINES) {
   describe(`authorization matrix (${engine})`, () => {
     let svc: TestService;
     let home: TenantFixture;

@@ -102,7 +102,7 @@ class SignIns {
 }
 
 async function buildWorld(): Promise<World> {
-  const svc = await startTestService('sqlite', { env: SERVICE_ENV });
+  const svc = await startTestService('sqlite', { env: SERVICE_ENV, transport: 'socket' });
   const store = svc.service.store;
   const domain = svc.config.auth.domains[0]!;
   const fixture = await createTenantFixture(store, 'Fuzz');

@@ -15,7 +15,7 @@ describe('HTTP/1.1 framing', () => {
   const answers = (text: string) => text.match(/HTTP\/1\.1 \d{3}/g) ?? [];
 
   before(async () => {
-    svc = await startTestService('sqlite');
+    svc = await startTestService('sqlite', { transport: 'socket' });
     port = Number(new URL(svc.baseUrl).port);
   });
   after(() => svc?.close());

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
-import { createStorage, ENGINES, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { ENGINES } from '../helpers/backends.ts';
+import { createStorage, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
 import { authHeaders, signIn } from '../helpers/wallets.ts';
 
 for (const engine of ENGINES) {

@@ -40,7 +40,7 @@ describe('resource limits (OWASP API4)', () => {
   const crossed: string[] = [];
 
   before(async () => {
-    svc = await startTestService('sqlite', { env: { ...LIMITS, TRUST_PROXY: '127.0.0.1' } });
+    svc = await startTestService('sqlite', { env: { ...LIMITS, TRUST_PROXY: '127.0.0.1' }, transport: 'socket' });
     port = Number(new URL(svc.baseUrl).port);
     fixture = await createTenantFixture(svc.service.store, 'Limits');
     auth = { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) };

@@ -155,7 +155,7 @@ describe('resolveInside', () => {
 
 // ---------------------------------------------------------------------------------------------
 
-const VECTORS = new URL('../../../shared/vectors/traversal/', import.meta.url);
+const VECTORS = new URL('../fixtures/vectors/traversal/', import.meta.url);
 const VECTOR_FILES = ['deep_traversal.txt', 'directory_traversal.txt'];
 const CANARY_NAME = 'canary.txt';
 const CANARY_TEXT = `canary ${Math.random()}: never to be read or written through the storage`;

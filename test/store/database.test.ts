@@ -13,6 +13,7 @@ import { openDatabase } from '../../src/store/database.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { migrationNames } from '../../src/store/migrations/index.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import { ENGINES } from '../helpers/backends.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
 import { randomWallet } from './contract/support.ts';
 
@@ -93,7 +94,8 @@ describe('SQLite database', () => {
   });
 });
 
-describe('PostgreSQL database', () => {
+// Where the tier has PostgreSQL (ENGINES); the SQLite database above is tested in every tier.
+if (ENGINES.includes('postgres')) describe('PostgreSQL database', () => {
   let database: TestDatabase;
   before(async () => {
     database = await createTestDatabase();
@@ -147,7 +149,7 @@ describe('PostgreSQL database', () => {
   });
 });
 
-for (const engine of ['sqlite', 'postgres'] as const) {
+for (const engine of ENGINES) {
   test(`the ${engine} schema itself refuses links and owners across tenants, and uppercase wallets`, async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-schema-'));
     const database = engine === 'postgres' ? await createTestDatabase() : undefined;

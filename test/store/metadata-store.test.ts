@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ENGINES } from '../helpers/backends.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 import { metadataStoreContract, type TestStorage } from './metadata-store.contract.ts';
 
@@ -14,5 +15,5 @@ async function postgresStorage(): Promise<TestStorage> {
   return { options: { dataDir: os.tmpdir(), databaseUrl: database.url }, drop: () => database.drop() };
 }
 
-metadataStoreContract('sqlite', sqliteStorage);
-metadataStoreContract('postgres', postgresStorage);
+const STORAGES = { sqlite: sqliteStorage, postgres: postgresStorage };
+for (const engine of ENGINES) metadataStoreContract(engine, STORAGES[engine]);

@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { createTenantFixture } from '../helpers/fixtures.ts';
+import { assertProblem } from '../helpers/assertions.ts';
+import { request } from '../helpers/http.ts';
+import { startTestService } from '../helpers/test-service.ts';
+import { badSignatureHeaders } from '../helpers/wallets.ts';
+
+// Needs Redis: whole suite only (`npm test`); the in-process limit is in auth-rate-limit.test.ts.
+
+const LIMIT = 5;
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+/** Addresses of this run only, so that counts in a shared Redis never meet another run's. */
+const address = (n: number) => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${n}`;
+
+describe('failed-authentication limit shared through Redis', () => {
+  test('failures counted by one instance block the address on another', async (t) => {
+    const env = { AUTH_FAIL_LIMIT: String(LIMIT), TRUST_PROXY: '127.0.0.1', REDIS_URL, AUTH_DOMAINS: 'admin.example.test' };
+    const [a, b] = await Promise.all([startTestService('sqlite', { env }), startTestService('sqlite', { env })]);
+    t.after(async () => {
+      await a.close();
+      await b.close();
+    });
+    const fixture = await createTenantFixture(a.service.store, 'Shared');
+    const bad = await badSignatureHeaders(fixture.ownerWallet, a.config.auth.domains[0]!);
+    const attacker = address(5);
+    for (let i = 0; i < LIMIT; i++) assert.equal((await request(a.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': attacker } })).status, 401);
+    assertProblem(await request(b.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': attacker } }), 429, 'RATE_LIMITED');
+    assert.equal((await request(b.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': address(6) } })).status, 401, 'another address is only refused, not limited');
+  });
+});

@@ -1,0 +1,52 @@
+/**
+ * `npm run test:unit`: the tests that need nothing but Node — no PostgreSQL, Redis, S3 server,
+ * chain or network — on the embedded backends only (WALLET_ADMIN_TEST_TIER=unit, read in
+ * test/helpers/backends.ts). `npm test` runs every file on every backend, these included.
+ *
+ * Not here, and so whole-suite only: what needs a server (postgres-*, s3-*, the Redis limit,
+ * contract wallets on anvil, two instances), and what starts processes many times or runs long
+ * (the CLI and `serve` tests, SIGKILL crash loops, the traversal corpus over HTTP, the route
+ * fuzzer, faults).
+ */
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const UNIT_FILES = [
+  'auth/bounded-cache.test.ts',
+  'auth/keccak256.test.ts',
+  'auth/siwe-grammar-vectors.test.ts',
+  'auth/siwe-verification-vectors.test.ts',
+  'auth/siwe.test.ts',
+  'auth/wallet-authenticator.test.ts',
+  'config/config.test.ts',
+  'files/concurrent-restores.test.ts',
+  'files/file-endpoints.test.ts',
+  'files/restore-flow.test.ts',
+  'files/retention-and-schedule.test.ts',
+  'files/signed-links.test.ts',
+  'http/auth-rate-limit.test.ts',
+  'http/auth-test.test.ts',
+  'http/authorization-matrix.test.ts',
+  'http/cors-and-platform.test.ts',
+  'http/http-framing.test.ts',
+  'http/metrics.test.ts',
+  'http/nonces-and-instances.test.ts',
+  'http/request-log.test.ts',
+  'http/resource-limits.test.ts',
+  'storage/disk-blob-storage.test.ts',
+  'storage/lock-files.test.ts',
+  'storage/safe-path.test.ts',
+  'store/database.test.ts',
+  'store/ids.test.ts',
+  'store/metadata-store.test.ts',
+];
+
+const testDir = fileURLToPath(new URL('.', import.meta.url));
+// The files share nothing (each service has its own temp DATA_DIR), so they run side by side.
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', '--test', `--test-concurrency=${availableParallelism()}`, ...UNIT_FILES.map((file) => testDir + file)],
+  { stdio: 'inherit', env: { ...process.env, WALLET_ADMIN_TEST_TIER: 'unit' } },
+);
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
