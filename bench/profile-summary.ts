@@ -33,7 +33,7 @@ const byId = new Map(profile.nodes.map((node) => [node.id, node]));
 const parentOf = new Map<number, ProfileNode>();
 for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node);
 const selfMicros = new Map<number, number>();
-profile.samples.forEach((id, i) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+for (const [i, id] of profile.samples.entries()) selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
 
 /** The area a frame belongs to: a package name, one of our folders, or a Node/V8 category. */
 function areaOf(node: ProfileNode): string {
@@ -71,7 +71,12 @@ function frameName(node: ProfileNode, withCaller: boolean): string {
 
 const busy = total - (areas.get('(idle)') ?? 0);
 const table = (entries: Map<string, number>) =>
-  [...entries].sort((a, b) => b[1] - a[1]).slice(0, top)
-    .map(([name, micros]) => `${(micros / 1000).toFixed(0).padStart(8)} ms ${((100 * micros) / busy).toFixed(1).padStart(5)}%  ${name}`).join('\n');
-process.stdout.write(`${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy (percentages of busy)\n\n`);
+  [...entries]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([name, micros]) => `${(micros / 1000).toFixed(0).padStart(8)} ms ${((100 * micros) / busy).toFixed(1).padStart(5)}%  ${name}`)
+    .join('\n');
+process.stdout.write(
+  `${path.basename(file)}: ${(total / 1e6).toFixed(1)} s sampled, ${(busy / 1e6).toFixed(1)} s busy (percentages of busy)\n\n`,
+);
 process.stdout.write(`self time by area\n${table(areas)}\n\nself time by function\n${table(functions)}\n`);

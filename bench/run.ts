@@ -29,7 +29,9 @@ const { values, positionals } = parseArgs({
 });
 
 if (values.help) {
-  process.stdout.write(`npm run bench [-- [scenario …] [--duration s] [--runs n] [--warmup s] [--smoke] [--profile dir] [--env KEY=VALUE …]]\n\n${SCENARIOS.map((s) => `  ${s.name.padEnd(20)} ${s.summary}`).join('\n')}\n`);
+  process.stdout.write(
+    `npm run bench [-- [scenario …] [--duration s] [--runs n] [--warmup s] [--smoke] [--profile dir] [--env KEY=VALUE …]]\n\n${SCENARIOS.map((s) => `  ${s.name.padEnd(20)} ${s.summary}`).join('\n')}\n`,
+  );
   process.exit(0);
 }
 const unknown = positionals.filter((name) => !SCENARIOS.some((s) => s.name === name));
@@ -67,7 +69,9 @@ for (const scenario of chosen) {
   }
   for (const row of produced) {
     rows.push(row);
-    context.log(`  ${row.scenario} [${row.engine ?? ''}]: ${row.measured}${row.baseline ? ` | ${row.baseline}` : ''}${row.ratio !== undefined ? ` | ×${row.ratio}` : ''}${row.met !== undefined ? ` | ${row.met ? 'met' : 'NOT met'}` : ''}`);
+    context.log(
+      `  ${row.scenario} [${row.engine ?? ''}]: ${row.measured}${row.baseline ? ` | ${row.baseline}` : ''}${row.ratio !== undefined ? ` | ×${row.ratio}` : ''}${row.met !== undefined ? ` | ${row.met ? 'met' : 'NOT met'}` : ''}`,
+    );
   }
   // Recorded as each scenario ends, so that an interrupted run keeps what it measured; a run under
   // the profiler is slower and records nothing.
@@ -76,8 +80,14 @@ for (const scenario of chosen) {
 }
 
 if (context.profileDir) process.stdout.write(`profiles in ${context.profileDir}; results not recorded (the profiler slows the service)\n`);
-else if (smoke) process.stdout.write(`bench smoke: ${rows.length} rows from ${chosen.length - failed.length} of ${chosen.length} scenarios, results not recorded\n`);
-else process.stdout.write(`${await readFile(path.join(ROOT, 'bench/results/latest.md'), 'utf8').catch(() => '')}\nwritten: bench/results/latest.json, bench/results/latest.md, README.md\n`);
+else if (smoke)
+  process.stdout.write(
+    `bench smoke: ${rows.length} rows from ${chosen.length - failed.length} of ${chosen.length} scenarios, results not recorded\n`,
+  );
+else
+  process.stdout.write(
+    `${await readFile(path.join(ROOT, 'bench/results/latest.md'), 'utf8').catch(() => '')}\nwritten: bench/results/latest.json, bench/results/latest.md, README.md\n`,
+  );
 if (failed.length > 0) {
   process.stderr.write(`failed: ${failed.join(', ')}\n`);
   process.exitCode = 1;
@@ -88,7 +98,10 @@ async function record(newRows: Row[]): Promise<void> {
   const directory = path.join(ROOT, 'bench/results');
   await mkdir(directory, { recursive: true });
   const file = path.join(directory, 'latest.json');
-  const previous = await readFile(file, 'utf8').then((text) => JSON.parse(text) as { rows: (Row & { machine: Machine })[] }, () => ({ rows: [] }));
+  const previous = await readFile(file, 'utf8').then(
+    (text) => JSON.parse(text) as { rows: (Row & { machine: Machine })[] },
+    () => ({ rows: [] }),
+  );
   const machine = describeMachine();
   const settings = { durationSeconds: context.durationSeconds, runs: context.runs, warmupSeconds: context.warmupSeconds };
   const key = (row: Row) => `${row.scenario}|${row.engine ?? ''}`;
@@ -115,7 +128,10 @@ function markdownTable(rows: (Row & { machine?: Machine })[]): string {
   const lines = [
     '| Scenario | Engine | Measured | Baseline | Ratio | Target | Met |',
     '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.scenario} | ${r.engine ?? ''} | ${r.measured} | ${r.baseline ?? ''} | ${r.ratio ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${r.engine ?? ''} | ${r.measured} | ${r.baseline ?? ''} | ${r.ratio ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} |`,
+    ),
     '',
     ...[...machines].map(([machine, dates]) => {
       const sorted = dates.sort();

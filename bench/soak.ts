@@ -27,24 +27,98 @@ const deployment = await createDeployment('sqlite');
 const server = await startService(deployment.env, path.join(deployment.dataDir, '..', `soak-${Date.now()}.log`));
 const domain = `127.0.0.1:${server.port}`;
 const signer = await PoolSigner.create(deployment.privateKey);
-const message = createSiweMessage({ domain, address: signer.address, uri: `http://${domain}/`, version: '1', chainId: 1, nonce: 'soaknonce0000001', issuedAt: new Date(), expirationTime: new Date(Date.now() + (minutes + 60) * 60_000) });
+const message = createSiweMessage({
+  domain,
+  address: signer.address,
+  uri: `http://${domain}/`,
+  version: '1',
+  chainId: 1,
+  nonce: 'soaknonce0000001',
+  issuedAt: new Date(),
+  expirationTime: new Date(Date.now() + (minutes + 60) * 60_000),
+});
 const auth = { 'X-WAL': signer.address, 'X-SIG': signer.sign(message), 'X-MES': `base64:${Buffer.from(message).toString('base64')}` };
 const files = `/api/channels/${deployment.channelId}/folders/soak/files`;
 
 // Files to download and restore, and a first backup to restore from.
 for (let i = 0; i < 20; i++) {
-  const response = await fetch(`${server.baseUrl}${files}/f${i}.bin`, { method: 'PUT', headers: { ...auth, 'Content-Type': 'application/octet-stream' }, body: Buffer.alloc(16 * 1024, i) });
+  const response = await fetch(`${server.baseUrl}${files}/f${i}.bin`, {
+    method: 'PUT',
+    headers: { ...auth, 'Content-Type': 'application/octet-stream' },
+    body: Buffer.alloc(16 * 1024, i),
+  });
   if (response.status !== 201) throw new Error(`seeding: ${response.status} ${await response.text()}`);
 }
 const firstBackup = await backup();
 
 const seconds = minutes * 60;
 const plans: { name: string; expected: number[]; plan: LoadPlan }[] = [
-  { name: 'auth (cached)', expected: [200], plan: { url: server.baseUrl, method: 'GET', paths: ['/api/auth/test'], connections: 4, durationSeconds: seconds, overallRate: 300, headers: auth } },
-  { name: 'auth (new sign-ins)', expected: [200], plan: { url: server.baseUrl, method: 'GET', paths: ['/api/auth/test'], connections: 2, durationSeconds: seconds, overallRate: 50, siwe: { privateKey: deployment.privateKey, domain, size: Math.ceil(50 * seconds * 1.2) } } },
-  { name: 'downloads', expected: [200], plan: { url: server.baseUrl, method: 'GET', paths: Array.from({ length: 20 }, (_, i) => `${files}/f${i}.bin`), connections: 4, durationSeconds: seconds, overallRate: 200, headers: auth } },
-  { name: 'uploads', expected: [200, 201], plan: { url: server.baseUrl, method: 'PUT', paths: Array.from({ length: 20 }, (_, i) => `${files}/u${i}.bin`), connections: 2, durationSeconds: seconds, overallRate: 20, headers: { ...auth, 'Content-Type': 'text/plain' }, body: 'soak '.repeat(800) } },
-  { name: 'restores', expected: [200], plan: { url: server.baseUrl, method: 'POST', paths: Array.from({ length: 20 }, (_, i) => `${files}/f${i}.bin/restore?backupTimestamp=${firstBackup}`), connections: 2, durationSeconds: seconds, overallRate: 20, headers: { ...auth, 'Content-Type': 'application/json' } } },
+  {
+    name: 'auth (cached)',
+    expected: [200],
+    plan: {
+      url: server.baseUrl,
+      method: 'GET',
+      paths: ['/api/auth/test'],
+      connections: 4,
+      durationSeconds: seconds,
+      overallRate: 300,
+      headers: auth,
+    },
+  },
+  {
+    name: 'auth (new sign-ins)',
+    expected: [200],
+    plan: {
+      url: server.baseUrl,
+      method: 'GET',
+      paths: ['/api/auth/test'],
+      connections: 2,
+      durationSeconds: seconds,
+      overallRate: 50,
+      siwe: { privateKey: deployment.privateKey, domain, size: Math.ceil(50 * seconds * 1.2) },
+    },
+  },
+  {
+    name: 'downloads',
+    expected: [200],
+    plan: {
+      url: server.baseUrl,
+      method: 'GET',
+      paths: Array.from({ length: 20 }, (_, i) => `${files}/f${i}.bin`),
+      connections: 4,
+      durationSeconds: seconds,
+      overallRate: 200,
+      headers: auth,
+    },
+  },
+  {
+    name: 'uploads',
+    expected: [200, 201],
+    plan: {
+      url: server.baseUrl,
+      method: 'PUT',
+      paths: Array.from({ length: 20 }, (_, i) => `${files}/u${i}.bin`),
+      connections: 2,
+      durationSeconds: seconds,
+      overallRate: 20,
+      headers: { ...auth, 'Content-Type': 'text/plain' },
+      body: 'soak '.repeat(800),
+    },
+  },
+  {
+    name: 'restores',
+    expected: [200],
+    plan: {
+      url: server.baseUrl,
+      method: 'POST',
+      paths: Array.from({ length: 20 }, (_, i) => `${files}/f${i}.bin/restore?backupTimestamp=${firstBackup}`),
+      connections: 2,
+      durationSeconds: seconds,
+      overallRate: 20,
+      headers: { ...auth, 'Content-Type': 'application/json' },
+    },
+  },
 ];
 
 interface Sample {
@@ -67,10 +141,22 @@ const backups: number[] = [];
 let sampling = true;
 const sampler = (async () => {
   while (sampling) {
-    const sample = { second: Math.round((Date.now() - started) / 1000), rssMiB: toMiB(await rssBytes(server.pid)), ...(await processMemory()) };
+    const sample = {
+      second: Math.round((Date.now() - started) / 1000),
+      rssMiB: toMiB(await rssBytes(server.pid)),
+      ...(await processMemory()),
+    };
     samples.push(sample);
-    process.stderr.write(`${sample.second} s: RSS ${sample.rssMiB} MiB, heap used ${sample.heapUsedMiB} MiB, external ${sample.externalMiB} MiB\n`);
-    if (samples.length % 6 === 0) backups.push(await backup().then(() => 201, () => 0));
+    process.stderr.write(
+      `${sample.second} s: RSS ${sample.rssMiB} MiB, heap used ${sample.heapUsedMiB} MiB, external ${sample.externalMiB} MiB\n`,
+    );
+    if (samples.length % 6 === 0)
+      backups.push(
+        await backup().then(
+          () => 201,
+          () => 0,
+        ),
+      );
     await new Promise((resolve) => setTimeout(resolve, SAMPLE_SECONDS * 1000));
   }
 })();
@@ -93,7 +179,12 @@ function trendPerMinute(key: 'rssMiB' | 'heapUsedMiB'): number {
 const perMinute = trendPerMinute('rssMiB');
 const heapPerMinute = trendPerMinute('heapUsedMiB');
 const unexpected = results.map(({ name, expected, result }) => {
-  const wrong = Object.entries(result.statusCounts).filter(([code]) => !expected.includes(Number(code))).reduce((sum, [, n]) => sum + n, 0) + result.errors + result.timeouts;
+  const wrong =
+    Object.entries(result.statusCounts)
+      .filter(([code]) => !expected.includes(Number(code)))
+      .reduce((sum, [, n]) => sum + n, 0) +
+    result.errors +
+    result.timeouts;
   return { name, requests: result.requests, wrong, statusCounts: result.statusCounts, p99: result.latencyMs.p99 };
 });
 const failedBackups = backups.filter((b) => b !== 201).length;
@@ -101,9 +192,21 @@ const totalWrong = unexpected.reduce((sum, u) => sum + u.wrong, 0) + failedBacku
 const first = samples[0]!.rssMiB;
 const peak = Math.max(...samples.map((s) => s.rssMiB));
 const last = samples.at(-1)!.rssMiB;
-const verdict = totalWrong === 0 && perMinute < 1 ? 'no growth trend, no errors' : `CHECK: trend ${perMinute.toFixed(2)} MiB/min, ${totalWrong} unexpected answers`;
+const verdict =
+  totalWrong === 0 && perMinute < 1
+    ? 'no growth trend, no errors'
+    : `CHECK: trend ${perMinute.toFixed(2)} MiB/min, ${totalWrong} unexpected answers`;
 
-const report = { machine: describeMachine(), minutes, samples, rssMiB: { first, peak, last, trendMiBPerMinuteSecondHalf: Math.round(perMinute * 1000) / 1000 }, heapUsedTrendMiBPerMinuteSecondHalf: Math.round(heapPerMinute * 1000) / 1000, load: unexpected, backups: backups.length, verdict };
+const report = {
+  machine: describeMachine(),
+  minutes,
+  samples,
+  rssMiB: { first, peak, last, trendMiBPerMinuteSecondHalf: Math.round(perMinute * 1000) / 1000 },
+  heapUsedTrendMiBPerMinuteSecondHalf: Math.round(heapPerMinute * 1000) / 1000,
+  load: unexpected,
+  backups: backups.length,
+  verdict,
+};
 const directory = path.join(ROOT, 'bench/results');
 await mkdir(directory, { recursive: true });
 await writeFile(path.join(directory, 'soak.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -130,7 +233,10 @@ if (totalWrong > 0) process.exitCode = 1;
 
 async function backup(): Promise<string> {
   await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
-  const response = await fetch(`${server.baseUrl}/api/channels/${deployment.channelId}/backups`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' } });
+  const response = await fetch(`${server.baseUrl}/api/channels/${deployment.channelId}/backups`, {
+    method: 'POST',
+    headers: { ...auth, 'Content-Type': 'application/json' },
+  });
   if (response.status !== 201) throw new Error(`backup: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { timestamp: string }).timestamp;
 }

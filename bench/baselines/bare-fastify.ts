@@ -5,7 +5,10 @@ import Fastify from 'fastify';
  * no logging — the most this machine serves through Fastify.
  */
 const app = Fastify();
-app.get('/api/auth/test', async () => ({ principal: { id: 'adm_0', tenantId: 'ten_0' }, wallet: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266' }));
+app.get('/api/auth/test', async () => ({
+  principal: { id: 'adm_0', tenantId: 'ten_0' },
+  wallet: '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266',
+}));
 app.get('/ready', async () => ({ ok: true }));
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) });
 // An orderly exit, so that --cpu-prof can write its profile.

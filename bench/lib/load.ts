@@ -11,7 +11,10 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   const planFile = path.join(directory, 'plan.json');
   await writeFile(planFile, JSON.stringify(plan));
   try {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/lib/load-worker.ts'), planFile], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/lib/load-worker.ts'), planFile], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -42,6 +45,8 @@ export async function measure(plan: () => LoadPlan, options: { runs: number; war
 
 /** Requests not answered with an expected status, so that a scenario never reports failures as speed. */
 export function unexpectedAnswers(result: LoadResult, expected: number[]): number {
-  const wrong = Object.entries(result.statusCounts).filter(([code]) => !expected.includes(Number(code))).reduce((sum, [, count]) => sum + count, 0);
+  const wrong = Object.entries(result.statusCounts)
+    .filter(([code]) => !expected.includes(Number(code)))
+    .reduce((sum, [, count]) => sum + count, 0);
   return wrong + result.errors + result.timeouts;
 }

@@ -16,7 +16,7 @@ export class PoolSigner {
   private readonly key: Uint8Array;
   readonly address: `0x${string}`;
 
-  private constructor(private readonly privateKey: `0x${string}`) {
+  private constructor(privateKey: `0x${string}`) {
     this.native = createRequire(import.meta.url)('secp256k1/bindings') as NativeSigner;
     this.key = Buffer.from(privateKey.slice(2), 'hex');
     this.address = privateKeyToAccount(privateKey).address;

@@ -20,7 +20,11 @@ export function canTraceWrites(): boolean {
  */
 export async function traceWrites<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; writes: WriteBreakdown }> {
   const output = path.join(os.tmpdir(), `wa-bench-strace-${pid}-${Date.now()}.txt`);
-  const tracer = spawn('strace', ['-f', '-y', '-qq', '-e', 'trace=write,pwrite64,writev,pwritev,pwritev2', '-o', output, '-p', String(pid)], { stdio: 'ignore' });
+  const tracer = spawn(
+    'strace',
+    ['-f', '-y', '-qq', '-e', 'trace=write,pwrite64,writev,pwritev,pwritev2', '-o', output, '-p', String(pid)],
+    { stdio: 'ignore' },
+  );
   const exited = new Promise<void>((resolve) => tracer.on('close', () => resolve()));
   // strace says nothing when it has attached; a moment's wait covers it.
   await new Promise((resolve) => setTimeout(resolve, 500));

@@ -1,22 +1,31 @@
 import path from 'node:path';
-import { createSiweMessage } from 'viem/siwe';
 import { generatePrivateKey } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
 import { createAddressRecoverer } from '../../src/auth/signature/address-recoverer.ts';
 import { parseRecoverableSignature } from '../../src/auth/signature/parse-signature.ts';
 import { personalMessageHash } from '../../src/auth/signature/personal-message-hash.ts';
 import { createDeployment, type Deployment, type Engine } from '../lib/deployment.ts';
-import { measure, runLoad, unexpectedAnswers, type Measured } from '../lib/load.ts';
+import { type Measured, measure, runLoad, unexpectedAnswers } from '../lib/load.ts';
 import type { LoadPlan } from '../lib/load-plan.ts';
 import { PoolSigner } from '../lib/pool-signer.ts';
-import { perSecond, round, type BenchContext, type Row, type Scenario } from '../lib/scenario.ts';
-import { startBaseline, startService, type RunningServer } from '../lib/servers.ts';
+import { type BenchContext, perSecond, type Row, round, type Scenario } from '../lib/scenario.ts';
+import { type RunningServer, startBaseline, startService } from '../lib/servers.ts';
 
 const CONNECTIONS = 50;
 
 /** A served deployment for the duration of `work`. */
-async function withService<T>(context: BenchContext, engine: Engine, env: Record<string, string>, work: (server: RunningServer, deployment: Deployment) => Promise<T>): Promise<T> {
+async function withService<T>(
+  context: BenchContext,
+  engine: Engine,
+  env: Record<string, string>,
+  work: (server: RunningServer, deployment: Deployment) => Promise<T>,
+): Promise<T> {
   const deployment = await createDeployment(engine);
-  const server = await startService({ ...deployment.env, ...env, ...context.serviceEnv }, path.join(context.logDir, `service-${engine}.log`), context.profileDir);
+  const server = await startService(
+    { ...deployment.env, ...env, ...context.serviceEnv },
+    path.join(context.logDir, `service-${engine}.log`),
+    context.profileDir,
+  );
   try {
     return await work(server, deployment);
   } finally {
@@ -25,7 +34,11 @@ async function withService<T>(context: BenchContext, engine: Engine, env: Record
   }
 }
 
-async function withBaseline<T>(context: BenchContext, name: 'bare-fastify' | 'express-viem', work: (server: RunningServer) => Promise<T>): Promise<T> {
+async function withBaseline<T>(
+  context: BenchContext,
+  name: 'bare-fastify' | 'express-viem',
+  work: (server: RunningServer) => Promise<T>,
+): Promise<T> {
   const server = await startBaseline(name, path.join(context.logDir, `${name}.log`));
   try {
     return await work(server);
@@ -38,20 +51,36 @@ async function withBaseline<T>(context: BenchContext, name: 'bare-fastify' | 'ex
 async function warmHeaders(deployment: Deployment, domain: string): Promise<Record<string, string>> {
   const signer = await PoolSigner.create(deployment.privateKey);
   const message = createSiweMessage({
-    domain, address: signer.address, uri: `http://${domain}/`, version: '1', chainId: 1,
-    nonce: 'benchwarm0000001', issuedAt: new Date(), expirationTime: new Date(Date.now() + 3600_000),
+    domain,
+    address: signer.address,
+    uri: `http://${domain}/`,
+    version: '1',
+    chainId: 1,
+    nonce: 'benchwarm0000001',
+    issuedAt: new Date(),
+    expirationTime: new Date(Date.now() + 3600_000),
   });
   return { 'X-WAL': signer.address, 'X-SIG': signer.sign(message), 'X-MES': `base64:${Buffer.from(message).toString('base64')}` };
 }
 
 function plan(server: RunningServer, context: BenchContext, extra: Partial<LoadPlan> = {}): LoadPlan {
-  return { url: server.baseUrl, method: 'GET', paths: ['/api/auth/test'], connections: CONNECTIONS, durationSeconds: context.durationSeconds, ...extra };
+  return {
+    url: server.baseUrl,
+    method: 'GET',
+    paths: ['/api/auth/test'],
+    connections: CONNECTIONS,
+    durationSeconds: context.durationSeconds,
+    ...extra,
+  };
 }
 
 function checked(measured: Measured, expected: number[], what: string): Measured {
   for (const run of measured.runs) {
     const wrong = unexpectedAnswers(run, expected);
-    if (wrong > 0) throw new Error(`${what}: ${wrong} answers were not ${expected.join('/')}: ${JSON.stringify(run.statusCounts)}, ${run.errors} errors`);
+    if (wrong > 0)
+      throw new Error(
+        `${what}: ${wrong} answers were not ${expected.join('/')}: ${JSON.stringify(run.statusCounts)}, ${run.errors} errors`,
+      );
   }
   return measured;
 }
@@ -67,13 +96,30 @@ function once<T>(key: string, compute: () => Promise<T>): Promise<T> {
 
 /** The bare Fastify route's requests/s: the baseline of auth-warm and half of auth-cold's ceiling. */
 function bareRoute(context: BenchContext): Promise<Measured> {
-  return once('bare', () => withBaseline(context, 'bare-fastify', async (server) => checked(await measure(() => plan(server, context), options(context)), [200], 'bare route')));
+  return once('bare', () =>
+    withBaseline(context, 'bare-fastify', async (server) =>
+      checked(await measure(() => plan(server, context), options(context)), [200], 'bare route'),
+    ),
+  );
 }
 
 /** Express + viem verifyMessage on every request, with a pool of distinct sign-ins. */
 function reference(context: BenchContext): Promise<Measured> {
-  return once('reference', () => withBaseline(context, 'express-viem', async (server) =>
-    checked(await measure(() => plan(server, context, { siwe: { privateKey: generatePrivateKey(), domain: `127.0.0.1:${server.port}`, size: poolSize(context, 2000) } }), options(context)), [200], 'reference')));
+  return once('reference', () =>
+    withBaseline(context, 'express-viem', async (server) =>
+      checked(
+        await measure(
+          () =>
+            plan(server, context, {
+              siwe: { privateKey: generatePrivateKey(), domain: `127.0.0.1:${server.port}`, size: poolSize(context, 2000) },
+            }),
+          options(context),
+        ),
+        [200],
+        'reference',
+      ),
+    ),
+  );
 }
 
 /** R: native secp256k1 recoveries of distinct signatures per second, one process, nothing else. */
@@ -101,10 +147,13 @@ export async function authWarm(context: BenchContext, engine: Engine): Promise<R
   });
   const ratio = service.median.requestsPerSecond / baseline.median.requestsPerSecond;
   return {
-    scenario: 'auth-warm', engine,
+    scenario: 'auth-warm',
+    engine,
     measured: perSecond(service.median.requestsPerSecond),
     baseline: `bare Fastify ${perSecond(baseline.median.requestsPerSecond)}`,
-    ratio: round(ratio), target: '≥ 0.8 × bare', met: ratio >= 0.8,
+    ratio: round(ratio),
+    target: '≥ 0.8 × bare',
+    met: ratio >= 0.8,
     details: { service, baseline },
   };
 }
@@ -119,16 +168,32 @@ export async function authCold(context: BenchContext, engine: Engine): Promise<R
   const size = poolSize(context, ceiling);
   const referenceRun = await reference(context);
   const service = await withService(context, engine, {}, async (server, deployment) =>
-    checked(await measure(() => plan(server, context, { siwe: { privateKey: deployment.privateKey, domain: `127.0.0.1:${server.port}`, size } }), options(context)), [200], 'auth-cold'));
+    checked(
+      await measure(
+        () => plan(server, context, { siwe: { privateKey: deployment.privateKey, domain: `127.0.0.1:${server.port}`, size } }),
+        options(context),
+      ),
+      [200],
+      'auth-cold',
+    ),
+  );
   const rate = service.median.requestsPerSecond;
   return {
-    scenario: 'auth-cold', engine,
+    scenario: 'auth-cold',
+    engine,
     measured: perSecond(rate),
     baseline: `ceiling ${perSecond(ceiling)} (R ${perSecond(recoveries)}, B ${perSecond(bare.median.requestsPerSecond)}); Express + viem ${perSecond(referenceRun.median.requestsPerSecond)}`,
     ratio: round(rate / ceiling),
     target: '≥ 0.8 × ceiling and ≥ 15 × reference',
     met: rate >= 0.8 * ceiling && rate >= 15 * referenceRun.median.requestsPerSecond,
-    details: { service, ceiling, recoveriesPerSecond: recoveries, bare: bare.median, reference: referenceRun, referenceRatio: round(rate / referenceRun.median.requestsPerSecond) },
+    details: {
+      service,
+      ceiling,
+      recoveriesPerSecond: recoveries,
+      bare: bare.median,
+      reference: referenceRun,
+      referenceRatio: round(rate / referenceRun.median.requestsPerSecond),
+    },
   };
 }
 
@@ -141,30 +206,47 @@ export async function authCold(context: BenchContext, engine: Engine): Promise<R
  */
 export async function badSignatureFlood(context: BenchContext, engine: Engine): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const [variant, limit] of [['default limit', '100'], ['no limit', '1000000']] as const) {
+  for (const [variant, limit] of [
+    ['default limit', '100'],
+    ['no limit', '1000000'],
+  ] as const) {
     const result = await withService(context, engine, { TRUST_PROXY: '127.0.0.1', AUTH_FAIL_LIMIT: limit }, async (server, deployment) => {
       const valid = { ...(await warmHeaders(deployment, `127.0.0.1:${server.port}`)), 'X-Forwarded-For': '198.51.100.10' };
       const steady = plan(server, context, { headers: valid, connections: 10, overallRate: 500 });
       await runLoad({ ...steady, durationSeconds: context.warmupSeconds });
       const alone = await runLoad(steady);
-      const flood = runLoad(plan(server, context, {
-        connections: 20,
-        headers: { 'X-Forwarded-For': '203.0.113.66' },
-        siwe: { privateKey: deployment.privateKey, badKey: generatePrivateKey(), bad: true, domain: `127.0.0.1:${server.port}`, size: 20_000, reusable: true },
-      }));
+      const flood = runLoad(
+        plan(server, context, {
+          connections: 20,
+          headers: { 'X-Forwarded-For': '203.0.113.66' },
+          siwe: {
+            privateKey: deployment.privateKey,
+            badKey: generatePrivateKey(),
+            bad: true,
+            domain: `127.0.0.1:${server.port}`,
+            size: 20_000,
+            reusable: true,
+          },
+        }),
+      );
       // The flood's pool is signed before its clock starts: let it begin before measuring.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       const beside = await runLoad(steady);
       const flooded = await flood;
-      for (const run of [alone, beside]) if (unexpectedAnswers(run, [200]) > 0) throw new Error(`flood (${variant}): valid requests failed: ${JSON.stringify(run.statusCounts)}`);
+      for (const run of [alone, beside])
+        if (unexpectedAnswers(run, [200]) > 0)
+          throw new Error(`flood (${variant}): valid requests failed: ${JSON.stringify(run.statusCounts)}`);
       return { alone, beside, flooded };
     });
     const ratio = result.beside.latencyMs.p99 / Math.max(result.alone.latencyMs.p99, 1);
     rows.push({
-      scenario: `bad-signature-flood (${variant})`, engine,
+      scenario: `bad-signature-flood (${variant})`,
+      engine,
       measured: `valid p99 ${result.beside.latencyMs.p99} ms beside ${perSecond(result.flooded.requestsPerSecond)} of flood`,
       baseline: `valid p99 ${result.alone.latencyMs.p99} ms alone`,
-      ratio: round(ratio), target: 'p99 ≤ 2 × alone', met: ratio <= 2,
+      ratio: round(ratio),
+      target: 'p99 ≤ 2 × alone',
+      met: ratio <= 2,
       details: result,
     });
   }
@@ -172,9 +254,21 @@ export async function badSignatureFlood(context: BenchContext, engine: Engine): 
 }
 
 export const authScenarios: Scenario[] = [
-  { name: 'auth-warm', summary: 'GET /api/auth/test with one valid header set repeated (signature-cache hits) vs a bare Fastify route', run: async (c) => [await authWarm(c, 'sqlite')] },
-  { name: 'auth-cold', summary: 'every request a different valid SIWE sign-in vs the ceiling 1/(1/R + 1/B) and Express + viem verifyMessage', run: async (c) => [await authCold(c, 'sqlite')] },
-  { name: 'bad-signature-flood', summary: 'p99 of a steady valid client with and without a client flooding invalid signatures', run: (c) => badSignatureFlood(c, 'sqlite') },
+  {
+    name: 'auth-warm',
+    summary: 'GET /api/auth/test with one valid header set repeated (signature-cache hits) vs a bare Fastify route',
+    run: async (c) => [await authWarm(c, 'sqlite')],
+  },
+  {
+    name: 'auth-cold',
+    summary: 'every request a different valid SIWE sign-in vs the ceiling 1/(1/R + 1/B) and Express + viem verifyMessage',
+    run: async (c) => [await authCold(c, 'sqlite')],
+  },
+  {
+    name: 'bad-signature-flood',
+    summary: 'p99 of a steady valid client with and without a client flooding invalid signatures',
+    run: (c) => badSignatureFlood(c, 'sqlite'),
+  },
 ];
 
 export { withService };

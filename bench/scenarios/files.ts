@@ -7,8 +7,8 @@ import { createSiweMessage } from 'viem/siwe';
 import type { Deployment, Engine } from '../lib/deployment.ts';
 import { measure, unexpectedAnswers } from '../lib/load.ts';
 import { PoolSigner } from '../lib/pool-signer.ts';
-import { perSecond, round, type BenchContext, type Row, type Scenario } from '../lib/scenario.ts';
-import { rssBytes, writtenBytes, type RunningServer } from '../lib/servers.ts';
+import { type BenchContext, perSecond, type Row, round, type Scenario } from '../lib/scenario.ts';
+import { type RunningServer, rssBytes, writtenBytes } from '../lib/servers.ts';
 import { canTraceWrites, traceWrites } from '../lib/write-trace.ts';
 import { withService } from './auth.ts';
 
@@ -19,15 +19,25 @@ async function signedHeaders(deployment: Deployment, server: RunningServer): Pro
   const signer = await PoolSigner.create(deployment.privateKey);
   const domain = `127.0.0.1:${server.port}`;
   const message = createSiweMessage({
-    domain, address: signer.address, uri: `http://${domain}/`, version: '1', chainId: 1,
-    nonce: 'benchfiles000001', issuedAt: new Date(), expirationTime: new Date(Date.now() + 6 * 3600_000),
+    domain,
+    address: signer.address,
+    uri: `http://${domain}/`,
+    version: '1',
+    chainId: 1,
+    nonce: 'benchfiles000001',
+    issuedAt: new Date(),
+    expirationTime: new Date(Date.now() + 6 * 3600_000),
   });
   return { 'X-WAL': signer.address, 'X-SIG': signer.sign(message), 'X-MES': `base64:${Buffer.from(message).toString('base64')}` };
 }
 
 /** The file API of the bench channel over plain fetch. */
 class Files {
-  constructor(private readonly server: RunningServer, private readonly channelId: string, private readonly headers: Record<string, string>) {}
+  constructor(
+    private readonly server: RunningServer,
+    private readonly channelId: string,
+    private readonly headers: Record<string, string>,
+  ) {}
 
   path(folder: string, filename: string): string {
     return `/api/channels/${this.channelId}/folders/${encodeURIComponent(folder)}/files/${encodeURIComponent(filename)}`;
@@ -36,7 +46,11 @@ class Files {
   async put(folder: string, filename: string, body: Buffer | ReadableStream | NodeJS.ReadableStream, size?: number): Promise<void> {
     const response = await fetch(`${this.server.baseUrl}${this.path(folder, filename)}`, {
       method: 'PUT',
-      headers: { ...this.headers, 'Content-Type': 'application/octet-stream', ...(size !== undefined ? { 'Content-Length': String(size) } : {}) },
+      headers: {
+        ...this.headers,
+        'Content-Type': 'application/octet-stream',
+        ...(size !== undefined ? { 'Content-Length': String(size) } : {}),
+      },
       body: body as BodyInit,
       duplex: 'half',
     } as RequestInit);
@@ -47,14 +61,20 @@ class Files {
   async backup(): Promise<{ timestamp: string; files: number; bytes: number; ms: number }> {
     await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5)); // one backup per second
     const started = performance.now();
-    const response = await fetch(`${this.server.baseUrl}/api/channels/${this.channelId}/backups`, { method: 'POST', headers: { ...this.headers, 'Content-Type': 'application/json' } });
+    const response = await fetch(`${this.server.baseUrl}/api/channels/${this.channelId}/backups`, {
+      method: 'POST',
+      headers: { ...this.headers, 'Content-Type': 'application/json' },
+    });
     if (response.status !== 201) throw new Error(`backup: ${response.status} ${await response.text()}`);
     const body = (await response.json()) as { timestamp: string; files: number; bytes: number };
     return { ...body, ms: performance.now() - started };
   }
 
   async restore(folder: string, filename: string, timestamp: string): Promise<void> {
-    const response = await fetch(`${this.server.baseUrl}${this.path(folder, filename)}/restore?backupTimestamp=${timestamp}`, { method: 'POST', headers: { ...this.headers, 'Content-Type': 'application/json' } });
+    const response = await fetch(`${this.server.baseUrl}${this.path(folder, filename)}/restore?backupTimestamp=${timestamp}`, {
+      method: 'POST',
+      headers: { ...this.headers, 'Content-Type': 'application/json' },
+    });
     if (response.status !== 200) throw new Error(`restore: ${response.status} ${await response.text()}`);
     await response.text();
   }
@@ -87,7 +107,9 @@ export async function restoreLarge(context: BenchContext, engine: Engine, sizeMi
   return withService(context, engine, {}, async (server, deployment) => {
     const files = new Files(server, deployment.channelId, await signedHeaders(deployment, server));
     const source = path.join(deployment.dataDir, 'large-source.bin');
-    await run('head', ['-c', String(sizeMiB * MiB), '/dev/urandom'], { encoding: 'buffer', maxBuffer: 2 * sizeMiB * MiB }).then(({ stdout }) => writeFile(source, stdout));
+    await run('head', ['-c', String(sizeMiB * MiB), '/dev/urandom'], { encoding: 'buffer', maxBuffer: 2 * sizeMiB * MiB }).then(
+      ({ stdout }) => writeFile(source, stdout),
+    );
     await files.put('big', 'large.bin', createReadStream(source), sizeMiB * MiB);
     const { timestamp } = await files.backup();
     const restoreMs: number[] = [];
@@ -111,10 +133,13 @@ export async function restoreLarge(context: BenchContext, engine: Engine, sizeMi
     await rm(source);
     const ratio = median(restoreMs) / median(cpMs);
     return {
-      scenario: `restore-large (${sizeMiB} MiB)`, engine,
+      scenario: `restore-large (${sizeMiB} MiB)`,
+      engine,
       measured: `${Math.round(median(restoreMs))} ms, RSS +${round(rssGrowth / MiB, 1)} MiB`,
       baseline: `cp + sync ${Math.round(median(cpMs))} ms`,
-      ratio: round(ratio), target: '≤ 1.25 × cp, RSS growth < 64 MiB', met: ratio <= 1.25 && rssGrowth < 64 * MiB,
+      ratio: round(ratio),
+      target: '≤ 1.25 × cp, RSS growth < 64 MiB',
+      met: ratio <= 1.25 && rssGrowth < 64 * MiB,
       details: { restoreMs, cpMs, rssGrowthBytes: rssGrowth },
     };
   });
@@ -131,11 +156,25 @@ export async function restoreSmall(context: BenchContext, engine: Engine): Promi
     for (const name of names) await files.put('small', name, Buffer.alloc(4096, 2));
     const second = await files.backup();
     // Each path alternates between the backups, so that every restore replaces the bytes.
-    const paths = [first.timestamp, second.timestamp].flatMap((timestamp) => names.map((name) => `${files.path('small', name)}/restore?backupTimestamp=${timestamp}`));
-    const measured = await measure(() => ({ url: server.baseUrl, method: 'POST', paths, connections: 50, durationSeconds: context.durationSeconds, headers: { ...headers, 'Content-Type': 'application/json' } }), { runs: context.runs, warmupSeconds: context.warmupSeconds });
-    for (const result of measured.runs) if (unexpectedAnswers(result, [200]) > 0) throw new Error(`restore-small: ${JSON.stringify(result.statusCounts)}`);
+    const paths = [first.timestamp, second.timestamp].flatMap((timestamp) =>
+      names.map((name) => `${files.path('small', name)}/restore?backupTimestamp=${timestamp}`),
+    );
+    const measured = await measure(
+      () => ({
+        url: server.baseUrl,
+        method: 'POST',
+        paths,
+        connections: 50,
+        durationSeconds: context.durationSeconds,
+        headers: { ...headers, 'Content-Type': 'application/json' },
+      }),
+      { runs: context.runs, warmupSeconds: context.warmupSeconds },
+    );
+    for (const result of measured.runs)
+      if (unexpectedAnswers(result, [200]) > 0) throw new Error(`restore-small: ${JSON.stringify(result.statusCounts)}`);
     return {
-      scenario: 'restore-small (4 KiB, 50 clients)', engine,
+      scenario: 'restore-small (4 KiB, 50 clients)',
+      engine,
       measured: `${perSecond(measured.median.requestsPerSecond)}, p99 ${measured.median.latencyMs.p99} ms`,
       details: { measured },
     };
@@ -156,7 +195,8 @@ export async function backupIncremental(context: BenchContext, engine: Engine, f
     const content = (i: number, round: number) => Buffer.alloc(fileBytes, (i + round) % 251);
     const names = Array.from({ length: fileCount }, (_, i) => `f${String(i).padStart(5, '0')}.bin`);
     context.log(`backup-incremental: uploading ${fileCount} files of ${fileBytes} bytes`);
-    for (let i = 0; i < names.length; i += 16) await Promise.all(names.slice(i, i + 16).map((name, j) => files.put('data', name, content(i + j, 0))));
+    for (let i = 0; i < names.length; i += 16)
+      await Promise.all(names.slice(i, i + 16).map((name, j) => files.put('data', name, content(i + j, 0))));
     const full = await files.backup();
     const changed = names.filter((_, i) => i % (fileCount / 10) === 0);
     const changeFiles = async (round: number) => {
@@ -176,12 +216,15 @@ export async function backupIncremental(context: BenchContext, engine: Engine, f
       await changeFiles(2);
       const { writes } = await traceWrites(server.pid, () => files.backup());
       traced = Object.fromEntries([...writes.byFile].sort((a, b) => b[1] - a[1]).slice(0, 12));
-      metadata = [...writes.byFile].filter(([file]) => file.startsWith(path.join(deployment.dataDir, 'metadata.sqlite'))).reduce((sum, [, bytes]) => sum + bytes, 0);
+      metadata = [...writes.byFile]
+        .filter(([file]) => file.startsWith(path.join(deployment.dataDir, 'metadata.sqlite')))
+        .reduce((sum, [, bytes]) => sum + bytes, 0);
     } else {
       context.log('backup-incremental: strace is not installed (apt-get install strace), so the metadata share is not measured');
     }
     return {
-      scenario: `backup-incremental (${fileCount} files, ${changed.length} changed)`, engine,
+      scenario: `backup-incremental (${fileCount} files, ${changed.length} changed)`,
+      engine,
       measured: `${incremental.files} files in ${Math.round(incremental.ms)} ms, ${round(written / MiB, 2)} MiB written`,
       baseline: `changed ${round(changedBytes / MiB, 2)} MiB + metadata ${metadata === undefined ? '(not measured)' : `${round(metadata / MiB, 2)} MiB`}`,
       target: 'written < 2 × changed + metadata',
@@ -192,8 +235,19 @@ export async function backupIncremental(context: BenchContext, engine: Engine, f
 }
 
 export const fileScenarios: Scenario[] = [
-  { name: 'restore-large', summary: 'restore of a 256 MiB file vs cp + sync of it on the same disk; the RSS growth of the service', run: async (c) => [await restoreLarge(c, 'sqlite', c.smoke ? 16 : 256)] },
-  { name: 'restore-small', summary: 'restores of 4 KiB files from 50 concurrent clients: requests/s and p99', run: async (c) => [await restoreSmall(c, 'sqlite')] },
-  { name: 'backup-incremental', summary: 'second backup of a 10,000-file (1 GiB) channel with 10 files changed: time and bytes written', run: async (c) => [await backupIncremental(c, 'sqlite', c.smoke ? 500 : 10_000, c.smoke ? 50 : 1024)] },
+  {
+    name: 'restore-large',
+    summary: 'restore of a 256 MiB file vs cp + sync of it on the same disk; the RSS growth of the service',
+    run: async (c) => [await restoreLarge(c, 'sqlite', c.smoke ? 16 : 256)],
+  },
+  {
+    name: 'restore-small',
+    summary: 'restores of 4 KiB files from 50 concurrent clients: requests/s and p99',
+    run: async (c) => [await restoreSmall(c, 'sqlite')],
+  },
+  {
+    name: 'backup-incremental',
+    summary: 'second backup of a 10,000-file (1 GiB) channel with 10 files changed: time and bytes written',
+    run: async (c) => [await backupIncremental(c, 'sqlite', c.smoke ? 500 : 10_000, c.smoke ? 50 : 1024)],
+  },
 ];
-

@@ -1,4 +1,4 @@
-import { BaseError, createPublicClient, http, HttpRequestError, TimeoutError, type Hex, type Transport } from 'viem';
+import { BaseError, createPublicClient, type Hex, HttpRequestError, http, TimeoutError, type Transport } from 'viem';
 import { AppError } from '../errors/app-error.ts';
 
 /** Verifies signatures of smart-contract wallets (EIP-1271, and EIP-6492 before deployment) on chain. */

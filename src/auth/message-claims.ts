@@ -1,7 +1,7 @@
 import type { AuthConfig } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
+import { looksLikeSiweMessage, parseRfc3339, parseSiweMessage, type SiweMessage, SiweParseError } from './siwe/siwe-message.ts';
 import { checkSiweRules } from './siwe-rules.ts';
-import { looksLikeSiweMessage, parseRfc3339, parseSiweMessage, SiweParseError, type SiweMessage } from './siwe/siwe-message.ts';
 
 /** What a message, once accepted, vouches for. Times are epoch ms. */
 export interface MessageClaims {
@@ -19,9 +19,7 @@ const NEVER = Number.MAX_SAFE_INTEGER;
  * rules, other messages by the plain-message policy.
  */
 export function readMessageClaims(text: string, walletAddress: string, config: AuthConfig, now: number): MessageClaims {
-  return looksLikeSiweMessage(text)
-    ? readSiweClaims(text, walletAddress, config, now)
-    : readPlainClaims(text, config, now);
+  return looksLikeSiweMessage(text) ? readSiweClaims(text, walletAddress, config, now) : readPlainClaims(text, config, now);
 }
 
 function readSiweClaims(text: string, walletAddress: string, config: AuthConfig, now: number): MessageClaims {
@@ -44,7 +42,10 @@ function readSiweClaims(text: string, walletAddress: string, config: AuthConfig,
   }
   const validUntil = issuedAt + config.maxAgeSeconds * 1000 + skew;
   if (validUntil <= now) {
-    throw new AppError('AUTH_MESSAGE_EXPIRED', `The message was issued more than ${config.maxAgeSeconds} seconds ago and has no expiration; sign a new one`);
+    throw new AppError(
+      'AUTH_MESSAGE_EXPIRED',
+      `The message was issued more than ${config.maxAgeSeconds} seconds ago and has no expiration; sign a new one`,
+    );
   }
   return { kind: 'siwe', nonce: message.nonce, validUntil };
 }
@@ -84,7 +85,10 @@ function readPlainClaims(text: string, config: AuthConfig, now: number): Message
       }
       const validUntil = signedAt + config.maxAgeSeconds * 1000 + skew;
       if (validUntil <= now) {
-        throw new AppError('AUTH_MESSAGE_EXPIRED', `The message timestamp is more than ${config.maxAgeSeconds} seconds old; sign a new one`);
+        throw new AppError(
+          'AUTH_MESSAGE_EXPIRED',
+          `The message timestamp is more than ${config.maxAgeSeconds} seconds old; sign a new one`,
+        );
       }
       return { kind: 'plain', nonce: undefined, validUntil };
     }

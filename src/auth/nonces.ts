@@ -15,7 +15,11 @@ export function randomNonce(length = 22): string {
   return nonce;
 }
 
-export async function issueNonce(store: Pick<NonceRecords, 'saveNonce'>, ttlSeconds: number, now: number): Promise<{ nonce: string; expiresAt: number }> {
+export async function issueNonce(
+  store: Pick<NonceRecords, 'saveNonce'>,
+  ttlSeconds: number,
+  now: number,
+): Promise<{ nonce: string; expiresAt: number }> {
   const nonce = randomNonce();
   const expiresAt = now + ttlSeconds * 1000;
   await store.saveNonce(nonce, expiresAt);

@@ -19,7 +19,10 @@ export interface SiweRuleOptions {
  */
 export function checkSiweRules(message: SiweMessage, options: SiweRuleOptions): void {
   if (!options.domains.includes(message.domain.toLowerCase())) {
-    throw new AppError('AUTH_DOMAIN_MISMATCH', `The message signs in to "${message.domain}", which this service is not (expected ${options.domains.join(' or ')})`);
+    throw new AppError(
+      'AUTH_DOMAIN_MISMATCH',
+      `The message signs in to "${message.domain}", which this service is not (expected ${options.domains.join(' or ')})`,
+    );
   }
   if (options.address !== undefined && message.address.toLowerCase() !== options.address.toLowerCase()) {
     throw new AppError('AUTH_ADDRESS_MISMATCH', 'The address in the signed message is not X-WAL');

@@ -6,9 +6,9 @@ import { AuthState } from './auth-state.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { ContractWalletVerifier } from './contract-wallet-verifier.ts';
 import { readMessageClaims } from './message-claims.ts';
-import { issueNonce } from './nonces.ts';
 import { decodeMessageHeader, type ReceivedMessage } from './message-header.ts';
-import { principalOf, type Principal } from './principal.ts';
+import { issueNonce } from './nonces.ts';
+import { type Principal, principalOf } from './principal.ts';
 import type { AddressRecoverer } from './signature/address-recoverer.ts';
 import { isHexSignature } from './signature/parse-signature.ts';
 import { recoverPersonalSigner } from './signature/recover-personal-signer.ts';
@@ -78,9 +78,7 @@ export class WalletAuthenticator {
   }
 
   async authenticate(headers: WalletHeaders): Promise<Authentication> {
-    const missing = (['X-WAL', 'X-SIG', 'X-MES'] as const).filter(
-      (name, i) => [headers.wal, headers.sig, headers.mes][i] === undefined,
-    );
+    const missing = (['X-WAL', 'X-SIG', 'X-MES'] as const).filter((_name, i) => [headers.wal, headers.sig, headers.mes][i] === undefined);
     if (missing.length > 0) {
       throw new AppError('AUTH_HEADERS_MISSING', `Authentication required: header ${missing.join(', ')} missing`);
     }
@@ -136,9 +134,12 @@ export class WalletAuthenticator {
     if (claims.kind === 'siwe' && this.deps.config.requireServerNonce) {
       const claim = await this.deps.store.claimNonce(claims.nonce!, messageHash, now, claims.validUntil);
       if (claim === 'unknown' || claim === 'claimed-by-another-message') {
-        throw new AppError('AUTH_NONCE_INVALID', claim === 'unknown'
-          ? 'The message nonce was not issued by this service or has expired; get one from GET /api/auth/nonce'
-          : 'The message nonce was already used by another message; get a new one from GET /api/auth/nonce');
+        throw new AppError(
+          'AUTH_NONCE_INVALID',
+          claim === 'unknown'
+            ? 'The message nonce was not issued by this service or has expired; get one from GET /api/auth/nonce'
+            : 'The message nonce was already used by another message; get a new one from GET /api/auth/nonce',
+        );
       }
     }
     return { messageHash, validUntil: claims.validUntil, walletAddress: toEip55(wal) };
@@ -172,7 +173,9 @@ function invalidSignature(): AppError {
 }
 
 function cachedMessageForm(messageHeader: string): string {
-  return messageHeader.length <= RAW_MESSAGE_MAX_LENGTH ? messageHeader : `sha256:${createHash('sha256').update(messageHeader, 'latin1').digest('base64')}`;
+  return messageHeader.length <= RAW_MESSAGE_MAX_LENGTH
+    ? messageHeader
+    : `sha256:${createHash('sha256').update(messageHeader, 'latin1').digest('base64')}`;
 }
 
 export function messageHashOf(wal: string, bytes: Uint8Array): string {

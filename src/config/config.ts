@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { EnvReader, type Env } from './env-readers.ts';
+import { type Env, EnvReader } from './env-readers.ts';
 
 export type PlainMessagePolicy = 'off' | 'timestamped' | 'any';
 export const PLAIN_MESSAGE_POLICIES: readonly PlainMessagePolicy[] = ['off', 'timestamped', 'any'];
@@ -39,14 +39,16 @@ export const STORAGE_KINDS: readonly StorageKind[] = ['disk', 's3'];
 /** Where file bytes live: `DATA_DIR/storage` on disk, or a bucket of any S3-compatible store. */
 export interface StorageConfig {
   kind: StorageKind;
-  s3: {
-    endpoint: string | undefined;
-    bucket: string;
-    region: string;
-    forcePathStyle: boolean;
-    /** Where the bucket's objects are readable without credentials (a CDN, a public bucket). */
-    publicBaseUrl: string | undefined;
-  } | undefined;
+  s3:
+    | {
+        endpoint: string | undefined;
+        bucket: string;
+        region: string;
+        forcePathStyle: boolean;
+        /** Where the bucket's objects are readable without credentials (a CDN, a public bucket). */
+        publicBaseUrl: string | undefined;
+      }
+    | undefined;
 }
 
 /**
@@ -156,9 +158,16 @@ export function loadConfig(env: Env = process.env): Config {
   if (storageKind !== 's3' && s3PublicBase) read.problems.push('S3_PUBLIC_BASE_URL applies only to STORAGE=s3');
   const storage: StorageConfig = {
     kind: storageKind,
-    s3: storageKind === 's3'
-      ? { endpoint: s3Endpoint?.href.replace(/\/+$/, ''), bucket: s3Bucket ?? '', region: read.string('S3_REGION', 'us-east-1'), forcePathStyle: read.boolean('S3_FORCE_PATH_STYLE', false), publicBaseUrl: s3PublicBase?.href.replace(/\/+$/, '') }
-      : undefined,
+    s3:
+      storageKind === 's3'
+        ? {
+            endpoint: s3Endpoint?.href.replace(/\/+$/, ''),
+            bucket: s3Bucket ?? '',
+            region: read.string('S3_REGION', 'us-east-1'),
+            forcePathStyle: read.boolean('S3_FORCE_PATH_STYLE', false),
+            publicBaseUrl: s3PublicBase?.href.replace(/\/+$/, ''),
+          }
+        : undefined,
   };
   const config: Config = {
     host,

@@ -52,7 +52,10 @@ export class EnvReader {
   list(name: string): string[] | undefined {
     const value = this.raw(name);
     if (value === undefined) return undefined;
-    return value.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    return value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
   }
 
   url(name: string, protocols: readonly string[]): URL | undefined {

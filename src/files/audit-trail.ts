@@ -1,7 +1,7 @@
+import { isAppError } from '../errors/app-error.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { AuditAction, AuditEvent, AuditResult, FileCatalog, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
-import { isAppError } from '../errors/app-error.ts';
 
 /** Who acts: an admin, or the service itself (scheduled backups, retention). */
 export interface Actor {
@@ -41,7 +41,14 @@ export class AuditTrail {
     private readonly observe: OutcomeObserver = () => {},
   ) {}
 
-  async record(channel: Channel, actor: Actor, action: AuditAction, result: AuditResult, details: AuditDetails, error?: unknown): Promise<void> {
+  async record(
+    channel: Channel,
+    actor: Actor,
+    action: AuditAction,
+    result: AuditResult,
+    details: AuditDetails,
+    error?: unknown,
+  ): Promise<void> {
     const event = {
       tenantId: channel.tenantId,
       channelId: channel.id,
@@ -64,7 +71,13 @@ export class AuditTrail {
   }
 
   /** Runs a write and records its outcome, refused (4xx) or failed (5xx) included. */
-  async around<T>(channel: Channel, actor: Actor, action: AuditAction, details: AuditDetails, work: () => Promise<{ value: T; details?: AuditDetails }>): Promise<T> {
+  async around<T>(
+    channel: Channel,
+    actor: Actor,
+    action: AuditAction,
+    details: AuditDetails,
+    work: () => Promise<{ value: T; details?: AuditDetails }>,
+  ): Promise<T> {
     const started = performance.now();
     try {
       const done = await work();
@@ -78,7 +91,14 @@ export class AuditTrail {
   }
 
   /** Records an operation stopped before it began (its channel or permission refused), as `around` records one stopped inside. */
-  async stopped(channel: Channel, actor: Actor, action: AuditAction, details: AuditDetails, error: unknown, started = performance.now()): Promise<void> {
+  async stopped(
+    channel: Channel,
+    actor: Actor,
+    action: AuditAction,
+    details: AuditDetails,
+    error: unknown,
+    started = performance.now(),
+  ): Promise<void> {
     const result = isAppError(error) && error.status < 500 ? 'refused' : 'failed';
     await this.record(channel, actor, action, result, details, error);
     this.observe(action, result, (performance.now() - started) / 1000, undefined);

@@ -1,5 +1,5 @@
-import type { Logger } from '../logging/logger.ts';
 import { isAppError } from '../errors/app-error.ts';
+import type { Logger } from '../logging/logger.ts';
 import type { FileCatalog } from '../store/file-catalog-types.ts';
 import type { ChannelLookup } from '../store/types.ts';
 import type { BackupService } from './backup-service.ts';

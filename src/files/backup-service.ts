@@ -1,11 +1,11 @@
 import { backupExists } from '../errors/common-errors.ts';
+import type { FileLocks } from '../locks/file-locks.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { BackupRecord, FileCatalog, NewFileVersion, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
-import { backupKey, liveKey, newBackupAttempt } from './blob-layout.ts';
 import { formatBackupTimestamp } from './backup-timestamp.ts';
-import type { FileLocks } from '../locks/file-locks.ts';
+import { backupKey, liveKey, newBackupAttempt } from './blob-layout.ts';
 
 export interface BackupServiceDeps {
   blobs: BlobStorage;
@@ -83,4 +83,3 @@ export class BackupService {
     return versions;
   }
 }
-

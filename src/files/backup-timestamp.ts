@@ -14,9 +14,19 @@ export function parseBackupTimestamp(value: string): string {
   if (match) {
     const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
     const date = new Date(Date.UTC(y!, mo! - 1, d!, h!, mi!, s!));
-    if (date.getUTCFullYear() === y && date.getUTCMonth() === mo! - 1 && date.getUTCDate() === d && date.getUTCHours() === h && date.getUTCMinutes() === mi && date.getUTCSeconds() === s) {
+    if (
+      date.getUTCFullYear() === y &&
+      date.getUTCMonth() === mo! - 1 &&
+      date.getUTCDate() === d &&
+      date.getUTCHours() === h &&
+      date.getUTCMinutes() === mi &&
+      date.getUTCSeconds() === s
+    ) {
       return value;
     }
   }
-  throw new AppError('INVALID_TIMESTAMP', `backupTimestamp must be a real UTC date and time written yyyyMMdd_HHmmss, e.g. 20261122_085001 (got "${value.slice(0, 40)}")`);
+  throw new AppError(
+    'INVALID_TIMESTAMP',
+    `backupTimestamp must be a real UTC date and time written yyyyMMdd_HHmmss, e.g. 20261122_085001 (got "${value.slice(0, 40)}")`,
+  );
 }

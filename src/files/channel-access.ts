@@ -4,11 +4,10 @@ import { AppError } from '../errors/app-error.ts';
 import { safeSegment } from '../storage/safe-path.ts';
 import type { AuditAction } from '../store/file-catalog-types.ts';
 import type { Channel, ChannelLookup } from '../store/types.ts';
-import { requestedDetails, type AuditTrail, type RequestedNames } from './audit-trail.ts';
-import { filePath, type FilePath } from './file-path.ts';
+import { type AuditTrail, type RequestedNames, requestedDetails } from './audit-trail.ts';
+import { type FilePath, filePath } from './file-path.ts';
 
 const CHANNEL_ID = /^chn_/;
-
 
 /** What a request on a channel names: the channel, and the folder and file when it names them. */
 interface ChannelRequest {
@@ -78,14 +77,21 @@ export class ChannelAccess {
 
   /** The channel a reference names, whether or not the caller may see it: an id in any tenant, a name in the caller's. */
   private namedChannel(principal: Principal, channelRef: string): Promise<Channel | undefined> {
-    return CHANNEL_ID.test(channelRef) ? this.channels.getChannel(channelRef) : this.channels.findChannelByName(principal.tenantId, channelRef);
+    return CHANNEL_ID.test(channelRef)
+      ? this.channels.getChannel(channelRef)
+      : this.channels.findChannelByName(principal.tenantId, channelRef);
   }
 
   /**
    * A refusal before the caller could see the channel (not linked, another tenant's) is still an
    * attempt on that channel's files: its audit log gets it, the caller the usual 404.
    */
-  private async recordRefusal(principal: Principal, request: AdminChannelRequest, seen: Channel | undefined, error: unknown): Promise<void> {
+  private async recordRefusal(
+    principal: Principal,
+    request: AdminChannelRequest,
+    seen: Channel | undefined,
+    error: unknown,
+  ): Promise<void> {
     const channel = seen ?? (await this.namedChannel(principal, request.channelRef));
     if (channel === undefined || request.audited === undefined) return;
     const details = requestedDetails({ folder: request.folder, filename: request.filename, ...request.audited.asked });

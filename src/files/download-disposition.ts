@@ -1,5 +1,16 @@
 /** Types a browser may show inline; anything else downloads (stored-XSS defence). */
-const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'text/plain', 'audio/mpeg', 'audio/ogg', 'video/mp4', 'video/webm']);
+const INLINE_TYPES = new Set([
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'image/avif',
+  'text/plain',
+  'audio/mpeg',
+  'audio/ogg',
+  'video/mp4',
+  'video/webm',
+]);
 
 /**
  * The Content-Disposition of a download, the same whether the service serves the bytes or an

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
+import type { FileLocks } from '../locks/file-locks.ts';
 import type { BlobStorage, ByteRange } from '../storage/blob-storage.ts';
 import { safeSegment } from '../storage/safe-path.ts';
 import type { FileCatalog, FileRecord, FileVersion, Page, PageRequest } from '../store/file-catalog-types.ts';
@@ -7,8 +8,7 @@ import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { liveKey } from './blob-layout.ts';
 import type { FilePath } from './file-path.ts';
-import type { FileLocks } from '../locks/file-locks.ts';
-import { removeLiveFile, replaceLiveFile, type LiveWriteDeps } from './live-writes.ts';
+import { type LiveWriteDeps, removeLiveFile, replaceLiveFile } from './live-writes.ts';
 
 export interface FileServiceDeps {
   blobs: BlobStorage;
@@ -26,7 +26,13 @@ export class FileService {
     this.live = { blobs: deps.blobs, catalog: deps.catalog, now: deps.now ?? Date.now };
   }
 
-  async put(channel: Channel, actor: Actor, path: FilePath, body: Readable, contentType: string): Promise<{ created: boolean; file: FileRecord }> {
+  async put(
+    channel: Channel,
+    actor: Actor,
+    path: FilePath,
+    body: Readable,
+    contentType: string,
+  ): Promise<{ created: boolean; file: FileRecord }> {
     const key = liveKey(channel.id, path.folder, path.filename);
     return this.deps.audit.around(channel, actor, 'upload', path, () =>
       this.deps.locks.runExclusive(key, async () => {

@@ -49,7 +49,12 @@ export interface OpenFileServicesOptions {
  * locks shared with every other process on the same metadata — and the services over them; the
  * server, the CLI and the crash tests' worker all open them here.
  */
-export async function openFileServices(config: FileServicesConfig, catalog: FileCatalog, logger: Logger, options: OpenFileServicesOptions): Promise<OpenedFileServices> {
+export async function openFileServices(
+  config: FileServicesConfig,
+  catalog: FileCatalog,
+  logger: Logger,
+  options: OpenFileServicesOptions,
+): Promise<OpenedFileServices> {
   const blobs = await openBlobStorage(config);
   try {
     if (options.recover) await recoverInterruptedWrites(blobs, catalog, logger);
@@ -80,14 +85,20 @@ function createFileServices(
   const audit = new AuditTrail(catalog, logger, Date.now, observe);
   const shared = { blobs, catalog, locks, audit };
   // On S3 the secret is optional (presigned links need none); links already handed out stay valid.
-  const linkSigner = config.urlSigning && config.urlSecret !== undefined ? new LinkSigner(config.urlSecret, config.urlTtlSeconds) : undefined;
+  const linkSigner =
+    config.urlSigning && config.urlSecret !== undefined ? new LinkSigner(config.urlSecret, config.urlTtlSeconds) : undefined;
   return {
     files: new FileService({ ...shared, maxFileBytes: config.maxFileBytes }),
     backups: new BackupService(shared),
     restores: new RestoreService(shared),
     linkSigner,
     fileUrls: createFileUrls({ publicBaseUrl, files: config, storage, blobs, linkSigner }),
-    retention: new Retention(blobs, catalog, { keepLast: config.backupKeepLast, keepDays: config.backupKeepDays, versionKeepDays: config.versionKeepDays }, logger),
+    retention: new Retention(
+      blobs,
+      catalog,
+      { keepLast: config.backupKeepLast, keepDays: config.backupKeepDays, versionKeepDays: config.versionKeepDays },
+      logger,
+    ),
     audit,
   };
 }

@@ -32,15 +32,17 @@ export interface FileUrlOptions {
 export function createFileUrls({ publicBaseUrl, files, storage, blobs, linkSigner }: FileUrlOptions): FileUrls {
   const presign = blobs.downloadUrl?.bind(blobs);
   if (files.urlSigning && presign) {
-    return (file) => presign(liveKey(file.channelId, file.folder, file.filename), {
-      ttlSeconds: files.urlTtlSeconds,
-      contentType: file.contentType,
-      contentDisposition: downloadDisposition(file.filename, file.contentType),
-    });
+    return (file) =>
+      presign(liveKey(file.channelId, file.folder, file.filename), {
+        ttlSeconds: files.urlTtlSeconds,
+        contentType: file.contentType,
+        contentDisposition: downloadDisposition(file.filename, file.contentType),
+      });
   }
   const objectBase = storage.s3?.publicBaseUrl;
   if (objectBase !== undefined) {
-    return async (file) => `${objectBase}/${liveKey(file.channelId, file.folder, file.filename).split('/').map(encodeURIComponent).join('/')}`;
+    return async (file) =>
+      `${objectBase}/${liveKey(file.channelId, file.folder, file.filename).split('/').map(encodeURIComponent).join('/')}`;
   }
   return async (file) => {
     const urlPath = fileUrlPath(file.channelId, file.folder, file.filename);

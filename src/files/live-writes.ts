@@ -47,7 +47,14 @@ export async function replaceKnownLiveFile(
   let writeId: string | undefined;
   const written = await write(async (newBytes) => {
     if (current) keptVersionId = (await keepLiveVersion(deps.blobs, catalog, current, 'replaced', deps.now())).id;
-    writeId = await catalog.beginWrite({ channelId, ...path, sha256: newBytes.sha256, size: newBytes.size, contentType, startedAt: deps.now() });
+    writeId = await catalog.beginWrite({
+      channelId,
+      ...path,
+      sha256: newBytes.sha256,
+      size: newBytes.size,
+      contentType,
+      startedAt: deps.now(),
+    });
   });
   const file: FileRecord = { channelId, ...path, size: written.size, sha256: written.sha256, contentType, updatedAt: deps.now() };
   const outcome = await catalog.putFile(file);
@@ -60,7 +67,15 @@ export async function removeLiveFile(deps: LiveWriteDeps, current: FileRecord): 
   const { blobs, catalog } = deps;
   const version = await keepLiveVersion(blobs, catalog, current, 'deleted', deps.now());
   const { channelId, folder, filename } = current;
-  const writeId = await catalog.beginWrite({ channelId, folder, filename, sha256: null, size: null, contentType: null, startedAt: deps.now() });
+  const writeId = await catalog.beginWrite({
+    channelId,
+    folder,
+    filename,
+    sha256: null,
+    size: null,
+    contentType: null,
+    startedAt: deps.now(),
+  });
   await catalog.deleteFile(channelId, folder, filename);
   await blobs.delete(liveKey(channelId, folder, filename));
   await catalog.endWrite(writeId);

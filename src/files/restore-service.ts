@@ -1,13 +1,13 @@
 import { AppError } from '../errors/app-error.ts';
+import type { FileLocks } from '../locks/file-locks.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { FileCatalog, FileRecord, FileVersion } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
-import { requestedDetails, type Actor, type AuditTrail } from './audit-trail.ts';
-import { liveKey } from './blob-layout.ts';
+import { type Actor, type AuditTrail, requestedDetails } from './audit-trail.ts';
 import { parseBackupTimestamp } from './backup-timestamp.ts';
-import { filePath, type FilePath } from './file-path.ts';
-import type { FileLocks } from '../locks/file-locks.ts';
-import { replaceKnownLiveFile, type LiveWriteDeps } from './live-writes.ts';
+import { liveKey } from './blob-layout.ts';
+import { type FilePath, filePath } from './file-path.ts';
+import { type LiveWriteDeps, replaceKnownLiveFile } from './live-writes.ts';
 
 export interface RestoreServiceDeps {
   blobs: BlobStorage;
@@ -47,7 +47,12 @@ export class RestoreService {
    * Every outcome is in the audit log, refusals included (a bad path, timestamp or source); the
    * caller has already checked the channel and the permission (ChannelAccess audits those refusals).
    */
-  async restore(channel: Channel, actor: Actor, requested: { folder: string; filename: string }, source: RestoreSource): Promise<RestoreOutcome> {
+  async restore(
+    channel: Channel,
+    actor: Actor,
+    requested: { folder: string; filename: string },
+    source: RestoreSource,
+  ): Promise<RestoreOutcome> {
     const { blobs, catalog, audit, locks } = this.deps;
     return audit.around(channel, actor, 'restore', requestedDetails({ ...requested, ...source }), async () => {
       if (source.backupTimestamp !== undefined && source.versionId !== undefined) {
@@ -62,14 +67,25 @@ export class RestoreService {
         if (current && current.sha256 === version.sha256) {
           return { file: current, source: version, changed: false, keptVersionId: null };
         }
-        const { file, keptVersionId } = await replaceKnownLiveFile(this.live, current, channel.id, path, version.contentType, (beforeCommit) =>
-          blobs.copyReplace(version.blobKey, key, { expectedSha256: version.sha256, beforeCommit, contentType: version.contentType }),
+        const { file, keptVersionId } = await replaceKnownLiveFile(
+          this.live,
+          current,
+          channel.id,
+          path,
+          version.contentType,
+          (beforeCommit) =>
+            blobs.copyReplace(version.blobKey, key, { expectedSha256: version.sha256, beforeCommit, contentType: version.contentType }),
         );
         return { file, source: version, changed: true, keptVersionId };
       });
       return {
         value: outcome,
-        details: { backupTimestamp: version.backupTimestamp, versionId: version.id, sha256: version.sha256, bytes: outcome.changed ? outcome.file.size : 0 },
+        details: {
+          backupTimestamp: version.backupTimestamp,
+          versionId: version.id,
+          sha256: version.sha256,
+          bytes: outcome.changed ? outcome.file.size : 0,
+        },
       };
     });
   }

@@ -6,7 +6,10 @@ import { AppError } from '../errors/app-error.ts';
  * signed with HMAC-SHA256 under a secret every instance shares.
  */
 export class LinkSigner {
-  constructor(private readonly secret: string, private readonly ttlSeconds: number) {}
+  constructor(
+    private readonly secret: string,
+    private readonly ttlSeconds: number,
+  ) {}
 
   private signature(path: string, expires: number): string {
     return createHmac('sha256', this.secret).update(`GET\n${path}\n${expires}`).digest('base64url');

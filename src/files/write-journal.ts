@@ -35,7 +35,7 @@ async function settle(blobs: BlobStorage, catalog: FileCatalog, write: PendingWr
     return;
   }
   if (record?.sha256 === live.sha256) return;
-  const contentType = live.sha256 === write.sha256 ? write.contentType! : record?.contentType ?? 'application/octet-stream';
+  const contentType = live.sha256 === write.sha256 ? write.contentType! : (record?.contentType ?? 'application/octet-stream');
   await catalog.putFile({ channelId, folder, filename, size: live.size, sha256: live.sha256, contentType, updatedAt: now });
 }
 

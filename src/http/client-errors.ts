@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError, type ErrorCode } from '../errors/app-error.ts';
 import { PROBLEM_CONTENT_TYPE } from './plugins/error-handler.ts';
@@ -21,7 +21,13 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return;
   const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
-  writeProblem(socket, new AppError(known?.code ?? 'HTTP_MALFORMED', known?.detail ?? `The request is not well-formed HTTP/1.1 (${error.code ?? 'parse error'})`));
+  writeProblem(
+    socket,
+    new AppError(
+      known?.code ?? 'HTTP_MALFORMED',
+      known?.detail ?? `The request is not well-formed HTTP/1.1 (${error.code ?? 'parse error'})`,
+    ),
+  );
 }
 
 /**
@@ -48,13 +54,21 @@ export function answerStalledBody(request: IncomingMessage, response: ServerResp
  */
 export function answerConnect(_request: IncomingMessage, socket: Socket): void {
   if (!socket.writable) return;
-  writeProblem(socket, new AppError('METHOD_NOT_ALLOWED', 'CONNECT is not served: this service opens no tunnels'), { Allow: ALLOWED_METHODS.join(', ') });
+  writeProblem(socket, new AppError('METHOD_NOT_ALLOWED', 'CONNECT is not served: this service opens no tunnels'), {
+    Allow: ALLOWED_METHODS.join(', '),
+  });
 }
 
 /** Writes a whole HTTP answer on a socket no Fastify request owns, then closes it. */
 function writeProblem(socket: Socket, error: AppError, extraHeaders: Record<string, string> = {}): void {
   const body = problemBody(error, undefined);
-  const headers = { ...BASE_HEADERS, ...extraHeaders, 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': String(Buffer.byteLength(body)), Connection: 'close' };
+  const headers = {
+    ...BASE_HEADERS,
+    ...extraHeaders,
+    'Content-Type': PROBLEM_CONTENT_TYPE,
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+  };
   const lines = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
   socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${lines.join('\r\n')}\r\n\r\n${body}`);
 }
@@ -65,9 +79,17 @@ function writeProblem(socket: Socket, error: AppError, extraHeaders: Record<stri
  * suite); this answers it in the one error format. The request is not processed.
  */
 export function answerUnmetExpectation(request: IncomingMessage, response: ServerResponse): void {
-  const error = new AppError('EXPECTATION_FAILED', `This server meets no "Expect: ${String(request.headers.expect).slice(0, 100)}"; send the request without it`);
+  const error = new AppError(
+    'EXPECTATION_FAILED',
+    `This server meets no "Expect: ${String(request.headers.expect).slice(0, 100)}"; send the request without it`,
+  );
   const body = problemBody(error, (request.url ?? '/').split('?')[0]);
-  response.writeHead(error.status, { ...BASE_HEADERS, 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body), Connection: 'close' });
+  response.writeHead(error.status, {
+    ...BASE_HEADERS,
+    'Content-Type': PROBLEM_CONTENT_TYPE,
+    'Content-Length': Buffer.byteLength(body),
+    Connection: 'close',
+  });
   response.end(body);
 }
 

@@ -3,13 +3,42 @@ import type { AuditEvent, BackupRecord, FileRecord, FileVersion } from '../store
 /** Records as the API shows them: ISO times, no internal keys. */
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export const fileView = (f: FileRecord) => ({ folder: f.folder, filename: f.filename, size: f.size, sha256: f.sha256, contentType: f.contentType, updatedAt: iso(f.updatedAt) });
+export const fileView = (f: FileRecord) => ({
+  folder: f.folder,
+  filename: f.filename,
+  size: f.size,
+  sha256: f.sha256,
+  contentType: f.contentType,
+  updatedAt: iso(f.updatedAt),
+});
 
-export const versionView = (v: FileVersion) => ({ id: v.id, kind: v.kind, timestamp: v.backupTimestamp, size: v.size, sha256: v.sha256, time: iso(v.createdAt) });
+export const versionView = (v: FileVersion) => ({
+  id: v.id,
+  kind: v.kind,
+  timestamp: v.backupTimestamp,
+  size: v.size,
+  sha256: v.sha256,
+  time: iso(v.createdAt),
+});
 
-export const backupView = (b: BackupRecord) => ({ timestamp: b.timestamp, files: b.files, bytes: b.bytes, createdBy: b.createdBy, createdAt: iso(b.createdAt) });
+export const backupView = (b: BackupRecord) => ({
+  timestamp: b.timestamp,
+  files: b.files,
+  bytes: b.bytes,
+  createdBy: b.createdBy,
+  createdAt: iso(b.createdAt),
+});
 
 export const auditView = (e: AuditEvent) => ({
-  id: e.id, time: iso(e.createdAt), adminId: e.adminId, action: e.action, result: e.result, code: e.code,
-  folder: e.folder, filename: e.filename, backupTimestamp: e.backupTimestamp, versionId: e.versionId, sha256: e.sha256,
+  id: e.id,
+  time: iso(e.createdAt),
+  adminId: e.adminId,
+  action: e.action,
+  result: e.result,
+  code: e.code,
+  folder: e.folder,
+  filename: e.filename,
+  backupTimestamp: e.backupTimestamp,
+  versionId: e.versionId,
+  sha256: e.sha256,
 });

@@ -1,12 +1,12 @@
 import type { AuditTrail } from '../files/audit-trail.ts';
 import type { BackupService } from '../files/backup-service.ts';
 import { ChannelAccess } from '../files/channel-access.ts';
-import type { ChannelLookup } from '../store/types.ts';
 import type { FileService } from '../files/file-service.ts';
 import type { FileServices } from '../files/file-services.ts';
 import type { FileUrls } from '../files/file-urls.ts';
 import type { RestoreService } from '../files/restore-service.ts';
 import type { LinkSigner } from '../files/signed-links.ts';
+import type { ChannelLookup } from '../store/types.ts';
 
 /** What the channel scope and its file, backup, restore and audit routes need: services only. */
 export interface FilesRouteDeps {

@@ -4,9 +4,9 @@ import { open, readFile, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../errors/app-error.ts';
+import { errnoCode } from '../errors/errno-code.ts';
 import type { OpenedFileLocks } from './file-locks.ts';
 import { KeyedMutex } from './keyed-mutex.ts';
-import { errnoCode } from '../errors/errno-code.ts';
 
 const RETRY_MS = 5;
 const WAIT_LIMIT_MS = 60_000;
@@ -54,7 +54,8 @@ export class LockFiles implements OpenedFileLocks {
         await unlink(file).catch(() => undefined);
         continue;
       }
-      if (Date.now() > deadline) throw new AppError('SERVICE_UNAVAILABLE', 'Another process has held this file for a minute; try again later');
+      if (Date.now() > deadline)
+        throw new AppError('SERVICE_UNAVAILABLE', 'Another process has held this file for a minute; try again later');
       await sleep(RETRY_MS);
     }
   }

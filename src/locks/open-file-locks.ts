@@ -7,7 +7,10 @@ import { LockFiles } from './lock-files.ts';
  * Per-file locks shared by every process that shares the metadata: advisory locks of the
  * PostgreSQL database (any number of instances and hosts), or lock files in DATA_DIR (one host).
  */
-export async function openFileLocks(options: { dataDir: string; databaseUrl?: string | undefined }, logger: Logger): Promise<OpenedFileLocks> {
+export async function openFileLocks(
+  options: { dataDir: string; databaseUrl?: string | undefined },
+  logger: Logger,
+): Promise<OpenedFileLocks> {
   if (options.databaseUrl) {
     // Loaded only here: a SQLite deployment (and every CLI command on one) needs no PostgreSQL driver.
     const { PostgresLocks } = await import('./postgres-locks.ts');

@@ -19,7 +19,12 @@ export class PostgresLocks implements OpenedFileLocks {
   private readonly pool: pg.Pool;
 
   constructor(url: string, logger: Logger) {
-    this.pool = new pg.Pool({ connectionString: url, max: LOCK_CONNECTIONS, idleTimeoutMillis: 30_000, application_name: 'wallet-admin-locks' });
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: LOCK_CONNECTIONS,
+      idleTimeoutMillis: 30_000,
+      application_name: 'wallet-admin-locks',
+    });
     this.pool.on('error', (err) => logger.error({ err }, 'PostgreSQL lock connection lost; the pool will reconnect'));
     // A checked-out connection that dies reports through its pending query; the event alone would crash.
     this.pool.on('connect', (client) => client.on('error', () => {}));
@@ -65,5 +70,9 @@ function lockIdOf(key: string): string {
 }
 
 function isConnectionFailure(error: Error): boolean {
-  return 'code' in error && typeof error.code === 'string' && (error.code.startsWith('08') || error.code === '57P01' || error.code === 'ECONNRESET');
+  return (
+    'code' in error &&
+    typeof error.code === 'string' &&
+    (error.code.startsWith('08') || error.code === '57P01' || error.code === 'ECONNRESET')
+  );
 }

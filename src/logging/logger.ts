@@ -32,7 +32,8 @@ export function createLogger(level: string, destination: pino.DestinationStream 
       level,
       serializers: {
         headers: censorHeaders,
-        req: (req: unknown) => (req !== null && typeof req === 'object' && 'headers' in req ? { ...req, headers: censorHeaders(req.headers) } : req),
+        req: (req: unknown) =>
+          req !== null && typeof req === 'object' && 'headers' in req ? { ...req, headers: censorHeaders(req.headers) } : req,
         privateKey: () => CENSORED,
       },
     },

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 const PREFIX = 'wallet_admin_';
 const MAX_REQUEST_SERIES = 10_000;
@@ -29,14 +29,54 @@ export class Metrics {
   constructor(signatureCache: CacheCounts) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
-    this.requests = new Counter({ name: `${PREFIX}http_requests_total`, help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status_code'], registers });
-    this.requestSeconds = new Histogram({ name: `${PREFIX}http_request_duration_seconds`, help: 'HTTP request latency by route and status', labelNames: ['method', 'route', 'status_code'], buckets: DURATION_BUCKETS, registers });
-    this.authFailures = new Counter({ name: `${PREFIX}auth_failures_total`, help: 'Refused authentications by error code', labelNames: ['code'], registers });
-    this.errors = new Counter({ name: `${PREFIX}errors_total`, help: 'Error answers by code (database and storage outages included)', labelNames: ['code'], registers });
-    this.writes = new Counter({ name: `${PREFIX}file_operations_total`, help: 'Uploads, deletes, backups and restores by result', labelNames: ['action', 'result'], registers });
-    this.writeSeconds = new Histogram({ name: `${PREFIX}file_operation_duration_seconds`, help: 'Duration of uploads, deletes, backups and restores', labelNames: ['action'], buckets: DURATION_BUCKETS, registers });
-    this.writeBytes = new Counter({ name: `${PREFIX}file_operation_bytes_total`, help: 'Bytes uploaded, backed up and restored', labelNames: ['action'], registers });
-    for (const [name, read] of [['hits', () => signatureCache.hits], ['misses', () => signatureCache.misses]] as const) {
+    this.requests = new Counter({
+      name: `${PREFIX}http_requests_total`,
+      help: 'HTTP requests by route and status',
+      labelNames: ['method', 'route', 'status_code'],
+      registers,
+    });
+    this.requestSeconds = new Histogram({
+      name: `${PREFIX}http_request_duration_seconds`,
+      help: 'HTTP request latency by route and status',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.authFailures = new Counter({
+      name: `${PREFIX}auth_failures_total`,
+      help: 'Refused authentications by error code',
+      labelNames: ['code'],
+      registers,
+    });
+    this.errors = new Counter({
+      name: `${PREFIX}errors_total`,
+      help: 'Error answers by code (database and storage outages included)',
+      labelNames: ['code'],
+      registers,
+    });
+    this.writes = new Counter({
+      name: `${PREFIX}file_operations_total`,
+      help: 'Uploads, deletes, backups and restores by result',
+      labelNames: ['action', 'result'],
+      registers,
+    });
+    this.writeSeconds = new Histogram({
+      name: `${PREFIX}file_operation_duration_seconds`,
+      help: 'Duration of uploads, deletes, backups and restores',
+      labelNames: ['action'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.writeBytes = new Counter({
+      name: `${PREFIX}file_operation_bytes_total`,
+      help: 'Bytes uploaded, backed up and restored',
+      labelNames: ['action'],
+      registers,
+    });
+    for (const [name, read] of [
+      ['hits', () => signatureCache.hits],
+      ['misses', () => signatureCache.misses],
+    ] as const) {
       new Counter({
         name: `${PREFIX}signature_cache_${name}_total`,
         help: `Signature-cache ${name}`,

@@ -1,5 +1,5 @@
-import type { Config } from '../config/config.ts';
 import { createSignInHeaders, curlCommand } from '../auth/signing/sign-in-headers.ts';
+import type { Config } from '../config/config.ts';
 import { DEMO_PRIVATE_KEY, seedDemoIfEmpty } from '../demo/demo-seed.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createService } from './service.ts';
@@ -12,7 +12,10 @@ export async function runServer(config: Config): Promise<void> {
   const service = await createService(config, logger);
   const demo = config.production ? undefined : await seedDemoIfEmpty(service.store);
   await service.app.listen({ host: config.host, port: config.port });
-  logger.info({ engine: service.store.engine, dataDir: config.dataDir, authDomains: config.auth.domains }, `wallet-admin listening on ${config.publicBaseUrl}`);
+  logger.info(
+    { engine: service.store.engine, dataDir: config.dataDir, authDomains: config.auth.domains },
+    `wallet-admin listening on ${config.publicBaseUrl}`,
+  );
 
   if (demo) {
     const headers = await createSignInHeaders({

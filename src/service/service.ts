@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from '../logging/logger.ts';
 import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
-import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
-import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
 import { MemoryFailureLimiter } from '../auth/limits/memory-failure-limiter.ts';
+import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
+import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config } from '../config/config.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { openFileServices } from '../files/file-services.ts';
-import { Metrics } from '../observability/metrics.ts';
 import { buildApp } from '../http/app.ts';
 import { filesRouteDeps } from '../http/files-route-deps.ts';
+import type { Logger } from '../logging/logger.ts';
+import { Metrics } from '../observability/metrics.ts';
 import { Readiness } from '../observability/readiness.ts';
 import { openMetadataStore } from '../store/open-metadata-store.ts';
 import type { MetadataStore } from '../store/types.ts';
@@ -42,7 +42,9 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     recover: true,
     observe: (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes),
   });
-  const failures = config.redisUrl ? await openRedisFailureLimiter(config.redisUrl, config.auth.failLimit, logger) : new MemoryFailureLimiter(config.auth.failLimit);
+  const failures = config.redisUrl
+    ? await openRedisFailureLimiter(config.redisUrl, config.auth.failLimit, logger)
+    : new MemoryFailureLimiter(config.auth.failLimit);
   const app = await buildApp({
     config,
     authenticator,

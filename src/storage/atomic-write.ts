@@ -1,10 +1,10 @@
-import { access, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import { access, type FileHandle, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { errnoCode } from '../errors/errno-code.ts';
+import { assertExpectedSha256, targetExists } from './blob-errors.ts';
 import type { PutOptions, StoredBlob } from './blob-storage.ts';
 import { fsyncDirectory, makeDirectories } from './durable-directories.ts';
-import { errnoCode } from '../errors/errno-code.ts';
 import { toStorageError } from './fs-errors.ts';
-import { assertExpectedSha256, targetExists } from './blob-errors.ts';
 import { asBytes, Sha256Meter } from './sha256-meter.ts';
 import { tempPathBeside } from './temp-files.ts';
 
@@ -24,7 +24,11 @@ const OPEN_ATTEMPTS = 3;
  * fs.copyFile onto the target would instead rewrite its inode in place: killed mid-copy it left
  * a torn file 96 times in 100 here, and on ENOSPC it deleted the target.
  */
-export async function writeAtomically(target: string, source: AsyncIterable<unknown>, options: AtomicWriteOptions = {}): Promise<StoredBlob> {
+export async function writeAtomically(
+  target: string,
+  source: AsyncIterable<unknown>,
+  options: AtomicWriteOptions = {},
+): Promise<StoredBlob> {
   const directory = path.dirname(target);
   const { handle, tempPath } = await openTempBeside(target);
   let handleOpen = true;

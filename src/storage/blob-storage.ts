@@ -61,7 +61,11 @@ export interface BlobStorage {
    * disk), refusing with INTEGRITY_FAILED, and changing nothing, when the copy's sha256 is not
    * `expectedSha256`. `beforeCommit` as for put.
    */
-  copyReplace(from: string, to: string, options?: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit' | 'contentType'>): Promise<StoredBlob>;
+  copyReplace(
+    from: string,
+    to: string,
+    options?: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit' | 'contentType'>,
+  ): Promise<StoredBlob>;
   /**
    * A URL that downloads `key` straight from the backend, without credentials, until ttl passes
    * (an S3 presigned GET). Absent where the backend cannot sign (disk).

@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../errors/errno-code.ts';
@@ -14,8 +15,12 @@ export interface WalkedFile {
  * reported, so a planted link cannot lead the walk outside the root. `accept` filters the
  * names of files and of directories to descend into.
  */
-export async function* walkFiles(directory: string, accept: (name: string) => boolean, segments: string[] = []): AsyncGenerator<WalkedFile> {
-  let entries;
+export async function* walkFiles(
+  directory: string,
+  accept: (name: string) => boolean,
+  segments: string[] = [],
+): AsyncGenerator<WalkedFile> {
+  let entries: Dirent[];
   try {
     entries = await readdir(directory, { withFileTypes: true });
   } catch (error) {

@@ -1,17 +1,17 @@
 import { constants, mkdirSync, realpathSync } from 'node:fs';
-import { access, link as hardLink, lstat, open, realpath, rename, rm, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { access, type FileHandle, link as hardLink, lstat, open, realpath, rename, rm, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
-import { writeAtomically, type AtomicWriteOptions } from './atomic-write.ts';
+import { errnoCode } from '../errors/errno-code.ts';
+import { type AtomicWriteOptions, writeAtomically } from './atomic-write.ts';
+import { assertExpectedSha256, assertRangeShape, rangeBeyondEnd, sourceNotFound, targetExists } from './blob-errors.ts';
 import type { BlobInfo, BlobStorage, ByteRange, PutOptions, StoredBlob } from './blob-storage.ts';
 import { walkFiles } from './directory-walk.ts';
 import { fsyncDirectory, makeDirectories } from './durable-directories.ts';
-import { errnoCode } from '../errors/errno-code.ts';
 import { toStorageError } from './fs-errors.ts';
-import { assertExpectedSha256, assertRangeShape, rangeBeyondEnd, sourceNotFound, targetExists } from './blob-errors.ts';
-import { sha256OfStream } from './sha256-meter.ts';
 import { resolveInside, safeSegment } from './safe-path.ts';
+import { sha256OfStream } from './sha256-meter.ts';
 import { isTempName, tempPathBeside } from './temp-files.ts';
 
 /** Errors meaning "no blob here": missing, a parent is a file, a symlink (O_NOFOLLOW), a directory. */
@@ -113,7 +113,11 @@ export class DiskBlobStorage implements BlobStorage {
    * inode renamed into position — and it is how backups already share bytes with the live file.
    * Where the file system refuses the link, a verified atomic copy does the same job.
    */
-  async copyReplace(from: string, to: string, options: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit'> = {}): Promise<StoredBlob> {
+  async copyReplace(
+    from: string,
+    to: string,
+    options: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit'> = {},
+  ): Promise<StoredBlob> {
     const source = await this.#pathOf(from);
     const target = await this.#pathOf(to);
     const handle = await openBlob(source);

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
+import { type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
+  type CompletedPart,
   CompleteMultipartUploadCommand,
   CopyObjectCommand,
   CreateMultipartUploadCommand,
@@ -12,18 +13,18 @@ import {
   HeadObjectCommand,
   ListMultipartUploadsCommand,
   ListObjectsV2Command,
+  type MultipartUpload,
   S3Client,
   S3ServiceException,
   UploadPartCopyCommand,
-  type CompletedPart,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { AppError } from '../errors/app-error.ts';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { BlobInfo, BlobStorage, ByteRange, DownloadUrlOptions, PutOptions, StoredBlob } from './blob-storage.ts';
+import { AppError } from '../errors/app-error.ts';
 import { assertExpectedSha256, assertRangeShape, rangeBeyondEnd, sourceNotFound, targetExists } from './blob-errors.ts';
+import type { BlobInfo, BlobStorage, ByteRange, DownloadUrlOptions, PutOptions, StoredBlob } from './blob-storage.ts';
 import { safeSegment } from './safe-path.ts';
-import { sha256OfStream, Sha256Meter } from './sha256-meter.ts';
+import { Sha256Meter, sha256OfStream } from './sha256-meter.ts';
 import { isTempName, TEMP_PREFIX } from './temp-files.ts';
 
 export interface S3StorageConfig {
@@ -79,7 +80,12 @@ export class S3BlobStorage implements BlobStorage {
         done(null, chunk);
       },
     });
-    const upload = new Upload({ client: this.client, params: { Bucket: this.bucket, Key: temp, Body: counter }, partSize: UPLOAD_PART_BYTES, queueSize: 2 });
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: temp, Body: counter },
+      partSize: UPLOAD_PART_BYTES,
+      queueSize: 2,
+    });
     let failure: unknown;
     // A failing body or size limit must stop the upload, and a failed upload the body.
     const feeding = pipeline(body, counter).catch((error: unknown) => {
@@ -111,11 +117,13 @@ export class S3BlobStorage implements BlobStorage {
     const objectKey = checkedKey(key);
     if (range !== undefined) assertRangeShape(range);
     try {
-      const answer = await this.client.send(new GetObjectCommand({
-        Bucket: this.bucket,
-        Key: objectKey,
-        Range: range ? `bytes=${range.start}-${range.end}` : undefined,
-      }));
+      const answer = await this.client.send(
+        new GetObjectCommand({
+          Bucket: this.bucket,
+          Key: objectKey,
+          Range: range ? `bytes=${range.start}-${range.end}` : undefined,
+        }),
+      );
       const body = answer.Body as Readable;
       if (range === undefined) return body;
       // A server may answer another range than asked, or the whole object (RFC 9110 allows
@@ -171,10 +179,19 @@ export class S3BlobStorage implements BlobStorage {
     const head = await this.head(source);
     if (head === undefined) throw sourceNotFound();
     if ((await this.head(target)) !== undefined) throw targetExists();
-    await this.copy(source, target, head.size, head.sha256 === undefined ? undefined : { sha256: head.sha256, contentType: head.contentType });
+    await this.copy(
+      source,
+      target,
+      head.size,
+      head.sha256 === undefined ? undefined : { sha256: head.sha256, contentType: head.contentType },
+    );
   }
 
-  async copyReplace(from: string, to: string, options: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit' | 'contentType'> = {}): Promise<StoredBlob> {
+  async copyReplace(
+    from: string,
+    to: string,
+    options: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit' | 'contentType'> = {},
+  ): Promise<StoredBlob> {
     const source = checkedKey(from);
     const target = checkedKey(to);
     const head = await this.head(source);
@@ -235,7 +252,7 @@ export class S3BlobStorage implements BlobStorage {
   }
 
   private async abortUnfinishedUploads(): Promise<number> {
-    let uploads;
+    let uploads: MultipartUpload[];
     try {
       uploads = (await this.client.send(new ListMultipartUploadsCommand({ Bucket: this.bucket }))).Uploads ?? [];
     } catch (error) {
@@ -249,10 +266,17 @@ export class S3BlobStorage implements BlobStorage {
     return uploads.length;
   }
 
-  private async head(objectKey: string): Promise<{ size: number; modifiedAt: number; sha256: string | undefined; contentType: string | undefined } | undefined> {
+  private async head(
+    objectKey: string,
+  ): Promise<{ size: number; modifiedAt: number; sha256: string | undefined; contentType: string | undefined } | undefined> {
     try {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey }));
-      return { size: head.ContentLength ?? 0, modifiedAt: head.LastModified?.getTime() ?? 0, sha256: head.Metadata?.[SHA256_META], contentType: head.ContentType };
+      return {
+        size: head.ContentLength ?? 0,
+        modifiedAt: head.LastModified?.getTime() ?? 0,
+        sha256: head.Metadata?.[SHA256_META],
+        contentType: head.ContentType,
+      };
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw toStorageError(error);
@@ -263,25 +287,52 @@ export class S3BlobStorage implements BlobStorage {
    * Server-side copy with the sha256 (and the content type, for anyone reading the bucket
    * directly) recorded on the copy; part by part above CopyObject's limit.
    */
-  private async copy(source: string, target: string, size: number, meta: { sha256: string; contentType?: string | undefined } | undefined): Promise<void> {
+  private async copy(
+    source: string,
+    target: string,
+    size: number,
+    meta: { sha256: string; contentType?: string | undefined } | undefined,
+  ): Promise<void> {
     // The key part is URL-encoded, its slashes kept (they separate the bucket from the key).
     const CopySource = `${this.bucket}/${encodeURIComponent(source).replaceAll('%2F', '/')}`;
     const Metadata = meta && { [SHA256_META]: meta.sha256 };
     const ContentType = meta?.contentType;
     try {
       if (size <= SINGLE_COPY_LIMIT) {
-        await this.client.send(new CopyObjectCommand({ Bucket: this.bucket, Key: target, CopySource, MetadataDirective: Metadata ? 'REPLACE' : 'COPY', Metadata, ContentType }));
+        await this.client.send(
+          new CopyObjectCommand({
+            Bucket: this.bucket,
+            Key: target,
+            CopySource,
+            MetadataDirective: Metadata ? 'REPLACE' : 'COPY',
+            Metadata,
+            ContentType,
+          }),
+        );
         return;
       }
-      const { UploadId } = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: target, Metadata, ContentType }));
+      const { UploadId } = await this.client.send(
+        new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: target, Metadata, ContentType }),
+      );
       try {
         const parts: CompletedPart[] = [];
         for (let start = 0, part = 1; start < size; start += COPY_PART_BYTES, part++) {
           const end = Math.min(start + COPY_PART_BYTES, size) - 1;
-          const copied = await this.client.send(new UploadPartCopyCommand({ Bucket: this.bucket, Key: target, UploadId, PartNumber: part, CopySource, CopySourceRange: `bytes=${start}-${end}` }));
+          const copied = await this.client.send(
+            new UploadPartCopyCommand({
+              Bucket: this.bucket,
+              Key: target,
+              UploadId,
+              PartNumber: part,
+              CopySource,
+              CopySourceRange: `bytes=${start}-${end}`,
+            }),
+          );
           parts.push({ PartNumber: part, ETag: copied.CopyPartResult?.ETag });
         }
-        await this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: target, UploadId, MultipartUpload: { Parts: parts } }));
+        await this.client.send(
+          new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: target, UploadId, MultipartUpload: { Parts: parts } }),
+        );
       } catch (error) {
         await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: target, UploadId })).catch(() => undefined);
         throw error;
@@ -309,8 +360,12 @@ const MAX_KEY_BYTES = 1024;
 /** The key, each segment through the one gate, exactly as the disk storage takes it. */
 function checkedKey(key: string): string {
   if (typeof key !== 'string') throw new AppError('INVALID_PATH', 'key must be a string');
-  const checked = key.split('/').map((segment) => safeSegment(segment, 'key segment')).join('/');
-  if (Buffer.byteLength(checked, 'utf8') > MAX_KEY_BYTES) throw new AppError('INVALID_PATH', `the path is longer than the object store's ${MAX_KEY_BYTES}-byte key limit`);
+  const checked = key
+    .split('/')
+    .map((segment) => safeSegment(segment, 'key segment'))
+    .join('/');
+  if (Buffer.byteLength(checked, 'utf8') > MAX_KEY_BYTES)
+    throw new AppError('INVALID_PATH', `the path is longer than the object store's ${MAX_KEY_BYTES}-byte key limit`);
   return checked;
 }
 

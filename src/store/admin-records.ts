@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
 import { adminNotFound, walletTaken } from '../errors/common-errors.ts';
 import { violates, WALLET_UNIQUE } from './database-errors.ts';
@@ -35,7 +35,13 @@ export function adminRecords(db: Db, now: () => number): AdminRecords {
     },
 
     async listAdmins(tenantId) {
-      const rows = await db.selectFrom('admins').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+      const rows = await db
+        .selectFrom('admins')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       if (rows.length === 0) {
         await requireTenant(db, tenantId);
         return [];
@@ -114,10 +120,16 @@ async function insertAdmin(db: Db, input: ValidAdmin, now: number): Promise<Admi
         })
         .execute();
       if (input.permissions.length > 0) {
-        await trx.insertInto('admin_permissions').values(input.permissions.map((permission) => ({ admin_id: id, permission }))).execute();
+        await trx
+          .insertInto('admin_permissions')
+          .values(input.permissions.map((permission) => ({ admin_id: id, permission })))
+          .execute();
       }
       if (input.features.length > 0) {
-        await trx.insertInto('admin_features').values(input.features.map((feature) => ({ admin_id: id, feature }))).execute();
+        await trx
+          .insertInto('admin_features')
+          .values(input.features.map((feature) => ({ admin_id: id, feature })))
+          .execute();
       }
     });
   } catch (error) {
@@ -210,7 +222,10 @@ async function selectAttributes(db: Db, scope: { adminId: string } | { tenantId:
   const byAdmin = new Map<string, { permissions: string[]; features: string[] }>();
   for (const row of rows) {
     let entry = byAdmin.get(row.admin_id);
-    if (!entry) byAdmin.set(row.admin_id, (entry = { permissions: [], features: [] }));
+    if (!entry) {
+      entry = { permissions: [], features: [] };
+      byAdmin.set(row.admin_id, entry);
+    }
     (row.kind === 'permission' ? entry.permissions : entry.features).push(row.value);
   }
   // Sorted here rather than in SQL: the two engines' collations order text differently.

@@ -42,7 +42,13 @@ export function channelRecords(db: Db, now: () => number): ChannelRecords {
     },
 
     async listChannels(tenantId) {
-      const rows = await db.selectFrom('channels').selectAll().where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+      const rows = await db
+        .selectFrom('channels')
+        .selectAll()
+        .where('tenant_id', '=', tenantId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
       if (rows.length === 0) await requireTenant(db, tenantId);
       return rows.map(toChannel);
     },
@@ -65,7 +71,10 @@ export function channelRecords(db: Db, now: () => number): ChannelRecords {
 
 async function selectChannel(db: Db, by: { id: string } | { tenantId: string; name: string }): Promise<Channel | undefined> {
   const query = db.selectFrom('channels').selectAll();
-  const row = await ('id' in by ? query.where('id', '=', by.id) : query.where('tenant_id', '=', by.tenantId).where('name', '=', by.name)).executeTakeFirst();
+  const row = await ('id' in by
+    ? query.where('id', '=', by.id)
+    : query.where('tenant_id', '=', by.tenantId).where('name', '=', by.name)
+  ).executeTakeFirst();
   return row && toChannel(row);
 }
 

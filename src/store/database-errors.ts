@@ -10,10 +10,23 @@ import { metadataFull, metadataUnavailable } from '../errors/common-errors.ts';
 
 /** Connection-level failures (server down, restarting, unreachable) as opposed to bad queries. */
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN',
-  '57P01', '57P02', '57P03', // admin_shutdown, crash_shutdown, cannot_connect_now
-  '08000', '08001', '08003', '08004', '08006', // connection exceptions
-  'SQLITE_BUSY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03', // admin_shutdown, crash_shutdown, cannot_connect_now
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006', // connection exceptions
+  'SQLITE_BUSY',
+  'SQLITE_IOERR',
+  'SQLITE_CANTOPEN',
 ]);
 
 function isDatabaseUnavailable(error: unknown): boolean {
@@ -21,7 +34,12 @@ function isDatabaseUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
   const message = (error as { message?: unknown }).message;
-  return typeof message === 'string' && /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(message);
+  return (
+    typeof message === 'string' &&
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(
+      message,
+    )
+  );
 }
 
 /** The database's disk is full (SQLite) or out of space (PostgreSQL's disk_full): nothing was written. */
@@ -52,7 +70,10 @@ interface UniqueConstraint {
 }
 
 export const WALLET_UNIQUE: UniqueConstraint = { name: 'admins_wallet_unique', sqliteColumns: 'admins.wallet' };
-export const CHANNEL_NAME_UNIQUE: UniqueConstraint = { name: 'channels_tenant_name_unique', sqliteColumns: 'channels.tenant_id, channels.name' };
+export const CHANNEL_NAME_UNIQUE: UniqueConstraint = {
+  name: 'channels_tenant_name_unique',
+  sqliteColumns: 'channels.tenant_id, channels.name',
+};
 export const BACKUP_UNIQUE: UniqueConstraint = { name: 'backups_pk', sqliteColumns: 'backups.channel_id, backups.timestamp' };
 
 const PG_UNIQUE_VIOLATION = '23505';

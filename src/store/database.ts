@@ -62,7 +62,8 @@ async function switchToWal(sqlite: SQLite.Database): Promise<void> {
       if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
     }
     if (mode === 'wal') return;
-    if (Date.now() > deadline) throw new Error(`Could not switch ${sqlite.name} to WAL mode within ${SQLITE_BUSY_TIMEOUT_MS} ms (journal mode: ${String(mode)})`);
+    if (Date.now() > deadline)
+      throw new Error(`Could not switch ${sqlite.name} to WAL mode within ${SQLITE_BUSY_TIMEOUT_MS} ms (journal mode: ${String(mode)})`);
     await sleep(10);
   }
 }

@@ -56,7 +56,10 @@ class TranslatingDriver implements Driver {
   async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await translated(() => this.inner.acquireConnection());
     let wrapper = this.wrappers.get(connection);
-    if (wrapper === undefined) this.wrappers.set(connection, (wrapper = new TranslatingConnection(connection)));
+    if (wrapper === undefined) {
+      wrapper = new TranslatingConnection(connection);
+      this.wrappers.set(connection, wrapper);
+    }
     return wrapper;
   }
 

@@ -1,5 +1,13 @@
 import type { Selectable } from 'kysely';
-import type { AuditEvent, BackupRecord, FileRecord, FileVersion, NewAuditEvent, NewFileVersion, PendingWrite } from './file-catalog-types.ts';
+import type {
+  AuditEvent,
+  BackupRecord,
+  FileRecord,
+  FileVersion,
+  NewAuditEvent,
+  NewFileVersion,
+  PendingWrite,
+} from './file-catalog-types.ts';
 import type { AuditEventsTable, BackupsTable, FilesTable, FileVersionsTable, PendingWritesTable } from './schema.ts';
 
 /** Row ↔ record mapping for the file catalog tables, in one place. */

@@ -1,10 +1,32 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { backupExists } from '../errors/common-errors.ts';
 import { BACKUP_UNIQUE, violates } from './database-errors.ts';
-import { auditRow, backupRow, fileRow, pendingWriteRow, toAuditEvent, toBackupRecord, toFileRecord, toFileVersion, toPendingWrite, versionRow } from './file-catalog-rows.ts';
-import type { AuditEvent, BackupRecord, FileCatalog, FileRecord, FileVersion, NewAuditEvent, NewFileVersion, Page, PageRequest, PendingWrite } from './file-catalog-types.ts';
-import { canBeStoredKey } from './input-validation.ts';
+import {
+  auditRow,
+  backupRow,
+  fileRow,
+  pendingWriteRow,
+  toAuditEvent,
+  toBackupRecord,
+  toFileRecord,
+  toFileVersion,
+  toPendingWrite,
+  versionRow,
+} from './file-catalog-rows.ts';
+import type {
+  AuditEvent,
+  BackupRecord,
+  FileCatalog,
+  FileRecord,
+  FileVersion,
+  NewAuditEvent,
+  NewFileVersion,
+  Page,
+  PageRequest,
+  PendingWrite,
+} from './file-catalog-types.ts';
 import { newAuditId, newVersionId, newWriteId } from './ids.ts';
+import { canBeStoredKey } from './input-validation.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
 
@@ -29,35 +51,65 @@ export function fileCatalog(db: Db): FileCatalog {
     async putFile(record: FileRecord): Promise<'created' | 'replaced'> {
       const row = fileRow(record);
       return db.transaction().execute(async (trx) => {
-        const existing = await trx.selectFrom('files').select('channel_id').where('channel_id', '=', row.channel_id).where('folder', '=', row.folder).where('filename', '=', row.filename).executeTakeFirst();
+        const existing = await trx
+          .selectFrom('files')
+          .select('channel_id')
+          .where('channel_id', '=', row.channel_id)
+          .where('folder', '=', row.folder)
+          .where('filename', '=', row.filename)
+          .executeTakeFirst();
         await trx
           .insertInto('files')
           .values(row)
-          .onConflict((oc) => oc.columns(['channel_id', 'folder', 'filename']).doUpdateSet({ size: row.size, sha256: row.sha256, content_type: row.content_type, updated_at: row.updated_at }))
+          .onConflict((oc) =>
+            oc
+              .columns(['channel_id', 'folder', 'filename'])
+              .doUpdateSet({ size: row.size, sha256: row.sha256, content_type: row.content_type, updated_at: row.updated_at }),
+          )
           .execute();
         return existing ? 'replaced' : 'created';
       });
     },
 
     async getFile(channelId: string, folder: string, filename: string): Promise<FileRecord | undefined> {
-      const row = await db.selectFrom('files').selectAll().where('channel_id', '=', channelId).where('folder', '=', folder).where('filename', '=', filename).executeTakeFirst();
+      const row = await db
+        .selectFrom('files')
+        .selectAll()
+        .where('channel_id', '=', channelId)
+        .where('folder', '=', folder)
+        .where('filename', '=', filename)
+        .executeTakeFirst();
       return row && toFileRecord(row);
     },
 
     async deleteFile(channelId: string, folder: string, filename: string): Promise<boolean> {
-      const result = await db.deleteFrom('files').where('channel_id', '=', channelId).where('folder', '=', folder).where('filename', '=', filename).executeTakeFirst();
+      const result = await db
+        .deleteFrom('files')
+        .where('channel_id', '=', channelId)
+        .where('folder', '=', folder)
+        .where('filename', '=', filename)
+        .executeTakeFirst();
       return result.numDeletedRows > 0n;
     },
 
     async listFiles(channelId: string, folder: string, page: PageRequest): Promise<Page<FileRecord>> {
       let query = db.selectFrom('files').selectAll().where('channel_id', '=', channelId).where('folder', '=', folder);
       if (page.cursor !== undefined) query = query.where('filename', '>', decodeCursor(page.cursor, ['string'])[0]);
-      const rows = await query.orderBy('filename').limit(page.limit + 1).execute();
+      const rows = await query
+        .orderBy('filename')
+        .limit(page.limit + 1)
+        .execute();
       return pageFrom(rows.map(toFileRecord), page.limit, (f) => [f.filename]);
     },
 
     async allFiles(channelId: string): Promise<FileRecord[]> {
-      const rows = await db.selectFrom('files').selectAll().where('channel_id', '=', channelId).orderBy('folder').orderBy('filename').execute();
+      const rows = await db
+        .selectFrom('files')
+        .selectAll()
+        .where('channel_id', '=', channelId)
+        .orderBy('folder')
+        .orderBy('filename')
+        .execute();
       return rows.map(toFileRecord);
     },
 
@@ -69,7 +121,12 @@ export function fileCatalog(db: Db): FileCatalog {
 
     async getVersion(channelId: string, id: string): Promise<FileVersion | undefined> {
       if (!canBeStoredKey(id)) return undefined;
-      const row = await db.selectFrom('file_versions').selectAll().where('channel_id', '=', channelId).where('id', '=', id).executeTakeFirst();
+      const row = await db
+        .selectFrom('file_versions')
+        .selectAll()
+        .where('channel_id', '=', channelId)
+        .where('id', '=', id)
+        .executeTakeFirst();
       return row && toFileVersion(row);
     },
 
@@ -93,7 +150,10 @@ export function fileCatalog(db: Db): FileCatalog {
         await db.transaction().execute(async (trx) => {
           await trx.insertInto('backups').values(backupRow(backup)).execute();
           for (let i = 0; i < versions.length; i += BATCH) {
-            await trx.insertInto('file_versions').values(versions.slice(i, i + BATCH).map((v) => versionRow(newVersionId(), v))).execute();
+            await trx
+              .insertInto('file_versions')
+              .values(versions.slice(i, i + BATCH).map((v) => versionRow(newVersionId(), v)))
+              .execute();
           }
         });
       } catch (error) {
@@ -103,14 +163,22 @@ export function fileCatalog(db: Db): FileCatalog {
     },
 
     async getBackup(channelId: string, timestamp: string): Promise<BackupRecord | undefined> {
-      const row = await db.selectFrom('backups').selectAll().where('channel_id', '=', channelId).where('timestamp', '=', timestamp).executeTakeFirst();
+      const row = await db
+        .selectFrom('backups')
+        .selectAll()
+        .where('channel_id', '=', channelId)
+        .where('timestamp', '=', timestamp)
+        .executeTakeFirst();
       return row && toBackupRecord(row);
     },
 
     async listBackups(channelId: string, page: PageRequest): Promise<Page<BackupRecord>> {
       let query = db.selectFrom('backups').selectAll().where('channel_id', '=', channelId);
       if (page.cursor !== undefined) query = query.where('timestamp', '<', decodeCursor(page.cursor, ['string'])[0]);
-      const rows = await query.orderBy('timestamp', 'desc').limit(page.limit + 1).execute();
+      const rows = await query
+        .orderBy('timestamp', 'desc')
+        .limit(page.limit + 1)
+        .execute();
       return pageFrom(rows.map(toBackupRecord), page.limit, (b) => [b.timestamp]);
     },
 
@@ -130,7 +198,9 @@ export function fileCatalog(db: Db): FileCatalog {
       const row = await db
         .selectFrom('file_versions as v')
         // Retention may keep a file's last version after its backup is gone; that is no backup any more.
-        .innerJoin('backups as b', (join) => join.onRef('b.channel_id', '=', 'v.channel_id').onRef('b.timestamp', '=', 'v.backup_timestamp'))
+        .innerJoin('backups as b', (join) =>
+          join.onRef('b.channel_id', '=', 'v.channel_id').onRef('b.timestamp', '=', 'v.backup_timestamp'),
+        )
         .selectAll('v')
         .where('v.channel_id', '=', channelId)
         .where('v.folder', '=', folder)
@@ -141,10 +211,18 @@ export function fileCatalog(db: Db): FileCatalog {
       return row && toFileVersion(row);
     },
 
-    async pruneChannel(channelId: string, rules: { keepLast: number; backupsOlderThan: number; versionsOlderThan: number }): Promise<string[]> {
+    async pruneChannel(
+      channelId: string,
+      rules: { keepLast: number; backupsOlderThan: number; versionsOlderThan: number },
+    ): Promise<string[]> {
       return db.transaction().execute(async (trx) => {
         const expiredBackups = (
-          await trx.selectFrom('backups').select(['timestamp', 'created_at']).where('channel_id', '=', channelId).orderBy('timestamp', 'desc').execute()
+          await trx
+            .selectFrom('backups')
+            .select(['timestamp', 'created_at'])
+            .where('channel_id', '=', channelId)
+            .orderBy('timestamp', 'desc')
+            .execute()
         )
           .slice(rules.keepLast)
           .filter((b) => b.created_at < rules.backupsOlderThan)
@@ -171,16 +249,30 @@ export function fileCatalog(db: Db): FileCatalog {
                   .whereRef('newer.channel_id', '=', 'v.channel_id')
                   .whereRef('newer.folder', '=', 'v.folder')
                   .whereRef('newer.filename', '=', 'v.filename')
-                  .where((n) => n.or([n('newer.created_at', '>', n.ref('v.created_at')), n.and([n('newer.created_at', '=', n.ref('v.created_at')), n('newer.id', '>', n.ref('v.id'))])])),
+                  .where((n) =>
+                    n.or([
+                      n('newer.created_at', '>', n.ref('v.created_at')),
+                      n.and([n('newer.created_at', '=', n.ref('v.created_at')), n('newer.id', '>', n.ref('v.id'))]),
+                    ]),
+                  ),
               ),
             )
             .execute();
-        for (let i = 0; i < Math.max(expiredBackups.length, 1); i += BATCH) doomed.push(...(await candidates(expiredBackups.slice(i, i + BATCH))));
+        for (let i = 0; i < Math.max(expiredBackups.length, 1); i += BATCH)
+          doomed.push(...(await candidates(expiredBackups.slice(i, i + BATCH))));
 
         const ids = [...new Set(doomed.map((v) => v.id))];
-        for (let i = 0; i < ids.length; i += BATCH) await trx.deleteFrom('file_versions').where('id', 'in', ids.slice(i, i + BATCH)).execute();
+        for (let i = 0; i < ids.length; i += BATCH)
+          await trx
+            .deleteFrom('file_versions')
+            .where('id', 'in', ids.slice(i, i + BATCH))
+            .execute();
         for (let i = 0; i < expiredBackups.length; i += BATCH) {
-          await trx.deleteFrom('backups').where('channel_id', '=', channelId).where('timestamp', 'in', expiredBackups.slice(i, i + BATCH)).execute();
+          await trx
+            .deleteFrom('backups')
+            .where('channel_id', '=', channelId)
+            .where('timestamp', 'in', expiredBackups.slice(i, i + BATCH))
+            .execute();
         }
         return [...new Set(doomed.map((v) => v.blob_key))];
       });

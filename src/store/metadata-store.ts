@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { adminRecords } from './admin-records.ts';
 import { channelRecords } from './channel-records.ts';
 import { fileCatalog } from './file-catalog.ts';

@@ -1,4 +1,4 @@
-import { Migrator, sql, type Kysely, type MigrationResultSet } from 'kysely';
+import { type Kysely, type MigrationResultSet, Migrator, sql } from 'kysely';
 import { isAppError } from '../errors/app-error.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database, Engine } from './schema.ts';

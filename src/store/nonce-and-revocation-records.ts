@@ -7,7 +7,11 @@ export function nonceAndRevocationRecords(db: Kysely<Database>): NonceAndRevocat
   return {
     async saveNonce(nonce, expiresAt) {
       // Saving a nonce again must never reopen one that a message already claimed.
-      await db.insertInto('auth_nonces').values({ nonce, expires_at: expiresAt, message_hash: null }).onConflict((oc) => oc.column('nonce').doNothing()).execute();
+      await db
+        .insertInto('auth_nonces')
+        .values({ nonce, expires_at: expiresAt, message_hash: null })
+        .onConflict((oc) => oc.column('nonce').doNothing())
+        .execute();
     },
 
     /**

@@ -19,7 +19,11 @@ const stderrLogger: Logger = {
 
 /** Opens the store and brings its schema up to date, so a fresh dataDir or database just works. */
 export async function openMetadataStore(options: StoreOptions): Promise<MetadataStore> {
-  const { db, engine } = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: options.dataDir, logger: options.logger ?? stderrLogger });
+  const { db, engine } = await openDatabase({
+    databaseUrl: options.databaseUrl,
+    dataDir: options.dataDir,
+    logger: options.logger ?? stderrLogger,
+  });
   try {
     await migrateToLatest(db, engine);
   } catch (error) {

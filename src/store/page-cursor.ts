@@ -11,20 +11,31 @@ export function encodeCursor(key: readonly (string | number)[]): string {
 }
 
 /** The key of a cursor with the given element types; a cursor this service did not issue → 400. */
-export function decodeCursor<const T extends readonly ('string' | 'number')[]>(cursor: string, shape: T): { [K in keyof T]: T[K] extends 'string' ? string : number } {
+export function decodeCursor<const T extends readonly ('string' | 'number')[]>(
+  cursor: string,
+  shape: T,
+): { [K in keyof T]: T[K] extends 'string' ? string : number } {
   let key: unknown;
   try {
     key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
     key = undefined;
   }
-  const fits = Array.isArray(key) && key.length === shape.length && key.every((part, i) => typeof part === shape[i] && (typeof part !== 'string' || canBeStoredKey(part)));
-  if (!fits) throw new AppError('VALIDATION_FAILED', 'cursor is not one this service issued; pass the `next` value of the previous page unchanged');
+  const fits =
+    Array.isArray(key) &&
+    key.length === shape.length &&
+    key.every((part, i) => typeof part === shape[i] && (typeof part !== 'string' || canBeStoredKey(part)));
+  if (!fits)
+    throw new AppError('VALIDATION_FAILED', 'cursor is not one this service issued; pass the `next` value of the previous page unchanged');
   return key as never;
 }
 
 /** Items beyond `limit` (one extra row is fetched) mean there is a next page. */
-export function pageFrom<T>(rows: T[], limit: number, keyOf: (last: T) => readonly (string | number)[]): { items: T[]; next: string | null } {
+export function pageFrom<T>(
+  rows: T[],
+  limit: number,
+  keyOf: (last: T) => readonly (string | number)[],
+): { items: T[]; next: string | null } {
   if (rows.length <= limit) return { items: rows, next: null };
   const items = rows.slice(0, limit);
   return { items, next: encodeCursor(keyOf(items[items.length - 1]!)) };

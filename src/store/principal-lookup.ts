@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { toAdmin } from './admin-records.ts';
 import { normalizeWallet } from './input-validation.ts';
 import type { Database } from './schema.ts';
@@ -18,11 +18,30 @@ export function principalLookup(db: Kysely<Database>): PrincipalLookup {
         .selectFrom('admin_permissions')
         .select([sql.lit<string>('permission').as('kind'), 'permission as value'])
         .where('admin_id', '=', row.id)
-        .unionAll(db.selectFrom('admin_features').select([sql.lit<string>('feature').as('kind'), 'feature as value']).where('admin_id', '=', row.id))
-        .unionAll(db.selectFrom('tenant_features').select([sql.lit<string>('tenant-feature').as('kind'), 'feature as value']).where('tenant_id', '=', row.tenant_id))
-        .unionAll(db.selectFrom('channel_admins').select([sql.lit<string>('channel').as('kind'), 'channel_id as value']).where('admin_id', '=', row.id))
+        .unionAll(
+          db
+            .selectFrom('admin_features')
+            .select([sql.lit<string>('feature').as('kind'), 'feature as value'])
+            .where('admin_id', '=', row.id),
+        )
+        .unionAll(
+          db
+            .selectFrom('tenant_features')
+            .select([sql.lit<string>('tenant-feature').as('kind'), 'feature as value'])
+            .where('tenant_id', '=', row.tenant_id),
+        )
+        .unionAll(
+          db
+            .selectFrom('channel_admins')
+            .select([sql.lit<string>('channel').as('kind'), 'channel_id as value'])
+            .where('admin_id', '=', row.id),
+        )
         .execute();
-      const valuesOf = (kind: string) => lists.filter((entry) => entry.kind === kind).map((entry) => entry.value).sort();
+      const valuesOf = (kind: string) =>
+        lists
+          .filter((entry) => entry.kind === kind)
+          .map((entry) => entry.value)
+          .sort();
       return {
         admin: toAdmin(row, { permissions: valuesOf('permission'), features: valuesOf('feature') }),
         tenantFeatures: valuesOf('tenant-feature'),

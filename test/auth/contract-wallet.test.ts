@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { encodeDeployData, encodeFunctionData, getContractAddress, serializeErc6492Signature, type Address, type Hex } from 'viem';
+import { type Address, encodeDeployData, encodeFunctionData, getContractAddress, type Hex, serializeErc6492Signature } from 'viem';
 import { assertProblem } from '../helpers/assertions.ts';
-import { request, type HttpResponse } from '../helpers/http.ts';
-import { compileContracts, deploy, startLocalChain, type CompiledContract, type LocalChain } from '../helpers/local-chain.ts';
+import { type HttpResponse, request } from '../helpers/http.ts';
+import { type CompiledContract, compileContracts, deploy, type LocalChain, startLocalChain } from '../helpers/local-chain.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { base64Header, newWallet, signIn, siweMessage, type AuthHeaders, type TestWallet } from '../helpers/wallets.ts';
+import { type AuthHeaders, base64Header, newWallet, signIn, siweMessage, type TestWallet } from '../helpers/wallets.ts';
 
 // Contract wallets sign in on a real Anvil node running the contracts in test/fixtures/contracts;
 // the service reaches it only through the node's counting pass-through, so every RPC call it

@@ -8,7 +8,9 @@ import { toEip55 } from '../../src/auth/siwe/eip55.ts';
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 describe('keccak256', () => {
-  test('uses the native binding on this platform (it ships prebuilt for linux-x64)', { skip: process.platform !== 'linux' || process.arch !== 'x64' ? 'no prebuilt binary expected here' : false }, () => {
+  test('uses the native binding on this platform (it ships prebuilt for linux-x64)', {
+    skip: process.platform !== 'linux' || process.arch !== 'x64' ? 'no prebuilt binary expected here' : false,
+  }, () => {
     assert.equal(keccakImplementation, 'native');
   });
 

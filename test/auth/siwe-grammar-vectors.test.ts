@@ -5,9 +5,17 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { formatSiweMessage, parseSiweMessage, SiweParseError, type SiweMessage } from '../../src/auth/siwe/siwe-message.ts';
+import { formatSiweMessage, parseSiweMessage, type SiweMessage, SiweParseError } from '../../src/auth/siwe/siwe-message.ts';
 import {
-  isFragment, isIpvFuture, isPctEncoded, isRegName, isScheme, isSegmentNz, isStatement, isUserinfo, parseUri,
+  isFragment,
+  isIpvFuture,
+  isPctEncoded,
+  isRegName,
+  isScheme,
+  isSegmentNz,
+  isStatement,
+  isUserinfo,
+  parseUri,
   type UriComponents,
 } from '../../src/auth/siwe/uri-grammar.ts';
 
@@ -41,7 +49,11 @@ const RULES: Record<string, (text: string) => boolean> = {
   fragment: isFragment,
 };
 
-interface CharCase { rule: string; input: string; answer: boolean }
+interface CharCase {
+  rule: string;
+  input: string;
+  answer: boolean;
+}
 
 for (const file of ['valid_chars.json', 'invalid_chars.json']) {
   describe(file, () => {
@@ -90,16 +102,23 @@ type UriExpectation = Partial<Record<'scheme' | 'userinfo' | 'host' | 'port' | '
 function uriPart(parts: UriComponents, key: string): string | null {
   const authority = parts.authority;
   switch (key) {
-    case 'scheme': return parts.scheme;
-    case 'userinfo': return authority?.userinfo ?? null;
+    case 'scheme':
+      return parts.scheme;
+    case 'userinfo':
+      return authority?.userinfo ?? null;
     case 'host':
       if (authority === undefined) return null;
       return authority.hostKind === 'ip-literal' ? authority.host.slice(1, -1) : authority.host;
-    case 'port': return authority?.port ?? null;
-    case 'path': return parts.path;
-    case 'query': return parts.query ?? null;
-    case 'fragment': return parts.fragment ?? null;
-    default: assert.fail(`unknown URI component "${key}" in the vector`);
+    case 'port':
+      return authority?.port ?? null;
+    case 'path':
+      return parts.path;
+    case 'query':
+      return parts.query ?? null;
+    case 'fragment':
+      return parts.fragment ?? null;
+    default:
+      assert.fail(`unknown URI component "${key}" in the vector`);
   }
 }
 
@@ -136,10 +155,19 @@ describe('valid_specification.json', () => {
  * "resource" comes before "uri" because "invalid resource URI" names both.
  */
 const RULE_FIELDS: [string, string][] = [
-  ['issued-at', 'issuedAt'], ['expiration-time', 'expirationTime'], ['not-before', 'notBefore'],
-  ['request-id', 'requestId'], ['resource', 'resources'], ['address', 'address'], ['domain', 'domain'],
-  ['statement', 'statement'], ['nonce', 'nonce'], ['chain', 'chainId'], ['version', 'version'],
-  ['scheme', 'scheme'], ['uri', 'uri'],
+  ['issued-at', 'issuedAt'],
+  ['expiration-time', 'expirationTime'],
+  ['not-before', 'notBefore'],
+  ['request-id', 'requestId'],
+  ['resource', 'resources'],
+  ['address', 'address'],
+  ['domain', 'domain'],
+  ['statement', 'statement'],
+  ['nonce', 'nonce'],
+  ['chain', 'chainId'],
+  ['version', 'version'],
+  ['scheme', 'scheme'],
+  ['uri', 'uri'],
 ];
 
 describe('message_objects.json', () => {
@@ -152,7 +180,10 @@ describe('message_objects.json', () => {
       }
       const field = RULE_FIELDS.find(([rule]) => c.error.toLowerCase().includes(rule))?.[1];
       if (field === undefined) assert.fail(`cannot tell which field "${c.error}" is about`);
-      assert.throws(() => formatSiweMessage(fields), (error: unknown) => error instanceof SiweParseError && error.field === field);
+      assert.throws(
+        () => formatSiweMessage(fields),
+        (error: unknown) => error instanceof SiweParseError && error.field === field,
+      );
     });
   }
 });

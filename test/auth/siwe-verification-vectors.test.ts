@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { checkSiweRules } from '../../src/auth/siwe-rules.ts';
 import { createAddressRecoverer } from '../../src/auth/signature/address-recoverer.ts';
 import { recoverPersonalSigner } from '../../src/auth/signature/recover-personal-signer.ts';
 import { parseSiweMessage, type SiweMessage } from '../../src/auth/siwe/siwe-message.ts';
+import { checkSiweRules } from '../../src/auth/siwe-rules.ts';
 
 const VECTORS = new URL('../fixtures/vectors/siwe/', import.meta.url);
 const SETS = ['', 'signinwithethereum-siwe/'];

@@ -2,8 +2,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import {
-  formatSiweMessage, isEip55Checksummed, looksLikeSiweMessage, parseRfc3339, parseSiweMessage, SiweParseError,
-  toEip55, type SiweMessage,
+  formatSiweMessage,
+  isEip55Checksummed,
+  looksLikeSiweMessage,
+  parseRfc3339,
+  parseSiweMessage,
+  type SiweMessage,
+  SiweParseError,
+  toEip55,
 } from '../../src/auth/siwe/siwe-message.ts';
 import { isIpv6Address, isUri, parseAuthority } from '../../src/auth/siwe/uri-grammar.ts';
 
@@ -20,8 +26,19 @@ function readVectors<T>(dir: string, file: string): [string, T][] {
 }
 
 const MESSAGE_KEYS = new Set([
-  'scheme', 'domain', 'address', 'statement', 'uri', 'version', 'chainId', 'nonce', 'issuedAt', 'expirationTime',
-  'notBefore', 'requestId', 'resources',
+  'scheme',
+  'domain',
+  'address',
+  'statement',
+  'uri',
+  'version',
+  'chainId',
+  'nonce',
+  'issuedAt',
+  'expirationTime',
+  'notBefore',
+  'requestId',
+  'resources',
 ]);
 
 /** The vectors write an absent optional field as null; a parsed message leaves it out. */
@@ -166,7 +183,10 @@ describe('formatSiweMessage / parseSiweMessage', () => {
     const error = parseError(twice);
     assert.match(error.message, /"Request ID" appears more than once/);
     assert.equal(error.field, 'requestId');
-    assert.throws(() => parseSiweMessage(FULL_TEXT.replace('Nonce: abcdEFGH1234', 'Nonce: abcdEFGH1234\nNonce: abcdEFGH1234')), SiweParseError);
+    assert.throws(
+      () => parseSiweMessage(FULL_TEXT.replace('Nonce: abcdEFGH1234', 'Nonce: abcdEFGH1234\nNonce: abcdEFGH1234')),
+      SiweParseError,
+    );
     assert.throws(() => parseSiweMessage(`${FULL_TEXT}\nResources:\n- https://example.com/z`), SiweParseError);
   });
 
@@ -176,7 +196,10 @@ describe('formatSiweMessage / parseSiweMessage', () => {
       'Not Before: 2024-05-04T09:59:00Z\nExpiration Time: 2024-05-04T11:00:00.123+02:00',
     );
     assert.match(parseError(swapped).message, /"Expiration Time" is out of order/);
-    assert.throws(() => parseSiweMessage(FULL_TEXT.replace('URI: https://example.com/login\nVersion: 1', 'Version: 1\nURI: https://example.com/login')), SiweParseError);
+    assert.throws(
+      () => parseSiweMessage(FULL_TEXT.replace('URI: https://example.com/login\nVersion: 1', 'Version: 1\nURI: https://example.com/login')),
+      SiweParseError,
+    );
   });
 
   test('unknown lines and fields are refused', () => {
@@ -206,8 +229,10 @@ describe('formatSiweMessage / parseSiweMessage', () => {
     for (const statement of ['say "hi"', '100%', 'a < b', 'tab\there', 'naïve']) {
       assert.throws(() => formatSiweMessage({ ...BASE, statement }), SiweParseError, statement);
     }
-    assert.deepEqual(parseSiweMessage(formatSiweMessage({ ...BASE, statement: "Terms: https://x.y/t?a=b#c [ok] @me !$&'()*+,;=~" })).statement,
-      "Terms: https://x.y/t?a=b#c [ok] @me !$&'()*+,;=~");
+    assert.deepEqual(
+      parseSiweMessage(formatSiweMessage({ ...BASE, statement: "Terms: https://x.y/t?a=b#c [ok] @me !$&'()*+,;=~" })).statement,
+      "Terms: https://x.y/t?a=b#c [ok] @me !$&'()*+,;=~",
+    );
   });
 
   test('domain is an authority with a host', () => {
@@ -290,13 +315,37 @@ describe('parseRfc3339', () => {
 
   test('invalid syntax and impossible dates give undefined', () => {
     const invalid = [
-      '', 'garbage', 'Wed Oct 05 2011 16:48:00 GMT+0200 (CEST)', '2021-09-30', '2021-09-30T16:25Z',
-      '2021-09-30 16:25:24Z', '2021-09-30T16:25:24', '2021-09-30T16:25:24+0200', '2021-09-30T16:25:24.Z',
-      '2021-9-30T16:25:24Z', ' 2021-09-30T16:25:24Z', '2021-09-30T16:25:24Z ', '+2021-09-30T16:25:24Z',
-      '2022-13-17T12:45:13.610Z', '2022-00-17T12:45:13Z', '2023-02-29T00:00:00Z', '1900-02-29T00:00:00Z',
-      '2024-02-30T00:00:00Z', '2023-04-31T00:00:00Z', '2023-03-32T12:45:13.610Z', '2023-03-00T12:45:13Z',
-      '2023-03-17T24:00:00Z', '2023-03-17T25:45:13.610Z', '2023-03-17T12:60:00Z', '2023-03-17T12:00:61Z',
-      '2023-03-17T12:00:60Z', '2016-12-30T23:59:60Z', '2016-12-31T22:59:60Z', '2016-12-31T23:59:60+01:00', '2023-03-17T12:00:00+24:00', '2023-03-17T12:00:00+01:60',
+      '',
+      'garbage',
+      'Wed Oct 05 2011 16:48:00 GMT+0200 (CEST)',
+      '2021-09-30',
+      '2021-09-30T16:25Z',
+      '2021-09-30 16:25:24Z',
+      '2021-09-30T16:25:24',
+      '2021-09-30T16:25:24+0200',
+      '2021-09-30T16:25:24.Z',
+      '2021-9-30T16:25:24Z',
+      ' 2021-09-30T16:25:24Z',
+      '2021-09-30T16:25:24Z ',
+      '+2021-09-30T16:25:24Z',
+      '2022-13-17T12:45:13.610Z',
+      '2022-00-17T12:45:13Z',
+      '2023-02-29T00:00:00Z',
+      '1900-02-29T00:00:00Z',
+      '2024-02-30T00:00:00Z',
+      '2023-04-31T00:00:00Z',
+      '2023-03-32T12:45:13.610Z',
+      '2023-03-00T12:45:13Z',
+      '2023-03-17T24:00:00Z',
+      '2023-03-17T25:45:13.610Z',
+      '2023-03-17T12:60:00Z',
+      '2023-03-17T12:00:61Z',
+      '2023-03-17T12:00:60Z',
+      '2016-12-30T23:59:60Z',
+      '2016-12-31T22:59:60Z',
+      '2016-12-31T23:59:60+01:00',
+      '2023-03-17T12:00:00+24:00',
+      '2023-03-17T12:00:00+01:60',
       '２０２３-03-17T12:00:00Z',
     ];
     for (const text of invalid) assert.equal(parseRfc3339(text), undefined, text);
@@ -306,18 +355,49 @@ describe('parseRfc3339', () => {
 describe('RFC 3986 URIs', () => {
   test('valid URIs of every hier-part form', () => {
     const valid = [
-      'https://example.com', 'HTTPS://EXAMPLE.COM:/', 'mailto:someone@example.com', 'urn:isbn:0451450523', 'a:b:c',
-      'file:///etc/hosts', 'x:/absolute//path', 'x:', 'http://[v7.a:b]/', 'http://[V1F.x]', 'http://u%20s:p@h/%7e?q=/?#f/?',
-      'ipfs://Qme7ss3ARVgxv6rXqVPiikMJ8u2NLgmgszg13pYrDKEoiu', 'http://h:99999', 'did:pkh:eip155:1:0xabc',
+      'https://example.com',
+      'HTTPS://EXAMPLE.COM:/',
+      'mailto:someone@example.com',
+      'urn:isbn:0451450523',
+      'a:b:c',
+      'file:///etc/hosts',
+      'x:/absolute//path',
+      'x:',
+      'http://[v7.a:b]/',
+      'http://[V1F.x]',
+      'http://u%20s:p@h/%7e?q=/?#f/?',
+      'ipfs://Qme7ss3ARVgxv6rXqVPiikMJ8u2NLgmgszg13pYrDKEoiu',
+      'http://h:99999',
+      'did:pkh:eip155:1:0xabc',
     ];
     for (const uri of valid) assert.equal(isUri(uri), true, uri);
   });
 
   test('invalid URIs', () => {
     const invalid = [
-      '', 'example.com', '//example.com', '/path', '1http://x', 'ht tp://x', 'http://exa mple.com', 'http://%zz',
-      'http://a/%', 'http://a/%4', 'http://[::1]]', 'http://[::1', 'http://a:b:c', 'http://a@b@c', 'http://h:8o',
-      'http://[v7.]', 'http://[vg.a]', 'x:#a#b', 'x:a|b', 'x:a\\b', 'x:a\nb', 'x:ä', 'http://[1.2.3.4]',
+      '',
+      'example.com',
+      '//example.com',
+      '/path',
+      '1http://x',
+      'ht tp://x',
+      'http://exa mple.com',
+      'http://%zz',
+      'http://a/%',
+      'http://a/%4',
+      'http://[::1]]',
+      'http://[::1',
+      'http://a:b:c',
+      'http://a@b@c',
+      'http://h:8o',
+      'http://[v7.]',
+      'http://[vg.a]',
+      'x:#a#b',
+      'x:a|b',
+      'x:a\\b',
+      'x:a\nb',
+      'x:ä',
+      'http://[1.2.3.4]',
     ];
     for (const uri of invalid) assert.equal(isUri(uri), false, JSON.stringify(uri));
   });
@@ -326,7 +406,19 @@ describe('RFC 3986 URIs', () => {
     for (const address of ['::', '::1', '1::', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:1.2.3.4', '::ffff:1.2.3.4', 'fe80::1:2']) {
       assert.equal(isIpv6Address(address), true, address);
     }
-    for (const address of ['', ':', ':::', '1::2::3', '1:2:3:4:5:6:7', '1.2.3.4::', '::1.2.3.4:1', '1:2:3:4:5:6:7:8:9', '12345::', ':1::', '1::2:']) {
+    for (const address of [
+      '',
+      ':',
+      ':::',
+      '1::2::3',
+      '1:2:3:4:5:6:7',
+      '1.2.3.4::',
+      '::1.2.3.4:1',
+      '1:2:3:4:5:6:7:8:9',
+      '12345::',
+      ':1::',
+      '1::2:',
+    ]) {
       assert.equal(isIpv6Address(address), false, address);
     }
   });

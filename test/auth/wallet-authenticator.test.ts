@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { loadConfig } from '../../src/config/config.ts';
 import { createAddressRecoverer } from '../../src/auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../../src/auth/wallet-authenticator.ts';
+import { loadConfig } from '../../src/config/config.ts';
 import { isAppError } from '../../src/errors/app-error.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import type { MetadataStore } from '../../src/store/types.ts';
@@ -27,7 +27,12 @@ describe('WalletAuthenticator (no HTTP)', () => {
       recoverer: createAddressRecoverer(),
       now: () => clock,
     });
-  const asHeaders = (h: Awaited<ReturnType<typeof signIn>>) => ({ wal: h['X-WAL'], sig: h['X-SIG'], mes: h['X-MES'], walletAddress: h['X-Wallet-Address'] });
+  const asHeaders = (h: Awaited<ReturnType<typeof signIn>>) => ({
+    wal: h['X-WAL'],
+    sig: h['X-SIG'],
+    mes: h['X-MES'],
+    walletAddress: h['X-Wallet-Address'],
+  });
   const codeOf = async (promise: Promise<unknown>) => {
     try {
       await promise;

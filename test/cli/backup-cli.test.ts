@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { runCli } from '../helpers/cli.ts';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
-import { createStorage, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { runCli } from '../helpers/cli.ts';
+import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 for (const setup of FILE_SETUPS) {
@@ -35,10 +35,26 @@ for (const setup of FILE_SETUPS) {
       assert.equal(created.code, 0, created.stderr);
       const backup = created.json();
       assert.match(backup.timestamp, /^\d{8}_\d{6}$/);
-      assert.deepEqual({ channelId: backup.channelId, files: backup.files, bytes: backup.bytes }, { channelId: fixture.channel.id, files: 1, bytes: 2 });
+      assert.deepEqual(
+        { channelId: backup.channelId, files: backup.files, bytes: backup.bytes },
+        { channelId: fixture.channel.id, files: 1, bytes: 2 },
+      );
 
       assert.equal((await client.put('docs', 'a.txt', 'v2')).status, 200);
-      const restored = await cli('file', 'restore', '--channel', fixture.channel.name, '--tenant', fixture.tenant.id, '--folder', 'docs', '--file', 'a.txt', '--backup', backup.timestamp);
+      const restored = await cli(
+        'file',
+        'restore',
+        '--channel',
+        fixture.channel.name,
+        '--tenant',
+        fixture.tenant.id,
+        '--folder',
+        'docs',
+        '--file',
+        'a.txt',
+        '--backup',
+        backup.timestamp,
+      );
       assert.equal(restored.code, 0, restored.stderr);
       assert.equal(restored.json().changed, true);
       assert.equal(restored.json().sha256, sha256('v1'));
@@ -51,7 +67,18 @@ for (const setup of FILE_SETUPS) {
       assert.equal(again.code, 0, again.stderr);
       assert.equal(again.json().changed, false);
 
-      const undo = await cli('file', 'restore', '--channel', fixture.channel.id, '--folder', 'docs', '--file', 'a.txt', '--version', restored.json().keptVersionId);
+      const undo = await cli(
+        'file',
+        'restore',
+        '--channel',
+        fixture.channel.id,
+        '--folder',
+        'docs',
+        '--file',
+        'a.txt',
+        '--version',
+        restored.json().keptVersionId,
+      );
       assert.equal(undo.json().sha256, sha256('v2'));
 
       const versions = await cli('file', 'versions', '--channel', fixture.channel.id, '--folder', 'docs', '--file', 'a.txt');
@@ -59,13 +86,22 @@ for (const setup of FILE_SETUPS) {
 
       const listed = await cli('backup', 'list', '--channel', fixture.channel.id);
       assert.equal(listed.code, 0, listed.stderr);
-      assert.deepEqual(listed.json().items.map((b: { timestamp: string }) => b.timestamp), [backup.timestamp]);
+      assert.deepEqual(
+        listed.json().items.map((b: { timestamp: string }) => b.timestamp),
+        [backup.timestamp],
+      );
       assert.equal(listed.json().next, null);
 
       const audit = (await client.audit()).json().items;
-      assert.deepEqual(audit.slice(0, 4).map((e: { action: string; adminId: string | null }) => [e.action, e.adminId]), [
-        ['restore', null], ['restore', null], ['restore', null], ['upload', fixture.owner.id],
-      ]);
+      assert.deepEqual(
+        audit.slice(0, 4).map((e: { action: string; adminId: string | null }) => [e.action, e.adminId]),
+        [
+          ['restore', null],
+          ['restore', null],
+          ['restore', null],
+          ['upload', fixture.owner.id],
+        ],
+      );
 
       const text = await runCli(['backup', 'list', '--channel', fixture.channel.id], env);
       assert.match(text.stdout, new RegExp(`^${backup.timestamp} +1 files +2 bytes +by scheduler or CLI`));

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { request } from '../helpers/http.ts';
-import { runCli } from '../helpers/cli.ts';
 import { ENGINES } from '../helpers/backends.ts';
-import { createStorage, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { runCli } from '../helpers/cli.ts';
+import { request } from '../helpers/http.ts';
+import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
 import { newWallet, signIn } from '../helpers/wallets.ts';
 
 for (const engine of ENGINES) {
@@ -37,18 +37,44 @@ for (const engine of ENGINES) {
       assert.match(owner.json().id, /^adm_/);
       assert.equal(owner.json().ownerAdminId, null);
 
-      const member = await cli('admin', 'create', '--tenant', tenantId, '--wallet', newWallet().address, '--name', 'Member',
-        '--owner', owner.json().id, '--permission', 'files:read', '--permission', 'files:write', '--feature', 'beta');
+      const member = await cli(
+        'admin',
+        'create',
+        '--tenant',
+        tenantId,
+        '--wallet',
+        newWallet().address,
+        '--name',
+        'Member',
+        '--owner',
+        owner.json().id,
+        '--permission',
+        'files:read',
+        '--permission',
+        'files:write',
+        '--feature',
+        'beta',
+      );
       assert.equal(member.code, 0, member.stderr);
       assert.deepEqual(member.json().permissions, ['files:read', 'files:write']);
       assert.deepEqual(member.json().features, ['beta']);
       const memberId = member.json().id;
 
-      assert.deepEqual((await cli('admin', 'grant', '--admin', memberId, '--permission', 'audit:read')).json().permissions, ['audit:read', 'files:read', 'files:write']);
-      assert.deepEqual((await cli('admin', 'revoke', '--admin', memberId, '--permission', 'files:write')).json().permissions, ['audit:read', 'files:read']);
+      assert.deepEqual((await cli('admin', 'grant', '--admin', memberId, '--permission', 'audit:read')).json().permissions, [
+        'audit:read',
+        'files:read',
+        'files:write',
+      ]);
+      assert.deepEqual((await cli('admin', 'revoke', '--admin', memberId, '--permission', 'files:write')).json().permissions, [
+        'audit:read',
+        'files:read',
+      ]);
       assert.equal((await cli('admin', 'set-status', '--admin', memberId, '--status', 'SUSPENDED')).json().status, 'SUSPENDED');
       const moved = newWallet();
-      assert.equal((await cli('admin', 'set-wallet', '--admin', memberId, '--wallet', moved.address)).json().wallet, moved.address.toLowerCase());
+      assert.equal(
+        (await cli('admin', 'set-wallet', '--admin', memberId, '--wallet', moved.address)).json().wallet,
+        moved.address.toLowerCase(),
+      );
 
       const channel = await cli('channel', 'create', '--tenant', tenantId, '--name', 'news');
       assert.match(channel.json().id, /^chn_/);
@@ -57,7 +83,10 @@ for (const engine of ENGINES) {
       assert.equal((await cli('channel', 'unlink', '--channel', channel.json().id, '--admin', memberId)).json().linked, false);
 
       const list = await cli('admin', 'list', '--tenant', tenantId);
-      assert.deepEqual(list.json().items.map((a: { id: string }) => a.id), [owner.json().id, memberId]);
+      assert.deepEqual(
+        list.json().items.map((a: { id: string }) => a.id),
+        [owner.json().id, memberId],
+      );
 
       const human = await runCli(['admin', 'list', '--tenant', tenantId], env);
       assert.match(human.stdout, /Owner/);
@@ -94,7 +123,9 @@ for (const engine of ENGINES) {
         const tenantId = (await cli('tenant', 'create', '--name', 'Live')).json().id;
         const ownerId = (await cli('admin', 'create', '--tenant', tenantId, '--wallet', newWallet().address, '--name', 'O')).json().id;
         const wallet = newWallet();
-        const adminId = (await cli('admin', 'create', '--tenant', tenantId, '--wallet', wallet.address, '--name', 'M', '--owner', ownerId)).json().id;
+        const adminId = (
+          await cli('admin', 'create', '--tenant', tenantId, '--wallet', wallet.address, '--name', 'M', '--owner', ownerId)
+        ).json().id;
         const channelId = (await cli('channel', 'create', '--tenant', tenantId, '--name', 'c')).json().id;
         const headers = await signIn(wallet, domain);
         const principal = async () => {
@@ -105,7 +136,10 @@ for (const engine of ENGINES) {
 
         const changes: [string[], (p: { status: number; body: any }) => boolean][] = [
           [['channel', 'link', '--channel', channelId, '--admin', adminId], (p) => p.body.principal?.channelIds.includes(channelId)],
-          [['admin', 'grant', '--admin', adminId, '--permission', 'files:read'], (p) => p.body.principal?.effectivePermissions.includes('files:read')],
+          [
+            ['admin', 'grant', '--admin', adminId, '--permission', 'files:read'],
+            (p) => p.body.principal?.effectivePermissions.includes('files:read'),
+          ],
           [['admin', 'set-status', '--admin', adminId, '--status', 'SUSPENDED'], (p) => p.status === 403],
         ];
         for (const [args, reached] of changes) {
@@ -135,7 +169,10 @@ describe('CLI against an unreachable database', () => {
     await new Promise((resolve) => server.close(resolve));
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-cli-outage-'));
     try {
-      const result = await runCli(['tenant', 'create', '--name', 'Acme', '--json'], { DATA_DIR: dataDir, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/none` });
+      const result = await runCli(['tenant', 'create', '--name', 'Acme', '--json'], {
+        DATA_DIR: dataDir,
+        DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/none`,
+      });
       assert.equal(result.code, 1, result.stderr);
       assert.equal(result.json().error.code, 'SERVICE_UNAVAILABLE');
       assert.match(result.stderr, /metadata database is unavailable/);

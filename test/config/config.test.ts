@@ -31,8 +31,14 @@ describe('configuration', () => {
     const error = (() => {
       try {
         loadConfig({
-          PORT: '99999', AUTH_CLOCK_SKEW: '-1', AUTH_PLAIN_MESSAGES: 'maybe', AUTH_REQUIRE_SERVER_NONCE: 'perhaps',
-          DATABASE_URL: 'mysql://x', PUBLIC_BASE_URL: 'not a url', CORS_ORIGINS: '*', LOG_LEVEL: 'loud',
+          PORT: '99999',
+          AUTH_CLOCK_SKEW: '-1',
+          AUTH_PLAIN_MESSAGES: 'maybe',
+          AUTH_REQUIRE_SERVER_NONCE: 'perhaps',
+          DATABASE_URL: 'mysql://x',
+          PUBLIC_BASE_URL: 'not a url',
+          CORS_ORIGINS: '*',
+          LOG_LEVEL: 'loud',
         });
       } catch (e) {
         return e;
@@ -40,7 +46,16 @@ describe('configuration', () => {
       return undefined;
     })();
     assert.ok(error instanceof ConfigError);
-    for (const name of ['PORT', 'AUTH_CLOCK_SKEW', 'AUTH_PLAIN_MESSAGES', 'AUTH_REQUIRE_SERVER_NONCE', 'DATABASE_URL', 'PUBLIC_BASE_URL', 'CORS_ORIGINS', 'LOG_LEVEL']) {
+    for (const name of [
+      'PORT',
+      'AUTH_CLOCK_SKEW',
+      'AUTH_PLAIN_MESSAGES',
+      'AUTH_REQUIRE_SERVER_NONCE',
+      'DATABASE_URL',
+      'PUBLIC_BASE_URL',
+      'CORS_ORIGINS',
+      'LOG_LEVEL',
+    ]) {
       assert.match(error.message, new RegExp(name), name);
     }
   });
@@ -58,7 +73,12 @@ describe('configuration', () => {
 
   test('restore URLs: signing on S3 needs no secret but at most 7 days; S3_PUBLIC_BASE_URL only with S3', () => {
     const s3 = { STORAGE: 's3', S3_BUCKET: 'files' };
-    const presigned = loadConfig({ ...s3, FILE_URL_SIGNING: 'true', FILE_URL_TTL: '604800', S3_PUBLIC_BASE_URL: 'https://cdn.example.com/files/' });
+    const presigned = loadConfig({
+      ...s3,
+      FILE_URL_SIGNING: 'true',
+      FILE_URL_TTL: '604800',
+      S3_PUBLIC_BASE_URL: 'https://cdn.example.com/files/',
+    });
     assert.equal(presigned.files.urlSigning, true);
     assert.equal(presigned.storage.s3?.publicBaseUrl, 'https://cdn.example.com/files');
     assert.throws(() => loadConfig({ ...s3, FILE_URL_SIGNING: 'true', FILE_URL_TTL: '604801' }), /FILE_URL_TTL must be at most 604800/);

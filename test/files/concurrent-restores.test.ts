@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
+import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
@@ -55,7 +55,9 @@ for (const setup of FILE_SETUPS) {
       const backupHashes = new Set(contents.map(sha256));
       assert.ok(kept.slice(1).every((v) => v.kind === 'replaced' && backupHashes.has(v.sha256)));
       for (let i = 1; i < kept.length; i++) assert.notEqual(kept[i]!.sha256, kept[i - 1]!.sha256, 'a no-op restore keeps nothing');
-      for (const version of await svc.service.store.files.listVersions(fixture.channel.id, 'c', 'one.txt', { limit: 1000 }).then((p) => p.items)) {
+      for (const version of await svc.service.store.files
+        .listVersions(fixture.channel.id, 'c', 'one.txt', { limit: 1000 })
+        .then((p) => p.items)) {
         const bytes = await storedBytes(svc.config, version.blobKey);
         assert.equal(bytes && sha256(bytes), version.sha256, `version ${version.id} holds its recorded bytes`);
       }
@@ -69,7 +71,10 @@ for (const setup of FILE_SETUPS) {
       const { timestamp } = (await client.backup()).json();
       for (const name of names) await client.put('p', name, `changed ${name}`);
       const answers = await Promise.all(names.map((name) => client.restore('p', name, `?backupTimestamp=${timestamp}`)));
-      assert.deepEqual(answers.map((a) => a.status), names.map(() => 200));
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        names.map(() => 200),
+      );
       for (const name of names) assert.equal((await client.get('p', name)).body, `original ${name}`);
     });
   });

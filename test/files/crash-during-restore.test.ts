@@ -7,19 +7,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config/config.ts';
 import { isTempName } from '../../src/storage/temp-files.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
-import { seedTenantFixture } from '../helpers/fixtures.ts';
-import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
-import { cliBundle } from '../helpers/bundle.ts';
-import { spawnService, waitUntilReady, type ServiceProcess } from '../helpers/service-process.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
-import { createStorage, freePort, storageEnv, type Storage } from '../helpers/test-service.ts';
+import { cliBundle } from '../helpers/bundle.ts';
+import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
+import { seedTenantFixture } from '../helpers/fixtures.ts';
+import { type ServiceProcess, spawnService, waitUntilReady } from '../helpers/service-process.ts';
+import { createStorage, freePort, type Storage, storageEnv } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 // Each kill costs a process start (~0.5 s from the bundle): 30 on SQLite, the default engine (the
 // 200 kills of crash-mixed.test.ts hit SQLite restores too, below HTTP), and shorter runs on
 // PostgreSQL, whose part of the story (record and journal) is the same code, and on S3, where a
 // restore is one server-side copy.
-const KILLS: Record<string, number> = { 'sqlite': 30, 'postgres': 20, 'postgres+s3': 10 };
+const KILLS: Record<string, number> = { sqlite: 30, postgres: 20, 'postgres+s3': 10 };
 const FILE_BYTES = 2 * 1024 * 1024;
 const WORKERS = 4;
 
@@ -27,7 +27,9 @@ const WORKERS = 4;
 async function leftoversOf(storage: Storage): Promise<string[]> {
   const names = storage.s3
     ? await storage.s3.keys()
-    : (await readdir(path.join(storage.dataDir, 'storage'), { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+    : (await readdir(path.join(storage.dataDir, 'storage'), { recursive: true, withFileTypes: true }))
+        .filter((e) => e.isFile())
+        .map((e) => path.join(e.parentPath, e.name));
   return names.filter((name) => isTempName(name.split(/[/\\]/).at(-1)!));
 }
 
@@ -120,7 +122,9 @@ for (const setup of FILE_SETUPS) {
           cursor = page.next ?? undefined;
         } while (cursor);
         assert.deepEqual(await check.files.pendingWrites(), []);
-        t.diagnostic(`${KILLS[setup]} SIGKILLs (${killsMidFlight} with restores in flight), ${restoresAnswered} restores answered, ${versions} versions verified`);
+        t.diagnostic(
+          `${KILLS[setup]} SIGKILLs (${killsMidFlight} with restores in flight), ${restoresAnswered} restores answered, ${versions} versions verified`,
+        );
         assert.ok(killsMidFlight >= KILLS[setup]! / 2, 'most kills landed while restores were running');
       } finally {
         await check.close();

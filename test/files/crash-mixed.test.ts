@@ -3,15 +3,15 @@ import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { test, type TestContext } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config/config.ts';
 import { isTempName } from '../../src/storage/temp-files.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
-import { CRASH_FILES, CRASH_FOLDER } from '../helpers/crash-layout.ts';
-import { createTenantFixture } from '../helpers/fixtures.ts';
 import { bundleForSpawn, cliBundle } from '../helpers/bundle.ts';
+import { CRASH_FILES, CRASH_FOLDER } from '../helpers/crash-layout.ts';
 import { sha256, storedBytes } from '../helpers/files.ts';
+import { createTenantFixture } from '../helpers/fixtures.ts';
 import { spawnService, waitUntilReady } from '../helpers/service-process.ts';
 import { createStorage, freePort } from '../helpers/test-service.ts';
 
@@ -36,7 +36,8 @@ function startWorker(bundle: string, env: Record<string, string>): Promise<Worke
       resolve({
         go: () => child.stdin.write('go\n'),
         async kill() {
-          if (child.exitCode !== null) throw new Error(`the worker stopped by itself (${child.exitCode}) before the kill:\n${stderr.slice(-2000)}`);
+          if (child.exitCode !== null)
+            throw new Error(`the worker stopped by itself (${child.exitCode}) before the kill:\n${stderr.slice(-2000)}`);
           child.kill('SIGKILL');
           await exited;
         },
@@ -68,7 +69,13 @@ async function runLane(t: TestContext, bundle: string, kills: number, lane: numb
   const store = await openMetadataStore({ dataDir: storage.dataDir });
   t.after(() => store.close());
   const fixture = await createTenantFixture(store, `Crash${lane}`);
-  const env = { DATA_DIR: storage.dataDir, LOG_LEVEL: 'warn', NODE_ENV: 'production', CRASH_CHANNEL_ID: fixture.channel.id, CRASH_ADMIN_ID: fixture.owner.id };
+  const env = {
+    DATA_DIR: storage.dataDir,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    CRASH_CHANNEL_ID: fixture.channel.id,
+    CRASH_ADMIN_ID: fixture.owner.id,
+  };
   const config = loadConfig(env);
   const channel = fixture.channel.id;
 
@@ -144,5 +151,7 @@ test(`${KILLS} SIGKILLs at random instants during uploads, backups and restores:
   // Two lanes at once, one per core: a kill's cost is mostly the next process start.
   const reports = await Promise.all(Array.from({ length: LANES }, (_, lane) => runLane(t, bundle, KILLS / LANES, lane)));
   const sum = (key: keyof LaneReport) => reports.reduce((total, report) => total + report[key], 0);
-  t.diagnostic(`${KILLS} SIGKILLs during uploads, backups and restores (${LANES} lanes) in ${Math.round((Date.now() - started) / 1000)} s: ${sum('versions')} versions and ${sum('backups')} backups verified, ${sum('versionsChecked')} version checks, 0 torn files, 0 leftovers`);
+  t.diagnostic(
+    `${KILLS} SIGKILLs during uploads, backups and restores (${LANES} lanes) in ${Math.round((Date.now() - started) / 1000)} s: ${sum('versions')} versions and ${sum('backups')} backups verified, ${sum('versionsChecked')} version checks, 0 torn files, 0 leftovers`,
+  );
 });

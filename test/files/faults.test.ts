@@ -7,8 +7,8 @@ import { performance } from 'node:perf_hooks';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import type { HttpResponse } from '../helpers/http.ts';
 import { clusterVersion, startPostgresIfDown, whileNoOtherTestUsesPostgres } from '../helpers/postgres.ts';
 import { createStorage, startTestService, type TestService } from '../helpers/test-service.ts';
@@ -75,7 +75,8 @@ function fileLoad(client: FilesClient, stable: Buffer, unavailable: string, last
 
 function unexpected(response: HttpResponse, ok: number[], unavailable: string): string | undefined {
   if (ok.includes(response.status)) return undefined;
-  if (response.status === 503 && response.headers['content-type'] === 'application/problem+json' && codeOf(response) === unavailable) return undefined;
+  if (response.status === 503 && response.headers['content-type'] === 'application/problem+json' && codeOf(response) === unavailable)
+    return undefined;
   return `answered ${response.status}: ${response.body.slice(0, 200)}`;
 }
 
@@ -88,7 +89,10 @@ function assertOutageSurvived(outcomes: Outcome[], backAt: number, label: string
   const lastFailure = failed.at(-1)!;
   const recoveryMs = Math.max(0, lastFailure.endedAt - backAt);
   assert.ok(recoveryMs <= RECOVERY_LIMIT_MS, `${label}: requests still failed ${recoveryMs.toFixed(0)} ms after the backend was back`);
-  assert.ok(outcomes.some((o) => o.startedAt > lastFailure.endedAt && o.status !== 503), `${label}: requests succeed again`);
+  assert.ok(
+    outcomes.some((o) => o.startedAt > lastFailure.endedAt && o.status !== 503),
+    `${label}: requests succeed again`,
+  );
   return { failed: failed.length, recoveryMs };
 }
 
@@ -143,7 +147,9 @@ describe('faults under load', () => {
     const { failed, recoveryMs } = assertOutageSurvived(load.outcomes, backAt, 'PostgreSQL');
     await assertWritesConsistent(client, lastWritten, 'PostgreSQL');
     assert.equal((await fetch(`${svc.baseUrl}/readyz`)).status, 200);
-    t.diagnostic(`PostgreSQL outage of ${downMs.toFixed(0)} ms under load: ${load.outcomes.length} requests, ${failed} answered 503 SERVICE_UNAVAILABLE, 0 wrong, 0 crashes; last failure ${recoveryMs.toFixed(0)} ms after the server was back`);
+    t.diagnostic(
+      `PostgreSQL outage of ${downMs.toFixed(0)} ms under load: ${load.outcomes.length} requests, ${failed} answered 503 SERVICE_UNAVAILABLE, 0 wrong, 0 crashes; last failure ${recoveryMs.toFixed(0)} ms after the server was back`,
+    );
   });
 
   test('the S3 server stopped and started again: 503 STORAGE_UNAVAILABLE meanwhile, full recovery within 2 s, nothing answered wrongly', async (t) => {
@@ -175,10 +181,14 @@ describe('faults under load', () => {
     const { failed, recoveryMs } = assertOutageSurvived(load.outcomes, backAt, 'S3');
     await assertWritesConsistent(client, lastWritten, 'S3');
     assert.equal((await fetch(`${svc.baseUrl}/readyz`)).status, 200);
-    t.diagnostic(`S3 outage of 1500 ms under load: ${load.outcomes.length} requests, ${failed} answered 503 STORAGE_UNAVAILABLE, 0 wrong, 0 crashes; last failure ${recoveryMs.toFixed(0)} ms after the server was back`);
+    t.diagnostic(
+      `S3 outage of 1500 ms under load: ${load.outcomes.length} requests, ${failed} answered 503 STORAGE_UNAVAILABLE, 0 wrong, 0 crashes; last failure ${recoveryMs.toFixed(0)} ms after the server was back`,
+    );
   });
 
-  test('a full disk (DATA_DIR on a 6 MiB tmpfs) during uploads, backups and restores: 507, and the live file and every version intact', { skip: process.getuid?.() !== 0 ? 'mounting a tmpfs needs root' : false }, async (t) => {
+  test('a full disk (DATA_DIR on a 6 MiB tmpfs) during uploads, backups and restores: 507, and the live file and every version intact', {
+    skip: process.getuid?.() !== 0 ? 'mounting a tmpfs needs root' : false,
+  }, async (t) => {
     const mountPoint = await mkdtemp(path.join(os.tmpdir(), 'wa-full-'));
     await run('mount', ['-t', 'tmpfs', '-o', 'size=6m', 'tmpfs', mountPoint]);
     t.after(async () => {
@@ -187,7 +197,10 @@ describe('faults under load', () => {
     });
     const dataDir = path.join(mountPoint, 'data');
     await mkdir(dataDir);
-    const svc = await startTestService('sqlite', { storage: { dataDir, databaseUrl: undefined, env: {}, s3: undefined, drop: async () => undefined }, transport: 'socket' });
+    const svc = await startTestService('sqlite', {
+      storage: { dataDir, databaseUrl: undefined, env: {}, s3: undefined, drop: async () => undefined },
+      transport: 'socket',
+    });
     t.after(() => svc.close());
     const fixture = await createTenantFixture(svc.service.store, 'Full');
     const client = await signedClient(svc, fixture);
@@ -215,7 +228,10 @@ describe('faults under load', () => {
     const refusals: number[] = [];
     for (const response of [
       await client.put('docs', 'kept.bin', Buffer.alloc(1024 * 1024, 9)),
-      await (async () => { await nextSecond(); return client.backup(); })(),
+      await (async () => {
+        await nextSecond();
+        return client.backup();
+      })(),
       await client.restore('docs', 'kept.bin', `?backupTimestamp=${backup.json().timestamp}`),
     ]) {
       refusals.push(response.status);
@@ -228,7 +244,10 @@ describe('faults under load', () => {
     const live = await client.get('docs', 'kept.bin');
     assert.equal(live.status, 200);
     assert.equal(live.headers.etag, `"${sha256(live.bytes)}"`);
-    assert.ok([changed, kept].some((bytes) => bytes.equals(live.bytes)), 'the live file is one of the stored contents, whole');
+    assert.ok(
+      [changed, kept].some((bytes) => bytes.equals(live.bytes)),
+      'the live file is one of the stored contents, whole',
+    );
     const versions = (await client.versions('docs', 'kept.bin')).json().items as { id: string; sha256: string }[];
     for (const version of versions) {
       const response = await client.restore('docs', 'kept.bin', `?versionId=${version.id}`);
@@ -241,6 +260,8 @@ describe('faults under load', () => {
     }
     // The service is still up and serving.
     assert.equal((await client.get('docs', 'kept.bin')).status, 200);
-    t.diagnostic(`full disk: ${filler} uploads filled 6 MiB, then upload/backup/restore answered ${refusals.join(', ')}; live file and ${versions.length} versions intact`);
+    t.diagnostic(
+      `full disk: ${filler} uploads filled 6 MiB, then upload/backup/restore answered ${refusals.join(', ')}; live file and ${versions.length} versions intact`,
+    );
   });
 });

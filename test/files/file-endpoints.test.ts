@@ -3,15 +3,15 @@ import { randomBytes } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import type { Channel } from '../../src/store/types.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
+import { FILE_SETUPS } from '../helpers/backends.ts';
 import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
+import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { S3RVER_LONGEST_SEGMENT_BYTES } from '../helpers/s3-server.ts';
-import { FILE_SETUPS } from '../helpers/backends.ts';
-import { createStorage, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
-import type { Channel } from '../../src/store/types.ts';
 
 const MAX_FILE_BYTES = 64 * 1024;
 
@@ -108,7 +108,10 @@ for (const setup of FILE_SETUPS) {
       for (let i = 0; i < 7; i++) assert.equal((await client.put('many', `f${i}.txt`, `n${i}`)).status, 201);
       const first = await client.list('many', '?limit=3');
       assert.equal(first.status, 200, first.body);
-      assert.deepEqual(first.json().items.map((f: { filename: string }) => f.filename), ['f0.txt', 'f1.txt', 'f2.txt']);
+      assert.deepEqual(
+        first.json().items.map((f: { filename: string }) => f.filename),
+        ['f0.txt', 'f1.txt', 'f2.txt'],
+      );
       const seen = [...first.json().items];
       let next = first.json().next;
       while (next) {
@@ -116,7 +119,10 @@ for (const setup of FILE_SETUPS) {
         seen.push(...page.json().items);
         next = page.json().next;
       }
-      assert.deepEqual(seen.map((f) => f.filename), ['f0.txt', 'f1.txt', 'f2.txt', 'f3.txt', 'f4.txt', 'f5.txt', 'f6.txt']);
+      assert.deepEqual(
+        seen.map((f) => f.filename),
+        ['f0.txt', 'f1.txt', 'f2.txt', 'f3.txt', 'f4.txt', 'f5.txt', 'f6.txt'],
+      );
       assert.equal(seen[3].sha256, sha256('n3'));
       assert.equal((await client.list('many')).json().items.length, 7);
       assert.equal((await client.list('empty-folder')).json().items.length, 0);
@@ -175,7 +181,11 @@ for (const setup of FILE_SETUPS) {
         const copies = during.filter((r) => r.method === 'PUT' && r.copy && r.path.includes(`/backups/${fixture.channel.id}/`));
         assert.equal(copies.length, backup.json().files, 'one server-side copy per file');
         const objectPath = new RegExp(`^/${storage.s3.bucket}/.`);
-        assert.deepEqual(during.filter((r) => (r.method === 'PUT' && !r.copy) || r.method === 'POST' || (r.method === 'GET' && objectPath.test(r.path))), [], 'nothing uploaded or read back');
+        assert.deepEqual(
+          during.filter((r) => (r.method === 'PUT' && !r.copy) || r.method === 'POST' || (r.method === 'GET' && objectPath.test(r.path))),
+          [],
+          'nothing uploaded or read back',
+        );
         return;
       }
       const live = path.join(svc.config.dataDir, 'storage', 'files', fixture.channel.id, 'many', 'f0.txt');
@@ -196,7 +206,11 @@ for (const setup of FILE_SETUPS) {
         assertProblem(await client.put(bad, 'f.txt', 'x'), 400, 'INVALID_PATH');
       }
       assertProblem(await client.put('names', 'x'.repeat(2000), 'x'), 414, 'URI_TOO_LONG');
-      const malformed = await request(svc.baseUrl, `/api/channels/${fixture.channel.id}/folders/names/files/bad%zz%c0`, { method: 'PUT', headers: client.auth, body: 'x' });
+      const malformed = await request(svc.baseUrl, `/api/channels/${fixture.channel.id}/folders/names/files/bad%zz%c0`, {
+        method: 'PUT',
+        headers: client.auth,
+        body: 'x',
+      });
       assertProblem(malformed, 400, 'INVALID_PATH');
       const named = await svc.service.store.createChannel({ tenantId: fixture.tenant.id, name: 'n'.repeat(200) });
       const writer = await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:write'], channels: [named] });
@@ -273,7 +287,10 @@ for (const setup of FILE_SETUPS) {
       const paged = await own.audit('?limit=2');
       assert.equal(paged.json().items.length, 2);
       const rest = await own.audit(`?limit=100&cursor=${encodeURIComponent(paged.json().next)}`);
-      assert.deepEqual([...paged.json().items, ...rest.json().items].map((e: { id: string }) => e.id), events.map((e) => e.id));
+      assert.deepEqual(
+        [...paged.json().items, ...rest.json().items].map((e: { id: string }) => e.id),
+        events.map((e) => e.id),
+      );
     });
   });
 }

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
-import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
-import { request } from '../helpers/http.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
+import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
+import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { request } from '../helpers/http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
@@ -52,9 +52,15 @@ for (const setup of FILE_SETUPS) {
       const items = versions.json().items as { id: string; sha256: string; timestamp: string | null; kind: string }[];
       assert.equal(versions.json().next, null);
       // The two replaced by uploads, the one replaced by the restore, and the backup's.
-      assert.deepEqual(items.map((v) => v.sha256).sort(), [sha256('version one'), sha256('version one'), sha256('version two'), sha256('version three!')].sort());
+      assert.deepEqual(
+        items.map((v) => v.sha256).sort(),
+        [sha256('version one'), sha256('version one'), sha256('version two'), sha256('version three!')].sort(),
+      );
       assert.equal(items[0]!.sha256, sha256('version three!'), 'newest first: what the restore replaced');
-      assert.deepEqual(items.filter((v) => v.timestamp !== null).map((v) => [v.kind, v.timestamp]), [['backup', timestamp]]);
+      assert.deepEqual(
+        items.filter((v) => v.timestamp !== null).map((v) => [v.kind, v.timestamp]),
+        [['backup', timestamp]],
+      );
     });
 
     test('the restore can be undone with the version it kept', async () => {

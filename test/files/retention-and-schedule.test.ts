@@ -1,23 +1,23 @@
 import assert from 'node:assert/strict';
 import { Readable, Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config/config.ts';
 import { AuditTrail } from '../../src/files/audit-trail.ts';
 import { BackupScheduler } from '../../src/files/backup-scheduler.ts';
 import { BackupService } from '../../src/files/backup-service.ts';
 import { filePath } from '../../src/files/file-path.ts';
 import { FileService } from '../../src/files/file-service.ts';
-import { KeyedMutex } from '../../src/locks/keyed-mutex.ts';
 import { RestoreService } from '../../src/files/restore-service.ts';
 import { Retention } from '../../src/files/retention.ts';
+import { KeyedMutex } from '../../src/locks/keyed-mutex.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { loadConfig } from '../../src/config/config.ts';
 import type { BlobStorage } from '../../src/storage/blob-storage.ts';
 import { openBlobStorage } from '../../src/storage/open-blob-storage.ts';
 import type { FileCatalog } from '../../src/store/file-catalog-types.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import type { Channel, MetadataStore } from '../../src/store/types.ts';
-import { sha256 } from '../helpers/files.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
+import { sha256 } from '../helpers/files.ts';
 import { createStorage, type Storage } from '../helpers/test-service.ts';
 
 const DAY = 86_400_000;
@@ -25,7 +25,12 @@ const SERVICE = { adminId: null };
 
 function collectingLogger() {
   const lines: string[] = [];
-  const sink = new Writable({ write: (chunk: Buffer, _e, done) => (lines.push(chunk.toString()), done()) });
+  const sink = new Writable({
+    write: (chunk: Buffer, _e, done) => {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
   return { logger: createLogger('info', sink), lines };
 }
 
@@ -93,12 +98,19 @@ for (const setup of FILE_SETUPS) {
       assert.deepEqual(kept, [timestamps[4], timestamps[3]]);
       const backupDirs = new Set<string>();
       for await (const blob of blobs.list(`backups/${channel.id}`)) backupDirs.add(blob.key.split('/')[2]!);
-      assert.deepEqual([...backupDirs].map((d) => d.slice(0, 15)).sort(), [timestamps[3], timestamps[4]].sort(), 'removed backups left no bytes behind');
+      assert.deepEqual(
+        [...backupDirs].map((d) => d.slice(0, 15)).sort(),
+        [timestamps[3], timestamps[4]].sort(),
+        'removed backups left no bytes behind',
+      );
 
       const versionsOf = async (name: string) => (await store.files.listVersions(channel.id, 'docs', name, { limit: 100 })).items;
       const replaced = (await versionsOf('a.txt')).filter((v) => v.kind === 'replaced');
       assert.ok(replaced.length > 0);
-      assert.ok(replaced.every((v) => v.createdAt >= clock - 2 * DAY), 'replaced versions older than VERSION_KEEP_DAYS are gone');
+      assert.ok(
+        replaced.every((v) => v.createdAt >= clock - 2 * DAY),
+        'replaced versions older than VERSION_KEEP_DAYS are gone',
+      );
       for (const version of [...(await versionsOf('a.txt')), ...(await versionsOf('c.txt'))]) {
         const body = await s.blobs.get(version.blobKey);
         assert.ok(body, `the blob of kept version ${version.id} is still there`);
@@ -108,7 +120,10 @@ for (const setup of FILE_SETUPS) {
       // b.txt was deleted on day 1.5: its 'deleted' version is older than VERSION_KEEP_DAYS but the
       // newest (and only) thing left of it, so it stays and brings the file back.
       const b = await versionsOf('b.txt');
-      assert.deepEqual(b.map((v) => v.kind), ['deleted']);
+      assert.deepEqual(
+        b.map((v) => v.kind),
+        ['deleted'],
+      );
       await s.restores.restore(channel, SERVICE, { folder: 'docs', filename: 'b.txt' }, { versionId: b[0]!.id });
       assert.equal(await read(s, 'b.txt'), 'b-doomed');
 
@@ -120,7 +135,14 @@ for (const setup of FILE_SETUPS) {
 
     test('the scheduler backs up changed channels only, then applies retention', async () => {
       const s = services();
-      const scheduler = new BackupScheduler({ store, catalog: store.files, backups: s.backups, retention: s.retention, intervalSeconds: 0, logger });
+      const scheduler = new BackupScheduler({
+        store,
+        catalog: store.files,
+        backups: s.backups,
+        retention: s.retention,
+        intervalSeconds: 0,
+        logger,
+      });
       clock = Date.UTC(2026, 0, 10);
       const count = async () => (await store.files.listBackups(channel.id, { limit: 100 })).items.length;
       const before = await count();
@@ -134,20 +156,35 @@ for (const setup of FILE_SETUPS) {
 
       clock += 1000;
       await scheduler.runOnce();
-      assert.equal((await store.files.listBackups(channel.id, { limit: 1 })).items[0]!.timestamp, newest.timestamp, 'nothing changed: no new backup');
+      assert.equal(
+        (await store.files.listBackups(channel.id, { limit: 1 })).items[0]!.timestamp,
+        newest.timestamp,
+        'nothing changed: no new backup',
+      );
 
       clock += 1000;
       await s.files.delete(channel, SERVICE, filePath('docs', 'c.txt'));
       clock += 1000;
       await scheduler.runOnce();
-      assert.notEqual((await store.files.listBackups(channel.id, { limit: 1 })).items[0]!.timestamp, newest.timestamp, 'a deletion is a change');
+      assert.notEqual(
+        (await store.files.listBackups(channel.id, { limit: 1 })).items[0]!.timestamp,
+        newest.timestamp,
+        'a deletion is a change',
+      );
       assert.ok((await count()) <= 2, 'retention ran after the backup (keep last 2, none younger than a day)');
     });
 
     test('a failing catalog is logged and does not stop the scheduler', async () => {
       const broken: FileCatalog = { ...store.files, channelsWithFiles: () => Promise.reject(new Error('database on fire')) } as FileCatalog;
       const s = services();
-      const scheduler = new BackupScheduler({ store, catalog: broken, backups: s.backups, retention: s.retention, intervalSeconds: 0, logger });
+      const scheduler = new BackupScheduler({
+        store,
+        catalog: broken,
+        backups: s.backups,
+        retention: s.retention,
+        intervalSeconds: 0,
+        logger,
+      });
       const logged = lines.length;
       await scheduler.runOnce();
       assert.ok(lines.slice(logged).some((line) => line.includes('database on fire')));
@@ -159,7 +196,14 @@ for (const setup of FILE_SETUPS) {
       clock = Date.now();
       await put(s, 'a.txt', `timer ${Math.random()}`);
       clock = Date.now() + 5000; // later than the change: the timer's backup comes after it
-      const scheduler = new BackupScheduler({ store, catalog: store.files, backups: s.backups, retention: new Retention(s.blobs, store.files, { keepLast: 100, keepDays: 100, versionKeepDays: 100 }, logger, now), intervalSeconds: 1, logger });
+      const scheduler = new BackupScheduler({
+        store,
+        catalog: store.files,
+        backups: s.backups,
+        retention: new Retention(s.blobs, store.files, { keepLast: 100, keepDays: 100, versionKeepDays: 100 }, logger, now),
+        intervalSeconds: 1,
+        logger,
+      });
       const newestBefore = (await store.files.listBackups(channel.id, { limit: 1 })).items[0]?.timestamp;
       scheduler.start();
       const deadline = Date.now() + 15_000;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
-import { after, before, describe, test, type TestContext } from 'node:test';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { after, before, describe, type TestContext, test } from 'node:test';
 import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { startTestS3, type TestS3 } from '../helpers/s3-server.ts';
 import { serviceFor, startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
@@ -40,7 +40,14 @@ describe('STORAGE=s3 on PostgreSQL: put → backup → change → restore → do
     assert.equal(download.status, 200);
     assert.equal(sha256(download.bytes), sha256(original));
     const versions = (await client.versions('docs', 'big.bin')).json().items as { kind: string; sha256: string }[];
-    assert.deepEqual(versions.map((v) => [v.kind, v.sha256]), [['replaced', sha256('changed')], ['replaced', sha256(original)], ['backup', sha256(original)]]);
+    assert.deepEqual(
+      versions.map((v) => [v.kind, v.sha256]),
+      [
+        ['replaced', sha256('changed')],
+        ['replaced', sha256(original)],
+        ['backup', sha256(original)],
+      ],
+    );
     assert.equal((await client.get('docs', 'big.bin', { Range: 'bytes=0-0' })).bytes.length, 1);
   });
 });
@@ -52,12 +59,25 @@ describe('STORAGE=s3 on PostgreSQL: put → backup → change → restore → do
 function verifyPresignedGet(url: URL, secretKey: string): boolean {
   const params = [...url.searchParams.entries()].filter(([name]) => name !== 'X-Amz-Signature');
   const rfc3986 = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  const query = params.map(([k, v]) => [rfc3986(k), rfc3986(v)]).sort(([a], [b]) => (a! < b! ? -1 : 1)).map(([k, v]) => `${k}=${v}`).join('&');
+  const query = params
+    .map(([k, v]) => [rfc3986(k), rfc3986(v)])
+    .sort(([a], [b]) => (a! < b! ? -1 : 1))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
   const canonical = ['GET', url.pathname, query, `host:${url.host}\n`, 'host', 'UNSIGNED-PAYLOAD'].join('\n');
-  const [, date, region, service] = /^[^/]+\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request$/.exec(url.searchParams.get('X-Amz-Credential') ?? '') ?? [];
+  const [, date, region, service] =
+    /^[^/]+\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request$/.exec(url.searchParams.get('X-Amz-Credential') ?? '') ?? [];
   if (!date || !region || !service) return false;
-  const toSign = ['AWS4-HMAC-SHA256', url.searchParams.get('X-Amz-Date'), `${date}/${region}/${service}/aws4_request`, createHash('sha256').update(canonical).digest('hex')].join('\n');
-  const key = [date, region, service, 'aws4_request'].reduce<Buffer | string>((k, part) => createHmac('sha256', k).update(part).digest(), `AWS4${secretKey}`);
+  const toSign = [
+    'AWS4-HMAC-SHA256',
+    url.searchParams.get('X-Amz-Date'),
+    `${date}/${region}/${service}/aws4_request`,
+    createHash('sha256').update(canonical).digest('hex'),
+  ].join('\n');
+  const key = [date, region, service, 'aws4_request'].reduce<Buffer | string>(
+    (k, part) => createHmac('sha256', k).update(part).digest(),
+    `AWS4${secretKey}`,
+  );
   return createHmac('sha256', key).update(toSign).digest('hex') === url.searchParams.get('X-Amz-Signature');
 }
 
@@ -69,10 +89,17 @@ describe('STORAGE=s3: the URL a restore answers', () => {
   after(() => s3.close());
 
   /** A service on the shared bucket with `env`, a file put, backed up, changed and restored. */
-  async function restoredUrl(t: TestContext, env: Record<string, string>, filename: string, contentType: string): Promise<{ svc: TestService; client: FilesClient; url: string; original: Buffer }> {
+  async function restoredUrl(
+    t: TestContext,
+    env: Record<string, string>,
+    filename: string,
+    contentType: string,
+  ): Promise<{ svc: TestService; client: FilesClient; url: string; original: Buffer }> {
     const svc = await serviceFor(t, 'postgres', { env: { ...s3.env, ...env }, transport: 'socket' });
     const fixture = await createTenantFixture(svc.service.store, 'S3 links');
-    const client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
+    const client = new FilesClient(svc.baseUrl, fixture.channel.id, {
+      ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)),
+    });
     const original = Buffer.from(`the original of ${filename}`);
     const put = await client.put('docs', filename, original, contentType);
     assert.equal(put.status, 201, `${put.body}\n${svc.logs.filter((l) => l.includes('"level":50')).join('\n')}`);
@@ -87,14 +114,14 @@ describe('STORAGE=s3: the URL a restore answers', () => {
     return { svc, client, url: restored.body, original };
   }
 
-  test('by default: the service\'s own file URL, which needs the wallet', async (t) => {
+  test("by default: the service's own file URL, which needs the wallet", async (t) => {
     const { svc, client, url, original } = await restoredUrl(t, {}, 'plain.txt', 'text/plain');
     assert.equal(url, `${svc.baseUrl}${client.filePath('docs', 'plain.txt')}`);
     assert.equal((await fetch(url)).status, 401);
     assert.equal(sha256((await client.get('docs', 'plain.txt')).bytes), sha256(original));
   });
 
-  test('with S3_PUBLIC_BASE_URL: the object\'s public URL, each segment percent-encoded, serving the restored bytes and type', async (t) => {
+  test("with S3_PUBLIC_BASE_URL: the object's public URL, each segment percent-encoded, serving the restored bytes and type", async (t) => {
     const publicBase = `${s3.endpoint}/${s3.bucket}`;
     const filename = 'réport #1 (final).csv';
     const { client, url, original } = await restoredUrl(t, { S3_PUBLIC_BASE_URL: `${publicBase}/` }, filename, 'text/csv');
@@ -106,12 +133,20 @@ describe('STORAGE=s3: the URL a restore answers', () => {
   });
 
   test('with FILE_URL_SIGNING: a presigned GET of the object, signed for exactly that key and type, expiring after FILE_URL_TTL', async (t) => {
-    const { url, original } = await restoredUrl(t, { FILE_URL_SIGNING: 'true', FILE_URL_TTL: '2', S3_PUBLIC_BASE_URL: 'https://cdn.example.com' }, 'page.html', 'text/html');
+    const { url, original } = await restoredUrl(
+      t,
+      { FILE_URL_SIGNING: 'true', FILE_URL_TTL: '2', S3_PUBLIC_BASE_URL: 'https://cdn.example.com' },
+      'page.html',
+      'text/html',
+    );
     const link = new URL(url);
     assert.equal(link.origin, s3.endpoint, 'signing wins over the public URL: the link must expire');
     assert.equal(link.searchParams.get('X-Amz-Expires'), '2');
     assert.ok(verifyPresignedGet(link, s3.env.AWS_SECRET_ACCESS_KEY!), 'a valid SigV4 signature');
-    for (const [name, value] of [['response-content-type', 'text/plain'], ['X-Amz-Expires', '604800']] as const) {
+    for (const [name, value] of [
+      ['response-content-type', 'text/plain'],
+      ['X-Amz-Expires', '604800'],
+    ] as const) {
       const altered = new URL(link);
       altered.searchParams.set(name, value);
       assert.equal(verifyPresignedGet(altered, s3.env.AWS_SECRET_ACCESS_KEY!), false, `${name} is covered by the signature`);
@@ -124,7 +159,11 @@ describe('STORAGE=s3: the URL a restore answers', () => {
     assert.equal(download.status, 200);
     assert.equal(sha256(Buffer.from(await download.arrayBuffer())), sha256(original));
     assert.equal(download.headers.get('content-type'), 'text/html');
-    assert.match(download.headers.get('content-disposition') ?? '', /^attachment; filename="page.html"/, 'HTML downloads, as from the service');
+    assert.match(
+      download.headers.get('content-disposition') ?? '',
+      /^attachment; filename="page.html"/,
+      'HTML downloads, as from the service',
+    );
     await new Promise((resolve) => setTimeout(resolve, 2500));
     assert.equal((await fetch(url)).status, 403, 'expired');
   });

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { LinkSigner } from '../../src/files/signed-links.ts';
 import { assertProblem } from '../helpers/assertions.ts';
-import { FilesClient, nextSecond } from '../helpers/files.ts';
-import { request } from '../helpers/http.ts';
 import { ENGINES } from '../helpers/backends.ts';
+import { FilesClient, nextSecond } from '../helpers/files.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { request } from '../helpers/http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
-import { LinkSigner } from '../../src/files/signed-links.ts';
 
 const SECRET = 'a-test-secret-shared-by-every-instance-0123456789';
 
@@ -82,7 +82,11 @@ for (const engine of ENGINES) {
     });
 
     test('without a link the download still needs wallet headers', async () => {
-      assertProblem(await request(svc.baseUrl, `/api/channels/${fixture.channel.id}/folders/docs/files/secret%20plan.pdf`), 401, 'AUTH_HEADERS_MISSING');
+      assertProblem(
+        await request(svc.baseUrl, `/api/channels/${fixture.channel.id}/folders/docs/files/secret%20plan.pdf`),
+        401,
+        'AUTH_HEADERS_MISSING',
+      );
       assert.equal((await client.get('docs', 'secret plan.pdf')).status, 200);
     });
   });

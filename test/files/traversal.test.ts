@@ -4,13 +4,13 @@ import http from 'node:http';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
+import { FILE_SETUPS } from '../helpers/backends.ts';
 import { cliBundle } from '../helpers/bundle.ts';
 import { FilesClient, nextSecond } from '../helpers/files.ts';
 import { seedTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { S3RVER_LONGEST_SEGMENT_BYTES } from '../helpers/s3-server.ts';
-import { spawnService, waitUntilReady, type ServiceProcess } from '../helpers/service-process.ts';
-import { FILE_SETUPS } from '../helpers/backends.ts';
-import { createStorage, freePort, storageEnv, type Storage } from '../helpers/test-service.ts';
+import { type ServiceProcess, spawnService, waitUntilReady } from '../helpers/service-process.ts';
+import { createStorage, freePort, type Storage, storageEnv } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 const VECTORS = new URL('../fixtures/vectors/traversal/', import.meta.url);
@@ -20,7 +20,10 @@ const CANARY_TEXT = `canary ${Math.random()} must never be served`;
 async function lines(file: string): Promise<string[]> {
   const text = await readFile(new URL(file, VECTORS), 'utf8');
   // {FILE} becomes the canary: five levels up from a live file is exactly where it lies.
-  return text.split('\n').filter((line) => line !== '').map((line) => line.replaceAll('{FILE}', CANARY_NAME));
+  return text
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => line.replaceAll('{FILE}', CANARY_NAME));
 }
 
 /** Every payload of a corpus, and the forms it is sent in. */
@@ -36,7 +39,11 @@ interface Corpus {
  * the HTTP, path and disk layers are all exercised; the other setups differ only below the gate.
  */
 async function corpora(setup: string): Promise<Corpus[]> {
-  const curated = { name: 'deep_traversal + directory_traversal', payloads: [...(await lines('deep_traversal.txt')), ...(await lines('directory_traversal.txt'))], forms: ['as written', 'escaped'] as (keyof typeof FORMS)[] };
+  const curated = {
+    name: 'deep_traversal + directory_traversal',
+    payloads: [...(await lines('deep_traversal.txt')), ...(await lines('directory_traversal.txt'))],
+    forms: ['as written', 'escaped'] as (keyof typeof FORMS)[],
+  };
   if (setup !== 'sqlite') return [curated];
   return [curated, { name: 'dotdotpwn', payloads: await lines('dotdotpwn.txt'), forms: ['as written'] }];
 }
@@ -46,7 +53,7 @@ async function corpora(setup: string): Promise<Corpus[]> {
  * bytes Node's client cannot send raw are escaped), and fully escaped, so the server sees it literally.
  */
 const asWritten = (payload: string) => payload.replace(/[^\x21-\x7e]/gu, (c) => encodeURIComponent(c));
-const FORMS = { 'as written': asWritten, 'escaped': encodeURIComponent } satisfies Record<string, (payload: string) => string>;
+const FORMS = { 'as written': asWritten, escaped: encodeURIComponent } satisfies Record<string, (payload: string) => string>;
 /** What /etc/passwd, win.ini and boot.ini hold: the targets of the generated payloads. */
 const SYSTEM_FILE_CONTENT = /root:.*:0:0:|\[fonts\]|\[boot loader\]/;
 
@@ -57,13 +64,16 @@ const SYSTEM_FILE_CONTENT = /root:.*:0:0:|\[fonts\]|\[boot loader\]/;
  * is that long.
  */
 function beyondS3rver(urlPath: string): boolean {
-  return urlPath.split('?')[0]!.split('/').some((segment) => {
-    try {
-      return Buffer.byteLength(decodeURIComponent(segment)) > S3RVER_LONGEST_SEGMENT_BYTES;
-    } catch {
-      return false;
-    }
-  });
+  return urlPath
+    .split('?')[0]!
+    .split('/')
+    .some((segment) => {
+      try {
+        return Buffer.byteLength(decodeURIComponent(segment)) > S3RVER_LONGEST_SEGMENT_BYTES;
+      } catch {
+        return false;
+      }
+    });
 }
 
 async function treeOf(directory: string): Promise<string[]> {
@@ -135,17 +145,28 @@ for (const setup of FILE_SETUPS) {
       const statuses = new Map<number, number>();
       let requests = 0;
       const jobs: [string, string][] = [];
-      for (const corpus of sets) for (const formName of corpus.forms) {
-        for (const raw of corpus.payloads) {
-          const p = FORMS[formName](raw);
-          const file = (c: string, f: string, n: string) => `/api/channels/${c}/folders/${f}/files/${n}`;
-          for (const [c, f, n] of [[p, 'docs', 'a.txt'], [channel, p, 'a.txt'], [channel, 'docs', p]] as const) {
-            jobs.push(['PUT', file(c, f, n)], ['GET', file(c, f, n)], ['GET', `${file(c, f, n)}/versions`], ['POST', `${file(c, f, n)}/restore`], ['DELETE', file(c, f, n)]);
+      for (const corpus of sets)
+        for (const formName of corpus.forms) {
+          for (const raw of corpus.payloads) {
+            const p = FORMS[formName](raw);
+            const file = (c: string, f: string, n: string) => `/api/channels/${c}/folders/${f}/files/${n}`;
+            for (const [c, f, n] of [
+              [p, 'docs', 'a.txt'],
+              [channel, p, 'a.txt'],
+              [channel, 'docs', p],
+            ] as const) {
+              jobs.push(
+                ['PUT', file(c, f, n)],
+                ['GET', file(c, f, n)],
+                ['GET', `${file(c, f, n)}/versions`],
+                ['POST', `${file(c, f, n)}/restore`],
+                ['DELETE', file(c, f, n)],
+              );
+            }
+            jobs.push(['GET', `/api/channels/${p}/folders/docs/files`], ['GET', `/api/channels/${channel}/folders/${p}/files`]);
+            jobs.push(['POST', `${file(channel, 'docs', 'a.txt')}/restore?backupTimestamp=${p}`]);
           }
-          jobs.push(['GET', `/api/channels/${p}/folders/docs/files`], ['GET', `/api/channels/${channel}/folders/${p}/files`]);
-          jobs.push(['POST', `${file(channel, 'docs', 'a.txt')}/restore?backupTimestamp=${p}`]);
         }
-      }
       // Names s3rver cannot store (see beyondS3rver) would only corrupt the test server's bucket.
       const leftOut = storage.s3 ? jobs.filter(([, urlPath]) => beyondS3rver(urlPath)).length : 0;
       if (storage.s3) jobs.splice(0, jobs.length, ...jobs.filter(([, urlPath]) => !beyondS3rver(urlPath)));
@@ -158,7 +179,8 @@ for (const setup of FILE_SETUPS) {
           requests++;
           statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
           if (response.status >= 500) failures.push(`${method} ${urlPath} → ${response.status} ${response.body.slice(0, 200)}`);
-          if (response.status >= 400 && response.type !== 'application/problem+json') failures.push(`${method} ${urlPath} → ${response.status} as ${response.type}`);
+          if (response.status >= 400 && response.type !== 'application/problem+json')
+            failures.push(`${method} ${urlPath} → ${response.status} as ${response.type}`);
           if (response.body.includes(CANARY_TEXT)) failures.push(`${method} ${urlPath} served the canary`);
           if (SYSTEM_FILE_CONTENT.test(response.body)) failures.push(`${method} ${urlPath} served a system file`);
         }
@@ -170,18 +192,34 @@ for (const setup of FILE_SETUPS) {
       assert.equal((await stat(canary)).mtimeMs, canaryMtime);
       // Beside DATA_DIR: only the canary. Inside storage: only this channel's trees.
       assert.deepEqual((await readdir(sandbox)).sort(), ['canary.txt', 'data']);
-      const inChannelTrees = (key: string, separator: string) => ['files', 'versions', 'backups'].some((top) => key.startsWith(`${top}${separator}${channel}${separator}`));
+      const inChannelTrees = (key: string, separator: string) =>
+        ['files', 'versions', 'backups'].some((top) => key.startsWith(`${top}${separator}${channel}${separator}`));
       if (storage.s3) {
         const canaryPath = `/${storage.s3.bucket}/${CANARY_NAME}`;
-        assert.deepEqual(storage.s3.requests.filter((r) => r.path === canaryPath).map((r) => r.method), ['PUT'], 'the service never asked for the canary object: only the test put it');
-        assert.deepEqual((await storage.s3.keys()).filter((key) => !inChannelTrees(key, '/')), [CANARY_NAME]);
+        assert.deepEqual(
+          storage.s3.requests.filter((r) => r.path === canaryPath).map((r) => r.method),
+          ['PUT'],
+          'the service never asked for the canary object: only the test put it',
+        );
+        assert.deepEqual(
+          (await storage.s3.keys()).filter((key) => !inChannelTrees(key, '/')),
+          [CANARY_NAME],
+        );
         assert.equal((await storage.s3.readText(CANARY_NAME)).text, CANARY_TEXT, 'the canary object is unchanged');
       } else {
         const stored = await treeOf(path.join(sandbox, 'data', 'storage'));
-        assert.deepEqual(stored.filter((f) => !inChannelTrees(f, path.sep)), []);
+        assert.deepEqual(
+          stored.filter((f) => !inChannelTrees(f, path.sep)),
+          [],
+        );
       }
-      t.diagnostic(`${sets.map((c) => `${c.name}: ${c.payloads.length} payloads × ${c.forms.length} form(s)`).join('; ')} — ${requests} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
-      if (storage.s3) t.diagnostic(`${leftOut} requests with a segment over s3rver's ${S3RVER_LONGEST_SEGMENT_BYTES}-byte limit left out here (sent on disk)`);
+      t.diagnostic(
+        `${sets.map((c) => `${c.name}: ${c.payloads.length} payloads × ${c.forms.length} form(s)`).join('; ')} — ${requests} requests; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`,
+      );
+      if (storage.s3)
+        t.diagnostic(
+          `${leftOut} requests with a segment over s3rver's ${S3RVER_LONGEST_SEGMENT_BYTES}-byte limit left out here (sent on disk)`,
+        );
       assert.equal(requests, jobs.length);
       // The restore query with a good timestamp still works after all that.
       assert.equal((await client.restore('docs', 'a.txt', `?backupTimestamp=${timestamp}`)).status, 200);

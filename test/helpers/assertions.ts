@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { headerLines, type HttpResponse } from './http.ts';
+import { type HttpResponse, headerLines } from './http.ts';
 
 /** The response headers of the service contract, on every /api response. */
 export const CONTRACT_HEADERS: Record<string, string> = {
-  'access-control-allow-headers': 'Origin, Content-Type, Accept, Authorization, Accept-Language, connection, Cache-Control, Access-Control-Request-Method, Access-Control-Request-Headers, X-SIG, X-WAL, X-MES',
+  'access-control-allow-headers':
+    'Origin, Content-Type, Accept, Authorization, Accept-Language, connection, Cache-Control, Access-Control-Request-Method, Access-Control-Request-Headers, X-SIG, X-WAL, X-MES',
   'access-control-allow-credentials': 'true',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD',
   'access-control-expose-headers': 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials',

@@ -41,16 +41,18 @@ async function restore(filename: string): Promise<void> {
 }
 
 // Three loops at once, as concurrent requests would run.
-await Promise.all([0, 1, 2].map(async () => {
-  for (;;) {
-    const filename = CRASH_FILES[randomInt(0, CRASH_FILES.length)]!;
-    const choice = randomInt(0, 10);
-    try {
-      if (choice < 5) await upload(filename);
-      else if (choice < 7) await services.backups.create(channel, actor);
-      else await restore(filename);
-    } catch (error) {
-      if (!isAppError(error) || !expected.has(error.code)) throw error;
+await Promise.all(
+  [0, 1, 2].map(async () => {
+    for (;;) {
+      const filename = CRASH_FILES[randomInt(0, CRASH_FILES.length)]!;
+      const choice = randomInt(0, 10);
+      try {
+        if (choice < 5) await upload(filename);
+        else if (choice < 7) await services.backups.create(channel, actor);
+        else await restore(filename);
+      } catch (error) {
+        if (!isAppError(error) || !expected.has(error.code)) throw error;
+      }
     }
-  }
-}));
+  }),
+);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '../../src/config/config.ts';
 import { openBlobStorage } from '../../src/storage/open-blob-storage.ts';
-import { request, type HttpResponse } from './http.ts';
+import { type HttpResponse, request } from './http.ts';
 
 export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -17,8 +17,18 @@ export class FilesClient {
     return `/api/channels/${encodeURIComponent(this.channelRef)}/folders/${encodeURIComponent(folder)}/files/${encodeURIComponent(filename)}`;
   }
 
-  put(folder: string, filename: string, body: string | Buffer, contentType = 'application/octet-stream', headers: object = {}): Promise<HttpResponse> {
-    return request(this.baseUrl, this.filePath(folder, filename), { method: 'PUT', headers: { ...this.auth, 'Content-Type': contentType, ...headers }, body });
+  put(
+    folder: string,
+    filename: string,
+    body: string | Buffer,
+    contentType = 'application/octet-stream',
+    headers: object = {},
+  ): Promise<HttpResponse> {
+    return request(this.baseUrl, this.filePath(folder, filename), {
+      method: 'PUT',
+      headers: { ...this.auth, 'Content-Type': contentType, ...headers },
+      body,
+    });
   }
 
   get(folder: string, filename: string, headers: object = {}): Promise<HttpResponse> {
@@ -30,7 +40,11 @@ export class FilesClient {
   }
 
   list(folder: string, query = ''): Promise<HttpResponse> {
-    return request(this.baseUrl, `/api/channels/${encodeURIComponent(this.channelRef)}/folders/${encodeURIComponent(folder)}/files${query}`, { headers: this.auth });
+    return request(
+      this.baseUrl,
+      `/api/channels/${encodeURIComponent(this.channelRef)}/folders/${encodeURIComponent(folder)}/files${query}`,
+      { headers: this.auth },
+    );
   }
 
   versions(folder: string, filename: string, query = ''): Promise<HttpResponse> {
@@ -38,7 +52,10 @@ export class FilesClient {
   }
 
   backup(): Promise<HttpResponse> {
-    return request(this.baseUrl, `/api/channels/${encodeURIComponent(this.channelRef)}/backups`, { method: 'POST', headers: { ...this.auth, 'Content-Type': 'application/json' } });
+    return request(this.baseUrl, `/api/channels/${encodeURIComponent(this.channelRef)}/backups`, {
+      method: 'POST',
+      headers: { ...this.auth, 'Content-Type': 'application/json' },
+    });
   }
 
   backups(query = ''): Promise<HttpResponse> {
@@ -51,7 +68,11 @@ export class FilesClient {
 
   /** The contract's restore: Content-Type application/json, empty body unless given. */
   restore(folder: string, filename: string, query: string, body?: string): Promise<HttpResponse> {
-    return request(this.baseUrl, `${this.filePath(folder, filename)}/restore${query}`, { method: 'POST', headers: { ...this.auth, 'Content-Type': 'application/json' }, body });
+    return request(this.baseUrl, `${this.filePath(folder, filename)}/restore${query}`, {
+      method: 'POST',
+      headers: { ...this.auth, 'Content-Type': 'application/json' },
+      body,
+    });
   }
 }
 

@@ -75,12 +75,23 @@ const NO_DEFAULT_BODY = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'C
  * Node's automatic headers are the wire's — except `Connection`, which a response without a
  * connection keeps at keep-alive: what connections do is tested over a socket.
  */
-async function injected(app: Pick<FastifyInstance, 'inject'>, url: URL, method: string, headers: Record<string, string>, body: string | Buffer | undefined): Promise<HttpResponse> {
+async function injected(
+  app: Pick<FastifyInstance, 'inject'>,
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Buffer | undefined,
+): Promise<HttpResponse> {
   const upper = method.toUpperCase();
   const hasLength = Object.keys(headers).some((name) => name.toLowerCase() === 'content-length');
   const wire: Record<string, string> = { host: url.host, connection: 'close' };
   if ((body === undefined || body.length === 0) && !hasLength && !NO_DEFAULT_BODY.has(upper)) wire['content-length'] = '0';
-  const answer = await app.inject({ method: upper as 'GET', url: url.pathname + url.search, headers: { ...wire, ...headers }, payload: body });
+  const answer = await app.inject({
+    method: upper as 'GET',
+    url: url.pathname + url.search,
+    headers: { ...wire, ...headers },
+    payload: body,
+  });
   const rawHeaders = headLines((answer.raw.res as unknown as { _header: string })._header);
   return response(url, answer.statusCode, joinedHeaders(rawHeaders), rawHeaders, answer.rawPayload);
 }
@@ -99,7 +110,26 @@ function headLines(head: string): [string, string][] {
 
 // As Node's IncomingMessage#headers: these keep their first value, set-cookie is a list, cookie
 // joins with "; " and every other repeated header with ", ".
-const SINGLE_VALUED = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
+const SINGLE_VALUED = new Set([
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+]);
 
 function joinedHeaders(lines: [string, string][]): http.IncomingHttpHeaders {
   const headers: Record<string, string | string[]> = {};
@@ -113,7 +143,13 @@ function joinedHeaders(lines: [string, string][]): http.IncomingHttpHeaders {
   return headers;
 }
 
-function response(url: URL, status: number, headers: http.IncomingHttpHeaders, rawHeaders: [string, string][], bytes: Buffer): HttpResponse {
+function response(
+  url: URL,
+  status: number,
+  headers: http.IncomingHttpHeaders,
+  rawHeaders: [string, string][],
+  bytes: Buffer,
+): HttpResponse {
   const body = bytes.toString('utf8');
   return { url: url.href, status, headers, rawHeaders, body, bytes, json: () => JSON.parse(body) };
 }

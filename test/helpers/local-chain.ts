@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
@@ -6,13 +6,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  type Abi,
+  type Address,
   createPublicClient,
   createWalletClient,
   getAddress,
-  http as httpTransport,
-  type Abi,
-  type Address,
   type Hex,
+  http as httpTransport,
   type PublicClient,
   type WalletClient,
 } from 'viem';

@@ -117,7 +117,8 @@ async function isStale(): Promise<boolean> {
 async function waitForServer(): Promise<void> {
   const deadline = Date.now() + SERVER_WAIT_MS;
   while (!(await acceptsConnections())) {
-    if (Date.now() > deadline) throw new Error(`PostgreSQL at ${ADMIN_DATABASE_URL} did not accept connections within ${SERVER_WAIT_MS} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`PostgreSQL at ${ADMIN_DATABASE_URL} did not accept connections within ${SERVER_WAIT_MS} ms`);
     await sleep(100);
   }
 }

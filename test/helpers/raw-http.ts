@@ -5,7 +5,11 @@ import { CONTRACT_HEADERS } from './assertions.ts';
 /** HTTP spoken on a bare socket, for requests Node's client will not send and answers it would hide. */
 
 /** What comes back on a raw socket: the answer's text (if any) and whether the server closed it. */
-export function rawExchange(port: number, send: (socket: net.Socket) => void, waitMs: number): Promise<{ text: string; closedAfterMs: number | undefined }> {
+export function rawExchange(
+  port: number,
+  send: (socket: net.Socket) => void,
+  waitMs: number,
+): Promise<{ text: string; closedAfterMs: number | undefined }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const started = Date.now();

@@ -98,15 +98,19 @@ export async function startTestS3(bucket = `wallet-admin-${Math.random().toStrin
   let handling = 0;
   const launch = async (port: number) => {
     const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory });
-    server.middleware.unshift(async (ctx, next) => {
-      requests.push({ method: ctx.method, path: ctx.path, copy: 'x-amz-copy-source' in ctx.headers });
-      handling++;
-      try {
-        await next();
-      } finally {
-        handling--;
-      }
-    }, decodeCopySourceAsS3Does, oneWriteAtATimePerKey());
+    server.middleware.unshift(
+      async (ctx, next) => {
+        requests.push({ method: ctx.method, path: ctx.path, copy: 'x-amz-copy-source' in ctx.headers });
+        handling++;
+        try {
+          await next();
+        } finally {
+          handling--;
+        }
+      },
+      decodeCopySourceAsS3Does,
+      oneWriteAtATimePerKey(),
+    );
     return { server, port: (await server.run()).port };
   };
   let { server, port } = await launch(0);
@@ -138,7 +142,15 @@ export async function startTestS3(bucket = `wallet-admin-${Math.random().toStrin
       const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return { text: await object.Body!.transformToString(), lastModified: object.LastModified!.getTime() };
     },
-    env: { STORAGE: 's3', S3_ENDPOINT: endpoint, S3_BUCKET: bucket, S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: 'true', AWS_ACCESS_KEY_ID: ACCESS_KEY, AWS_SECRET_ACCESS_KEY: ACCESS_KEY },
+    env: {
+      STORAGE: 's3',
+      S3_ENDPOINT: endpoint,
+      S3_BUCKET: bucket,
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: 'true',
+      AWS_ACCESS_KEY_ID: ACCESS_KEY,
+      AWS_SECRET_ACCESS_KEY: ACCESS_KEY,
+    },
     async stop() {
       if (!running) return;
       running = false;

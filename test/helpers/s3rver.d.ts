@@ -11,6 +11,9 @@ declare module 's3rver' {
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
     /** Koa's middleware stack (S3rver extends Koa); composed when run() starts listening. */
-    middleware: ((ctx: { method: string; path: string; querystring: string; headers: Record<string, string | string[] | undefined> }, next: () => Promise<void>) => Promise<void>)[];
+    middleware: ((
+      ctx: { method: string; path: string; querystring: string; headers: Record<string, string | string[] | undefined> },
+      next: () => Promise<void>,
+    ) => Promise<void>)[];
   }
 }

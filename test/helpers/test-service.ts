@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { TestContext } from 'node:test';
-import { loadConfig, type Config } from '../../src/config/config.ts';
+import { type Config, loadConfig } from '../../src/config/config.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { createService, type Service } from '../../src/service/service.ts';
 import type { Setup } from './backends.ts';
@@ -98,7 +98,12 @@ export async function startTestService(
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      logs.push(...chunk.toString('utf8').split('\n').filter((line) => line !== ''));
+      logs.push(
+        ...chunk
+          .toString('utf8')
+          .split('\n')
+          .filter((line) => line !== ''),
+      );
       callback();
     },
   });

@@ -1,4 +1,4 @@
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 
 export interface TestWallet {
@@ -45,7 +45,7 @@ export function siweMessage(wallet: Pick<TestWallet, 'address'>, domain: string,
 }
 
 export function base64Header(message: string): string {
-  return 'base64:' + Buffer.from(message, 'utf8').toString('base64');
+  return `base64:${Buffer.from(message, 'utf8').toString('base64')}`;
 }
 
 export interface AuthHeaders {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createTenantFixture } from '../helpers/fixtures.ts';
 import { assertProblem } from '../helpers/assertions.ts';
+import { createTenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { startTestService } from '../helpers/test-service.ts';
 import { badSignatureHeaders } from '../helpers/wallets.ts';
@@ -24,8 +24,13 @@ describe('failed-authentication limit shared through Redis', () => {
     const fixture = await createTenantFixture(a.service.store, 'Shared');
     const bad = await badSignatureHeaders(fixture.ownerWallet, a.config.auth.domains[0]!);
     const attacker = address(5);
-    for (let i = 0; i < LIMIT; i++) assert.equal((await request(a.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': attacker } })).status, 401);
+    for (let i = 0; i < LIMIT; i++)
+      assert.equal((await request(a.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': attacker } })).status, 401);
     assertProblem(await request(b.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': attacker } }), 429, 'RATE_LIMITED');
-    assert.equal((await request(b.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': address(6) } })).status, 401, 'another address is only refused, not limited');
+    assert.equal(
+      (await request(b.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': address(6) } })).status,
+      401,
+      'another address is only refused, not limited',
+    );
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { assertProblem } from '../helpers/assertions.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { badSignatureHeaders, signIn } from '../helpers/wallets.ts';
@@ -34,7 +34,11 @@ describe('failed-authentication limit per client address (in-process)', () => {
     assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${limited.headers['retry-after']}`);
 
     const good = await signIn(fixture.ownerWallet, domain);
-    assert.equal((await request(svc.baseUrl, '/api/auth/test', { headers: { ...good, 'X-Forwarded-For': address(2) } })).status, 200, 'another address signs in');
+    assert.equal(
+      (await request(svc.baseUrl, '/api/auth/test', { headers: { ...good, 'X-Forwarded-For': address(2) } })).status,
+      200,
+      'another address signs in',
+    );
     assertProblem(await request(svc.baseUrl, '/api/auth/test', { headers: { ...good, 'X-Forwarded-For': attacker } }), 429, 'RATE_LIMITED');
   });
 
@@ -54,7 +58,12 @@ describe('X-Forwarded-For is believed only from TRUST_PROXY', () => {
     const fixture = await createTenantFixture(svc.service.store, 'NoProxy');
     const bad = await badSignatureHeaders(fixture.ownerWallet, svc.config.auth.domains[0]!);
     // A new X-Forwarded-For on every request must not buy new attempts.
-    for (let i = 0; i < LIMIT; i++) await request(svc.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': address(i + 10) } });
-    assertProblem(await request(svc.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': address(99) } }), 429, 'RATE_LIMITED');
+    for (let i = 0; i < LIMIT; i++)
+      await request(svc.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': address(i + 10) } });
+    assertProblem(
+      await request(svc.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': address(99) } }),
+      429,
+      'RATE_LIMITED',
+    );
   });
 });

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Wallet } from 'ethers';
 import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
-import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
-import { request } from '../helpers/http.ts';
 import { ENGINES } from '../helpers/backends.ts';
+import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { request } from '../helpers/http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { authHeaders, base64Header, newWallet, signIn, siweMessage } from '../helpers/wallets.ts';
 
@@ -50,9 +50,9 @@ for (const engine of ENGINES) {
       assert.match(body.principal.tenantId, /^t_/);
       assert.match(body.principal.channelIds[0], /^chn_/);
       assert.deepEqual(body.headers, {
-        'X-WAL': lowerWal.slice(0, 20) + '...',
-        'X-SIG': headers['X-SIG'].slice(0, 20) + '...',
-        'X-MES': headers['X-MES'].slice(0, 20) + '...',
+        'X-WAL': `${lowerWal.slice(0, 20)}...`,
+        'X-SIG': `${headers['X-SIG'].slice(0, 20)}...`,
+        'X-MES': `${headers['X-MES'].slice(0, 20)}...`,
       });
       assert.deepEqual(body.allHeaders, {
         'X-WAL': lowerWal,
@@ -87,7 +87,12 @@ for (const engine of ENGINES) {
 
     test('a signature made by ethers (another wallet library) and a raw header-safe message', async () => {
       const ethersWallet = Wallet.createRandom();
-      await svc.service.store.createAdmin({ tenantId: fixture.tenant.id, wallet: ethersWallet.address, displayName: 'Ethers', ownerAdminId: fixture.owner.id });
+      await svc.service.store.createAdmin({
+        tenantId: fixture.tenant.id,
+        wallet: ethersWallet.address,
+        displayName: 'Ethers',
+        ownerAdminId: fixture.owner.id,
+      });
       const message = siweMessage({ address: ethersWallet.address as `0x${string}` }, domain);
       const signature = await ethersWallet.signMessage(message);
       const ok = await get({ 'X-WAL': ethersWallet.address, 'X-SIG': signature, 'X-MES': base64Header(message) });
@@ -109,8 +114,8 @@ for (const engine of ENGINES) {
       assertProblem(await get({ ...headers, 'X-WAL': '0x1234' }), 401, 'AUTH_ADDRESS_MALFORMED');
       assertProblem(await get({ ...headers, 'X-SIG': '0x1234' }), 401, 'AUTH_SIGNATURE_MALFORMED');
       assertProblem(await get({ ...headers, 'X-SIG': headers['X-SIG'].slice(2) }), 401, 'AUTH_SIGNATURE_MALFORMED');
-      assertProblem(await get({ ...headers, 'X-SIG': '0x' + 'zz'.repeat(65) }), 401, 'AUTH_SIGNATURE_MALFORMED');
-      const badV = headers['X-SIG'].slice(0, -2) + '05';
+      assertProblem(await get({ ...headers, 'X-SIG': `0x${'zz'.repeat(65)}` }), 401, 'AUTH_SIGNATURE_MALFORMED');
+      const badV = `${headers['X-SIG'].slice(0, -2)}05`;
       assertProblem(await get({ ...headers, 'X-SIG': badV }), 401, 'AUTH_SIGNATURE_MALFORMED');
     });
 
@@ -118,10 +123,10 @@ for (const engine of ENGINES) {
       const headers = await signIn(fixture.ownerWallet, domain);
       const sig = Buffer.from(headers['X-SIG'].slice(2), 'hex');
       const n = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
-      const s = BigInt('0x' + sig.subarray(32, 64).toString('hex'));
+      const s = BigInt(`0x${sig.subarray(32, 64).toString('hex')}`);
       const highS = (n - s).toString(16).padStart(64, '0');
       const v = sig[64] === 27 ? 28 : 27;
-      const twin = '0x' + sig.subarray(0, 32).toString('hex') + highS + v.toString(16);
+      const twin = `0x${sig.subarray(0, 32).toString('hex')}${highS}${v.toString(16)}`;
       const response = await get({ ...headers, 'X-SIG': twin });
       assertProblem(response, 401, 'AUTH_SIGNATURE_MALFORMED');
       assert.match(response.json().detail, /high s/);
@@ -139,7 +144,7 @@ for (const engine of ENGINES) {
       const message = siweMessage(fixture.ownerWallet, domain);
       const headers = await authHeaders(fixture.ownerWallet, message);
       // The same message with a trailing space is another message.
-      assertProblem(await get({ ...headers, 'X-MES': base64Header(message + ' ') }), 401, 'AUTH_MESSAGE_MALFORMED');
+      assertProblem(await get({ ...headers, 'X-MES': base64Header(`${message} `) }), 401, 'AUTH_MESSAGE_MALFORMED');
       const crlf = message.replace(/\n/g, '\r\n');
       assertProblem(await get({ ...headers, 'X-MES': base64Header(crlf) }), 401, 'AUTH_MESSAGE_MALFORMED');
     });
@@ -147,10 +152,18 @@ for (const engine of ENGINES) {
     test('time window: expired, not yet valid, issued in the future, too old without expiry, skew allowed', async () => {
       const now = Date.now();
       const w = fixture.ownerWallet;
-      assertProblem(await get(await signIn(w, domain, { issuedAt: new Date(now - 7200_000), expirationTime: new Date(now - 60_000) })), 401, 'AUTH_MESSAGE_EXPIRED');
+      assertProblem(
+        await get(await signIn(w, domain, { issuedAt: new Date(now - 7200_000), expirationTime: new Date(now - 60_000) })),
+        401,
+        'AUTH_MESSAGE_EXPIRED',
+      );
       assertProblem(await get(await signIn(w, domain, { notBefore: new Date(now + 120_000) })), 401, 'AUTH_MESSAGE_NOT_YET_VALID');
       assertProblem(await get(await signIn(w, domain, { issuedAt: new Date(now + 120_000) })), 401, 'AUTH_MESSAGE_NOT_YET_VALID');
-      assertProblem(await get(await signIn(w, domain, { issuedAt: new Date(now - 86_500_000), expirationTime: null })), 401, 'AUTH_MESSAGE_EXPIRED');
+      assertProblem(
+        await get(await signIn(w, domain, { issuedAt: new Date(now - 86_500_000), expirationTime: null })),
+        401,
+        'AUTH_MESSAGE_EXPIRED',
+      );
       const withinSkew = await get(await signIn(w, domain, { issuedAt: new Date(now - 3600_000), expirationTime: new Date(now - 10_000) }));
       assert.equal(withinSkew.status, 200, withinSkew.body);
       const noExpiry = await get(await signIn(w, domain, { issuedAt: new Date(now - 3600_000), expirationTime: null }));

@@ -4,10 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import { ALL_PERMISSIONS, type Permission } from '../../src/auth/permissions.ts';
 import type { Channel } from '../../src/store/types.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
-import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { FilesClient, nextSecond } from '../helpers/files.ts';
-import { request, type HttpResponse } from '../helpers/http.ts';
 import { ENGINES } from '../helpers/backends.ts';
+import { FilesClient, nextSecond } from '../helpers/files.ts';
+import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { type HttpResponse, request } from '../helpers/http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { newWallet, signIn, type TestWallet } from '../helpers/wallets.ts';
 
@@ -17,11 +17,25 @@ import { newWallet, signIn, type TestWallet } from '../helpers/wallets.ts';
  * a logout in one cell never affects another.
  */
 type Caller =
-  | 'no auth' | 'bad signature' | 'unknown wallet' | 'suspended admin' | "another tenant's owner"
-  | 'admin not linked to the channel' | 'linked admin without the permission' | 'linked admin with it' | 'owner';
+  | 'no auth'
+  | 'bad signature'
+  | 'unknown wallet'
+  | 'suspended admin'
+  | "another tenant's owner"
+  | 'admin not linked to the channel'
+  | 'linked admin without the permission'
+  | 'linked admin with it'
+  | 'owner';
 const CALLERS: Caller[] = [
-  'no auth', 'bad signature', 'unknown wallet', 'suspended admin', "another tenant's owner",
-  'admin not linked to the channel', 'linked admin without the permission', 'linked admin with it', 'owner',
+  'no auth',
+  'bad signature',
+  'unknown wallet',
+  'suspended admin',
+  "another tenant's owner",
+  'admin not linked to the channel',
+  'linked admin without the permission',
+  'linked admin with it',
+  'owner',
 ];
 
 interface Endpoint {
@@ -41,18 +55,35 @@ interface Context {
 
 const ENDPOINTS: Endpoint[] = [
   { name: 'GET /api/auth/test', channelScoped: false, ok: 200, send: (c) => request(c.baseUrl, '/api/auth/test', { headers: c.auth }) },
-  { name: 'POST /api/auth/logout', channelScoped: false, ok: 204, send: (c) => request(c.baseUrl, '/api/auth/logout', { method: 'POST', headers: c.auth }) },
+  {
+    name: 'POST /api/auth/logout',
+    channelScoped: false,
+    ok: 204,
+    send: (c) => request(c.baseUrl, '/api/auth/logout', { method: 'POST', headers: c.auth }),
+  },
   { name: 'PUT file', permission: 'files:write', channelScoped: true, ok: 200, send: (c, cell) => c.put('docs', cell, 'new bytes') },
   { name: 'GET file', permission: 'files:read', channelScoped: true, ok: 200, send: (c, cell) => c.get('docs', cell) },
   { name: 'DELETE file', permission: 'files:write', channelScoped: true, ok: 204, send: (c, cell) => c.delete('docs', cell) },
   { name: 'GET folder listing', permission: 'files:read', channelScoped: true, ok: 200, send: (c) => c.list('docs') },
   { name: 'GET file versions', permission: 'files:read', channelScoped: true, ok: 200, send: (c, cell) => c.versions('docs', cell) },
-  { name: 'POST restore', permission: 'files:restore', channelScoped: true, ok: 200, send: (c, cell, ctx) => c.restore('docs', cell, `?backupTimestamp=${ctx.backupTimestamp}`) },
-  { name: 'POST backups', permission: 'backups:create', channelScoped: true, ok: 201, send: async (c, _cell, _ctx, allowed) => {
-    // Backups are named by their second: each one that is to succeed gets a second of its own.
-    if (allowed) await nextSecond();
-    return c.backup();
-  } },
+  {
+    name: 'POST restore',
+    permission: 'files:restore',
+    channelScoped: true,
+    ok: 200,
+    send: (c, cell, ctx) => c.restore('docs', cell, `?backupTimestamp=${ctx.backupTimestamp}`),
+  },
+  {
+    name: 'POST backups',
+    permission: 'backups:create',
+    channelScoped: true,
+    ok: 201,
+    send: async (c, _cell, _ctx, allowed) => {
+      // Backups are named by their second: each one that is to succeed gets a second of its own.
+      if (allowed) await nextSecond();
+      return c.backup();
+    },
+  },
   { name: 'GET backups', permission: 'files:read', channelScoped: true, ok: 200, send: (c) => c.backups() },
   { name: 'GET audit', permission: 'audit:read', channelScoped: true, ok: 200, send: (c) => c.audit() },
 ];
@@ -60,10 +91,14 @@ const ENDPOINTS: Endpoint[] = [
 /** The table: what each caller gets from each endpoint. */
 function expected(endpoint: Endpoint, caller: Caller): { status: number; code?: string } {
   switch (caller) {
-    case 'no auth': return { status: 401, code: 'AUTH_HEADERS_MISSING' };
-    case 'bad signature': return { status: 401, code: 'AUTH_SIGNATURE_INVALID' };
-    case 'unknown wallet': return { status: 401, code: 'AUTH_UNKNOWN_WALLET' };
-    case 'suspended admin': return { status: 403, code: 'ADMIN_SUSPENDED' };
+    case 'no auth':
+      return { status: 401, code: 'AUTH_HEADERS_MISSING' };
+    case 'bad signature':
+      return { status: 401, code: 'AUTH_SIGNATURE_INVALID' };
+    case 'unknown wallet':
+      return { status: 401, code: 'AUTH_UNKNOWN_WALLET' };
+    case 'suspended admin':
+      return { status: 403, code: 'ADMIN_SUSPENDED' };
     case "another tenant's owner":
     case 'admin not linked to the channel':
       return endpoint.channelScoped ? { status: 404, code: 'CHANNEL_NOT_FOUND' } : { status: endpoint.ok };
@@ -86,7 +121,9 @@ for (const engine of ENGINES) {
 
     /** The wallet that plays `caller` for `endpoint` (permissions differ per endpoint). */
     const walletKey = (caller: Caller, endpoint: Endpoint) =>
-      caller === 'linked admin without the permission' || caller === 'linked admin with it' ? `${caller}|${endpoint.permission ?? '-'}` : caller;
+      caller === 'linked admin without the permission' || caller === 'linked admin with it'
+        ? `${caller}|${endpoint.permission ?? '-'}`
+        : caller;
 
     before(async () => {
       svc = await startTestService(engine);
@@ -108,14 +145,19 @@ for (const engine of ENGINES) {
       wallets.set('owner', home.ownerWallet);
       for (const permission of [...ALL_PERMISSIONS, undefined]) {
         const key = permission ?? '-';
-        wallets.set(`linked admin without the permission|${key}`, await member({ permissions: ALL_PERMISSIONS.filter((p) => p !== permission), channels: [home.channel] }));
+        wallets.set(
+          `linked admin without the permission|${key}`,
+          await member({ permissions: ALL_PERMISSIONS.filter((p) => p !== permission), channels: [home.channel] }),
+        );
         wallets.set(`linked admin with it|${key}`, await member({ permissions: permission ? [permission] : [], channels: [home.channel] }));
       }
 
       // Every cell gets a file of its own, present in one backup and then changed, so that the
       // allowed cells of GET, DELETE, versions and restore all have something to act on.
       const owner = new FilesClient(svc.baseUrl, home.channel.id, { ...(await signIn(home.ownerWallet, domain)) });
-      for (const endpoint of ENDPOINTS) for (const caller of CALLERS) assert.ok([200, 201].includes((await owner.put('docs', cellName(endpoint, caller), 'backed-up bytes')).status));
+      for (const endpoint of ENDPOINTS)
+        for (const caller of CALLERS)
+          assert.ok([200, 201].includes((await owner.put('docs', cellName(endpoint, caller), 'backed-up bytes')).status));
       await nextSecond();
       const backup = await owner.backup();
       assert.equal(backup.status, 201, backup.body);
@@ -125,11 +167,16 @@ for (const engine of ENGINES) {
     after(() => svc.close());
 
     for (const endpoint of ENDPOINTS) {
-      test(endpoint.name, async (t) => {
+      test(endpoint.name, async () => {
         for (const caller of CALLERS) {
           const auth = await authFor(caller, wallets.get(walletKey(caller, endpoint)), domain);
           const want = expected(endpoint, caller);
-          const response = await endpoint.send(new FilesClient(svc.baseUrl, home.channel.id, auth), cellName(endpoint, caller), ctx, want.code === undefined);
+          const response = await endpoint.send(
+            new FilesClient(svc.baseUrl, home.channel.id, auth),
+            cellName(endpoint, caller),
+            ctx,
+            want.code === undefined,
+          );
           const where = `${endpoint.name} as ${caller}`;
           counts.cells++;
           if (want.code) {
@@ -155,7 +202,9 @@ for (const engine of ENGINES) {
         }
       }
       assert.equal(counts.cells, ENDPOINTS.length * CALLERS.length);
-      t.diagnostic(`${engine}: ${counts.cells} cells (${ENDPOINTS.length} endpoints × ${CALLERS.length} callers), ${counts.refused} refused as the table says, ${counts.allowed} allowed`);
+      t.diagnostic(
+        `${engine}: ${counts.cells} cells (${ENDPOINTS.length} endpoints × ${CALLERS.length} callers), ${counts.refused} refused as the table says, ${counts.allowed} allowed`,
+      );
     });
   });
 }

@@ -54,18 +54,23 @@ describe('CORS, health, OpenAPI', () => {
 
   test('a preflight asking for a method or header outside the contract is refused', async () => {
     const badMethod = await request(svc.baseUrl, '/api/auth/test', {
-      method: 'OPTIONS', headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'TRACE' },
+      method: 'OPTIONS',
+      headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'TRACE' },
     });
     assert.equal(badMethod.status, 403);
     const badHeader = await request(svc.baseUrl, '/api/auth/test', {
-      method: 'OPTIONS', headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'X-Custom' },
+      method: 'OPTIONS',
+      headers: { Origin: 'https://app.example.com', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'X-Custom' },
     });
     assert.equal(badHeader.status, 403);
   });
 
   test('a cross-origin request from a refused origin has no effect and no CORS headers', async () => {
     const headers = await signIn(fixture.ownerWallet, domain);
-    const response = await request(svc.baseUrl, '/api/auth/logout', { method: 'POST', headers: { ...headers, Origin: 'https://evil.example' } });
+    const response = await request(svc.baseUrl, '/api/auth/logout', {
+      method: 'POST',
+      headers: { ...headers, Origin: 'https://evil.example' },
+    });
     assert.equal(response.status, 403);
     assert.equal(response.body, 'Invalid CORS request');
     const still = await request(svc.baseUrl, '/api/auth/test', { headers });

@@ -6,10 +6,10 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { CONTRACT_HEADERS } from '../helpers/assertions.ts';
-import { createMemberAdmin, createTenantFixture } from '../helpers/fixtures.ts';
 import { FilesClient } from '../helpers/files.ts';
+import { createMemberAdmin, createTenantFixture } from '../helpers/fixtures.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { newWallet, signIn, type AuthHeaders, type TestWallet } from '../helpers/wallets.ts';
+import { type AuthHeaders, newWallet, signIn, type TestWallet } from '../helpers/wallets.ts';
 
 /**
  * Issue 6: random methods, paths, query strings, headers, content types and bodies against every
@@ -120,11 +120,13 @@ async function buildWorld(): Promise<World> {
     expired: fixture.ownerWallet,
     'wrong-domain': fixture.ownerWallet,
   };
-  const signIns = new SignIns((role) => signIn(wallets[role], domain, {
-    nonce: Math.random().toString(36).slice(2, 14).padEnd(8, '0'),
-    ...(role === 'expired' ? { issuedAt: new Date(hourAgo.getTime() - 3600_000), expirationTime: hourAgo } : {}),
-    ...(role === 'wrong-domain' ? { domain: 'evil.example.com' } : {}),
-  }));
+  const signIns = new SignIns((role) =>
+    signIn(wallets[role], domain, {
+      nonce: Math.random().toString(36).slice(2, 14).padEnd(8, '0'),
+      ...(role === 'expired' ? { issuedAt: new Date(hourAgo.getTime() - 3600_000), expirationTime: hourAgo } : {}),
+      ...(role === 'wrong-domain' ? { domain: 'evil.example.com' } : {}),
+    }),
+  );
   await signIns.fill();
 
   // Real records, so that valid segments reach files, versions and backups that exist.
@@ -153,8 +155,14 @@ async function buildWorld(): Promise<World> {
     versionIds: versions.map((v) => v.id),
     signIns,
     leakMarkers: [
-      '/work/', '/tmp/', 'node_modules', 'file://',
-      svc.config.dataDir, path.basename(svc.config.dataDir), REPO_ROOT, process.cwd() + '/',
+      '/work/',
+      '/tmp/',
+      'node_modules',
+      'file://',
+      svc.config.dataDir,
+      path.basename(svc.config.dataDir),
+      REPO_ROOT,
+      `${process.cwd()}/`,
     ],
   };
 }
@@ -172,9 +180,20 @@ type BodySpec =
   | { kind: 'huge'; size: number; fill: number };
 
 const BREAKING_MUTATIONS = [
-  'drop X-WAL', 'drop X-SIG', 'drop X-MES', 'repeat X-WAL', 'repeat X-SIG', 'repeat X-MES',
-  'flip a signature digit', 'truncate the signature', 'signature without 0x', 'message not base64',
-  'message of bad base64', 'empty message', 'another X-Wallet-Address', 'address of another wallet',
+  'drop X-WAL',
+  'drop X-SIG',
+  'drop X-MES',
+  'repeat X-WAL',
+  'repeat X-SIG',
+  'repeat X-MES',
+  'flip a signature digit',
+  'truncate the signature',
+  'signature without 0x',
+  'message not base64',
+  'message of bad base64',
+  'empty message',
+  'another X-Wallet-Address',
+  'address of another wallet',
 ] as const;
 /** Changes that a valid sign-in survives: the address in any letter case, the optional header gone. */
 const BENIGN_MUTATIONS = ['none', 'lowercase address', 'uppercase address', 'drop X-Wallet-Address', 'lowercase header names'] as const;
@@ -186,10 +205,20 @@ type AuthChoice =
   | { kind: 'random'; pairs: HeaderPair[] };
 
 const MALFORMATIONS = [
-  'control character in a header value', 'control character in the target', 'space in the target',
-  'invalid header name', 'non-ASCII header name', 'bare LF line ends', 'folded header line',
-  'Content-Length and Transfer-Encoding', 'two Content-Lengths', 'bad Content-Length', 'bad chunk',
-  'no Host', 'odd HTTP version', 'lowercase method',
+  'control character in a header value',
+  'control character in the target',
+  'space in the target',
+  'invalid header name',
+  'non-ASCII header name',
+  'bare LF line ends',
+  'folded header line',
+  'Content-Length and Transfer-Encoding',
+  'two Content-Lengths',
+  'bad Content-Length',
+  'bad chunk',
+  'no Host',
+  'odd HTTP version',
+  'lowercase method',
 ] as const;
 type Malformation = { kind: (typeof MALFORMATIONS)[number]; pick: number };
 
@@ -212,7 +241,11 @@ const latin1AsUtf8 = (wire: string) => Buffer.from(wire, 'latin1').toString('utf
 /** Percent-encodes the UTF-8 bytes of any string (lone surrogates included, as U+FFFD). */
 function percentEncode(text: string): string {
   return [...Buffer.from(text, 'utf8')]
-    .map((byte) => (/[A-Za-z0-9._~-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`))
+    .map((byte) =>
+      /[A-Za-z0-9._~-]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
     .join('');
 }
 
@@ -222,23 +255,54 @@ const segmentChar = char(0x21, 0x7e).filter((c) => !'/?#%'.includes(c));
 const printable = char(0x20, 0x7e);
 const latin1High = char(0x80, 0xff);
 const hexDigit = fc.constantFrom(...'0123456789abcdefABCDEF');
-const tokenChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&\'*+.^_`|~-');
+const tokenChar = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+.^_`|~-");
 
 /** A string of `unit` repeated up to about `maxBytes` bytes: the huge values. */
 const huge = (units: string[], minBytes: number, maxBytes: number) =>
-  fc.tuple(fc.constantFrom(...units), fc.integer({ min: minBytes, max: maxBytes })).map(([unit, bytes]) => unit.repeat(Math.max(1, Math.floor(bytes / unit.length))));
+  fc
+    .tuple(fc.constantFrom(...units), fc.integer({ min: minBytes, max: maxBytes }))
+    .map(([unit, bytes]) => unit.repeat(Math.max(1, Math.floor(bytes / unit.length))));
 
-const MALFORMED_ESCAPES = ['%', '%z', '%zz', '%00', '%2e%2e', '%2E', '%2f', '%2F..%2F', '%5c', '%c0%af', '%ff', '%e2%82', '%%', '%u002e', '%252e%252e', '%0a', '%0d%0a', '%7f', '%C2%85', '%EF%BB%BF'];
+const MALFORMED_ESCAPES = [
+  '%',
+  '%z',
+  '%zz',
+  '%00',
+  '%2e%2e',
+  '%2E',
+  '%2f',
+  '%2F..%2F',
+  '%5c',
+  '%c0%af',
+  '%ff',
+  '%e2%82',
+  '%%',
+  '%u002e',
+  '%252e%252e',
+  '%0a',
+  '%0d%0a',
+  '%7f',
+  '%C2%85',
+  '%EF%BB%BF',
+];
 const DOT_NAMES = ['.', '..', '...', '.hidden', 'name.', 'name%20', '%20', '~', 'CON', 'nul', 'a:b', '..;', '.%2e', '%2e', '%2e%2e'];
 
 /** A path segment: one of the world's real names, or anything a client could put there. */
 function segment(valid: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc.oneof(
     w(24, valid.map(percentEncode)),
-    w(1, valid.map((name) => utf8AsLatin1(name).replaceAll(' ', '%20'))), // raw UTF-8 bytes, unescaped
+    w(
+      1,
+      valid.map((name) => utf8AsLatin1(name).replaceAll(' ', '%20')),
+    ), // raw UTF-8 bytes, unescaped
     w(2, fc.string({ unit: 'grapheme', maxLength: 40 }).map(percentEncode)),
     w(1, fc.string({ unit: 'binary', maxLength: 20 }).map(percentEncode)),
-    w(2, fc.array(fc.oneof(fc.constantFrom(...MALFORMED_ESCAPES), fc.string({ unit: segmentChar, maxLength: 6 })), { maxLength: 6 }).map((parts) => parts.join(''))),
+    w(
+      2,
+      fc
+        .array(fc.oneof(fc.constantFrom(...MALFORMED_ESCAPES), fc.string({ unit: segmentChar, maxLength: 6 })), { maxLength: 6 })
+        .map((parts) => parts.join('')),
+    ),
     w(1, fc.constantFrom(...DOT_NAMES)),
     w(1, huge(['a', '%C3%A9', '%E2%98%83', utf8AsLatin1('é'), '.', '%2e', '%'], 200, 4096)),
     w(1, fc.constant('')),
@@ -250,11 +314,23 @@ const FOLDER = `${CHANNEL}/folders/:folder`;
 const FILE = `${FOLDER}/files/:file`;
 /** Every route of src/http/routes, with the method it is for, plus a path no route has. */
 const ROUTES: [method: string, template: string][] = [
-  ['GET', '/api/auth/test'], ['GET', '/api/auth/nonce'], ['POST', '/api/auth/logout'],
-  ['PUT', FILE], ['GET', FILE], ['DELETE', FILE], ['GET', `${FOLDER}/files`],
-  ['GET', `${FILE}/versions`], ['POST', `${FILE}/restore`],
-  ['POST', `${CHANNEL}/backups`], ['GET', `${CHANNEL}/backups`], ['GET', `${CHANNEL}/audit`],
-  ['GET', '/healthz'], ['GET', '/readyz'], ['GET', '/metrics'], ['GET', '/api/openapi.json'], ['GET', '/docs'],
+  ['GET', '/api/auth/test'],
+  ['GET', '/api/auth/nonce'],
+  ['POST', '/api/auth/logout'],
+  ['PUT', FILE],
+  ['GET', FILE],
+  ['DELETE', FILE],
+  ['GET', `${FOLDER}/files`],
+  ['GET', `${FILE}/versions`],
+  ['POST', `${FILE}/restore`],
+  ['POST', `${CHANNEL}/backups`],
+  ['GET', `${CHANNEL}/backups`],
+  ['GET', `${CHANNEL}/audit`],
+  ['GET', '/healthz'],
+  ['GET', '/readyz'],
+  ['GET', '/metrics'],
+  ['GET', '/api/openapi.json'],
+  ['GET', '/docs'],
 ];
 
 const STANDARD_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'];
@@ -267,7 +343,10 @@ function method(routeMethod: string): fc.Arbitrary<string> {
     w(12, fc.constantFrom(...STANDARD_METHODS)),
     w(2, fc.constantFrom(...OTHER_NODE_METHODS)),
     // Valid tokens that Node's parser does not know (it has a fixed list): answered by the parser.
-    w(1, fc.string({ unit: tokenChar, minLength: 1, maxLength: 10 }).filter((m) => !http.METHODS.includes(m))),
+    w(
+      1,
+      fc.string({ unit: tokenChar, minLength: 1, maxLength: 10 }).filter((m) => !http.METHODS.includes(m)),
+    ),
     w(1, fc.constant('CONNECT')),
   );
 }
@@ -287,7 +366,9 @@ function routePath(world: World): fc.Arbitrary<{ routeMethod: string; path: stri
   return fc.constantFrom(...ROUTES).chain(([routeMethod, template]) => {
     const names = template.split('/').filter((part) => part.startsWith(':'));
     const channel = fc.oneof(w(4, fc.constantFrom(...world.channelRefs)), w(1, fc.constantFrom(...world.foreignChannelRefs)));
-    const segments = names.map((name) => segment(name === ':channel' ? channel : fc.constantFrom(...(name === ':folder' ? world.folders : world.files))));
+    const segments = names.map((name) =>
+      segment(name === ':channel' ? channel : fc.constantFrom(...(name === ':folder' ? world.folders : world.files))),
+    );
     return fc.tuple(fc.tuple(...segments), fc.constantFrom(...PATH_VARIANTS)).map(([values, [, bend]]) => {
       let i = 0;
       return { routeMethod, path: bend(template.replace(/:[a-z]+/g, () => values[i++]!)) };
@@ -295,22 +376,70 @@ function routePath(world: World): fc.Arbitrary<{ routeMethod: string; path: stri
   });
 }
 
-const randomPath = fc.oneof(
-  fc.array(segment(fc.constantFrom('api', 'channels', 'folders', 'files', 'auth')), { maxLength: 7 }).map((parts) => `/${parts.join('/')}`),
-  fc.constantFrom('*', '/', '//', '/..', '/%2e%2e/%2e%2e/etc/passwd', '/api', '/api/channels', '/api/channels/', '/api/auth', 'http://127.0.0.1/healthz', '/healthz?', '/%'),
-).map((path) => ({ routeMethod: 'GET', path }));
+const randomPath = fc
+  .oneof(
+    fc
+      .array(segment(fc.constantFrom('api', 'channels', 'folders', 'files', 'auth')), { maxLength: 7 })
+      .map((parts) => `/${parts.join('/')}`),
+    fc.constantFrom(
+      '*',
+      '/',
+      '//',
+      '/..',
+      '/%2e%2e/%2e%2e/etc/passwd',
+      '/api',
+      '/api/channels',
+      '/api/channels/',
+      '/api/auth',
+      'http://127.0.0.1/healthz',
+      '/healthz?',
+      '/%',
+    ),
+  )
+  .map((path) => ({ routeMethod: 'GET', path }));
 
 const QUERY_KEYS = ['limit', 'cursor', 'backupTimestamp', 'versionId', 'expires', 'signature'];
 
 function queryString(world: World): fc.Arbitrary<string> {
   const key = fc.oneof(
     w(6, fc.constantFrom(...QUERY_KEYS)),
-    w(1, fc.string({ unit: segmentChar, maxLength: 8 }).map((k) => k.replace(/[&=]/g, ''))),
+    w(
+      1,
+      fc.string({ unit: segmentChar, maxLength: 8 }).map((k) => k.replace(/[&=]/g, '')),
+    ),
     w(1, fc.constantFrom('__proto__', 'constructor', 'limit[]', 'a[b]', '', '%', '%zz')),
   );
   const value = fc.oneof(
-    fc.constantFrom('0', '1', '50', '1000', '1001', '-1', '1.5', '1e3', '0x10', '9007199254740993', 'NaN', 'Infinity', '-Infinity', '1e400', 'true', '', '+', '%20'),
-    fc.constantFrom(...world.backupTimestamps, '20261122_093015', '20261399_999999', '99999999_999999', '2026-11-22', '00000000_000000', '20260230_120000', '20261122_0930'),
+    fc.constantFrom(
+      '0',
+      '1',
+      '50',
+      '1000',
+      '1001',
+      '-1',
+      '1.5',
+      '1e3',
+      '0x10',
+      '9007199254740993',
+      'NaN',
+      'Infinity',
+      '-Infinity',
+      '1e400',
+      'true',
+      '',
+      '+',
+      '%20',
+    ),
+    fc.constantFrom(
+      ...world.backupTimestamps,
+      '20261122_093015',
+      '20261399_999999',
+      '99999999_999999',
+      '2026-11-22',
+      '00000000_000000',
+      '20260230_120000',
+      '20261122_0930',
+    ),
     fc.constantFrom(...world.versionIds, 'ver_', 'ver_doesnotexist'),
     fc.string({ unit: 'grapheme', maxLength: 30 }).map(percentEncode),
     fc.constantFrom(...MALFORMED_ESCAPES),
@@ -321,7 +450,10 @@ function queryString(world: World): fc.Arbitrary<string> {
     w(3, fc.constant('')),
     w(1, fc.constant('?')),
     // Few keys, so that repeated ones come often.
-    w(6, fc.array(pair, { minLength: 1, maxLength: 6 }).map((pairs) => `?${pairs.join('&')}`)),
+    w(
+      6,
+      fc.array(pair, { minLength: 1, maxLength: 6 }).map((pairs) => `?${pairs.join('&')}`),
+    ),
   );
 }
 
@@ -336,7 +468,9 @@ const headerValue = fc.oneof(
 
 const authLikeValue = fc.oneof(
   fc.string({ unit: hexDigit, maxLength: 140 }).map((hex) => `0x${hex}`),
-  fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/='), maxLength: 200 }).map((b64) => `base64:${b64}`),
+  fc
+    .string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/='), maxLength: 200 })
+    .map((b64) => `base64:${b64}`),
   headerValue,
 );
 
@@ -344,13 +478,30 @@ const authLikeValue = fc.oneof(
 const someTimes = (name: string, value: fc.Arbitrary<string>) =>
   fc.oneof(
     w(1, fc.constant<HeaderPair[]>([])),
-    w(4, value.map((v): HeaderPair[] => [[name, v]])),
-    w(1, fc.array(value, { minLength: 2, maxLength: 3 }).map((vs) => vs.map((v): HeaderPair => [name, v]))),
+    w(
+      4,
+      value.map((v): HeaderPair[] => [[name, v]]),
+    ),
+    w(
+      1,
+      fc.array(value, { minLength: 2, maxLength: 3 }).map((vs) => vs.map((v): HeaderPair => [name, v])),
+    ),
   );
 
 function auth(): fc.Arbitrary<AuthChoice> {
   const slot = fc.integer({ min: 0, max: SLOTS - 1 });
-  const signedIn = fc.constantFrom<Role>('owner', 'owner', 'owner', 'owner', 'owner', 'owner', 'reader', 'reader', 'no-permission', 'other-tenant');
+  const signedIn = fc.constantFrom<Role>(
+    'owner',
+    'owner',
+    'owner',
+    'owner',
+    'owner',
+    'owner',
+    'reader',
+    'reader',
+    'no-permission',
+    'other-tenant',
+  );
   const benign = fc.oneof(w(8, fc.constant<AuthMutation>('none')), w(1, fc.constantFrom<AuthMutation>(...BENIGN_MUTATIONS)));
   const signed = (role: fc.Arbitrary<Role>, mutation: fc.Arbitrary<AuthMutation>) =>
     fc.record({ kind: fc.constant('signed' as const), role, slot, mutation });
@@ -360,13 +511,32 @@ function auth(): fc.Arbitrary<AuthChoice> {
     w(15, signed(signedIn, fc.constantFrom<AuthMutation>(...BREAKING_MUTATIONS))),
     w(8, signed(fc.constantFrom<Role>('unknown-wallet', 'expired', 'wrong-domain'), fc.constant<AuthMutation>('none'))),
     w(12, fc.constant({ kind: 'none' as const })),
-    w(15, fc.tuple(someTimes('X-WAL', authLikeValue), someTimes('X-SIG', authLikeValue), someTimes('X-MES', authLikeValue))
-      .map(([wal, sig, mes]) => ({ kind: 'random' as const, pairs: [...wal, ...sig, ...mes] }))),
+    w(
+      15,
+      fc
+        .tuple(someTimes('X-WAL', authLikeValue), someTimes('X-SIG', authLikeValue), someTimes('X-MES', authLikeValue))
+        .map(([wal, sig, mes]) => ({ kind: 'random' as const, pairs: [...wal, ...sig, ...mes] })),
+    ),
   );
 }
 
 /** Token names Node's client accepts, minus those that frame the message or have their own arbitrary. */
-const FRAMING = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'upgrade', 'keep-alive', 'te', 'trailer', 'expect', 'content-type', 'origin', 'x-wal', 'x-sig', 'x-mes']);
+const FRAMING = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'upgrade',
+  'keep-alive',
+  'te',
+  'trailer',
+  'expect',
+  'content-type',
+  'origin',
+  'x-wal',
+  'x-sig',
+  'x-mes',
+]);
 const headerName = fc.string({ unit: tokenChar, minLength: 1, maxLength: 30 }).filter((name) => !FRAMING.has(name.toLowerCase()));
 
 function extraHeaders(world: World): fc.Arbitrary<HeaderPair[]> {
@@ -380,59 +550,130 @@ function extraHeaders(world: World): fc.Arbitrary<HeaderPair[]> {
   const one = fc.oneof(
     w(2, pair('Origin', origin)),
     // A preflight: Origin with the request-method and request-headers it asks for.
-    w(1, fc.tuple(origin, fc.oneof(fc.constantFrom(...STANDARD_METHODS, 'get', 'TRACE'), headerValue), fc.oneof(fc.constantFrom('x-wal, x-sig, x-mes', 'content-type', 'x-evil', ''), headerValue))
-      .map(([o, m, h]): HeaderPair[] => [['Origin', o], ['Access-Control-Request-Method', m], ['Access-Control-Request-Headers', h]])),
-    w(1, pair('Range', fc.oneof(fc.constantFrom('bytes=0-3', 'bytes=5-', 'bytes=-2', 'bytes=0-0,2-3', 'bytes=9-1', 'bytes=99999999999999999999-', 'items=0-1'), headerValue))),
+    w(
+      1,
+      fc
+        .tuple(
+          origin,
+          fc.oneof(fc.constantFrom(...STANDARD_METHODS, 'get', 'TRACE'), headerValue),
+          fc.oneof(fc.constantFrom('x-wal, x-sig, x-mes', 'content-type', 'x-evil', ''), headerValue),
+        )
+        .map(([o, m, h]): HeaderPair[] => [
+          ['Origin', o],
+          ['Access-Control-Request-Method', m],
+          ['Access-Control-Request-Headers', h],
+        ]),
+    ),
+    w(
+      1,
+      pair(
+        'Range',
+        fc.oneof(
+          fc.constantFrom('bytes=0-3', 'bytes=5-', 'bytes=-2', 'bytes=0-0,2-3', 'bytes=9-1', 'bytes=99999999999999999999-', 'items=0-1'),
+          headerValue,
+        ),
+      ),
+    ),
     w(1, pair('If-None-Match', fc.oneof(fc.constantFrom('*', 'W/"x"', '"', ''), headerValue))),
     w(1, pair('Accept', fc.oneof(fc.constantFrom('application/json', 'text/html', '*/*', 'application/problem+json;q=0'), headerValue))),
     w(1, pair('X-Forwarded-For', fc.oneof(fc.constantFrom('1.2.3.4', '::1', 'unknown', '1.2.3.4, 5.6.7.8'), headerValue))),
     w(1, pair('Authorization', headerValue)),
     w(1, pair('Expect', fc.oneof(fc.constant('100-continue'), fc.string({ unit: tokenChar, minLength: 1, maxLength: 12 })))),
     w(1, pair('X-Wallet-Address', authLikeValue)),
-    w(4, fc.tuple(headerName, headerValue).map(([n, v]): HeaderPair[] => [[n, v]])),
-    w(1, fc.tuple(headerName, fc.array(headerValue, { minLength: 2, maxLength: 3 })).map(([n, vs]) => vs.map((v): HeaderPair => [n, v]))),
+    w(
+      4,
+      fc.tuple(headerName, headerValue).map(([n, v]): HeaderPair[] => [[n, v]]),
+    ),
+    w(
+      1,
+      fc.tuple(headerName, fc.array(headerValue, { minLength: 2, maxLength: 3 })).map(([n, vs]) => vs.map((v): HeaderPair => [n, v])),
+    ),
   );
   return fc.array(one, { maxLength: 3 }).map((groups) => groups.flat());
 }
 
 const contentType = fc.oneof(
   w(3, fc.constant(undefined)),
-  w(5, fc.constantFrom(
-    'application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'application/octet-stream', 'text/plain',
-    'multipart/form-data; boundary=----x', 'multipart/form-data', 'application/x-www-form-urlencoded', 'image/png',
-    'application/json; charset=latin1', 'application/problem+json', '*/*', ';', 'application/', 'text/plain; charset="',
-  )),
+  w(
+    5,
+    fc.constantFrom(
+      'application/json',
+      'application/json; charset=utf-8',
+      'APPLICATION/JSON',
+      'application/octet-stream',
+      'text/plain',
+      'multipart/form-data; boundary=----x',
+      'multipart/form-data',
+      'application/x-www-form-urlencoded',
+      'image/png',
+      'application/json; charset=latin1',
+      'application/problem+json',
+      '*/*',
+      ';',
+      'application/',
+      'text/plain; charset="',
+    ),
+  ),
   w(2, headerValue),
 );
 
 const jsonTexts = fc.oneof(
   fc.json({ maxDepth: 3 }),
-  fc.constantFrom('{}', '[]', 'null', '""', '{', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '\u0000', ' '),
+  fc.constantFrom(
+    '{}',
+    '[]',
+    'null',
+    '""',
+    '{',
+    '{"__proto__":{"polluted":1}}',
+    '{"constructor":{"prototype":{"polluted":1}}}',
+    '\u0000',
+    ' ',
+  ),
 );
 
 const body: fc.Arbitrary<BodySpec> = fc.oneof(
   w(50, fc.constant({ kind: 'none' as const })),
   w(10, fc.constant({ kind: 'bytes' as const, bytes: new Uint8Array() })),
-  w(20, fc.uint8Array({ maxLength: 2048 }).map((bytes) => ({ kind: 'bytes' as const, bytes }))),
-  w(20, jsonTexts.map((text) => ({ kind: 'text' as const, text }))),
-  w(10, fc.string({ unit: 'grapheme', maxLength: 200 }).map((text) => ({ kind: 'text' as const, text }))),
+  w(
+    20,
+    fc.uint8Array({ maxLength: 2048 }).map((bytes) => ({ kind: 'bytes' as const, bytes })),
+  ),
+  w(
+    20,
+    jsonTexts.map((text) => ({ kind: 'text' as const, text })),
+  ),
+  w(
+    10,
+    fc.string({ unit: 'grapheme', maxLength: 200 }).map((text) => ({ kind: 'text' as const, text })),
+  ),
   // About 1 case in 100: up to just over MAX_JSON_BYTES (1 MiB).
-  w(1, fc.record({ kind: fc.constant('huge' as const), size: fc.integer({ min: 64 * 1024, max: 1_100_000 }), fill: fc.integer({ min: 0, max: 255 }) })),
+  w(
+    1,
+    fc.record({
+      kind: fc.constant('huge' as const),
+      size: fc.integer({ min: 64 * 1024, max: 1_100_000 }),
+      fill: fc.integer({ min: 0, max: 255 }),
+    }),
+  ),
 );
 
 const malformation = fc.record({ kind: fc.constantFrom(...MALFORMATIONS), pick: fc.nat({ max: 1000 }) });
 
 function fuzzRequest(world: World): fc.Arbitrary<FuzzRequest> {
-  return fc.oneof(w(17, routePath(world)), w(3, randomPath))
-    .chain(({ routeMethod, path }) => fc.record({
-      method: method(routeMethod),
-      target: queryString(world).map((query) => path + query),
-      auth: auth(),
-      headers: extraHeaders(world),
-      contentType,
-      body,
-      malformation: fc.oneof(w(19, fc.constant(undefined)), w(1, malformation)),
-    }))
+  return fc
+    .oneof(w(17, routePath(world)), w(3, randomPath))
+    .chain(({ routeMethod, path }) =>
+      fc.record({
+        method: method(routeMethod),
+        target: queryString(world).map((query) => path + query),
+        auth: auth(),
+        headers: extraHeaders(world),
+        contentType,
+        body,
+        malformation: fc.oneof(w(19, fc.constant(undefined)), w(1, malformation)),
+      }),
+    )
     .map((request) => Object.assign(request, { [fc.toStringMethod]: () => describe(request) }));
 }
 
@@ -442,29 +683,71 @@ function fuzzRequest(world: World): fc.Arbitrary<FuzzRequest> {
 function applyAuthMutation(headers: AuthHeaders, mutation: AuthMutation): HeaderPair[] {
   const { 'X-WAL': wal, 'X-SIG': sig, 'X-MES': mes } = headers;
   const walletAddress = headers['X-Wallet-Address'] ?? wal;
-  let pairs: HeaderPair[] = [['X-WAL', wal], ['X-SIG', sig], ['X-MES', mes], ['X-Wallet-Address', walletAddress]];
+  let pairs: HeaderPair[] = [
+    ['X-WAL', wal],
+    ['X-SIG', sig],
+    ['X-MES', mes],
+    ['X-Wallet-Address', walletAddress],
+  ];
   const set = (name: string, value: string) => (pairs = pairs.map(([n, v]) => [n, n === name ? value : v]));
   const drop = (name: string) => (pairs = pairs.filter(([n]) => n !== name));
   switch (mutation) {
-    case 'none': break;
-    case 'lowercase address': set('X-WAL', wal.toLowerCase()); break;
-    case 'uppercase address': set('X-WAL', `0x${wal.slice(2).toUpperCase()}`); break;
-    case 'drop X-Wallet-Address': drop('X-Wallet-Address'); break;
-    case 'lowercase header names': pairs = pairs.map(([n, v]) => [n.toLowerCase(), v]); break;
-    case 'drop X-WAL': drop('X-WAL'); break;
-    case 'drop X-SIG': drop('X-SIG'); break;
-    case 'drop X-MES': drop('X-MES'); break;
-    case 'repeat X-WAL': pairs.push(['X-WAL', wal]); break;
-    case 'repeat X-SIG': pairs.push(['X-SIG', sig]); break;
-    case 'repeat X-MES': pairs.push(['X-MES', mes]); break;
-    case 'flip a signature digit': set('X-SIG', sig.slice(0, 20) + (sig[20] === 'a' ? 'b' : 'a') + sig.slice(21)); break;
-    case 'truncate the signature': set('X-SIG', sig.slice(0, 100)); break;
-    case 'signature without 0x': set('X-SIG', sig.slice(2)); break;
-    case 'message not base64': set('X-MES', 'Sign in to wallet-admin'); break;
-    case 'message of bad base64': set('X-MES', 'base64:!!not base64!!'); break;
-    case 'empty message': set('X-MES', ''); break;
-    case 'another X-Wallet-Address': set('X-Wallet-Address', '0x0000000000000000000000000000000000000001'); break;
-    case 'address of another wallet': set('X-WAL', '0x0000000000000000000000000000000000000001'); break;
+    case 'none':
+      break;
+    case 'lowercase address':
+      set('X-WAL', wal.toLowerCase());
+      break;
+    case 'uppercase address':
+      set('X-WAL', `0x${wal.slice(2).toUpperCase()}`);
+      break;
+    case 'drop X-Wallet-Address':
+      drop('X-Wallet-Address');
+      break;
+    case 'lowercase header names':
+      pairs = pairs.map(([n, v]) => [n.toLowerCase(), v]);
+      break;
+    case 'drop X-WAL':
+      drop('X-WAL');
+      break;
+    case 'drop X-SIG':
+      drop('X-SIG');
+      break;
+    case 'drop X-MES':
+      drop('X-MES');
+      break;
+    case 'repeat X-WAL':
+      pairs.push(['X-WAL', wal]);
+      break;
+    case 'repeat X-SIG':
+      pairs.push(['X-SIG', sig]);
+      break;
+    case 'repeat X-MES':
+      pairs.push(['X-MES', mes]);
+      break;
+    case 'flip a signature digit':
+      set('X-SIG', sig.slice(0, 20) + (sig[20] === 'a' ? 'b' : 'a') + sig.slice(21));
+      break;
+    case 'truncate the signature':
+      set('X-SIG', sig.slice(0, 100));
+      break;
+    case 'signature without 0x':
+      set('X-SIG', sig.slice(2));
+      break;
+    case 'message not base64':
+      set('X-MES', 'Sign in to wallet-admin');
+      break;
+    case 'message of bad base64':
+      set('X-MES', 'base64:!!not base64!!');
+      break;
+    case 'empty message':
+      set('X-MES', '');
+      break;
+    case 'another X-Wallet-Address':
+      set('X-Wallet-Address', '0x0000000000000000000000000000000000000001');
+      break;
+    case 'address of another wallet':
+      set('X-WAL', '0x0000000000000000000000000000000000000001');
+      break;
   }
   return pairs;
 }
@@ -477,10 +760,14 @@ function authPairs(world: World, choice: AuthChoice): HeaderPair[] {
 
 function bodyBytes(spec: BodySpec): Buffer | undefined {
   switch (spec.kind) {
-    case 'none': return undefined;
-    case 'bytes': return Buffer.from(spec.bytes);
-    case 'text': return Buffer.from(spec.text, 'utf8');
-    case 'huge': return Buffer.alloc(spec.size, spec.fill);
+    case 'none':
+      return undefined;
+    case 'bytes':
+      return Buffer.from(spec.bytes);
+    case 'text':
+      return Buffer.from(spec.text, 'utf8');
+    case 'huge':
+      return Buffer.alloc(spec.size, spec.fill);
   }
 }
 
@@ -542,10 +829,14 @@ function sendWithNodeClient(world: World, wire: Wire): Promise<Outcome> {
         for (let i = 0; i < response.rawHeaders.length; i += 2) rawHeaders.push([response.rawHeaders[i]!, response.rawHeaders[i + 1]!]);
         settle({ kind: 'answer', status: response.statusCode!, headers: joinHeaders(rawHeaders), rawHeaders, body: Buffer.concat(chunks) });
       });
-      response.on('error', (error) => settle({ kind: 'no answer', reason: `${(error as NodeJS.ErrnoException).code ?? error.message} mid-answer` }));
+      response.on('error', (error) =>
+        settle({ kind: 'no answer', reason: `${(error as NodeJS.ErrnoException).code ?? error.message} mid-answer` }),
+      );
     });
     // A server that answers before reading a large body may reset the upload: the answer, if any, came first.
-    request.on('error', (error: NodeJS.ErrnoException) => settle({ kind: 'no answer', reason: error.code ?? error.message, reusedSocket: request.reusedSocket }));
+    request.on('error', (error: NodeJS.ErrnoException) =>
+      settle({ kind: 'no answer', reason: error.code ?? error.message, reusedSocket: request.reusedSocket }),
+    );
     request.end(wire.body);
   });
 }
@@ -582,7 +873,11 @@ function rawBytes(world: World, wire: Wire, malformation: Malformation | undefin
   let method = wire.method;
   let target = wire.target;
   let version = 'HTTP/1.1';
-  let headers: HeaderPair[] = [['Host', `127.0.0.1:${world.port}`], ...wire.headers.filter(([n]) => n.toLowerCase() !== 'content-length'), ['Connection', 'close']];
+  let headers: HeaderPair[] = [
+    ['Host', `127.0.0.1:${world.port}`],
+    ...wire.headers.filter(([n]) => n.toLowerCase() !== 'content-length'),
+    ['Connection', 'close'],
+  ];
   let body = wire.body ?? Buffer.alloc(0);
   let framing: HeaderPair[] = [['Content-Length', String(body.length)]];
   let lineEnd = '\r\n';
@@ -592,19 +887,53 @@ function rawBytes(world: World, wire: Wire, malformation: Malformation | undefin
       headers = headers.map((h) => (h[0] === name ? [name, value.slice(0, at(value)) + control + value.slice(at(value))] : h));
       break;
     }
-    case 'control character in the target': target = target.slice(0, at(target)) + control + target.slice(at(target)); break;
-    case 'space in the target': target = target.slice(0, at(target)) + ' ' + target.slice(at(target)); break;
-    case 'invalid header name': headers.push([['X Bad', 'X(Bad)', '', 'X:Bad', 'X"Bad', 'X@Bad'][pick % 6]!, 'v']); break;
-    case 'non-ASCII header name': headers.push([`X-${utf8AsLatin1('é☃')}`, 'v']); break;
-    case 'bare LF line ends': lineEnd = '\n'; break;
-    case 'folded header line': headers.push(['X-Folded', 'a\r\n b']); break;
-    case 'Content-Length and Transfer-Encoding': framing = [['Content-Length', String(body.length + 5)], ['Transfer-Encoding', 'chunked']]; body = Buffer.from('0\r\n\r\n'); break;
-    case 'two Content-Lengths': framing = [['Content-Length', String(body.length)], ['Content-Length', String(body.length + 1)]]; break;
-    case 'bad Content-Length': framing = [['Content-Length', ['1x', '-1', '+3', '3 3', '0x10', '', '99999999999999999999999'][pick % 7]!]]; break;
-    case 'bad chunk': framing = [['Transfer-Encoding', 'chunked']]; body = Buffer.from(['zz\r\nabc\r\n0\r\n\r\n', '3\r\nabcdef\r\n0\r\n\r\n', '-1\r\n\r\n', '3;\x01\r\nabc\r\n0\r\n\r\n'][pick % 4]!); break;
-    case 'no Host': headers = headers.slice(1); break;
-    case 'odd HTTP version': version = ['HTTP/1.2', 'HTTP/3.0', 'HTTP/0.9', 'HTTP/x.y', 'http/1.1', 'HTTP/1.1.1', 'HTTP/11', 'HTTP/'][pick % 8]!; break;
-    case 'lowercase method': method = method.toLowerCase() === method ? 'get' : method.toLowerCase(); break;
+    case 'control character in the target':
+      target = target.slice(0, at(target)) + control + target.slice(at(target));
+      break;
+    case 'space in the target':
+      target = `${target.slice(0, at(target))} ${target.slice(at(target))}`;
+      break;
+    case 'invalid header name':
+      headers.push([['X Bad', 'X(Bad)', '', 'X:Bad', 'X"Bad', 'X@Bad'][pick % 6]!, 'v']);
+      break;
+    case 'non-ASCII header name':
+      headers.push([`X-${utf8AsLatin1('é☃')}`, 'v']);
+      break;
+    case 'bare LF line ends':
+      lineEnd = '\n';
+      break;
+    case 'folded header line':
+      headers.push(['X-Folded', 'a\r\n b']);
+      break;
+    case 'Content-Length and Transfer-Encoding':
+      framing = [
+        ['Content-Length', String(body.length + 5)],
+        ['Transfer-Encoding', 'chunked'],
+      ];
+      body = Buffer.from('0\r\n\r\n');
+      break;
+    case 'two Content-Lengths':
+      framing = [
+        ['Content-Length', String(body.length)],
+        ['Content-Length', String(body.length + 1)],
+      ];
+      break;
+    case 'bad Content-Length':
+      framing = [['Content-Length', ['1x', '-1', '+3', '3 3', '0x10', '', '99999999999999999999999'][pick % 7]!]];
+      break;
+    case 'bad chunk':
+      framing = [['Transfer-Encoding', 'chunked']];
+      body = Buffer.from(['zz\r\nabc\r\n0\r\n\r\n', '3\r\nabcdef\r\n0\r\n\r\n', '-1\r\n\r\n', '3;\x01\r\nabc\r\n0\r\n\r\n'][pick % 4]!);
+      break;
+    case 'no Host':
+      headers = headers.slice(1);
+      break;
+    case 'odd HTTP version':
+      version = ['HTTP/1.2', 'HTTP/3.0', 'HTTP/0.9', 'HTTP/x.y', 'http/1.1', 'HTTP/1.1.1', 'HTTP/11', 'HTTP/'][pick % 8]!;
+      break;
+    case 'lowercase method':
+      method = method.toLowerCase() === method ? 'get' : method.toLowerCase();
+      break;
   }
   const head = [`${method} ${target} ${version}`, ...[...headers, ...framing].map(([n, v]) => `${n}: ${v}`)].join(lineEnd);
   return Buffer.concat([Buffer.from(head + lineEnd + lineEnd, 'latin1'), body]);
@@ -622,14 +951,24 @@ function sendRaw(world: World, bytes: Buffer, method: string): Promise<Outcome> 
       socket.destroy();
       resolve(outcome);
     };
-    const timer = setTimeout(() => settle(parseRawAnswer(received, method, true) ?? { kind: 'no answer', reason: `nothing within ${ANSWER_TIMEOUT_MS} ms` }), ANSWER_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => settle(parseRawAnswer(received, method, true) ?? { kind: 'no answer', reason: `nothing within ${ANSWER_TIMEOUT_MS} ms` }),
+      ANSWER_TIMEOUT_MS,
+    );
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       const answer = parseRawAnswer(received, method, false);
       if (answer) settle(answer);
     });
     socket.on('error', () => undefined);
-    socket.on('close', () => settle(parseRawAnswer(received, method, true) ?? { kind: 'no answer', reason: received.length ? 'unreadable answer' : 'closed unanswered' }));
+    socket.on('close', () =>
+      settle(
+        parseRawAnswer(received, method, true) ?? {
+          kind: 'no answer',
+          reason: received.length ? 'unreadable answer' : 'closed unanswered',
+        },
+      ),
+    );
     socket.write(bytes);
   });
 }
@@ -704,7 +1043,12 @@ function parserRefusal(request: FuzzRequest, wire: Wire): string | undefined {
  * own, as UTF-8 (so é takes two bytes).
  */
 function headBytes(wire: Wire, { trimmed = false } = {}): number {
-  const lines = [`${wire.method} ${wire.target} HTTP/1.1`, `Host: 127.0.0.1:65535`, 'Connection: keep-alive', ...wire.headers.map(([n, v]) => `${n}: ${trimmed ? v.trim() : v}`)];
+  const lines = [
+    `${wire.method} ${wire.target} HTTP/1.1`,
+    `Host: 127.0.0.1:65535`,
+    'Connection: keep-alive',
+    ...wire.headers.map(([n, v]) => `${n}: ${trimmed ? v.trim() : v}`),
+  ];
   const expects = wire.headers.some(([n]) => n.toLowerCase() === 'expect');
   return lines.reduce((sum, line) => sum + Buffer.byteLength(line, expects ? 'utf8' : 'latin1') + 2, 2);
 }
@@ -728,11 +1072,26 @@ interface Tally {
   slow: string[];
 }
 
-const newTally = (): Tally => ({ cases: 0, statuses: {}, codes: {}, parserAnswers: {}, bareNodeAnswers: {}, unanswered: {}, corsRefusals: 0, rawCases: 0, signedIn: 0, signedInPastAuth: 0, huge: 0, slow: [] });
+const newTally = (): Tally => ({
+  cases: 0,
+  statuses: {},
+  codes: {},
+  parserAnswers: {},
+  bareNodeAnswers: {},
+  unanswered: {},
+  corsRefusals: 0,
+  rawCases: 0,
+  signedIn: 0,
+  signedInPastAuth: 0,
+  huge: 0,
+  slow: [],
+});
 const bump = (counts: Record<string, number>, key: string) => (counts[key] = (counts[key] ?? 0) + 1);
 
 function isSignedIn(choice: AuthChoice): boolean {
-  return choice.kind === 'signed' && SIGNED_IN_ROLES.includes(choice.role) && (BENIGN_MUTATIONS as readonly string[]).includes(choice.mutation);
+  return (
+    choice.kind === 'signed' && SIGNED_IN_ROLES.includes(choice.role) && (BENIGN_MUTATIONS as readonly string[]).includes(choice.mutation)
+  );
 }
 
 /** Everything the request itself carried, so that an echo of it (a 404's path, /api/auth/test's headers) is not taken for a leak. */
@@ -744,7 +1103,12 @@ function sentText(wire: Wire): string {
       return text;
     }
   };
-  const parts = [wire.target, latin1AsUtf8(wire.target), safeDecode(latin1AsUtf8(wire.target)), ...wire.headers.flatMap(([n, v]) => [n, v, latin1AsUtf8(v)])];
+  const parts = [
+    wire.target,
+    latin1AsUtf8(wire.target),
+    safeDecode(latin1AsUtf8(wire.target)),
+    ...wire.headers.flatMap(([n, v]) => [n, v, latin1AsUtf8(v)]),
+  ];
   if (wire.body) parts.push(wire.body.toString('utf8'), wire.body.toString('latin1'));
   return parts.join('\n');
 }
@@ -769,7 +1133,12 @@ function check(world: World, request: FuzzRequest, wire: Wire, outcome: Outcome,
 
   // Node's own 400 carries none of the service's headers: only for raw malformed requests, and not
   // for a missing Host, which the service answers itself.
-  if (headers['x-content-type-options'] === undefined && request.malformation && request.malformation.kind !== 'no Host' && status === 400) {
+  if (
+    headers['x-content-type-options'] === undefined &&
+    request.malformation &&
+    request.malformation.kind !== 'no Host' &&
+    status === 400
+  ) {
     bump(tally.bareNodeAnswers, `${status} raw: ${request.malformation.kind}`);
     return;
   }
@@ -782,11 +1151,19 @@ function check(world: World, request: FuzzRequest, wire: Wire, outcome: Outcome,
     tally.corsRefusals++;
     if (request.method !== 'HEAD') assert.equal(text, 'Invalid CORS request', 'the body of a CORS refusal');
     for (const name of SECURITY_HEADER_NAMES) assert.equal(headers[name], CONTRACT_HEADERS[name], `header ${name} on a CORS refusal`);
-    assert.deepEqual(Object.keys(headers).filter((n) => n.startsWith('access-control-allow-')), [], 'a CORS refusal grants nothing');
+    assert.deepEqual(
+      Object.keys(headers).filter((n) => n.startsWith('access-control-allow-')),
+      [],
+      'a CORS refusal grants nothing',
+    );
   } else {
     for (const [name, value] of Object.entries(CONTRACT_HEADERS)) assert.equal(headers[name], value, `header ${name}`);
   }
-  assert.deepEqual(rawHeaders.filter(([n]) => n.toLowerCase() === 'vary').map(([, v]) => v), VARY_LINES, 'Vary lines');
+  assert.deepEqual(
+    rawHeaders.filter(([n]) => n.toLowerCase() === 'vary').map(([, v]) => v),
+    VARY_LINES,
+    'Vary lines',
+  );
 
   if (status >= 400 && request.method !== 'HEAD' && !corsRefusal) {
     assert.equal(headers['content-type'], 'application/problem+json', 'a 4xx is a problem');
@@ -797,17 +1174,22 @@ function check(world: World, request: FuzzRequest, wire: Wire, outcome: Outcome,
     bump(tally.codes, problem!.code as string);
     if (problem!.instance === undefined) {
       assert.ok(PARSER_CODES.has(problem!.code as string), `only Node's parser answers without instance (${problem!.code})`);
-      assert.ok(refusal, `Node's parser refused a well-formed request: ${problem!.code} (header section of about ${headBytes(wire)} bytes)`);
+      assert.ok(
+        refusal,
+        `Node's parser refused a well-formed request: ${problem!.code} (header section of about ${headBytes(wire)} bytes)`,
+      );
       bump(tally.parserAnswers, `${status} ${problem!.code} (${refusal})`);
     } else {
       assert.equal(typeof problem!.instance, 'string');
     }
   }
-  if (status === 431 && !request.malformation) assert.ok(headBytes(wire) > MAX_HEADER_BYTES - 256, `431 to ${headBytes(wire)} bytes of header`);
+  if (status === 431 && !request.malformation)
+    assert.ok(headBytes(wire) > MAX_HEADER_BYTES - 256, `431 to ${headBytes(wire)} bytes of header`);
   // The limit holds both ways, when nothing else is wrong with the request first. Node does not
   // count the blanks around a value (they are not kept), so neither does this side of the check.
   const counted = headBytes(wire, { trimmed: true });
-  if (refusal === HEADERS_NEAR_LIMIT && counted > MAX_HEADER_BYTES + 256) assert.equal(status, 431, `${counted} bytes of header, blanks around values left out`);
+  if (refusal === HEADERS_NEAR_LIMIT && counted > MAX_HEADER_BYTES + 256)
+    assert.equal(status, 431, `${counted} bytes of header, blanks around values left out`);
 
   // A download's body is bytes an earlier case uploaded: not the service's words.
   const download = status < 300 && headers['content-security-policy'] === 'sandbox';
@@ -823,11 +1205,22 @@ function check(world: World, request: FuzzRequest, wire: Wire, outcome: Outcome,
 /** A few lines per case, for fast-check's counterexample; `full` for the failure message: values up to 4,000 characters whole. */
 function describe(request: FuzzRequest, { full = false } = {}): string {
   const limit = full ? 4000 : 80;
-  const short = (value: string) => JSON.stringify(value.length > limit ? `${value.slice(0, 60)}…` : value) + (value.length > limit ? ` (${value.length} chars)` : '');
-  const authText = request.auth.kind === 'signed' ? `signed ${request.auth.role}#${request.auth.slot}, ${request.auth.mutation}`
-    : request.auth.kind === 'random' ? `random ${request.auth.pairs.map(([n, v]) => `${n}: ${short(v)}`).join(', ')}` : 'none';
-  const bodyText = request.body.kind === 'none' ? 'none' : request.body.kind === 'huge' ? `${request.body.size} bytes of 0x${request.body.fill.toString(16)}`
-    : request.body.kind === 'bytes' ? `${request.body.bytes.length} random bytes` : short(request.body.text);
+  const short = (value: string) =>
+    JSON.stringify(value.length > limit ? `${value.slice(0, 60)}…` : value) + (value.length > limit ? ` (${value.length} chars)` : '');
+  const authText =
+    request.auth.kind === 'signed'
+      ? `signed ${request.auth.role}#${request.auth.slot}, ${request.auth.mutation}`
+      : request.auth.kind === 'random'
+        ? `random ${request.auth.pairs.map(([n, v]) => `${n}: ${short(v)}`).join(', ')}`
+        : 'none';
+  const bodyText =
+    request.body.kind === 'none'
+      ? 'none'
+      : request.body.kind === 'huge'
+        ? `${request.body.size} bytes of 0x${request.body.fill.toString(16)}`
+        : request.body.kind === 'bytes'
+          ? `${request.body.bytes.length} random bytes`
+          : short(request.body.text);
   return [
     `${request.method} ${short(request.target)}`,
     `  auth: ${authText}`,
@@ -858,9 +1251,10 @@ async function runCase(world: World, request: FuzzRequest, tally: Tally): Promis
   if (request.body.kind === 'huge') tally.huge++;
   const sentAt = Date.now();
   // Node's client treats CONNECT as a proxy tunnel and may wait forever for one: raw socket too.
-  const outcome = request.malformation || request.method === 'CONNECT'
-    ? await sendRaw(world, rawBytes(world, wire, request.malformation), request.method)
-    : await sendOverHttp(world, wire);
+  const outcome =
+    request.malformation || request.method === 'CONNECT'
+      ? await sendRaw(world, rawBytes(world, wire, request.malformation), request.method)
+      : await sendOverHttp(world, wire);
   const elapsed = Date.now() - sentAt;
   if (elapsed > 1000 && tally.slow.length < 5) tally.slow.push(`${elapsed} ms: ${describe(request).replaceAll('\n', ' ')}`);
   // A logout revoked this slot's message: sign a new one for the cases to come.
@@ -871,7 +1265,10 @@ async function runCase(world: World, request: FuzzRequest, tally: Tally): Promis
     check(world, request, wire, outcome, tally);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`${message}\nrequest:\n${describe(request, { full: true })}\nanswer: ${describeOutcome(outcome)}${serviceLog(world, outcome)}`, { cause: error });
+    throw new Error(
+      `${message}\nrequest:\n${describe(request, { full: true })}\nanswer: ${describeOutcome(outcome)}${serviceLog(world, outcome)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -891,13 +1288,22 @@ test(`${CASES} random requests against every route: no 5xx, the contract's heade
   const started = Date.now();
   const perLane = Math.ceil(CASES / LANES);
   const arbitrary = fuzzRequest(world);
-  const lanes = await Promise.allSettled(Array.from({ length: LANES }, (_, lane) =>
-    fc.assert(fc.asyncProperty(arbitrary, (request) => runCase(world, request, tally)), { numRuns: perLane, seed: SEED + lane, includeErrorInReport: true }),
-  ));
+  const lanes = await Promise.allSettled(
+    Array.from({ length: LANES }, (_, lane) =>
+      fc.assert(
+        fc.asyncProperty(arbitrary, (request) => runCase(world, request, tally)),
+        { numRuns: perLane, seed: SEED + lane, includeErrorInReport: true },
+      ),
+    ),
+  );
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  t.diagnostic(`cases run: ${tally.cases} (statuses: ${JSON.stringify(sortedCounts(tally.statuses))}) in ${seconds} s, seed ${SEED} (lanes ${SEED}..${SEED + LANES - 1})`);
+  t.diagnostic(
+    `cases run: ${tally.cases} (statuses: ${JSON.stringify(sortedCounts(tally.statuses))}) in ${seconds} s, seed ${SEED} (lanes ${SEED}..${SEED + LANES - 1})`,
+  );
   t.diagnostic(`problem codes: ${JSON.stringify(sortedCounts(tally.codes))}`);
-  t.diagnostic(`signed in: ${tally.signedIn} cases, ${tally.signedInPastAuth} of them answered other than 401; raw-socket cases: ${tally.rawCases}; bodies of 64 KiB–1.1 MB: ${tally.huge}; CORS refusals: ${tally.corsRefusals}`);
+  t.diagnostic(
+    `signed in: ${tally.signedIn} cases, ${tally.signedInPastAuth} of them answered other than 401; raw-socket cases: ${tally.rawCases}; bodies of 64 KiB–1.1 MB: ${tally.huge}; CORS refusals: ${tally.corsRefusals}`,
+  );
   t.diagnostic(`answered by Node's parser: ${JSON.stringify(tally.parserAnswers)}`);
   t.diagnostic(`answered by Node without the service's headers (raw malformed only): ${JSON.stringify(tally.bareNodeAnswers)}`);
   t.diagnostic(`unanswered (malformed only): ${JSON.stringify(tally.unanswered)}`);
@@ -905,7 +1311,8 @@ test(`${CASES} random requests against every route: no 5xx, the contract's heade
   // Each failing lane has its own counterexample, possibly of another bug: all of them are shown.
   const failures = lanes.filter((lane): lane is PromiseRejectedResult => lane.status === 'rejected').map((lane) => lane.reason as Error);
   if (failures.length === 1) throw failures[0];
-  if (failures.length > 1) throw new Error(`${failures.length} of ${LANES} lanes failed:\n\n${failures.map((f) => f.message).join('\n\n----\n\n')}`);
+  if (failures.length > 1)
+    throw new Error(`${failures.length} of ${LANES} lanes failed:\n\n${failures.map((f) => f.message).join('\n\n----\n\n')}`);
   assert.ok(tally.cases >= CASES, `${tally.cases} cases run`);
   assert.ok(tally.signedInPastAuth > tally.cases / 3, 'at least a third of the cases get past authentication');
 });
@@ -923,24 +1330,56 @@ const FINDINGS: [title: string, request: FuzzRequest][] = [
     // Node's http server answers an Expect it does not know with its own 417 (no 'checkExpectation'
     // listener), before Fastify: none of the contract's headers, no problem body.
     'Expect with an unknown expectation is answered with the contract headers',
-    { method: 'GET', target: '/healthz', auth: { kind: 'none' }, headers: [['Expect', 'foo']], contentType: undefined, body: { kind: 'none' }, malformation: undefined },
+    {
+      method: 'GET',
+      target: '/healthz',
+      auth: { kind: 'none' },
+      headers: [['Expect', 'foo']],
+      contentType: undefined,
+      body: { kind: 'none' },
+      malformation: undefined,
+    },
   ],
   [
     // ?limit=Infinity (also -Infinity, 1e400, or 309 and more digits) passes the query schema
     // (integer 1–1000) and reaches SQL: SqliteError "datatype mismatch", 500 INTERNAL_ERROR, on
     // every paged list (backups, audit, folder files, versions).
     '?limit=Infinity is refused with 400, not a 500',
-    { method: 'GET', target: '/api/channels/main/backups?limit=Infinity', auth: { kind: 'signed', role: 'owner', slot: 0, mutation: 'none' }, headers: [], contentType: undefined, body: { kind: 'none' }, malformation: undefined },
+    {
+      method: 'GET',
+      target: '/api/channels/main/backups?limit=Infinity',
+      auth: { kind: 'signed', role: 'owner', slot: 0, mutation: 'none' },
+      headers: [],
+      contentType: undefined,
+      body: { kind: 'none' },
+      malformation: undefined,
+    },
   ],
   [
     // Node refuses an HTTP/1.1 request without Host itself: a bare 400, none of the contract's headers.
     'a request without Host is refused in the one error format',
-    { method: 'GET', target: '/healthz', auth: { kind: 'none' }, headers: [], contentType: undefined, body: { kind: 'none' }, malformation: { kind: 'no Host', pick: 0 } },
+    {
+      method: 'GET',
+      target: '/healthz',
+      auth: { kind: 'none' },
+      headers: [],
+      contentType: undefined,
+      body: { kind: 'none' },
+      malformation: { kind: 'no Host', pick: 0 },
+    },
   ],
   [
     // With no 'connect' listener Node closes the connection without an answer.
     'CONNECT is answered, not dropped',
-    { method: 'CONNECT', target: '/api/auth/test', auth: { kind: 'none' }, headers: [], contentType: undefined, body: { kind: 'none' }, malformation: undefined },
+    {
+      method: 'CONNECT',
+      target: '/api/auth/test',
+      auth: { kind: 'none' },
+      headers: [],
+      contentType: undefined,
+      body: { kind: 'none' },
+      malformation: undefined,
+    },
   ],
 ];
 

@@ -34,7 +34,11 @@ describe('HTTP/1.1 framing', () => {
 
   for (const target of ['example.com:443', '/api/auth/test']) {
     test(`CONNECT ${target}: 405 METHOD_NOT_ALLOWED with Allow, then the connection closes`, async () => {
-      const { text, closedAfterMs } = await rawExchange(port, (s) => s.write(`CONNECT ${target} HTTP/1.1\r\nHost: example.com:443\r\n\r\n`), 1000);
+      const { text, closedAfterMs } = await rawExchange(
+        port,
+        (s) => s.write(`CONNECT ${target} HTTP/1.1\r\nHost: example.com:443\r\n\r\n`),
+        1000,
+      );
       assertRawProblem(text, 405, 'METHOD_NOT_ALLOWED');
       assert.match(parseRaw(text).headers.allow!, /\bGET\b.*\bPOST\b/);
       assert.notEqual(closedAfterMs, undefined, 'closed');
@@ -46,7 +50,11 @@ describe('HTTP/1.1 framing', () => {
     const control = await rawExchange(port, (s) => s.write(pipelined('GET /healthz HTTP/1.1\r\nHost: x')), 1000);
     assert.equal(answers(control.text).length, 2, control.text);
 
-    const { text, closedAfterMs } = await rawExchange(port, (s) => s.write(pipelined('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket')), 1000);
+    const { text, closedAfterMs } = await rawExchange(
+      port,
+      (s) => s.write(pipelined('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket')),
+      1000,
+    );
     assert.deepEqual(answers(text), ['HTTP/1.1 200'], text);
     assert.equal(parseRaw(text).headers.connection, 'close');
     assert.notEqual(closedAfterMs, undefined, 'the client learns at once that it must reconnect');

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { assertProblem } from '../helpers/assertions.ts';
 import { FilesClient, nextSecond } from '../helpers/files.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
@@ -46,7 +46,9 @@ describe('GET /metrics', () => {
     assert.equal(sample(text, 'wallet_admin_http_requests_total', { method: 'GET', route: '/api/auth/test', status_code: '200' }), 3);
     assert.equal(sample(text, 'wallet_admin_http_requests_total', { route: '/api/auth/test', status_code: '401' }), 1);
     assert.equal(sample(text, 'wallet_admin_auth_failures_total', { code: 'AUTH_SIGNATURE_MALFORMED' }), 1);
-    assert.ok((sample(text, 'wallet_admin_http_request_duration_seconds_count', { route: '/api/auth/test', status_code: '200' }) ?? 0) === 3);
+    assert.ok(
+      (sample(text, 'wallet_admin_http_request_duration_seconds_count', { route: '/api/auth/test', status_code: '200' }) ?? 0) === 3,
+    );
     assert.ok((sample(text, 'wallet_admin_signature_cache_hits_total') ?? 0) >= 2);
     assert.ok((sample(text, 'wallet_admin_signature_cache_misses_total') ?? 0) >= 1);
     assert.equal(sample(text, 'wallet_admin_file_operations_total', { action: 'restore', result: 'ok' }), 1);

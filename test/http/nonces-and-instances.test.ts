@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { ENGINES } from '../helpers/backends.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
-import { ENGINES } from '../helpers/backends.ts';
-import { createStorage, startTestService, type Storage, type TestService } from '../helpers/test-service.ts';
+import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
 import { authHeaders, signIn } from '../helpers/wallets.ts';
 
 for (const engine of ENGINES) {
@@ -76,7 +76,11 @@ for (const engine of ENGINES) {
       assert.equal((await request(b.baseUrl, '/api/auth/test', { headers: { ...headers } })).status, 200);
       const started = Date.now();
       assert.equal((await request(a.baseUrl, '/api/auth/logout', { method: 'POST', headers: { ...headers } })).status, 204);
-      assert.equal((await request(a.baseUrl, '/api/auth/test', { headers: { ...headers } })).status, 401, 'at once on the instance that took it');
+      assert.equal(
+        (await request(a.baseUrl, '/api/auth/test', { headers: { ...headers } })).status,
+        401,
+        'at once on the instance that took it',
+      );
       let status = 200;
       while (status === 200 && Date.now() - started < 5000) {
         status = (await request(b.baseUrl, '/api/auth/test', { headers: { ...headers } })).status;
@@ -102,14 +106,17 @@ describe('plain message policies', () => {
     t.after(() => svc.close());
     const fixture = await createTenantFixture(svc.service.store);
     const w = fixture.ownerWallet;
-    const get = async (message: string) => (await request(svc.baseUrl, '/api/auth/test', { headers: { ...(await authHeaders(w, message, { raw: true })) } }));
+    const get = async (message: string) =>
+      await request(svc.baseUrl, '/api/auth/test', { headers: { ...(await authHeaders(w, message, { raw: true })) } });
     assert.equal((await get(`Sign in at ${new Date().toISOString()}`)).status, 200);
     assert.equal((await get(`login:${Math.floor(Date.now() / 1000)}`)).status, 200);
     assert.equal((await get(`login:${Date.now()}`)).status, 200);
     assert.equal((await get(`Sign in at ${new Date(Date.now() - 3600_000).toISOString()}`)).json().code, 'AUTH_MESSAGE_EXPIRED');
     assert.equal((await get('Sign in, no time')).json().code, 'AUTH_MESSAGE_REFUSED');
     // Multi-line plain messages travel base64-encoded and are refused as not single-line.
-    const multi = await request(svc.baseUrl, '/api/auth/test', { headers: { ...(await authHeaders(w, `a\n${new Date().toISOString()}`)) } });
+    const multi = await request(svc.baseUrl, '/api/auth/test', {
+      headers: { ...(await authHeaders(w, `a\n${new Date().toISOString()}`)) },
+    });
     assert.equal(multi.json().code, 'AUTH_MESSAGE_REFUSED');
   });
 
@@ -117,9 +124,14 @@ describe('plain message policies', () => {
     const svc = await startTestService('sqlite', { env: { AUTH_PLAIN_MESSAGES: 'any' } });
     t.after(() => svc.close());
     const fixture = await createTenantFixture(svc.service.store);
-    const response = await request(svc.baseUrl, '/api/auth/test', { headers: { ...(await authHeaders(fixture.ownerWallet, 'hello', { raw: true })) } });
+    const response = await request(svc.baseUrl, '/api/auth/test', {
+      headers: { ...(await authHeaders(fixture.ownerWallet, 'hello', { raw: true })) },
+    });
     assert.equal(response.status, 200, response.body);
     assert.equal(response.json().allHeaders['X-MES'], 'hello');
-    assert.ok(svc.logs.some((line) => line.includes('AUTH_PLAIN_MESSAGES=any')), 'start-up warns about it');
+    assert.ok(
+      svc.logs.some((line) => line.includes('AUTH_PLAIN_MESSAGES=any')),
+      'start-up warns about it',
+    );
   });
 });

@@ -54,8 +54,11 @@ describe('request log', () => {
     logger.info({ req: { method: 'GET', headers } }, 'request');
     logger.info({ privateKey: '0xsecretkey' }, 'key');
     const text = lines.join('');
-    for (const secret of ['secretsig', 'secretmessage', 'secret-token', 'secretkey']) assert.ok(!text.includes(secret), `${secret} reached the log`);
-    const [first, second] = lines.map((line) => JSON.parse(line) as { headers?: Record<string, string>; req?: { method: string; headers: Record<string, string> } });
+    for (const secret of ['secretsig', 'secretmessage', 'secret-token', 'secretkey'])
+      assert.ok(!text.includes(secret), `${secret} reached the log`);
+    const [first, second] = lines.map(
+      (line) => JSON.parse(line) as { headers?: Record<string, string>; req?: { method: string; headers: Record<string, string> } },
+    );
     assert.equal(first!.headers!['x-wal'], '0xabc', 'other headers stay');
     assert.equal(first!.headers!['X-SIG'], '[redacted]');
     assert.equal(second!.req!.method, 'GET');

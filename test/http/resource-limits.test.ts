@@ -7,8 +7,8 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { FilesClient, sha256 } from '../helpers/files.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { assertRawProblem, parseRaw, rawExchange } from '../helpers/raw-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
@@ -49,14 +49,28 @@ describe('resource limits (OWASP API4)', () => {
 
   test('the defaults are documented values far above normal use', () => {
     const defaults = loadConfig({}).limits;
-    assert.deepEqual(defaults, { requestTimeoutSeconds: 30, bodyIdleSeconds: 30, maxHeaderBytes: 16384, maxJsonBytes: 1048576, keepAliveSeconds: 72, maxConnections: 10000 });
+    assert.deepEqual(defaults, {
+      requestTimeoutSeconds: 30,
+      bodyIdleSeconds: 30,
+      maxHeaderBytes: 16384,
+      maxJsonBytes: 1048576,
+      keepAliveSeconds: 72,
+      maxConnections: 10000,
+    });
     const signInHeaderBytes = Object.entries(auth).reduce((sum, [name, value]) => sum + name.length + value.length + 4, 0);
-    assert.ok(signInHeaderBytes * 8 < defaults.maxHeaderBytes, `a sign-in (${signInHeaderBytes} bytes of headers) is far below the header limit`);
+    assert.ok(
+      signInHeaderBytes * 8 < defaults.maxHeaderBytes,
+      `a sign-in (${signInHeaderBytes} bytes of headers) is far below the header limit`,
+    );
   });
 
   test('headers: a request within MAX_HEADER_BYTES is served, one beyond gets 431', async () => {
     assert.equal((await request(svc.baseUrl, '/api/auth/test', { headers: { ...auth, 'X-Pad': 'p'.repeat(1000) } })).status, 200);
-    const { text, closedAfterMs } = await rawExchange(port, (s) => s.write(`GET /api/auth/test HTTP/1.1\r\nHost: x\r\nX-Pad: ${'p'.repeat(5000)}\r\n\r\n`), 500);
+    const { text, closedAfterMs } = await rawExchange(
+      port,
+      (s) => s.write(`GET /api/auth/test HTTP/1.1\r\nHost: x\r\nX-Pad: ${'p'.repeat(5000)}\r\n\r\n`),
+      500,
+    );
     assertRawProblem(text, 431, 'HEADERS_TOO_LARGE');
     assert.ok(closedAfterMs !== undefined, 'the connection is closed');
     crossed.push('MAX_HEADER_BYTES → 431');
@@ -65,7 +79,12 @@ describe('resource limits (OWASP API4)', () => {
   test('JSON bodies: beyond MAX_JSON_BYTES 413, and the file is untouched', async () => {
     const client = new FilesClient(svc.baseUrl, fixture.channel.id, auth);
     assert.equal((await client.put('docs', 'kept.txt', 'kept')).status, 201);
-    const response = await client.restore('docs', 'kept.txt', '?backupTimestamp=20260101_000000', JSON.stringify({ pad: 'x'.repeat(3000) }));
+    const response = await client.restore(
+      'docs',
+      'kept.txt',
+      '?backupTimestamp=20260101_000000',
+      JSON.stringify({ pad: 'x'.repeat(3000) }),
+    );
     assertProblem(response, 413, 'PAYLOAD_TOO_LARGE');
     assert.equal((await client.get('docs', 'kept.txt')).body, 'kept');
     crossed.push('MAX_JSON_BYTES → 413');
@@ -96,7 +115,11 @@ describe('resource limits (OWASP API4)', () => {
   test('body idle: a JSON body that stops arriving for BODY_IDLE_TIMEOUT gets 408 and the connection closes', async () => {
     // Headers sent, then the body promised by Content-Length never comes.
     const restore = '/api/channels/c/folders/f/files/n/restore';
-    const { text, closedAfterMs } = await exchangeUntilClosed(port, (s) => s.write(`POST ${restore} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a"`), 8000);
+    const { text, closedAfterMs } = await exchangeUntilClosed(
+      port,
+      (s) => s.write(`POST ${restore} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"a"`),
+      8000,
+    );
     assertRawProblem(text, 408, 'REQUEST_TIMEOUT');
     assert.ok(closedAfterMs !== undefined && closedAfterMs >= 1900, `closed after ${closedAfterMs} ms`);
     assert.match(parseRaw(text).body.detail, /BODY_IDLE_TIMEOUT/);
@@ -124,8 +147,18 @@ describe('resource limits (OWASP API4)', () => {
     const client = new FilesClient(svc.baseUrl, fixture.channel.id, auth);
     assert.equal((await client.put('docs', 'stall.bin', 'before')).status, 201);
     const versionsBefore = (await client.versions('docs', 'stall.bin')).json().items.length;
-    const head = [`PUT ${client.filePath('docs', 'stall.bin')} HTTP/1.1`, 'Host: x', 'Content-Type: application/octet-stream', 'Content-Length: 9000', ...Object.entries(auth).map(([name, value]) => `${name}: ${value}`)];
-    const { text, closedAfterMs } = await exchangeUntilClosed(port, (s) => s.write(`${head.join('\r\n')}\r\n\r\n${'x'.repeat(1000)}`), 8000);
+    const head = [
+      `PUT ${client.filePath('docs', 'stall.bin')} HTTP/1.1`,
+      'Host: x',
+      'Content-Type: application/octet-stream',
+      'Content-Length: 9000',
+      ...Object.entries(auth).map(([name, value]) => `${name}: ${value}`),
+    ];
+    const { text, closedAfterMs } = await exchangeUntilClosed(
+      port,
+      (s) => s.write(`${head.join('\r\n')}\r\n\r\n${'x'.repeat(1000)}`),
+      8000,
+    );
     assertRawProblem(text, 408, 'REQUEST_TIMEOUT');
     assert.ok(closedAfterMs !== undefined && closedAfterMs >= 1900, `closed after ${closedAfterMs} ms`);
     assert.equal((await client.get('docs', 'stall.bin')).body, 'before');
@@ -177,7 +210,10 @@ describe('resource limits (OWASP API4)', () => {
   test('signature cache: 200 distinct valid sign-ins leave at most AUTH_CACHE_SIZE entries', async () => {
     const domain = svc.config.auth.domains[0]!;
     for (let i = 0; i < 200; i++) {
-      const headers = await signIn(fixture.ownerWallet, domain, { nonce: randomBytes(8).toString('hex'), statement: 'x'.repeat(i % 2 === 0 ? 10 : 2000) });
+      const headers = await signIn(fixture.ownerWallet, domain, {
+        nonce: randomBytes(8).toString('hex'),
+        statement: 'x'.repeat(i % 2 === 0 ? 10 : 2000),
+      });
       assert.equal((await request(svc.baseUrl, '/api/auth/test', { headers })).status, 200);
     }
     assert.equal(svc.service.authenticator.signatures.size, Number(LIMITS.AUTH_CACHE_SIZE));
@@ -185,8 +221,13 @@ describe('resource limits (OWASP API4)', () => {
   });
 
   test('failed sign-ins: beyond AUTH_FAIL_LIMIT from one address 429 with Retry-After', async () => {
-    const bad = { ...auth, 'X-SIG': `${auth['X-SIG']!.slice(0, 10)}${auth['X-SIG']![10] === 'a' ? 'b' : 'a'}${auth['X-SIG']!.slice(11)}`, 'X-Forwarded-For': '10.9.8.7' };
-    for (let i = 0; i < Number(LIMITS.AUTH_FAIL_LIMIT); i++) assert.equal((await request(svc.baseUrl, '/api/auth/test', { headers: bad })).status, 401);
+    const bad = {
+      ...auth,
+      'X-SIG': `${auth['X-SIG']!.slice(0, 10)}${auth['X-SIG']![10] === 'a' ? 'b' : 'a'}${auth['X-SIG']!.slice(11)}`,
+      'X-Forwarded-For': '10.9.8.7',
+    };
+    for (let i = 0; i < Number(LIMITS.AUTH_FAIL_LIMIT); i++)
+      assert.equal((await request(svc.baseUrl, '/api/auth/test', { headers: bad })).status, 401);
     const limited = await request(svc.baseUrl, '/api/auth/test', { headers: bad });
     assertProblem(limited, 429, 'RATE_LIMITED');
     assert.ok(Number(limited.headers['retry-after']) > 0);
@@ -205,7 +246,11 @@ describe('resource limits (OWASP API4)', () => {
 });
 
 /** Like rawExchange, but returns as soon as the server closes the connection (or at maxMs). */
-function exchangeUntilClosed(port: number, send: (socket: net.Socket) => void, maxMs: number): Promise<{ text: string; closedAfterMs: number | undefined }> {
+function exchangeUntilClosed(
+  port: number,
+  send: (socket: net.Socket) => void,
+  maxMs: number,
+): Promise<{ text: string; closedAfterMs: number | undefined }> {
   return new Promise((resolve) => {
     const socket = net.connect(port, '127.0.0.1');
     const started = Date.now();
@@ -225,7 +270,13 @@ function exchangeUntilClosed(port: number, send: (socket: net.Socket) => void, m
 }
 
 /** An upload sent in `pieces` parts, `gapMs` apart, as a slow line would deliver it. */
-function trickleUpload(client: FilesClient, filename: string, bytes: Buffer, pieces: number, gapMs: number): Promise<{ status: number; body: string }> {
+function trickleUpload(
+  client: FilesClient,
+  filename: string,
+  bytes: Buffer,
+  pieces: number,
+  gapMs: number,
+): Promise<{ status: number; body: string }> {
   const url = new URL(client.filePath('docs', filename), client.baseUrl);
   const headers = { ...client.auth, 'Content-Type': 'application/octet-stream', 'Content-Length': String(bytes.length) };
   return new Promise((resolve, reject) => {

@@ -4,11 +4,11 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { startTestS3, type TestS3 } from '../helpers/s3-server.ts';
-import { spawnService, waitUntilReady, type ServiceProcess } from '../helpers/service-process.ts';
+import { type ServiceProcess, spawnService, waitUntilReady } from '../helpers/service-process.ts';
 import { createStorage, freePort, type Storage } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
@@ -28,15 +28,25 @@ describe('two service processes, one PostgreSQL database, one bucket', () => {
     await store.close();
     // Started together: the migrations must run once (a PostgreSQL advisory lock), not collide.
     // Each with a DATA_DIR of its own, as on two hosts: only the database can serialise them.
-    await Promise.all([0, 1].map(async () => {
-      const port = await freePort();
-      const dataDir = await mkdtemp(path.join(storage.dataDir, 'instance-'));
-      const baseUrl = `http://127.0.0.1:${port}`;
-      const env = { ...s3.env, DATABASE_URL: storage.databaseUrl!, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'production', AUTH_DOMAINS: DOMAIN };
-      const served = spawnService(env);
-      instances.push({ process: served, baseUrl });
-      await waitUntilReady(served, baseUrl);
-    }));
+    await Promise.all(
+      [0, 1].map(async () => {
+        const port = await freePort();
+        const dataDir = await mkdtemp(path.join(storage.dataDir, 'instance-'));
+        const baseUrl = `http://127.0.0.1:${port}`;
+        const env = {
+          ...s3.env,
+          DATABASE_URL: storage.databaseUrl!,
+          DATA_DIR: dataDir,
+          PORT: String(port),
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'production',
+          AUTH_DOMAINS: DOMAIN,
+        };
+        const served = spawnService(env);
+        instances.push({ process: served, baseUrl });
+        await waitUntilReady(served, baseUrl);
+      }),
+    );
   });
   after(async () => {
     for (const { process } of instances) process.child.kill('SIGTERM');
@@ -66,7 +76,9 @@ describe('two service processes, one PostgreSQL database, one bucket', () => {
     const conflicts = [first, second].filter((r) => r.status === 409).length;
     assert.deepEqual([first.status, second.status].sort(), conflicts ? [201, 409] : [201, 201]);
 
-    const restores = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? b : a).restore('d', 'f.txt', `?backupTimestamp=${timestamps[i % 2]}`)));
+    const restores = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? b : a).restore('d', 'f.txt', `?backupTimestamp=${timestamps[i % 2]}`)),
+    );
     for (const r of restores) assert.equal(r.status, 200, r.body);
     const live = (await a.get('d', 'f.txt')).body;
     assert.ok(contents.includes(live));
@@ -97,6 +109,8 @@ describe('two service processes, one PostgreSQL database, one bucket', () => {
       await sleep(50);
     }
     assert.ok(refusedAfterMs >= 0 && refusedAfterMs <= 5000, `the other instance refused the revoked message after ${refusedAfterMs} ms`);
-    t.diagnostic(`20 restores through 2 instances: ${restoreKept.length} changed the file; same-second backups: ${conflicts} conflict(s); revocation reached the other instance after ${refusedAfterMs} ms`);
+    t.diagnostic(
+      `20 restores through 2 instances: ${restoreKept.length} changed the file; same-second backups: ${conflicts} conflict(s); revocation reached the other instance after ${refusedAfterMs} ms`,
+    );
   });
 });

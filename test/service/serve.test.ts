@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
-import { spawnService as serve, waitForOutput } from '../helpers/service-process.ts';
 import { request } from '../helpers/http.ts';
+import { spawnService as serve, waitForOutput } from '../helpers/service-process.ts';
 import { freePort } from '../helpers/test-service.ts';
 
 /** Pulls the -H 'Name: value' pairs out of the printed curl command, as a shell would. */

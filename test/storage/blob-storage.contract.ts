@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { ErrorCodes, isAppError, type ErrorCode } from '../../src/errors/app-error.ts';
+import { type ErrorCode, ErrorCodes, isAppError } from '../../src/errors/app-error.ts';
 import type { BlobInfo, BlobStorage, StoredBlob } from '../../src/storage/blob-storage.ts';
 
 export interface OpenedStorage {
@@ -44,7 +44,11 @@ export async function listedKeys(storage: BlobStorage, prefix: string): Promise<
 }
 
 /** Rejects with exactly this AppError code, and the status that code is documented with. */
-export async function assertAppError(action: Promise<unknown> | (() => Promise<unknown>), code: ErrorCode, message?: string): Promise<void> {
+export async function assertAppError(
+  action: Promise<unknown> | (() => Promise<unknown>),
+  code: ErrorCode,
+  message?: string,
+): Promise<void> {
   await assert.rejects(
     action,
     (error: unknown) => {
@@ -191,7 +195,11 @@ export interface ContractLimits {
   longestSegmentBytes: number;
 }
 
-export function describeBlobStorageContract(name: string, open: () => Promise<OpenedStorage>, limits: ContractLimits = { longestSegmentBytes: 255 }): void {
+export function describeBlobStorageContract(
+  name: string,
+  open: () => Promise<OpenedStorage>,
+  limits: ContractLimits = { longestSegmentBytes: 255 },
+): void {
   describe(`blob storage contract (${name})`, () => {
     let opened: OpenedStorage | undefined;
     let storage: BlobStorage;
@@ -251,7 +259,9 @@ export function describeBlobStorageContract(name: string, open: () => Promise<Op
         for (const name of names) {
           await storage.put(`${prefix}/live/${name}`, bodyOf(`content of ${name}`));
           await storage.link(`${prefix}/live/${name}`, `${prefix}/backup/${name}`);
-          await storage.copyReplace(`${prefix}/backup/${name}`, `${prefix}/restored/${name}`, { expectedSha256: sha256Hex(`content of ${name}`) });
+          await storage.copyReplace(`${prefix}/backup/${name}`, `${prefix}/restored/${name}`, {
+            expectedSha256: sha256Hex(`content of ${name}`),
+          });
         }
         for (const name of names) {
           assert.equal(await textOf(storage, `${prefix}/backup/${name}`), `content of ${name}`, name);
@@ -305,7 +315,7 @@ export function describeBlobStorageContract(name: string, open: () => Promise<Op
         const key = `${fresh()}/contended`;
         const bodies = Array.from({ length: 8 }, (_, index) => generatedBody(`${key}:${index}`, 8, 32 * 1024 + index));
         const results = await Promise.all(bodies.map((generated) => storage.put(key, generated.body)));
-        results.forEach((result, index) => assert.equal(result.sha256, bodies[index]!.sha256));
+        for (const [index, result] of results.entries()) assert.equal(result.sha256, bodies[index]!.sha256);
         const final = await readAll(await storage.get(key));
         assert.ok(final);
         const winner = bodies.find((generated) => generated.sha256 === sha256Hex(final));
@@ -319,7 +329,10 @@ export function describeBlobStorageContract(name: string, open: () => Promise<Op
         const key = `${prefix}/doc`;
         await storage.put(key, bodyOf('the old bytes'));
         const failure = new Error('the client went away');
-        await assert.rejects(storage.put(key, failingBody([randomBytes(20_000), randomBytes(20_000)], failure)), (error) => error === failure);
+        await assert.rejects(
+          storage.put(key, failingBody([randomBytes(20_000), randomBytes(20_000)], failure)),
+          (error) => error === failure,
+        );
         assert.equal(await textOf(storage, key), 'the old bytes');
         await assert.rejects(storage.put(`${prefix}/new`, failingBody(['partial'], failure)), (error) => error === failure);
         assert.equal(await storage.get(`${prefix}/new`), undefined);
@@ -332,7 +345,10 @@ export function describeBlobStorageContract(name: string, open: () => Promise<Op
       test('a body of exactly maxBytes is accepted', async () => {
         const key = `${fresh()}/exact`;
         const bytes = randomBytes(4096);
-        assert.deepEqual(await storage.put(key, bodyOf(bytes.subarray(0, 1000), bytes.subarray(1000)), { maxBytes: 4096 }), { size: 4096, sha256: sha256Hex(bytes) });
+        assert.deepEqual(await storage.put(key, bodyOf(bytes.subarray(0, 1000), bytes.subarray(1000)), { maxBytes: 4096 }), {
+          size: 4096,
+          sha256: sha256Hex(bytes),
+        });
         assert.deepEqual(await storage.put(`${key}-empty`, bodyOf(), { maxBytes: 0 }), { size: 0, sha256: sha256Hex('') });
       });
 
@@ -397,9 +413,23 @@ export function describeBlobStorageContract(name: string, open: () => Promise<Op
         const key = `${prefix}/live`;
         await storage.put(key, bodyOf('kept'));
         const refusal = new Error('the catalog said no');
-        await assert.rejects(storage.put(key, bodyOf('not wanted'), { beforeCommit: async () => { throw refusal; } }), (error) => error === refusal);
+        await assert.rejects(
+          storage.put(key, bodyOf('not wanted'), {
+            beforeCommit: async () => {
+              throw refusal;
+            },
+          }),
+          (error) => error === refusal,
+        );
         assert.equal(await textOf(storage, key), 'kept');
-        await assert.rejects(storage.put(`${prefix}/other`, bodyOf('not wanted'), { beforeCommit: async () => { throw refusal; } }), (error) => error === refusal);
+        await assert.rejects(
+          storage.put(`${prefix}/other`, bodyOf('not wanted'), {
+            beforeCommit: async () => {
+              throw refusal;
+            },
+          }),
+          (error) => error === refusal,
+        );
         assert.equal(await storage.stat(`${prefix}/other`), undefined);
         assert.deepEqual(await listedKeys(storage, prefix), [key]);
         assert.equal(await storage.removeLeftovers(), 0);
@@ -470,7 +500,10 @@ export function describeBlobStorageContract(name: string, open: () => Promise<Op
         assert.ok(Number.isInteger(info.modifiedAt));
         // Generous: only catches the wrong unit (seconds, microseconds) or a missing value.
         const slack = 15 * 60 * 1000;
-        assert.ok(info.modifiedAt >= earliest - slack && info.modifiedAt <= latest + slack, `modifiedAt ${info.modifiedAt} is not around ${earliest}`);
+        assert.ok(
+          info.modifiedAt >= earliest - slack && info.modifiedAt <= latest + slack,
+          `modifiedAt ${info.modifiedAt} is not around ${earliest}`,
+        );
         assert.equal(await storage.stat(`${prefix}/a/missing`), undefined);
         assert.equal(await storage.stat(`${prefix}/a`), undefined, 'a prefix is not a blob');
 
@@ -519,7 +552,10 @@ export function describeBlobStorageContract(name: string, open: () => Promise<Op
         await storage.put(`${prefix}/y`, bodyOf('1'));
         await storage.delete(`${prefix}/x`);
         await storage.put(`${prefix}/y`, bodyOf('123'));
-        assert.deepEqual((await listAll(storage, prefix)).map(({ key, size }) => ({ key, size })), [{ key: `${prefix}/y`, size: 3 }]);
+        assert.deepEqual(
+          (await listAll(storage, prefix)).map(({ key, size }) => ({ key, size })),
+          [{ key: `${prefix}/y`, size: 3 }],
+        );
       });
     });
 
@@ -640,7 +676,10 @@ export function describeBlobStorageContract(name: string, open: () => Promise<Op
         assert.equal(await textOf(storage, `${prefix}/dst`), 'verified');
         // Hex is case-insensitive; a digest recorded in upper case still verifies.
         await storage.put(`${prefix}/dst`, bodyOf('old again'));
-        assert.deepEqual(await storage.copyReplace(`${prefix}/src`, `${prefix}/dst`, { expectedSha256: sha256Hex('verified').toUpperCase() }), { size: 8, sha256: sha256Hex('verified') });
+        assert.deepEqual(
+          await storage.copyReplace(`${prefix}/src`, `${prefix}/dst`, { expectedSha256: sha256Hex('verified').toUpperCase() }),
+          { size: 8, sha256: sha256Hex('verified') },
+        );
         assert.equal(await textOf(storage, `${prefix}/dst`), 'verified');
       });
 
@@ -650,17 +689,23 @@ export function describeBlobStorageContract(name: string, open: () => Promise<Op
         await storage.put(`${prefix}/dst`, bodyOf('the live bytes'));
         const calls: StoredBlob[] = [];
         const beforeCommit = async (written: StoredBlob) => void calls.push(written);
-        await assertAppError(storage.copyReplace(`${prefix}/src`, `${prefix}/dst`, { expectedSha256: sha256Hex('what the catalog recorded'), beforeCommit }), 'INTEGRITY_FAILED');
+        await assertAppError(
+          storage.copyReplace(`${prefix}/src`, `${prefix}/dst`, { expectedSha256: sha256Hex('what the catalog recorded'), beforeCommit }),
+          'INTEGRITY_FAILED',
+        );
         assert.equal(await textOf(storage, `${prefix}/dst`), 'the live bytes');
         assert.equal(await textOf(storage, `${prefix}/src`), 'rotten bytes');
-        await assertAppError(storage.copyReplace(`${prefix}/src`, `${prefix}/absent`, { expectedSha256: '0'.repeat(64), beforeCommit }), 'INTEGRITY_FAILED');
+        await assertAppError(
+          storage.copyReplace(`${prefix}/src`, `${prefix}/absent`, { expectedSha256: '0'.repeat(64), beforeCommit }),
+          'INTEGRITY_FAILED',
+        );
         assert.equal(await storage.stat(`${prefix}/absent`), undefined);
         assert.deepEqual(calls, [], 'beforeCommit does not run when nothing will be replaced');
         assert.deepEqual(await listedKeys(storage, prefix), [`${prefix}/dst`, `${prefix}/src`]);
         assert.equal(await storage.removeLeftovers(), 0);
       });
 
-      test('beforeCommit gets the copy\'s size and sha256 while the target still holds its old bytes', async () => {
+      test("beforeCommit gets the copy's size and sha256 while the target still holds its old bytes", async () => {
         const prefix = fresh();
         const live = `${prefix}/live`;
         await storage.put(`${prefix}/v1`, bodyOf('restored'));
@@ -685,7 +730,14 @@ export function describeBlobStorageContract(name: string, open: () => Promise<Op
         await storage.put(`${prefix}/v1`, bodyOf('restored'));
         await storage.put(`${prefix}/live`, bodyOf('current'));
         const refusal = new Error('no');
-        await assert.rejects(storage.copyReplace(`${prefix}/v1`, `${prefix}/live`, { beforeCommit: async () => { throw refusal; } }), (error) => error === refusal);
+        await assert.rejects(
+          storage.copyReplace(`${prefix}/v1`, `${prefix}/live`, {
+            beforeCommit: async () => {
+              throw refusal;
+            },
+          }),
+          (error) => error === refusal,
+        );
         assert.equal(await textOf(storage, `${prefix}/live`), 'current');
         assert.deepEqual(await listedKeys(storage, prefix), [`${prefix}/live`, `${prefix}/v1`]);
         assert.equal(await storage.removeLeftovers(), 0);

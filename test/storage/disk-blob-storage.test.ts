@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { isTempName } from '../../src/storage/temp-files.ts';
 import { lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { AppError, isAppError } from '../../src/errors/app-error.ts';
 import { copyInsteadOfLink, DiskBlobStorage } from '../../src/storage/disk-blob-storage.ts';
 import { toStorageError } from '../../src/storage/fs-errors.ts';
-import { TEMP_PREFIX } from '../../src/storage/temp-files.ts';
+import { isTempName, TEMP_PREFIX } from '../../src/storage/temp-files.ts';
 import { assertAppError, bodyOf, describeBlobStorageContract, listedKeys, readAll, sha256Hex, textOf } from './blob-storage.contract.ts';
 
 describeBlobStorageContract('disk', async () => {
@@ -103,9 +102,15 @@ describe('DiskBlobStorage on disk', () => {
     await storage.copyReplace('versions/chn_1/v1', 'backups/chn_1/t2/docs/restored.txt');
     assert.deepEqual(await readdir(onDisk('backups/chn_1/t2/docs')), ['restored.txt']);
     // A source that does not hash as recorded replaces nothing.
-    await assert.rejects(storage.copyReplace('versions/chn_1/v1', 'files/chn_1/docs/restored.txt', { expectedSha256: sha256Hex('something else') }), { code: 'INTEGRITY_FAILED' });
+    await assert.rejects(
+      storage.copyReplace('versions/chn_1/v1', 'files/chn_1/docs/restored.txt', { expectedSha256: sha256Hex('something else') }),
+      { code: 'INTEGRITY_FAILED' },
+    );
     assert.equal(await readFile(onDisk('files/chn_1/docs/restored.txt'), 'utf8'), 'written after the restore');
-    assert.ok((await readdir(onDisk('files/chn_1/docs'))).every((name) => !isTempName(name)), 'no temporary name left');
+    assert.ok(
+      (await readdir(onDisk('files/chn_1/docs'))).every((name) => !isTempName(name)),
+      'no temporary name left',
+    );
   });
 
   test('failed writes leave no temporary file on disk', async () => {
@@ -113,8 +118,18 @@ describe('DiskBlobStorage on disk', () => {
     await storage.put('files/chn_tmp/docs/f', bodyOf('kept'));
     await storage.put('files/chn_tmp/docs/src', bodyOf('source'));
     await assertAppError(storage.put('files/chn_tmp/docs/f', bodyOf('x'.repeat(100)), { maxBytes: 10 }), 'PAYLOAD_TOO_LARGE');
-    await assert.rejects(storage.put('files/chn_tmp/docs/f', bodyOf('vetoed'), { beforeCommit: async () => { throw new Error('veto'); } }), /veto/);
-    await assertAppError(storage.copyReplace('files/chn_tmp/docs/src', 'files/chn_tmp/docs/f', { expectedSha256: '0'.repeat(64) }), 'INTEGRITY_FAILED');
+    await assert.rejects(
+      storage.put('files/chn_tmp/docs/f', bodyOf('vetoed'), {
+        beforeCommit: async () => {
+          throw new Error('veto');
+        },
+      }),
+      /veto/,
+    );
+    await assertAppError(
+      storage.copyReplace('files/chn_tmp/docs/src', 'files/chn_tmp/docs/f', { expectedSha256: '0'.repeat(64) }),
+      'INTEGRITY_FAILED',
+    );
     await assertAppError(storage.link('files/chn_tmp/docs/src', 'files/chn_tmp/docs/f'), 'INTERNAL_ERROR');
     await assertAppError(copyInsteadOfLink(onDisk('files/chn_tmp/docs/src'), onDisk('files/chn_tmp/docs/f')), 'INTERNAL_ERROR');
     assert.deepEqual((await readdir(directory)).sort(), ['f', 'src']);
@@ -173,7 +188,11 @@ describe('DiskBlobStorage on disk', () => {
     // Look-alikes that are not ours: a name merely containing the prefix.
     await storage.put('files/chn_2/deep/er/still/real.txt', bodyOf('real'));
     await storage.put('files/chn_2/not.wa-tmp-x', bodyOf('a blob'));
-    assert.deepEqual(await listedKeys(storage, 'files/chn_2'), ['files/chn_2/deep/er/still/real.txt', 'files/chn_2/not.wa-tmp-x'], 'list never shows temporary files');
+    assert.deepEqual(
+      await listedKeys(storage, 'files/chn_2'),
+      ['files/chn_2/deep/er/still/real.txt', 'files/chn_2/not.wa-tmp-x'],
+      'list never shows temporary files',
+    );
 
     assert.equal(await storage.removeLeftovers(), crashed.length);
     for (const file of crashed) await assert.rejects(stat(file), { code: 'ENOENT' }, file);
@@ -262,7 +281,11 @@ describe('DiskBlobStorage and symbolic links planted inside its root', () => {
   });
   after(() => rm(sandbox, { recursive: true, force: true }));
 
-  const throughDirectoryLinks = ['files/chn_evil/dir-link/canary.txt', 'top-link/canary.txt', 'files/chn_evil/docs/relative-link/canary.txt'];
+  const throughDirectoryLinks = [
+    'files/chn_evil/dir-link/canary.txt',
+    'top-link/canary.txt',
+    'files/chn_evil/docs/relative-link/canary.txt',
+  ];
 
   test('a symlink in place of a blob is no blob: get, stat, link and copyReplace do not follow it', async () => {
     const key = 'files/chn_evil/docs/file-link.txt';
@@ -300,7 +323,7 @@ describe('DiskBlobStorage and symbolic links planted inside its root', () => {
     assert.equal(await storage.stat('backups/chn_evil/stolen'), undefined);
   });
 
-  test('a put or copyReplace onto a symlink\'s own name replaces the link, never writes through it', async () => {
+  test("a put or copyReplace onto a symlink's own name replaces the link, never writes through it", async () => {
     await storage.put('files/chn_evil/docs/file-link.txt', bodyOf('replaces the link'));
     assert.ok((await lstat(path.join(root, 'files', 'chn_evil', 'docs', 'file-link.txt'))).isFile());
     assert.equal(await textOf(storage, 'files/chn_evil/docs/file-link.txt'), 'replaces the link');

@@ -67,13 +67,17 @@ describe('LockFiles: per-file locks across processes on one DATA_DIR', () => {
     const locks = new LockFiles(dir);
     const order: number[] = [];
     let inside = 0;
-    await Promise.all(Array.from({ length: 10 }, (_, i) => locks.runExclusive('k', async () => {
-      inside++;
-      assert.equal(inside, 1);
-      await sleep(1);
-      order.push(i);
-      inside--;
-    })));
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        locks.runExclusive('k', async () => {
+          inside++;
+          assert.equal(inside, 1);
+          await sleep(1);
+          order.push(i);
+          inside--;
+        }),
+      ),
+    );
     assert.deepEqual(order, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
     await rm(dir, { recursive: true, force: true });
   });

@@ -16,8 +16,30 @@ function isInvalidPath(error: unknown): boolean {
 describe('safeSegment: the one gate for every path segment', () => {
   test('ordinary names pass and come back unchanged: Unicode, inner dots and spaces, look-alikes of encodings', () => {
     const names = [
-      'a', 'a.txt', 'Report 2026.pdf', 'résumé', '日本語.md', '😀', 'a..b', 'a.b.c', '-', '_', '~user', 'semi;colon', 'x'.repeat(255),
-      `${'é'.repeat(127)}a`, '%2e%2e', '%252e%252e', 'a..%2f', 'a%2fb', '%00', '%5c', '…', '․․', '%c0%ae%c0%ae', 'trailing%20',
+      'a',
+      'a.txt',
+      'Report 2026.pdf',
+      'résumé',
+      '日本語.md',
+      '😀',
+      'a..b',
+      'a.b.c',
+      '-',
+      '_',
+      '~user',
+      'semi;colon',
+      'x'.repeat(255),
+      `${'é'.repeat(127)}a`,
+      '%2e%2e',
+      '%252e%252e',
+      'a..%2f',
+      'a%2fb',
+      '%00',
+      '%5c',
+      '…',
+      '․․',
+      '%c0%ae%c0%ae',
+      'trailing%20',
     ];
     for (const name of names) assert.equal(safeSegment(name, 'name'), name, JSON.stringify(name));
   });
@@ -65,7 +87,8 @@ describe('safeSegment: the one gate for every path segment', () => {
     for (const [value, reason] of cases) {
       assert.throws(
         () => safeSegment(value, 'file name'),
-        (error: unknown) => isInvalidPath(error) && reason.test((error as Error).message) && (error as Error).message.startsWith('file name '),
+        (error: unknown) =>
+          isInvalidPath(error) && reason.test((error as Error).message) && (error as Error).message.startsWith('file name '),
         JSON.stringify(value),
       );
     }
@@ -107,7 +130,22 @@ describe('resolveInside', () => {
   });
 
   test('refuses keys that are empty, absolute, traversing, or with any unsafe segment', () => {
-    const keys = ['', '/', '/etc/passwd', '../etc/passwd', 'a/../../x', 'a/..', 'a/.', './a', 'a//b', 'a/', '.hidden/a', 'a\\..\\..\\b', 'a/b\0', 'a/b.'];
+    const keys = [
+      '',
+      '/',
+      '/etc/passwd',
+      '../etc/passwd',
+      'a/../../x',
+      'a/..',
+      'a/.',
+      './a',
+      'a//b',
+      'a/',
+      '.hidden/a',
+      'a\\..\\..\\b',
+      'a/b\0',
+      'a/b.',
+    ];
     for (const key of keys) assert.throws(() => resolveInside(root, key), isInvalidPath, JSON.stringify(key));
     assert.throws(() => resolveInside(root, undefined as unknown as string), isInvalidPath);
   });
@@ -227,8 +265,14 @@ describe('traversal vectors against DiskBlobStorage', () => {
     for (const file of VECTOR_FILES) {
       const payloads = loaded.get(file) ?? [];
       assert.ok(payloads.length > 100, `${file}: ${payloads.length} payloads`);
-      assert.ok(payloads.some(({ literal }) => literal.includes('../')), `${file} has plain traversals`);
-      assert.ok(payloads.some(({ decoded }) => decoded !== undefined), `${file} has encoded payloads`);
+      assert.ok(
+        payloads.some(({ literal }) => literal.includes('../')),
+        `${file} has plain traversals`,
+      );
+      assert.ok(
+        payloads.some(({ decoded }) => decoded !== undefined),
+        `${file} has encoded payloads`,
+      );
     }
   });
 
@@ -289,7 +333,10 @@ describe('traversal vectors against DiskBlobStorage', () => {
         // Many payloads repeat once {FILE} is filled in; each distinct key is tried once, and a
         // few at a time (distinct keys, so the tries cannot disturb each other's reads).
         const queue = cases.filter(({ key }) => {
-          if (!attempted.has(key)) return attempted.add(key), true;
+          if (!attempted.has(key)) {
+            attempted.add(key);
+            return true;
+          }
           counts.repeated++;
           return false;
         });
@@ -300,14 +347,17 @@ describe('traversal vectors against DiskBlobStorage', () => {
             try {
               const outcome = await attempt(key);
               counts[outcome]++;
-              if (mustBeStored && outcome !== 'stored') failures.push(`${label} ${JSON.stringify(key)}: blobKey accepted it, the storage refused it`);
+              if (mustBeStored && outcome !== 'stored')
+                failures.push(`${label} ${JSON.stringify(key)}: blobKey accepted it, the storage refused it`);
             } catch (error) {
               failures.push(`${label} ${JSON.stringify(key)}: ${error instanceof Error ? error.message : String(error)}`);
             }
           }
         };
         await Promise.all(Array.from({ length: 8 }, worker));
-        t.diagnostic(`${counts.cases} distinct keys (${counts.repeated} repeats skipped): ${counts.refused} refused, ${counts.stored} stored inside the root`);
+        t.diagnostic(
+          `${counts.cases} distinct keys (${counts.repeated} repeats skipped): ${counts.refused} refused, ${counts.stored} stored inside the root`,
+        );
         assert.deepEqual(failures, []);
         assert.ok(counts.cases > 0);
       });

@@ -95,59 +95,67 @@ describe('SQLite database', () => {
 });
 
 // Where the tier has PostgreSQL (ENGINES); the SQLite database above is tested in every tier.
-if (ENGINES.includes('postgres')) describe('PostgreSQL database', () => {
-  let database: TestDatabase;
-  before(async () => {
-    database = await createTestDatabase();
-  });
-  after(() => database.drop());
+if (ENGINES.includes('postgres'))
+  describe('PostgreSQL database', () => {
+    let database: TestDatabase;
+    before(async () => {
+      database = await createTestDatabase();
+    });
+    after(() => database.drop());
 
-  test('instances migrating one fresh database together migrate it once (advisory lock)', async () => {
-    const instances = await Promise.all(Array.from({ length: 3 }, () => openDatabase({ dataDir: os.tmpdir(), databaseUrl: database.url, logger: silent })));
-    try {
-      const applied = await Promise.all(instances.map(({ db }) => migrateToLatest(db, 'postgres')));
-      assert.deepEqual(applied.flat(), migrationNames, `applied per instance: ${JSON.stringify(applied)}`);
-      const rows = await instances[0]!.db.selectFrom('kysely_migration' as never).select(sql<number>`count(*)`.as('count')).executeTakeFirstOrThrow();
-      assert.equal(rows.count, migrationNames.length, 'int8 count arrives as a number');
-      assert.deepEqual(await migrateToLatest(instances[1]!.db, 'postgres'), []);
-    } finally {
-      await Promise.all(instances.map(({ db }) => db.destroy()));
-    }
-  });
+    test('instances migrating one fresh database together migrate it once (advisory lock)', async () => {
+      const instances = await Promise.all(
+        Array.from({ length: 3 }, () => openDatabase({ dataDir: os.tmpdir(), databaseUrl: database.url, logger: silent })),
+      );
+      try {
+        const applied = await Promise.all(instances.map(({ db }) => migrateToLatest(db, 'postgres')));
+        assert.deepEqual(applied.flat(), migrationNames, `applied per instance: ${JSON.stringify(applied)}`);
+        const rows = await instances[0]!.db
+          .selectFrom('kysely_migration' as never)
+          .select(sql<number>`count(*)`.as('count'))
+          .executeTakeFirstOrThrow();
+        assert.equal(rows.count, migrationNames.length, 'int8 count arrives as a number');
+        assert.deepEqual(await migrateToLatest(instances[1]!.db, 'postgres'), []);
+      } finally {
+        await Promise.all(instances.map(({ db }) => db.destroy()));
+      }
+    });
 
-  test('two openMetadataStore on one fresh database both succeed', async () => {
-    const fresh = await createTestDatabase();
-    try {
-      const stores = await Promise.all([1, 2].map(() => openMetadataStore({ dataDir: os.tmpdir(), databaseUrl: fresh.url, logger: silent })));
-      const t = await stores[0]!.createTenant({ name: 'seen by both' });
-      assert.deepEqual(await stores[1]!.getTenant(t.id), t);
-      await Promise.all(stores.map((s) => s.close()));
-    } finally {
-      await fresh.drop();
-    }
-  });
+    test('two openMetadataStore on one fresh database both succeed', async () => {
+      const fresh = await createTestDatabase();
+      try {
+        const stores = await Promise.all(
+          [1, 2].map(() => openMetadataStore({ dataDir: os.tmpdir(), databaseUrl: fresh.url, logger: silent })),
+        );
+        const t = await stores[0]!.createTenant({ name: 'seen by both' });
+        assert.deepEqual(await stores[1]!.getTenant(t.id), t);
+        await Promise.all(stores.map((s) => s.close()));
+      } finally {
+        await fresh.drop();
+      }
+    });
 
-  test('bigint times come back as numbers for the store only, not for other pg users', async () => {
-    const store = await openMetadataStore({ dataDir: os.tmpdir(), databaseUrl: database.url, logger: silent });
-    const t = await store.createTenant({ name: 'typed' });
-    assert.equal(typeof (await store.getTenant(t.id))?.createdAt, 'number');
-    await store.close();
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ created_at: unknown }>('select created_at from tenants where id = $1', [t.id]);
-      assert.equal(rows[0]?.created_at, String(t.createdAt));
-    } finally {
-      await client.end();
-    }
-  });
+    test('bigint times come back as numbers for the store only, not for other pg users', async () => {
+      const store = await openMetadataStore({ dataDir: os.tmpdir(), databaseUrl: database.url, logger: silent });
+      const t = await store.createTenant({ name: 'typed' });
+      assert.equal(typeof (await store.getTenant(t.id))?.createdAt, 'number');
+      await store.close();
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ created_at: unknown }>('select created_at from tenants where id = $1', [t.id]);
+        assert.equal(rows[0]?.created_at, String(t.createdAt));
+      } finally {
+        await client.end();
+      }
+    });
 
-  test('a bad URL fails to open with the connection error', async () => {
-    const url = new URL(database.url);
-    url.pathname = '/wa_test_does_not_exist';
-    await assert.rejects(openMetadataStore({ dataDir: os.tmpdir(), databaseUrl: url.href, logger: silent }), /does not exist/);
+    test('a bad URL fails to open with the connection error', async () => {
+      const url = new URL(database.url);
+      url.pathname = '/wa_test_does_not_exist';
+      await assert.rejects(openMetadataStore({ dataDir: os.tmpdir(), databaseUrl: url.href, logger: silent }), /does not exist/);
+    });
   });
-});
 
 for (const engine of ENGINES) {
   test(`the ${engine} schema itself refuses links and owners across tenants, and uppercase wallets`, async () => {
@@ -167,8 +175,14 @@ for (const engine of ENGINES) {
           /foreign key/i,
         );
         const ownedAcrossTenants = {
-          id: 'adm_cross', tenant_id: t2.id, wallet: randomWallet().toLowerCase(), display_name: 'B', owner_admin_id: a.id,
-          status: 'ACTIVE' as const, created_at: 0, updated_at: 0,
+          id: 'adm_cross',
+          tenant_id: t2.id,
+          wallet: randomWallet().toLowerCase(),
+          display_name: 'B',
+          owner_admin_id: a.id,
+          status: 'ACTIVE' as const,
+          created_at: 0,
+          updated_at: 0,
         };
         await assert.rejects(db.insertInto('admins').values(ownedAcrossTenants).execute(), /foreign key/i);
         await assert.rejects(db.updateTable('admins').set({ wallet: a.wallet.toUpperCase() }).where('id', '=', a.id).execute(), /check/i);

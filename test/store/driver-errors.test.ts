@@ -36,7 +36,15 @@ async function deadPort(): Promise<number> {
   return port;
 }
 
-const aFile = (channelId: string) => ({ channelId, folder: 'docs', filename: 'a.txt', size: 1, sha256: '0'.repeat(64), contentType: 'text/plain', updatedAt: 1 });
+const aFile = (channelId: string) => ({
+  channelId,
+  folder: 'docs',
+  filename: 'a.txt',
+  size: 1,
+  sha256: '0'.repeat(64),
+  contentType: 'text/plain',
+  updatedAt: 1,
+});
 
 describe('driver errors', () => {
   test('an outage becomes SERVICE_UNAVAILABLE and a full disk INSUFFICIENT_STORAGE, the driver error kept as the cause; anything else passes unchanged', () => {
@@ -47,7 +55,8 @@ describe('driver errors', () => {
       assert.equal((translated as AppError).cause, driverError);
     }
     isAppErrorWith('SERVICE_UNAVAILABLE')(translateDriverError(new Error('Connection terminated unexpectedly')));
-    for (const code of ['SQLITE_FULL', '53100']) isAppErrorWith('INSUFFICIENT_STORAGE')(translateDriverError(Object.assign(new Error('full'), { code })));
+    for (const code of ['SQLITE_FULL', '53100'])
+      isAppErrorWith('INSUFFICIENT_STORAGE')(translateDriverError(Object.assign(new Error('full'), { code })));
 
     const unique = Object.assign(new Error('duplicate key'), { code: '23505', constraint: WALLET_UNIQUE.name });
     assert.equal(translateDriverError(unique), unique, 'a constraint violation is left to the write that knows its meaning');
@@ -71,19 +80,38 @@ describe('driver errors', () => {
     test('every kind of store call rejects with SERVICE_UNAVAILABLE: reads, writes, transactions, the file catalog', async () => {
       await assert.rejects(store.ping(), isAppErrorWith('SERVICE_UNAVAILABLE'));
       await assert.rejects(store.getTenant('t_x'), isAppErrorWith('SERVICE_UNAVAILABLE'));
-      await assert.rejects(store.createAdmin({ tenantId: 't_x', wallet: randomWallet(), displayName: 'A' }), isAppErrorWith('SERVICE_UNAVAILABLE'));
+      await assert.rejects(
+        store.createAdmin({ tenantId: 't_x', wallet: randomWallet(), displayName: 'A' }),
+        isAppErrorWith('SERVICE_UNAVAILABLE'),
+      );
       await assert.rejects(store.grantPermission('adm_x', 'p'), isAppErrorWith('SERVICE_UNAVAILABLE'), 'a transaction');
       await assert.rejects(store.loadPrincipalByWallet(randomWallet()), isAppErrorWith('SERVICE_UNAVAILABLE'));
       await assert.rejects(store.claimNonce('n', 'h', 1, 2), isAppErrorWith('SERVICE_UNAVAILABLE'));
       await assert.rejects(store.files.putFile(aFile('chn_x')), isAppErrorWith('SERVICE_UNAVAILABLE'), 'a transaction of the file catalog');
-      await assert.rejects(store.files.appendAudit({
-        tenantId: 't_x', channelId: 'chn_x', adminId: null, action: 'upload', folder: null, filename: null, backupTimestamp: null,
-        versionId: null, result: 'failed', code: 'SERVICE_UNAVAILABLE', sha256: null, createdAt: 1,
-      }), isAppErrorWith('SERVICE_UNAVAILABLE'));
+      await assert.rejects(
+        store.files.appendAudit({
+          tenantId: 't_x',
+          channelId: 'chn_x',
+          adminId: null,
+          action: 'upload',
+          folder: null,
+          filename: null,
+          backupTimestamp: null,
+          versionId: null,
+          result: 'failed',
+          code: 'SERVICE_UNAVAILABLE',
+          sha256: null,
+          createdAt: 1,
+        }),
+        isAppErrorWith('SERVICE_UNAVAILABLE'),
+      );
     });
 
     test('opening the store (and so its migration) rejects with SERVICE_UNAVAILABLE', async () => {
-      await assert.rejects(openMetadataStore({ dataDir: os.tmpdir(), databaseUrl: url, logger: silent }), isAppErrorWith('SERVICE_UNAVAILABLE'));
+      await assert.rejects(
+        openMetadataStore({ dataDir: os.tmpdir(), databaseUrl: url, logger: silent }),
+        isAppErrorWith('SERVICE_UNAVAILABLE'),
+      );
     });
   });
 
@@ -111,10 +139,17 @@ describe('driver errors', () => {
         const tenant = await store.createTenant({ name: 'before the lock' });
         other.exec('begin immediate');
         await assert.rejects(store.createTenant({ name: 'locked out' }), isAppErrorWith('SERVICE_UNAVAILABLE'));
-        await assert.rejects(store.createAdmin({ tenantId: tenant.id, wallet: randomWallet(), displayName: 'A' }), isAppErrorWith('SERVICE_UNAVAILABLE'));
+        await assert.rejects(
+          store.createAdmin({ tenantId: tenant.id, wallet: randomWallet(), displayName: 'A' }),
+          isAppErrorWith('SERVICE_UNAVAILABLE'),
+        );
         await assert.rejects(store.files.putFile(aFile('chn_x')), isAppErrorWith('SERVICE_UNAVAILABLE'));
         other.exec('rollback');
-        assert.equal((await store.createTenant({ name: 'after the lock' })).name, 'after the lock', 'the store works again once the lock is gone');
+        assert.equal(
+          (await store.createTenant({ name: 'after the lock' })).name,
+          'after the lock',
+          'the store works again once the lock is gone',
+        );
       } finally {
         other.close();
         await store.close();

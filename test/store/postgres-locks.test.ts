@@ -50,7 +50,9 @@ describe('PostgresLocks: per-file locks for several instances on one database', 
     while (!started) await sleep(5);
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
-    await admin.query(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'wallet-admin-locks' and query like '%pg_advisory_lock%' and datname = current_database()`);
+    await admin.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'wallet-admin-locks' and query like '%pg_advisory_lock%' and datname = current_database()`,
+    );
     await admin.end();
     assert.equal(await second.runExclusive('files/c/crash', async () => 'got it'), 'got it');
     release();
@@ -58,10 +60,14 @@ describe('PostgresLocks: per-file locks for several instances on one database', 
   });
 
   test('many keys at once, more than the lock connections, all complete', async () => {
-    const done = await Promise.all(Array.from({ length: 60 }, (_, i) => (i % 2 ? first : second).runExclusive(`k${i % 30}`, async () => {
-      await sleep(2);
-      return i;
-    })));
+    const done = await Promise.all(
+      Array.from({ length: 60 }, (_, i) =>
+        (i % 2 ? first : second).runExclusive(`k${i % 30}`, async () => {
+          await sleep(2);
+          return i;
+        }),
+      ),
+    );
     assert.equal(done.length, 60);
   });
 });

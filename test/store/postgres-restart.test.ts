@@ -1,14 +1,20 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { performance } from 'node:perf_hooks';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import type { MetadataStore } from '../../src/store/types.ts';
-import { clusterVersion, createTestDatabase, startPostgresIfDown, whileNoOtherTestUsesPostgres, type TestDatabase } from '../helpers/postgres.ts';
+import {
+  clusterVersion,
+  createTestDatabase,
+  startPostgresIfDown,
+  type TestDatabase,
+  whileNoOtherTestUsesPostgres,
+} from '../helpers/postgres.ts';
 import { randomWallet } from './contract/support.ts';
 
 const run = promisify(execFile);
@@ -93,11 +99,17 @@ test('a PostgreSQL restart fails queries quickly and the pool recovers on its ow
   const firstFailure = failures[0];
   const lastFailure = failures.at(-1);
   assert.ok(firstFailure && lastFailure, 'some query ran while the server was down and failed');
-  assert.ok(failures.every((o) => o.error instanceof Error), 'failures are errors');
+  assert.ok(
+    failures.every((o) => o.error instanceof Error),
+    'failures are errors',
+  );
   const slowest = Math.max(...outcomes.map((o) => o.ms));
   assert.ok(slowest < LONGEST_QUERY_MS, `no query hung (slowest took ${slowest.toFixed(0)} ms)`);
   const recovered = outcomes.find((o) => o.startedAt > lastFailure.startedAt && !o.error);
-  assert.ok(recovered && recovered.startedAt + recovered.ms < serverUpAt + RECOVERY_LIMIT_MS, `queries succeed within ${RECOVERY_LIMIT_MS} ms of the server being back`);
+  assert.ok(
+    recovered && recovered.startedAt + recovered.ms < serverUpAt + RECOVERY_LIMIT_MS,
+    `queries succeed within ${RECOVERY_LIMIT_MS} ms of the server being back`,
+  );
   assert.ok(poolErrors.length > 0, 'the pool reported the connections it lost');
 
   const ms = (value: number) => `${Math.max(0, value).toFixed(0)} ms`;

@@ -1,5 +1,5 @@
 import { BoundedCache } from '../bounded-cache.ts';
-import { WINDOW_MS, windowOf, type FailureLimiter } from './failure-limiter.ts';
+import { type FailureLimiter, WINDOW_MS, windowOf } from './failure-limiter.ts';
 
 /** Clients tracked at once; a flood from many addresses evicts the oldest, never grows memory. */
 const MAX_CLIENTS = 100_000;

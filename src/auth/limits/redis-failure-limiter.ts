@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from '../../logging/logger.ts';
-import { WINDOW_MS, windowOf, type FailureLimiter } from './failure-limiter.ts';
+import { type FailureLimiter, WINDOW_MS, windowOf } from './failure-limiter.ts';
 
 const KEY_PREFIX = 'wallet-admin:auth-failures:';
 
@@ -10,7 +10,10 @@ const KEY_PREFIX = 'wallet-admin:auth-failures:';
  * refusing every sign-in because a counter is unreachable would turn a Redis outage into a full one.
  */
 export class RedisFailureLimiter implements FailureLimiter {
-  private constructor(private readonly redis: Redis, private readonly limit: number) {}
+  private constructor(
+    private readonly redis: Redis,
+    private readonly limit: number,
+  ) {}
 
   /** Connected before the service takes requests, so that its first failures count too. */
   static async open(url: string, limit: number, logger: Logger): Promise<RedisFailureLimiter> {
@@ -34,7 +37,11 @@ export class RedisFailureLimiter implements FailureLimiter {
   async recordFailure(client: string, now: number): Promise<void> {
     const key = keyOf(client, windowOf(now).index);
     try {
-      await this.redis.multi().incr(key).pexpire(key, 2 * WINDOW_MS).exec();
+      await this.redis
+        .multi()
+        .incr(key)
+        .pexpire(key, 2 * WINDOW_MS)
+        .exec();
     } catch {
       // logged by the connection's error handler
     }

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { secp256k1 as nobleSecp256k1 } from '@noble/curves/secp256k1.js';
-import { addressOfPublicKey } from './personal-message-hash.ts';
 import type { RecoverableSignature } from './parse-signature.ts';
+import { addressOfPublicKey } from './personal-message-hash.ts';
 
 /** Recovers the signer's lowercase address from a digest, or undefined when no key fits. */
 export interface AddressRecoverer {
@@ -55,9 +55,7 @@ function nobleRecoverer(): AddressRecoverer {
  * Native libsecp256k1 is about 20× faster than pure JS here; where its binary does not load
  * (an unusual platform) the service still works, and says so once.
  */
-export function createAddressRecoverer(
-  options: { preferNative?: boolean; onFallback?: (reason: string) => void } = {},
-): AddressRecoverer {
+export function createAddressRecoverer(options: { preferNative?: boolean; onFallback?: (reason: string) => void } = {}): AddressRecoverer {
   const native = options.preferNative === false ? undefined : loadNative();
   if (native) return nativeRecoverer(native);
   if (options.preferNative !== false) options.onFallback?.('native secp256k1 binding did not load; using @noble/curves');

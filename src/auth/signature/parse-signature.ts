@@ -29,8 +29,8 @@ export function parseRecoverableSignature(value: string): RecoverableSignature {
   if (bytes.length !== 65) {
     throw new AppError('AUTH_SIGNATURE_MALFORMED', `X-SIG must hold 65 bytes (r, s, v); it holds ${bytes.length}`);
   }
-  const r = BigInt('0x' + bytes.subarray(0, 32).toString('hex'));
-  const s = BigInt('0x' + bytes.subarray(32, 64).toString('hex'));
+  const r = BigInt(`0x${bytes.subarray(0, 32).toString('hex')}`);
+  const s = BigInt(`0x${bytes.subarray(32, 64).toString('hex')}`);
   if (r === 0n || r >= ORDER || s === 0n || s >= ORDER) {
     throw new AppError('AUTH_SIGNATURE_MALFORMED', 'X-SIG has r or s outside the secp256k1 range');
   }

@@ -9,5 +9,5 @@ export function personalMessageHash(message: Uint8Array): Uint8Array {
 /** Lowercase 0x address of an uncompressed (65-byte, 0x04-prefixed) secp256k1 public key. */
 export function addressOfPublicKey(uncompressed: Uint8Array): string {
   const digest = keccak256(uncompressed.subarray(1));
-  return '0x' + Buffer.from(digest.subarray(12)).toString('hex');
+  return `0x${Buffer.from(digest.subarray(12)).toString('hex')}`;
 }

@@ -1,5 +1,5 @@
-import { keccak256 } from '../signature/keccak256.ts';
 import { BoundedCache } from '../bounded-cache.ts';
+import { keccak256 } from '../signature/keccak256.ts';
 import { SiweParseError } from './siwe-error.ts';
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;

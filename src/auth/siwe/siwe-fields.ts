@@ -8,8 +8,19 @@ import { SiweParseError } from './siwe-error.ts';
 import { isScheme, isSegment, isStatement, isUri, parseAuthority } from './uri-grammar.ts';
 
 export type SiweField =
-  | 'scheme' | 'domain' | 'address' | 'statement' | 'uri' | 'version' | 'chainId' | 'nonce'
-  | 'issuedAt' | 'expirationTime' | 'notBefore' | 'requestId' | 'resources';
+  | 'scheme'
+  | 'domain'
+  | 'address'
+  | 'statement'
+  | 'uri'
+  | 'version'
+  | 'chainId'
+  | 'nonce'
+  | 'issuedAt'
+  | 'expirationTime'
+  | 'notBefore'
+  | 'requestId'
+  | 'resources';
 
 /** How each field is named in the message text (and so in error messages). */
 export const FIELD_LABELS: Readonly<Record<SiweField, string>> = {
@@ -66,7 +77,10 @@ export function checkAddress(value: string): void {
 /** statement = *( reserved / unreserved / " " ): may be empty, never holds LF. */
 export function checkStatement(value: string): void {
   if (!isStatement(value)) {
-    throw invalidField('statement', `${quote(value)} holds a character outside RFC 3986 reserved / unreserved / space (one line of printable ASCII without " % < > \\ ^ \` { | })`);
+    throw invalidField(
+      'statement',
+      `${quote(value)} holds a character outside RFC 3986 reserved / unreserved / space (one line of printable ASCII without " % < > \\ ^ \` { | })`,
+    );
   }
 }
 

@@ -12,15 +12,29 @@
  *   [LF "Expiration Time: " ...] [LF "Not Before: " ...] [LF "Request ID: " ...]
  *   [LF "Resources:" *(LF "- " URI)]
  */
-import {
-  checkAddress, checkChainId, checkDateTime, checkDomain, checkNonce, checkRequestId, checkScheme,
-  checkStatement, checkUri, checkVersion, FIELD_LABELS, invalidField, parseChainId, quote, type SiweField,
-} from './siwe-fields.ts';
-import { SiweParseError } from './siwe-error.ts';
 
-export { SiweParseError } from './siwe-error.ts';
-export { parseRfc3339 } from './rfc3339.ts';
+import { SiweParseError } from './siwe-error.ts';
+import {
+  checkAddress,
+  checkChainId,
+  checkDateTime,
+  checkDomain,
+  checkNonce,
+  checkRequestId,
+  checkScheme,
+  checkStatement,
+  checkUri,
+  checkVersion,
+  FIELD_LABELS,
+  invalidField,
+  parseChainId,
+  quote,
+  type SiweField,
+} from './siwe-fields.ts';
+
 export { isEip55Checksummed, toEip55 } from './eip55.ts';
+export { parseRfc3339 } from './rfc3339.ts';
+export { SiweParseError } from './siwe-error.ts';
 
 export interface SiweMessage {
   scheme?: string;
@@ -121,8 +135,9 @@ class LineReader {
         ? new SiweParseError('The message ends with a line break; the last line must not be followed by one')
         : new SiweParseError(`Line ${n} is empty; no blank line is allowed after "URI"`);
     }
-    const known = (Object.keys(TAGS) as TaggedField[]).find((field) => line.startsWith(TAGS[field]))
-      ?? (line === RESOURCES_TAG ? 'resources' : undefined);
+    const known =
+      (Object.keys(TAGS) as TaggedField[]).find((field) => line.startsWith(TAGS[field])) ??
+      (line === RESOURCES_TAG ? 'resources' : undefined);
     if (known === undefined) return new SiweParseError(`Line ${n} is not an EIP-4361 field line: ${quote(line)}`);
     const label = FIELD_LABELS[known];
     return this.seen.has(known)

@@ -1,6 +1,6 @@
-import { ADMIN_STATUSES, type Admin, type AdminStatus } from '../../store/types.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { tenantNotFound } from '../../errors/common-errors.ts';
+import { ADMIN_STATUSES, type Admin, type AdminStatus } from '../../store/types.ts';
 import type { Command } from '../command.ts';
 import { listOption, optionalString, stringOption } from '../command.ts';
 
@@ -44,7 +44,10 @@ export const adminCommands: Command[] = [
     async run({ values, store }) {
       const status = stringOption(values, 'status').toUpperCase();
       if (!ADMIN_STATUSES.includes(status as AdminStatus)) {
-        throw new AppError('VALIDATION_FAILED', `--status must be ${ADMIN_STATUSES.join(' or ')} (got "${stringOption(values, 'status')}")`);
+        throw new AppError(
+          'VALIDATION_FAILED',
+          `--status must be ${ADMIN_STATUSES.join(' or ')} (got "${stringOption(values, 'status')}")`,
+        );
       }
       const admin = await (await store()).setAdminStatus(stringOption(values, 'admin'), status as AdminStatus);
       return { json: { ...admin }, text: `Admin ${describe(admin)}` };

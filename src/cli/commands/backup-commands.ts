@@ -1,4 +1,4 @@
-import { integerOption, type Command } from '../command.ts';
+import { type Command, integerOption } from '../command.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -11,7 +11,13 @@ export const backupCommands: Command[] = [
     async run({ values, store, fileServices }) {
       const channel = await channelFrom(await store(), values);
       const backup = await (await fileServices()).backups.create(channel, OPERATOR);
-      const json = { channelId: channel.id, timestamp: backup.timestamp, files: backup.files, bytes: backup.bytes, createdAt: iso(backup.createdAt) };
+      const json = {
+        channelId: channel.id,
+        timestamp: backup.timestamp,
+        files: backup.files,
+        bytes: backup.bytes,
+        createdAt: iso(backup.createdAt),
+      };
       return { json, text: `Backup ${backup.timestamp} of ${channel.id}: ${backup.files} files, ${backup.bytes} bytes` };
     },
   },
@@ -23,8 +29,17 @@ export const backupCommands: Command[] = [
       const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
       const channel = await channelFrom(await store(), values);
       const page = await (await fileServices()).backups.list(channel, { limit });
-      const items = page.items.map((b) => ({ timestamp: b.timestamp, files: b.files, bytes: b.bytes, createdBy: b.createdBy, createdAt: iso(b.createdAt) }));
-      const lines = items.map((b) => `${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  by ${b.createdBy ?? 'scheduler or CLI'}`);
+      const items = page.items.map((b) => ({
+        timestamp: b.timestamp,
+        files: b.files,
+        bytes: b.bytes,
+        createdBy: b.createdBy,
+        createdAt: iso(b.createdAt),
+      }));
+      const lines = items.map(
+        (b) =>
+          `${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  by ${b.createdBy ?? 'scheduler or CLI'}`,
+      );
       return { json: { items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : `No backups of ${channel.id} yet` };
     },
   },

@@ -1,5 +1,5 @@
 import { filePath } from '../../files/file-path.ts';
-import { integerOption, optionalString, stringOption, type Command } from '../command.ts';
+import { type Command, integerOption, optionalString, stringOption } from '../command.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 const fileOptions = {
@@ -50,8 +50,17 @@ export const fileCommands: Command[] = [
       const channel = await channelFrom(opened, values);
       const path = filePath(stringOption(values, 'folder'), stringOption(values, 'file'));
       const page = await opened.files.listVersions(channel.id, path.folder, path.filename, { limit });
-      const items = page.items.map((v) => ({ id: v.id, kind: v.kind, timestamp: v.backupTimestamp, size: v.size, sha256: v.sha256, time: new Date(v.createdAt).toISOString() }));
-      const lines = items.map((v) => `${v.id}  ${v.kind.padEnd(8)}  ${v.timestamp ?? '-'.padEnd(15)}  ${String(v.size).padStart(10)} bytes  ${v.time}`);
+      const items = page.items.map((v) => ({
+        id: v.id,
+        kind: v.kind,
+        timestamp: v.backupTimestamp,
+        size: v.size,
+        sha256: v.sha256,
+        time: new Date(v.createdAt).toISOString(),
+      }));
+      const lines = items.map(
+        (v) => `${v.id}  ${v.kind.padEnd(8)}  ${v.timestamp ?? '-'.padEnd(15)}  ${String(v.size).padStart(10)} bytes  ${v.time}`,
+      );
       return { json: { items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : 'No stored versions' };
     },
   },

@@ -4,7 +4,8 @@ import { optionalString, stringOption } from '../command.ts';
 
 function positiveInteger(value: string | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new AppError('VALIDATION_FAILED', `--${name} must be a positive whole number (got "${value}")`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new AppError('VALIDATION_FAILED', `--${name} must be a positive whole number (got "${value}")`);
   return Number(value);
 }
 
@@ -32,6 +33,11 @@ export const signCommand: Command = {
       nonce: optionalString(values, 'nonce'),
       plain: values.plain === true,
     });
-    return { json: { ...headers }, text: Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\n') };
+    return {
+      json: { ...headers },
+      text: Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\n'),
+    };
   },
 };

@@ -54,7 +54,8 @@ async function channelScope(app: FastifyInstance, { access, linkSigner }: Channe
 
   // A route here without a permission would be open to any signed-in admin: refused at start-up.
   app.addHook('onRoute', (route: RouteOptions) => {
-    if (route.config?.permission === undefined) throw new Error(`Route ${String(route.method)} ${route.url} is in the channel scope without a permission`);
+    if (route.config?.permission === undefined)
+      throw new Error(`Route ${String(route.method)} ${route.url} is in the channel scope without a permission`);
   });
 
   app.addHook('preHandler', async function resolveChannelTarget(request: FastifyRequest, reply: FastifyReply) {
@@ -71,7 +72,10 @@ async function channelScope(app: FastifyInstance, { access, linkSigner }: Channe
     await app.requireWallet.call(app, request, reply);
     const { principal } = authenticationOf(request);
     checkBody?.(request.body);
-    const audited = auditRefusalsAs && { action: auditRefusalsAs, asked: { backupTimestamp: query.backupTimestamp, versionId: query.versionId } };
+    const audited = auditRefusalsAs && {
+      action: auditRefusalsAs,
+      asked: { backupTimestamp: query.backupTimestamp, versionId: query.versionId },
+    };
     request.channelTarget = await access.open(principal, { ...named, permission: permission!, audited });
   });
 }

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError, isAppError, type ErrorCode } from '../../errors/app-error.ts';
+import { AppError, type ErrorCode, isAppError } from '../../errors/app-error.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -69,10 +69,19 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
  * malformed escape): Fastify would answer them in its own JSON, and no onSend hook reaches that
  * reply, so the answer is written here, whole, with the headers every answer carries.
  */
-export function sendRouterProblem(request: FastifyRequest, reply: FastifyReply, error: FastifyError | Error, headers: Record<string, string | string[]>): void {
+export function sendRouterProblem(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  error: FastifyError | Error,
+  headers: Record<string, string | string[]>,
+): void {
   const body = JSON.stringify(problemOf(request, toAppError(error)));
   reply.hijack();
-  reply.raw.writeHead(toAppError(error).status, { ...headers, 'Content-Type': PROBLEM_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(body) });
+  reply.raw.writeHead(toAppError(error).status, {
+    ...headers,
+    'Content-Type': PROBLEM_CONTENT_TYPE,
+    'Content-Length': Buffer.byteLength(body),
+  });
   reply.raw.end(body);
 }
 

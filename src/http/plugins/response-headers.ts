@@ -12,8 +12,18 @@ const SECURITY_HEADERS: Record<string, string> = {
 };
 
 export const ALLOWED_HEADERS = [
-  'Origin', 'Content-Type', 'Accept', 'Authorization', 'Accept-Language', 'connection', 'Cache-Control',
-  'Access-Control-Request-Method', 'Access-Control-Request-Headers', 'X-SIG', 'X-WAL', 'X-MES',
+  'Origin',
+  'Content-Type',
+  'Accept',
+  'Authorization',
+  'Accept-Language',
+  'connection',
+  'Cache-Control',
+  'Access-Control-Request-Method',
+  'Access-Control-Request-Headers',
+  'X-SIG',
+  'X-WAL',
+  'X-MES',
 ];
 export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 

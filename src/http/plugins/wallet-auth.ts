@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import type { FailureLimiter } from '../../auth/limits/failure-limiter.ts';
 import type { Authentication, WalletAuthenticator, WalletHeaders } from '../../auth/wallet-authenticator.ts';
 import { AppError, isAppError } from '../../errors/app-error.ts';
 import { clientAddress } from '../client-address.ts';
-import type { FailureLimiter } from '../../auth/limits/failure-limiter.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -44,7 +44,9 @@ async function walletAuth(app: FastifyInstance, options: { authenticator: Wallet
     if (client === undefined) throw new AppError('HTTP_MALFORMED', 'The connection closed before the request was handled');
     const retryAfterSeconds = await failures.blockedFor(client, Date.now());
     if (retryAfterSeconds !== undefined) {
-      throw new AppError('RATE_LIMITED', `Too many failed sign-ins from this address; try again in ${retryAfterSeconds} s`, { retryAfterSeconds });
+      throw new AppError('RATE_LIMITED', `Too many failed sign-ins from this address; try again in ${retryAfterSeconds} s`, {
+        retryAfterSeconds,
+      });
     }
     try {
       request.authentication = await authenticator.authenticate(walletHeaders(request));

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { auditView, backupView } from '../file-views.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
+import { pageRequestOf } from '../page-request.ts';
 import { actorOf, channelOf } from '../plugins/channel-scope.ts';
 import { AuditEventSchema, BackupSchema, ChannelParams, PageQuery, pageOf } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
-import { pageRequestOf } from '../page-request.ts';
 
 const errors = { ...authenticatedErrorResponses, 400: problemRef, 404: problemRef };
 
@@ -13,32 +13,56 @@ const errors = { ...authenticatedErrorResponses, 400: problemRef, 404: problemRe
 export default async function channelRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post('/api/channels/:channelRef/backups', {
-    config: { permission: 'backups:create' },
-    schema: {
-      summary: 'Back up every folder of the channel now (one backup per channel per second)',
-      tags: ['backups'],
-      params: ChannelParams,
-      response: { 201: BackupSchema, ...errors, 409: problemRef, 507: problemRef },
+  app.post(
+    '/api/channels/:channelRef/backups',
+    {
+      config: { permission: 'backups:create' },
+      schema: {
+        summary: 'Back up every folder of the channel now (one backup per channel per second)',
+        tags: ['backups'],
+        params: ChannelParams,
+        response: { 201: BackupSchema, ...errors, 409: problemRef, 507: problemRef },
+      },
     },
-  }, async (request, reply) => {
-    const backup = await deps.backups.create(channelOf(request), actorOf(request));
-    return reply.code(201).send(backupView(backup));
-  });
+    async (request, reply) => {
+      const backup = await deps.backups.create(channelOf(request), actorOf(request));
+      return reply.code(201).send(backupView(backup));
+    },
+  );
 
-  app.get('/api/channels/:channelRef/backups', {
-    config: { permission: 'files:read' },
-    schema: { summary: 'Backups of the channel, newest first', tags: ['backups'], params: ChannelParams, querystring: PageQuery, response: { 200: pageOf(BackupSchema), ...errors } },
-  }, async (request) => {
-    const page = await deps.backups.list(channelOf(request), pageRequestOf(request.query));
-    return { items: page.items.map(backupView), next: page.next };
-  });
+  app.get(
+    '/api/channels/:channelRef/backups',
+    {
+      config: { permission: 'files:read' },
+      schema: {
+        summary: 'Backups of the channel, newest first',
+        tags: ['backups'],
+        params: ChannelParams,
+        querystring: PageQuery,
+        response: { 200: pageOf(BackupSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const page = await deps.backups.list(channelOf(request), pageRequestOf(request.query));
+      return { items: page.items.map(backupView), next: page.next };
+    },
+  );
 
-  app.get('/api/channels/:channelRef/audit', {
-    config: { permission: 'audit:read' },
-    schema: { summary: 'Audit log of the channel, newest first', tags: ['audit'], params: ChannelParams, querystring: PageQuery, response: { 200: pageOf(AuditEventSchema), ...errors } },
-  }, async (request) => {
-    const page = await deps.auditLog.list(channelOf(request), pageRequestOf(request.query));
-    return { items: page.items.map(auditView), next: page.next };
-  });
+  app.get(
+    '/api/channels/:channelRef/audit',
+    {
+      config: { permission: 'audit:read' },
+      schema: {
+        summary: 'Audit log of the channel, newest first',
+        tags: ['audit'],
+        params: ChannelParams,
+        querystring: PageQuery,
+        response: { 200: pageOf(AuditEventSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const page = await deps.auditLog.list(channelOf(request), pageRequestOf(request.query));
+      return { items: page.items.map(auditView), next: page.next };
+    },
+  );
 }

@@ -1,15 +1,15 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Readable } from 'node:stream';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { downloadDisposition } from '../../files/download-disposition.ts';
 import type { FileRecord } from '../../store/file-catalog-types.ts';
 import { parseRangeHeader } from '../byte-range.ts';
 import { fileView, versionView } from '../file-views.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
-import { actorOf, channelOf, filePathOf, folderOf } from '../plugins/channel-scope.ts';
-import { DownloadQuery, FileParams, FileSchema, FolderParams, PageQuery, VersionSchema, pageOf } from '../schemas/files.ts';
-import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 import { pageRequestOf } from '../page-request.ts';
+import { actorOf, channelOf, filePathOf, folderOf } from '../plugins/channel-scope.ts';
+import { DownloadQuery, FileParams, FileSchema, FolderParams, PageQuery, pageOf, VersionSchema } from '../schemas/files.ts';
+import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
@@ -27,69 +27,115 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-  app.put('/api/channels/:channelRef/folders/:folderName/files/:filename', {
-    config: { permission: 'files:write' },
-    schema: {
-      summary: 'Upload a file (the body is the bytes); a replaced file stays restorable as a version',
-      tags: ['files'],
-      params: FileParams,
-      response: { 200: FileSchema, 201: FileSchema, ...errors, 413: problemRef, 507: problemRef },
+  app.put(
+    '/api/channels/:channelRef/folders/:folderName/files/:filename',
+    {
+      config: { permission: 'files:write' },
+      schema: {
+        summary: 'Upload a file (the body is the bytes); a replaced file stays restorable as a version',
+        tags: ['files'],
+        params: FileParams,
+        response: { 200: FileSchema, 201: FileSchema, ...errors, 413: problemRef, 507: problemRef },
+      },
     },
-  }, async (request, reply) => {
-    const body = (request.body as Readable | undefined) ?? emptyBody();
-    const { created, file } = await deps.files.put(channelOf(request), actorOf(request), filePathOf(request), body, storedContentType(request.headers['content-type']));
-    return reply.code(created ? 201 : 200).send(fileView(file));
-  });
-
-  app.get('/api/channels/:channelRef/folders/:folderName/files/:filename', {
-    config: { permission: 'files:read', signedLinks: true },
-    schema: {
-      summary: 'Download a file (Range and ETag supported); with ?expires&signature from a signed link, no wallet headers are needed',
-      tags: ['files'],
-      params: FileParams,
-      querystring: DownloadQuery,
-      response: { ...errors, 403: problemRef, 416: problemRef },
+    async (request, reply) => {
+      const body = (request.body as Readable | undefined) ?? emptyBody();
+      const { created, file } = await deps.files.put(
+        channelOf(request),
+        actorOf(request),
+        filePathOf(request),
+        body,
+        storedContentType(request.headers['content-type']),
+      );
+      return reply.code(created ? 201 : 200).send(fileView(file));
     },
-  }, async (request, reply) => {
-    const channel = channelOf(request);
-    const path = filePathOf(request);
-    const file = await deps.files.stat(channel, path);
-    const etag = `"${file.sha256}"`;
-    setDownloadHeaders(reply, file, etag);
-    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    const range = parseRangeHeader(request.headers.range, file.size);
-    const { body } = await deps.files.get(channel, path, range);
-    if (range) {
-      reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`).header('Content-Length', range.end - range.start + 1);
-    } else {
-      reply.header('Content-Length', file.size);
-    }
-    return reply.send(body);
-  });
+  );
 
-  app.delete('/api/channels/:channelRef/folders/:folderName/files/:filename', {
-    config: { permission: 'files:write' },
-    schema: { summary: 'Delete a file; it stays restorable as a version', tags: ['files'], params: FileParams, response: { 204: { type: 'null' }, ...errors } },
-  }, async (request, reply) => {
-    await deps.files.delete(channelOf(request), actorOf(request), filePathOf(request));
-    return reply.code(204).send(null);
-  });
+  app.get(
+    '/api/channels/:channelRef/folders/:folderName/files/:filename',
+    {
+      config: { permission: 'files:read', signedLinks: true },
+      schema: {
+        summary: 'Download a file (Range and ETag supported); with ?expires&signature from a signed link, no wallet headers are needed',
+        tags: ['files'],
+        params: FileParams,
+        querystring: DownloadQuery,
+        response: { ...errors, 403: problemRef, 416: problemRef },
+      },
+    },
+    async (request, reply) => {
+      const channel = channelOf(request);
+      const path = filePathOf(request);
+      const file = await deps.files.stat(channel, path);
+      const etag = `"${file.sha256}"`;
+      setDownloadHeaders(reply, file, etag);
+      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+      const range = parseRangeHeader(request.headers.range, file.size);
+      const { body } = await deps.files.get(channel, path, range);
+      if (range) {
+        reply
+          .code(206)
+          .header('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`)
+          .header('Content-Length', range.end - range.start + 1);
+      } else {
+        reply.header('Content-Length', file.size);
+      }
+      return reply.send(body);
+    },
+  );
 
-  app.get('/api/channels/:channelRef/folders/:folderName/files', {
-    config: { permission: 'files:read' },
-    schema: { summary: 'List the files of a folder', tags: ['files'], params: FolderParams, querystring: PageQuery, response: { 200: pageOf(FileSchema), ...errors } },
-  }, async (request) => {
-    const page = await deps.files.list(channelOf(request), folderOf(request), pageRequestOf(request.query));
-    return { items: page.items.map(fileView), next: page.next };
-  });
+  app.delete(
+    '/api/channels/:channelRef/folders/:folderName/files/:filename',
+    {
+      config: { permission: 'files:write' },
+      schema: {
+        summary: 'Delete a file; it stays restorable as a version',
+        tags: ['files'],
+        params: FileParams,
+        response: { 204: { type: 'null' }, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await deps.files.delete(channelOf(request), actorOf(request), filePathOf(request));
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.get('/api/channels/:channelRef/folders/:folderName/files/:filename/versions', {
-    config: { permission: 'files:read' },
-    schema: { summary: 'Every stored version of a file, newest first', tags: ['files'], params: FileParams, querystring: PageQuery, response: { 200: pageOf(VersionSchema), ...errors } },
-  }, async (request) => {
-    const page = await deps.files.listVersions(channelOf(request), filePathOf(request), pageRequestOf(request.query));
-    return { items: page.items.map(versionView), next: page.next };
-  });
+  app.get(
+    '/api/channels/:channelRef/folders/:folderName/files',
+    {
+      config: { permission: 'files:read' },
+      schema: {
+        summary: 'List the files of a folder',
+        tags: ['files'],
+        params: FolderParams,
+        querystring: PageQuery,
+        response: { 200: pageOf(FileSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const page = await deps.files.list(channelOf(request), folderOf(request), pageRequestOf(request.query));
+      return { items: page.items.map(fileView), next: page.next };
+    },
+  );
+
+  app.get(
+    '/api/channels/:channelRef/folders/:folderName/files/:filename/versions',
+    {
+      config: { permission: 'files:read' },
+      schema: {
+        summary: 'Every stored version of a file, newest first',
+        tags: ['files'],
+        params: FileParams,
+        querystring: PageQuery,
+        response: { 200: pageOf(VersionSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const page = await deps.files.listVersions(channelOf(request), filePathOf(request), pageRequestOf(request.query));
+      return { items: page.items.map(versionView), next: page.next };
+    },
+  );
 }
 
 function setDownloadHeaders(reply: FastifyReply, file: FileRecord, etag: string): void {

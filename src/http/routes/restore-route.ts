@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
@@ -13,29 +13,43 @@ export const RESTORE_CONTENT_TYPE = 'text/plain;charset=ISO-8859-1';
 /** Registered in the channel scope, whose refusals of a restore are audited like the restore's own. */
 export default async function restoreRoute(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
-  app.post('/api/channels/:channelRef/folders/:folderName/files/:filename/restore', {
-    config: { permission: 'files:restore', auditRefusalsAs: 'restore', checkBody: requireEmptyOrObject },
-    schema: {
-      summary: 'Restore a file from a backup (or a kept version); answers the URL of the restored file',
-      description: 'The replaced bytes are kept as a version first, so every restore can be undone with ?versionId=.',
-      tags: ['files'],
-      params: FileParams,
-      querystring: RestoreQuery,
-      // No body schema: Fastify would refuse the contract's empty body as "not an object".
-      response: {
-        200: Type.String({ description: `The URL of the restored file (${RESTORE_CONTENT_TYPE})` }),
-        ...authenticatedErrorResponses, 400: problemRef, 404: problemRef, 500: problemRef, 507: problemRef,
+  app.post(
+    '/api/channels/:channelRef/folders/:folderName/files/:filename/restore',
+    {
+      config: { permission: 'files:restore', auditRefusalsAs: 'restore', checkBody: requireEmptyOrObject },
+      schema: {
+        summary: 'Restore a file from a backup (or a kept version); answers the URL of the restored file',
+        description: 'The replaced bytes are kept as a version first, so every restore can be undone with ?versionId=.',
+        tags: ['files'],
+        params: FileParams,
+        querystring: RestoreQuery,
+        // No body schema: Fastify would refuse the contract's empty body as "not an object".
+        response: {
+          200: Type.String({ description: `The URL of the restored file (${RESTORE_CONTENT_TYPE})` }),
+          ...authenticatedErrorResponses,
+          400: problemRef,
+          404: problemRef,
+          500: problemRef,
+          507: problemRef,
+        },
       },
     },
-  }, async (request, reply) => {
-    const source = { backupTimestamp: request.query.backupTimestamp, versionId: request.query.versionId };
-    const { file } = await deps.restores.restore(channelOf(request), actorOf(request), filePathOf(request), source);
-    return reply.code(200).type(RESTORE_CONTENT_TYPE).send(await deps.fileUrls(file));
-  });
+    async (request, reply) => {
+      const source = { backupTimestamp: request.query.backupTimestamp, versionId: request.query.versionId };
+      const { file } = await deps.restores.restore(channelOf(request), actorOf(request), filePathOf(request), source);
+      return reply
+        .code(200)
+        .type(RESTORE_CONTENT_TYPE)
+        .send(await deps.fileUrls(file));
+    },
+  );
 }
 
 /** The contract sends no body or `{}`; any JSON object is accepted and ignored, anything else refused. */
 function requireEmptyOrObject(body: unknown): void {
   if (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body))) return;
-  throw new AppError('VALIDATION_FAILED', 'The restore body must be empty or a JSON object such as {}; the backup is chosen with ?backupTimestamp=');
+  throw new AppError(
+    'VALIDATION_FAILED',
+    'The restore body must be empty or a JSON object such as {}; the backup is chosen with ?backupTimestamp=',
+  );
 }

@@ -17,17 +17,23 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.U
 export const AuthTestResponseSchema = Type.Object({
   principal: PrincipalSchema,
   authenticated: Type.Boolean(),
-  headers: Type.Object({
-    'X-WAL': Type.String(),
-    'X-SIG': Type.String(),
-    'X-MES': Type.String(),
-  }, { description: 'Each received value cut to its first 20 characters, followed by "..."' }),
-  allHeaders: Type.Object({
-    'X-WAL': Type.String(),
-    'X-SIG': Type.String(),
-    'X-MES': Type.String(),
-    'X-Wallet-Address': Nullable(Type.String()),
-  }, { description: 'Full values as received; X-Wallet-Address is null when not sent' }),
+  headers: Type.Object(
+    {
+      'X-WAL': Type.String(),
+      'X-SIG': Type.String(),
+      'X-MES': Type.String(),
+    },
+    { description: 'Each received value cut to its first 20 characters, followed by "..."' },
+  ),
+  allHeaders: Type.Object(
+    {
+      'X-WAL': Type.String(),
+      'X-SIG': Type.String(),
+      'X-MES': Type.String(),
+      'X-Wallet-Address': Nullable(Type.String()),
+    },
+    { description: 'Full values as received; X-Wallet-Address is null when not sent' },
+  ),
   walletAddress: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'EIP-55 checksum form' }),
 });
 
@@ -39,6 +45,8 @@ export const NonceResponseSchema = Type.Object({
 export const WalletHeadersSchema = Type.Object({
   'x-wal': Type.Optional(Type.String({ description: 'Wallet address, 0x + 40 hex' })),
   'x-sig': Type.Optional(Type.String({ description: '65-byte personal_sign signature, 0x + 130 hex' })),
-  'x-mes': Type.Optional(Type.String({ description: 'Signed message: as is when header-safe, else "base64:" + base64 of its UTF-8 bytes' })),
+  'x-mes': Type.Optional(
+    Type.String({ description: 'Signed message: as is when header-safe, else "base64:" + base64 of its UTF-8 bytes' }),
+  ),
   'x-wallet-address': Type.Optional(Type.String({ description: 'Optional; must equal X-WAL when sent' })),
 });

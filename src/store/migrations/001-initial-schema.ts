@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 // Migrations take Kysely<any> on purpose: they describe the schema of their own moment,
 // not the row types of today's code. Types chosen here read the same way on both engines
@@ -89,7 +89,17 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const table of ['revoked_messages', 'auth_nonces', 'channel_admins', 'channels', 'admin_features', 'admin_permissions', 'admins', 'tenant_features', 'tenants']) {
+  for (const table of [
+    'revoked_messages',
+    'auth_nonces',
+    'channel_admins',
+    'channels',
+    'admin_features',
+    'admin_permissions',
+    'admins',
+    'tenant_features',
+    'tenants',
+  ]) {
     await db.schema.dropTable(table).execute();
   }
 }

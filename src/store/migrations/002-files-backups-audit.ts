@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
 // Files, their kept versions, backups and the audit log (issue 3). See 001 for the column types.
 export async function up(db: Kysely<any>): Promise<void> {
@@ -42,9 +42,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addCheckConstraint('file_versions_kind_known', sql`kind in ('backup', 'replaced', 'deleted')`)
     .addCheckConstraint('file_versions_backup_has_timestamp', sql`(kind = 'backup') = (backup_timestamp is not null)`)
     .execute();
-  await db.schema.createIndex('file_versions_file_idx').on('file_versions').columns(['channel_id', 'folder', 'filename', 'created_at', 'id']).execute();
+  await db.schema
+    .createIndex('file_versions_file_idx')
+    .on('file_versions')
+    .columns(['channel_id', 'folder', 'filename', 'created_at', 'id'])
+    .execute();
   // A backup holds one version of each file; NULLs (kept versions) do not collide.
-  await db.schema.createIndex('file_versions_backup_file_unique').unique().on('file_versions').columns(['channel_id', 'backup_timestamp', 'folder', 'filename']).execute();
+  await db.schema
+    .createIndex('file_versions_backup_file_unique')
+    .unique()
+    .on('file_versions')
+    .columns(['channel_id', 'backup_timestamp', 'folder', 'filename'])
+    .execute();
 
   await db.schema
     .createTable('audit_events')

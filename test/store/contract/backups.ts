@@ -13,7 +13,8 @@ export function backupContract(ctx: ContractContext): void {
       const outcomes = await Promise.allSettled(Array.from({ length: 5 }, () => ctx.store.files.createBackup(backup, [])));
       assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
       for (const outcome of outcomes) {
-        if (outcome.status === 'rejected') assert.ok(isAppError(outcome.reason) && outcome.reason.code === 'BACKUP_EXISTS', String(outcome.reason));
+        if (outcome.status === 'rejected')
+          assert.ok(isAppError(outcome.reason) && outcome.reason.code === 'BACKUP_EXISTS', String(outcome.reason));
       }
       assert.equal((await ctx.store.files.listBackups(channel.id, { limit: 10 })).items.length, 1);
     });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ID_SUFFIX, randomWallet, type ContractContext } from './support.ts';
+import { type ContractContext, ID_SUFFIX, randomWallet } from './support.ts';
 
 /** Channels, links, and the principal record that authentication reads. */
 export function channelAndPrincipalContract(ctx: ContractContext): void {
@@ -29,10 +29,13 @@ export function channelAndPrincipalContract(ctx: ContractContext): void {
 
     test('createChannel needs a real tenant and a name', async () => {
       await assert.rejects(ctx.store.createChannel({ tenantId: 't_missing', name: 'x' }), { code: 'TENANT_NOT_FOUND' });
-      await assert.rejects(ctx.store.createChannel({ tenantId: (await ctx.tenant()).id, name: ' ' }), { code: 'VALIDATION_FAILED', message: /Channel name/ });
+      await assert.rejects(ctx.store.createChannel({ tenantId: (await ctx.tenant()).id, name: ' ' }), {
+        code: 'VALIDATION_FAILED',
+        message: /Channel name/,
+      });
     });
 
-    test('listChannels returns one tenant\'s channels by creation time, then id', async () => {
+    test("listChannels returns one tenant's channels by creation time, then id", async () => {
       const t = await ctx.tenant();
       const created = [];
       for (const name of ['c', 'a', 'b']) created.push(await ctx.store.createChannel({ tenantId: t.id, name }));
@@ -72,7 +75,7 @@ export function channelAndPrincipalContract(ctx: ContractContext): void {
   });
 
   describe('principal', () => {
-    test('loadPrincipalByWallet reads the admin, its lists and its tenant\'s features, all sorted', async () => {
+    test("loadPrincipalByWallet reads the admin, its lists and its tenant's features, all sorted", async () => {
       const t = await ctx.tenant();
       await ctx.store.addTenantFeature(t.id, 'tf-b');
       await ctx.store.addTenantFeature(t.id, 'tf-a');

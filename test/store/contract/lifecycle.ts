@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { openMetadataStore } from '../../../src/store/open-metadata-store.ts';
-import { nonce, randomWallet, type ContractContext } from './support.ts';
+import { type ContractContext, nonce, randomWallet } from './support.ts';
 
 /** Opening, reopening, sharing and closing a store. */
 export function lifecycleContract(ctx: ContractContext): void {
@@ -22,7 +22,7 @@ export function lifecycleContract(ctx: ContractContext): void {
       }
     });
 
-    test('two stores on one database see each other\'s writes', async () => {
+    test("two stores on one database see each other's writes", async () => {
       const other = await openMetadataStore(ctx.storage.options);
       try {
         const t = await ctx.store.createTenant({ name: 'Shared' });

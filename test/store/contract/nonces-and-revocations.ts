@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { hash, nonce, type ContractContext } from './support.ts';
+import { type ContractContext, hash, nonce } from './support.ts';
 
 /** Server nonces (claimed once, atomically) and revoked messages. */
 export function nonceAndRevocationContract(ctx: ContractContext): void {
@@ -33,7 +33,11 @@ export function nonceAndRevocationContract(ctx: ContractContext): void {
       await ctx.store.saveNonce(n, now + 10);
       assert.equal(await ctx.store.claimNonce(n, hash(), now, now + 1000), 'claimed-by-another-message');
       await ctx.store.purgeExpired(now + 500);
-      assert.equal(await ctx.store.claimNonce(n, mine, now + 500, now + 1000), 'already-claimed-by-this-message', 'outlived its issue expiry');
+      assert.equal(
+        await ctx.store.claimNonce(n, mine, now + 500, now + 1000),
+        'already-claimed-by-this-message',
+        'outlived its issue expiry',
+      );
       await ctx.store.purgeExpired(now + 1000);
       assert.equal(await ctx.store.claimNonce(n, mine, now + 1000, now + 2000), 'unknown');
     });

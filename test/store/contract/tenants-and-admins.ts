@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { openMetadataStore } from '../../../src/store/open-metadata-store.ts';
-import { ID_SUFFIX, randomWallet, type ContractContext } from './support.ts';
+import { type ContractContext, ID_SUFFIX, randomWallet } from './support.ts';
 
 /** Tenants, admins, wallets, owners and permissions. */
 export function tenantAndAdminContract(ctx: ContractContext): void {
@@ -56,7 +56,11 @@ export function tenantAndAdminContract(ctx: ContractContext): void {
       const t = await ctx.tenant();
       const wallet = randomWallet();
       const created = await ctx.store.createAdmin({
-        tenantId: t.id, wallet, displayName: ' Ada ', permissions: ['files:write', 'audit:read', 'files:write'], features: ['zeta', 'alpha'],
+        tenantId: t.id,
+        wallet,
+        displayName: ' Ada ',
+        permissions: ['files:write', 'audit:read', 'files:write'],
+        features: ['zeta', 'alpha'],
       });
       assert.match(created.id, new RegExp(`^adm_${ID_SUFFIX}$`));
       assert.equal(created.wallet, wallet.toLowerCase());
@@ -94,16 +98,29 @@ export function tenantAndAdminContract(ctx: ContractContext): void {
       const a = await ctx.admin(await ctx.tenant());
       const upper = `0x${a.wallet.slice(2).toUpperCase()}`;
       await assert.rejects(ctx.store.createAdmin({ tenantId: (await ctx.tenant()).id, wallet: upper, displayName: 'Copy' }), {
-        code: 'WALLET_TAKEN', message: new RegExp(a.wallet),
+        code: 'WALLET_TAKEN',
+        message: new RegExp(a.wallet),
       });
     });
 
     test('createAdmin needs a real tenant, a display name and non-blank permissions and features', async () => {
       const t = await ctx.tenant();
-      await assert.rejects(ctx.store.createAdmin({ tenantId: 't_missing', wallet: randomWallet(), displayName: 'X' }), { code: 'TENANT_NOT_FOUND', message: /t_missing/ });
-      await assert.rejects(ctx.store.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: '' }), { code: 'VALIDATION_FAILED', message: /Display name/ });
-      await assert.rejects(ctx.store.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: 'X', permissions: ['ok', ' '] }), { code: 'VALIDATION_FAILED', message: /Permission/ });
-      await assert.rejects(ctx.store.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: 'X', features: [''] }), { code: 'VALIDATION_FAILED', message: /Feature/ });
+      await assert.rejects(ctx.store.createAdmin({ tenantId: 't_missing', wallet: randomWallet(), displayName: 'X' }), {
+        code: 'TENANT_NOT_FOUND',
+        message: /t_missing/,
+      });
+      await assert.rejects(ctx.store.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: '' }), {
+        code: 'VALIDATION_FAILED',
+        message: /Display name/,
+      });
+      await assert.rejects(ctx.store.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: 'X', permissions: ['ok', ' '] }), {
+        code: 'VALIDATION_FAILED',
+        message: /Permission/,
+      });
+      await assert.rejects(ctx.store.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: 'X', features: [''] }), {
+        code: 'VALIDATION_FAILED',
+        message: /Feature/,
+      });
       assert.deepEqual(await ctx.store.listAdmins(t.id), [], 'nothing half-created');
     });
 
@@ -114,10 +131,13 @@ export function tenantAndAdminContract(ctx: ContractContext): void {
       assert.equal(member.ownerAdminId, owner.id);
       assert.equal((await ctx.store.getAdmin(member.id))?.ownerAdminId, owner.id);
       await assert.rejects(ctx.admin(t, { ownerAdminId: 'adm_missing' }), { code: 'ADMIN_NOT_FOUND', message: /Owner admin adm_missing/ });
-      await assert.rejects(ctx.admin(await ctx.tenant(), { ownerAdminId: owner.id }), { code: 'VALIDATION_FAILED', message: /another tenant/ });
+      await assert.rejects(ctx.admin(await ctx.tenant(), { ownerAdminId: owner.id }), {
+        code: 'VALIDATION_FAILED',
+        message: /another tenant/,
+      });
     });
 
-    test('listAdmins returns one tenant\'s admins by creation time, then id', async () => {
+    test("listAdmins returns one tenant's admins by creation time, then id", async () => {
       const t = await ctx.tenant();
       const created = [await ctx.admin(t, { permissions: ['p'] }), await ctx.admin(t), await ctx.admin(t)];
       await ctx.admin(await ctx.tenant());
@@ -135,7 +155,10 @@ export function tenantAndAdminContract(ctx: ContractContext): void {
       assert.ok(suspended.updatedAt >= a.updatedAt);
       assert.equal((await ctx.store.getAdmin(a.id))?.status, 'SUSPENDED');
       assert.equal((await ctx.store.setAdminStatus(a.id, 'ACTIVE')).status, 'ACTIVE');
-      await assert.rejects(ctx.store.setAdminStatus(a.id, 'GONE' as 'ACTIVE'), { code: 'VALIDATION_FAILED', message: /ACTIVE or SUSPENDED/ });
+      await assert.rejects(ctx.store.setAdminStatus(a.id, 'GONE' as 'ACTIVE'), {
+        code: 'VALIDATION_FAILED',
+        message: /ACTIVE or SUSPENDED/,
+      });
       await assert.rejects(ctx.store.setAdminStatus('adm_missing', 'ACTIVE'), { code: 'ADMIN_NOT_FOUND', message: /adm_missing/ });
     });
 
@@ -148,7 +171,11 @@ export function tenantAndAdminContract(ctx: ContractContext): void {
       assert.equal(moved.wallet, next.toLowerCase());
       assert.equal(await ctx.store.findAdminByWallet(a.wallet), undefined);
       assert.equal((await ctx.store.findAdminByWallet(next))?.id, a.id);
-      assert.equal((await ctx.store.setAdminWallet(a.id, next.toUpperCase().replace('0X', '0x'))).wallet, next.toLowerCase(), 'its own wallet again is fine');
+      assert.equal(
+        (await ctx.store.setAdminWallet(a.id, next.toUpperCase().replace('0X', '0x'))).wallet,
+        next.toLowerCase(),
+        'its own wallet again is fine',
+      );
       await assert.rejects(ctx.store.setAdminWallet(a.id, b.wallet.toUpperCase().replace('0X', '0x')), { code: 'WALLET_TAKEN' });
       await assert.rejects(ctx.store.setAdminWallet(a.id, '0xnope'), { code: 'VALIDATION_FAILED' });
       await assert.rejects(ctx.store.setAdminWallet('adm_missing', randomWallet()), { code: 'ADMIN_NOT_FOUND' });
