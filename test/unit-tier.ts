@@ -5,7 +5,7 @@
  *
  * Not here, and so whole-suite only: what needs a server (postgres-*, s3-*, the Redis limit,
  * contract wallets on anvil, two instances), and what starts processes many times or runs long
- * (the CLI and `serve` tests, SIGKILL crash loops, the traversal corpus over HTTP, the route
+ * (the CLI tests, SIGKILL crash loops, the traversal corpus over HTTP, the route
  * fuzzer, faults).
  */
 import { spawn } from 'node:child_process';
@@ -34,10 +34,12 @@ const UNIT_FILES = [
   'http/nonces-and-instances.test.ts',
   'http/request-log.test.ts',
   'http/resource-limits.test.ts',
+  'service/serve.test.ts',
   'storage/disk-blob-storage.test.ts',
   'storage/lock-files.test.ts',
   'storage/safe-path.test.ts',
   'store/database.test.ts',
+  'store/driver-errors.test.ts',
   'store/ids.test.ts',
   'store/metadata-store.test.ts',
 ];
