@@ -97,7 +97,9 @@ export class S3BlobStorage implements BlobStorage {
     } catch (error) {
       failure ??= error;
     }
-    await feeding;
+    // After a failure the feeding is not awaited: the upload is over, and a source that does not
+    // close when destroyed (an in-process request, as app.inject makes) would hold the file's lock forever.
+    if (failure === undefined) await feeding;
     if (failure !== undefined) {
       body.destroy();
       await this.deleteQuietly(temp);

@@ -196,10 +196,6 @@ export function parseAuthority(text: string): Authority | undefined {
   };
 }
 
-export function isAuthority(text: string): boolean {
-  return parseAuthority(text) !== undefined;
-}
-
 export interface UriComponents {
   scheme: string;
   /** Present exactly when the URI has "//" authority, even an empty one. */
