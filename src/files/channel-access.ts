@@ -2,8 +2,8 @@ import type { Permission } from '../auth/permissions.ts';
 import { hasPermission, type Principal } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
 import { safeSegment } from '../storage/safe-path.ts';
-import type { AuditAction } from '../store/file-catalog-types.ts';
-import type { Channel, ChannelLookup } from '../store/types.ts';
+import type { AuditAction, Page, PageRequest } from '../store/file-catalog-types.ts';
+import type { Channel, ChannelLookup, LinkedChannelListing } from '../store/types.ts';
 import { type AuditTrail, type RequestedNames, requestedDetails } from './audit-trail.ts';
 import { type FilePath, filePath } from './file-path.ts';
 
@@ -40,9 +40,18 @@ export interface ChannelTarget {
  */
 export class ChannelAccess {
   constructor(
-    private readonly channels: ChannelLookup,
+    private readonly channels: ChannelLookup & LinkedChannelListing,
     private readonly audit: AuditTrail,
   ) {}
+
+  /**
+   * The channels `open` lets the caller see: those linked to it in its own tenant, by name then
+   * id. Read from the links themselves, so a link made or removed in the last AUTH_STATE_REFRESH
+   * seconds may show here a moment before `open` (which reads the signed-in principal) agrees.
+   */
+  visibleChannels(principal: Principal, page: PageRequest): Promise<Page<Channel>> {
+    return this.channels.listLinkedChannels(principal.tenantId, principal.id, page);
+  }
 
   async open(principal: Principal, request: AdminChannelRequest): Promise<ChannelTarget> {
     let channel: Channel | undefined;

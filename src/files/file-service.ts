@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import type { BlobStorage, ByteRange } from '../storage/blob-storage.ts';
 import { safeSegment } from '../storage/safe-path.ts';
-import type { FileCatalog, FileRecord, FileVersion, Page, PageRequest } from '../store/file-catalog-types.ts';
+import type { FileCatalog, FileRecord, FileVersion, FolderSummary, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { liveKey } from './blob-layout.ts';
@@ -57,6 +57,11 @@ export class FileService {
 
   list(channel: Channel, folder: string, page: PageRequest): Promise<Page<FileRecord>> {
     return this.deps.catalog.listFiles(channel.id, safeSegment(folder, 'folder name'), page);
+  }
+
+  /** The channel's folders that hold a live file, by name, with how many. */
+  listFolders(channel: Channel, page: PageRequest): Promise<Page<FolderSummary>> {
+    return this.deps.catalog.listFolders(channel.id, page);
   }
 
   /** Every stored version of the file (backups, and what replacements kept), newest first. */

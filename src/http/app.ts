@@ -23,6 +23,7 @@ import authRoutes from './routes/auth-routes.ts';
 import channelRoutes from './routes/channel-routes.ts';
 import fileRoutes from './routes/file-routes.ts';
 import healthRoutes from './routes/health-routes.ts';
+import linkedChannelsRoute from './routes/linked-channels-route.ts';
 import metricsRoute from './routes/metrics-route.ts';
 import restoreRoute from './routes/restore-route.ts';
 
@@ -85,6 +86,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { readiness: deps.readiness });
   await app.register(authRoutes, { authenticator });
+  await app.register(linkedChannelsRoute, deps.files);
   // Every route on a channel, in one scope whose hook signs the caller in and resolves the
   // channel, the route's permission and the named file once (see plugins/channel-scope.ts).
   await app.register(async function channelRoutesScope(scope) {

@@ -1,4 +1,5 @@
-import type { AuditEvent, BackupRecord, FileRecord, FileVersion } from '../store/file-catalog-types.ts';
+import type { AuditEvent, BackupRecord, FileRecord, FileVersion, FolderSummary } from '../store/file-catalog-types.ts';
+import type { Channel } from '../store/types.ts';
 
 /** Records as the API shows them: ISO times, no internal keys. */
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -42,3 +43,7 @@ export const auditView = (e: AuditEvent) => ({
   versionId: e.versionId,
   sha256: e.sha256,
 });
+
+export const channelView = (c: Channel) => ({ id: c.id, name: c.name, createdAt: iso(c.createdAt) });
+
+export const folderView = (f: FolderSummary) => ({ name: f.name, fileCount: f.fileCount });

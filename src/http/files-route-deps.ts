@@ -6,9 +6,9 @@ import type { FileServices } from '../files/file-services.ts';
 import type { FileUrls } from '../files/file-urls.ts';
 import type { RestoreService } from '../files/restore-service.ts';
 import type { LinkSigner } from '../files/signed-links.ts';
-import type { ChannelLookup } from '../store/types.ts';
+import type { ChannelLookup, LinkedChannelListing } from '../store/types.ts';
 
-/** What the channel scope and its file, backup, restore and audit routes need: services only. */
+/** What the channel listing, the channel scope and its file, backup, restore and audit routes need: services only. */
 export interface FilesRouteDeps {
   access: ChannelAccess;
   files: FileService;
@@ -21,7 +21,7 @@ export interface FilesRouteDeps {
 }
 
 /** The routes' services: the file services, and the gate to channels over the store's channel directory. */
-export function filesRouteDeps(services: FileServices, channels: ChannelLookup): FilesRouteDeps {
+export function filesRouteDeps(services: FileServices, channels: ChannelLookup & LinkedChannelListing): FilesRouteDeps {
   const { files, backups, restores, linkSigner, fileUrls, audit } = services;
   return { access: new ChannelAccess(channels, audit), files, backups, restores, auditLog: audit, linkSigner, fileUrls };
 }

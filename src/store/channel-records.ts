@@ -1,10 +1,11 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
 import { adminNotFound } from '../errors/common-errors.ts';
 import { tenantOfAdmin } from './admin-records.ts';
 import { CHANNEL_NAME_UNIQUE, violates } from './database-errors.ts';
 import { newChannelId } from './ids.ts';
 import { canBeStoredKey, requireName } from './input-validation.ts';
+import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { ChannelsTable, Database } from './schema.ts';
 import { requireTenant } from './tenant-records.ts';
 import type { Channel, ChannelRecords } from './types.ts';
@@ -51,6 +52,27 @@ export function channelRecords(db: Db, now: () => number): ChannelRecords {
         .execute();
       if (rows.length === 0) await requireTenant(db, tenantId);
       return rows.map(toChannel);
+    },
+
+    async listLinkedChannels(tenantId, adminId, page) {
+      // The tenant is checked here too, not only by the links' foreign keys: a listing never
+      // crosses tenants, whatever the links hold.
+      let query = db
+        .selectFrom('channel_admins as ca')
+        .innerJoin('channels as c', 'c.id', 'ca.channel_id')
+        .selectAll('c')
+        .where('ca.admin_id', '=', adminId)
+        .where('c.tenant_id', '=', tenantId);
+      if (page.cursor !== undefined) {
+        const [name, id] = decodeCursor(page.cursor, ['string', 'string']);
+        query = query.where(sql<boolean>`(c.name, c.id) > (${name}, ${id})`);
+      }
+      const rows = await query
+        .orderBy('c.name')
+        .orderBy('c.id')
+        .limit(page.limit + 1)
+        .execute();
+      return pageFrom(rows.map(toChannel), page.limit, (c) => [c.name, c.id]);
     },
 
     async linkChannel(channelId, adminId) {

@@ -79,6 +79,13 @@ export interface PendingWrite {
   startedAt: number;
 }
 
+/** A folder of a channel as listings show it: folders exist while they hold a live file. */
+export interface FolderSummary {
+  name: string;
+  /** Live files in it (deleted ones, kept only as versions, do not count). */
+  fileCount: number;
+}
+
 export interface PageRequest {
   limit: number; // 1..1000
   cursor?: string | undefined; // opaque, from a previous page's `next`
@@ -96,6 +103,8 @@ export interface FileCatalog {
   deleteFile(channelId: string, folder: string, filename: string): Promise<boolean>;
   /** Files of one folder by filename. */
   listFiles(channelId: string, folder: string, page: PageRequest): Promise<Page<FileRecord>>;
+  /** Folders holding at least one live file, by name, with their live file counts. */
+  listFolders(channelId: string, page: PageRequest): Promise<Page<FolderSummary>>;
   /** Every live file of a channel, for taking a backup. */
   allFiles(channelId: string): Promise<FileRecord[]>;
 

@@ -19,6 +19,7 @@ import type {
   FileCatalog,
   FileRecord,
   FileVersion,
+  FolderSummary,
   NewAuditEvent,
   NewFileVersion,
   Page,
@@ -100,6 +101,23 @@ export function fileCatalog(db: Db): FileCatalog {
         .limit(page.limit + 1)
         .execute();
       return pageFrom(rows.map(toFileRecord), page.limit, (f) => [f.filename]);
+    },
+
+    async listFolders(channelId: string, page: PageRequest): Promise<Page<FolderSummary>> {
+      // The files primary key (channel_id, folder, filename) hands the rows over in folder order,
+      // so a page reads the files of its own folders only, not the whole channel's.
+      let query = db
+        .selectFrom('files')
+        .select((eb) => ['folder', eb.fn.countAll<number>().as('file_count')])
+        .where('channel_id', '=', channelId);
+      if (page.cursor !== undefined) query = query.where('folder', '>', decodeCursor(page.cursor, ['string'])[0]);
+      const rows = await query
+        .groupBy('folder')
+        .orderBy('folder')
+        .limit(page.limit + 1)
+        .execute();
+      const folders = rows.map((r) => ({ name: r.folder, fileCount: Number(r.file_count) }));
+      return pageFrom(folders, page.limit, (f) => [f.name]);
     },
 
     async allFiles(channelId: string): Promise<FileRecord[]> {

@@ -1,4 +1,4 @@
-import type { FileCatalog } from './file-catalog-types.ts';
+import type { FileCatalog, Page, PageRequest } from './file-catalog-types.ts';
 /**
  * What the rest of the service needs from metadata, independent of the engine behind it.
  * Times are epoch milliseconds (UTC). Wallets are stored and compared in lowercase.
@@ -81,7 +81,13 @@ export interface ChannelLookup {
   findChannelByName(tenantId: string, name: string): Promise<Channel | undefined>;
 }
 
-export interface ChannelRecords extends ChannelLookup {
+/** The channels an admin may use: what `GET /api/channels` lists. */
+export interface LinkedChannelListing {
+  /** The admin's linked channels in the tenant, by name then id, a page at a time. */
+  listLinkedChannels(tenantId: string, adminId: string, page: PageRequest): Promise<Page<Channel>>;
+}
+
+export interface ChannelRecords extends ChannelLookup, LinkedChannelListing {
   createChannel(input: { tenantId: string; name: string }): Promise<Channel>;
   listChannels(tenantId: string): Promise<Channel[]>;
   linkChannel(channelId: string, adminId: string): Promise<void>;

@@ -1,17 +1,36 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { auditView, backupView } from '../file-views.ts';
+import { auditView, backupView, folderView } from '../file-views.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { pageRequestOf } from '../page-request.ts';
 import { actorOf, channelOf } from '../plugins/channel-scope.ts';
+import { FolderSchema } from '../schemas/channels.ts';
 import { AuditEventSchema, BackupSchema, ChannelParams, PageQuery, pageOf } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 
 const errors = { ...authenticatedErrorResponses, 400: problemRef, 404: problemRef };
 
-/** Backups and the audit log of a channel; registered in the channel scope. */
+/** Folders, backups and the audit log of a channel; registered in the channel scope. */
 export default async function channelRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/api/channels/:channelRef/folders',
+    {
+      config: { permission: 'files:read' },
+      schema: {
+        summary: 'Folders of the channel that hold at least one live file, by name, with their file counts',
+        tags: ['files'],
+        params: ChannelParams,
+        querystring: PageQuery,
+        response: { 200: pageOf(FolderSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const page = await deps.files.listFolders(channelOf(request), pageRequestOf(request.query));
+      return { items: page.items.map(folderView), next: page.next };
+    },
+  );
 
   app.post(
     '/api/channels/:channelRef/backups',

@@ -1,0 +1,35 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { channelView } from '../file-views.ts';
+import type { FilesRouteDeps } from '../files-route-deps.ts';
+import { pageRequestOf } from '../page-request.ts';
+import { authenticationOf } from '../plugins/wallet-auth.ts';
+import { ChannelSchema } from '../schemas/channels.ts';
+import { PageQuery, pageOf } from '../schemas/files.ts';
+import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+
+/**
+ * The caller's own channels. Outside the channel scope: it names no channel, so there is none to
+ * resolve, and it needs no permission — seeing the channels one is linked to is what every signed-in
+ * admin may do (the same channels the channel routes answer for instead of 404).
+ */
+export default async function linkedChannelsRoute(base: FastifyInstance, deps: Pick<FilesRouteDeps, 'access'>): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/api/channels',
+    {
+      preHandler: app.requireWallet,
+      schema: {
+        summary: 'The channels the signed-in admin is linked to, by name then id',
+        tags: ['channels'],
+        querystring: PageQuery,
+        response: { 200: pageOf(ChannelSchema), ...authenticatedErrorResponses, 400: problemRef },
+      },
+    },
+    async (request) => {
+      const page = await deps.access.visibleChannels(authenticationOf(request).principal, pageRequestOf(request.query));
+      return { items: page.items.map(channelView), next: page.next };
+    },
+  );
+}
