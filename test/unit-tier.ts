@@ -30,6 +30,7 @@ const UNIT_FILES = [
   'http/authorization-matrix.test.ts',
   'http/cors-and-platform.test.ts',
   'http/http-framing.test.ts',
+  'http/listings.test.ts',
   'http/metrics.test.ts',
   'http/nonces-and-instances.test.ts',
   'http/request-log.test.ts',

@@ -64,6 +64,19 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'PUT file', permission: 'files:write', channelScoped: true, ok: 200, send: (c, cell) => c.put('docs', cell, 'new bytes') },
   { name: 'GET file', permission: 'files:read', channelScoped: true, ok: 200, send: (c, cell) => c.get('docs', cell) },
   { name: 'DELETE file', permission: 'files:write', channelScoped: true, ok: 204, send: (c, cell) => c.delete('docs', cell) },
+  {
+    name: 'GET /api/channels',
+    channelScoped: false,
+    ok: 200,
+    send: (c) => request(c.baseUrl, '/api/channels', { headers: c.auth }),
+  },
+  {
+    name: 'GET folders of the channel',
+    permission: 'files:read',
+    channelScoped: true,
+    ok: 200,
+    send: (c) => request(c.baseUrl, `/api/channels/${c.channelRef}/folders`, { headers: c.auth }),
+  },
   { name: 'GET folder listing', permission: 'files:read', channelScoped: true, ok: 200, send: (c) => c.list('docs') },
   { name: 'GET file versions', permission: 'files:read', channelScoped: true, ok: 200, send: (c, cell) => c.versions('docs', cell) },
   {
