@@ -323,6 +323,8 @@ const ROUTES: [method: string, template: string][] = [
   ['GET', `${FOLDER}/files`],
   ['GET', `${FILE}/versions`],
   ['POST', `${FILE}/restore`],
+  ['GET', '/api/channels'],
+  ['GET', `${CHANNEL}/folders`],
   ['POST', `${CHANNEL}/backups`],
   ['GET', `${CHANNEL}/backups`],
   ['GET', `${CHANNEL}/audit`],
