@@ -15,7 +15,10 @@ export interface ClientOptions {
   statement?: string;
 }
 
-/** A file's bytes: a page's File or Blob, bytes, a stream (sent as it is read; not retried), or text. */
+/**
+ * A file's bytes: a page's File or Blob, bytes, text, or a stream, sent as it is read and so never
+ * retried (browsers stream request bodies over HTTP/2 only: a page passes the File).
+ */
 export type UploadBody = Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array> | string;
 
 export interface UploadResult {
