@@ -1,6 +1,7 @@
-// Compiles the TypeScript sources of `wallet-admin` into JavaScript under dist/ (git-ignored), which
-// bin/wallet-admin.js runs: node starts it in a fraction of the time a TypeScript loader needs to
-// resolve and compile hundreds of files at each start. Run by `prepare` (npm ci), `prestart` and
+// Compiles the TypeScript sources of `wallet-admin` into JavaScript under dist/ (git-ignored): the CLI,
+// which bin/wallet-admin.js runs, and the client library (`wallet-admin/client`). Node starts the
+// compiled CLI in a fraction of the time a TypeScript loader needs to resolve and compile hundreds of
+// files at each start. Run by `prepare` (npm ci), `prestart` and
 // `pretest`; takes about a second. The tests bundle their own entry points with the same
 // settings (BUNDLE_OPTIONS, used by test/helpers/bundle.ts).
 import { rm } from 'node:fs/promises';
@@ -51,4 +52,24 @@ export async function buildCli() {
   });
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) await buildCli();
+/**
+ * dist/client/index.mjs, `wallet-admin/client` (src/client/index.ts): one ES module for browsers and
+ * Node alike. Platform neutral, so that an import of a Node module fails the build instead of a page.
+ */
+export const CLIENT_BUILD_OPTIONS = {
+  bundle: true,
+  platform: 'neutral',
+  format: 'esm',
+  target: 'es2022',
+  entryPoints: [`${REPO_ROOT}src/client/index.ts`],
+  logLevel: 'warning',
+};
+
+export async function buildClient() {
+  await build({ ...CLIENT_BUILD_OPTIONS, outfile: `${REPO_ROOT}dist/client/index.mjs` });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  await buildCli();
+  await buildClient();
+}

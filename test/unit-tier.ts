@@ -19,6 +19,7 @@ const UNIT_FILES = [
   'auth/siwe-verification-vectors.test.ts',
   'auth/siwe.test.ts',
   'auth/wallet-authenticator.test.ts',
+  'client/client.test.ts',
   'config/config.test.ts',
   'files/concurrent-restores.test.ts',
   'files/file-endpoints.test.ts',

@@ -1,0 +1,200 @@
+import { errorOf, HttpError, ProblemError } from './errors.ts';
+import { type SignedHeaders, SignInSession } from './sign-in.ts';
+import type { WalletSigner } from './signers.ts';
+import type { AuditEvent, AuthTestResponse, Backup, FileInfo, FileVersion, NonceResponse, Page, PageRequest } from './types.ts';
+
+export interface ClientOptions {
+  /** The service's origin, e.g. `http://127.0.0.1:8080` (a path is ignored: the API lives at /api). */
+  baseUrl: string;
+  signer: WalletSigner;
+  /** Defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** How long a signed message is valid: a working day (8 hours) unless set. */
+  lifetimeSeconds?: number;
+  /** The message's statement line, shown by the wallet. */
+  statement?: string;
+}
+
+/**
+ * A file's bytes: a page's File or Blob, bytes, text, or a stream, sent as it is read and so never
+ * retried (browsers stream request bodies over HTTP/2 only: a page passes the File).
+ */
+export type UploadBody = Blob | ArrayBuffer | Uint8Array | ReadableStream<Uint8Array> | string;
+
+export interface UploadResult {
+  /** True when the file did not exist (201), false when it replaced one (200). */
+  created: boolean;
+  file: FileInfo;
+}
+
+/** A byte range of a download, `end` inclusive; without `end`, to the end of the file. */
+export interface ByteRange {
+  start: number;
+  end?: number;
+}
+
+/** Where a restore takes the file from; by default the newest backup holding it. */
+export type RestoreSource = { backupTimestamp: string } | { versionId: string } | Record<string, never>;
+
+const WORKING_DAY_SECONDS = 8 * 3600;
+/** Refusals that a fresh signature cures; any other 401 would be refused again. */
+const RESIGN_CODES = new Set(['AUTH_MESSAGE_EXPIRED', 'AUTH_MESSAGE_REVOKED']);
+
+interface Call {
+  method: string;
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  headers?: Record<string, string>;
+  body?: BodyInit;
+  /** A stream can be read once: such a request is never sent again. */
+  replayable?: boolean;
+}
+
+export type WalletAdminClient = ReturnType<typeof createClient>;
+
+/**
+ * One function per endpoint of the API. It signs in on first use (a nonce from the service, one
+ * wallet signature) and presents that message until shortly before it expires; a request
+ * refused because the message expired or was logged out is signed anew and sent once more.
+ * Errors: ProblemError for the service's problems, HttpError for any other answer not expected.
+ */
+export function createClient(options: ClientOptions) {
+  const base = new URL(options.baseUrl);
+  // A page's fetch must be called on the window: `options.fetch(...)` of a stored reference throws there.
+  const send: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const lifetimeSeconds = options.lifetimeSeconds ?? WORKING_DAY_SECONDS;
+  if (!Number.isInteger(lifetimeSeconds) || lifetimeSeconds < 1) throw new TypeError('lifetimeSeconds must be a positive whole number');
+
+  const urlOf = (path: string, query: Call['query'] = {}): string => {
+    const url = new URL(path, base.origin);
+    for (const [name, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(name, String(value));
+    return url.href;
+  };
+
+  const anonymous = async (call: Call): Promise<Response> => {
+    const response = await send(urlOf(call.path, call.query), { method: call.method, headers: call.headers });
+    if (!response.ok) throw await errorOf(response);
+    return response;
+  };
+
+  const nonce = async (): Promise<NonceResponse> => json<NonceResponse>(await anonymous({ method: 'GET', path: '/api/auth/nonce' }));
+
+  const session = new SignInSession({
+    signer: options.signer,
+    baseUrl: base,
+    lifetimeSeconds,
+    statement: options.statement ?? 'Sign in to wallet-admin.',
+    nonce: async () => (await nonce()).nonce,
+    now: () => Date.now(),
+  });
+
+  const attempt = async (call: Call, headers: SignedHeaders): Promise<Response> => {
+    const init: RequestInit & { duplex?: 'half' } = { method: call.method, headers: { ...call.headers, ...headers }, body: call.body };
+    // fetch sends a stream body only when told it will not read the answer before the body ends.
+    if (call.body instanceof ReadableStream) init.duplex = 'half';
+    return send(urlOf(call.path, call.query), init);
+  };
+
+  const signed = async (call: Call): Promise<Response> => {
+    const headers = await session.headers();
+    let response = await attempt(call, headers);
+    if (response.status === 401 && call.replayable !== false) {
+      const error = await errorOf(response);
+      if (!(error instanceof ProblemError) || !RESIGN_CODES.has(error.code)) throw error;
+      await session.discard(headers);
+      response = await attempt(call, await session.headers());
+    }
+    if (!response.ok) throw await errorOf(response);
+    return response;
+  };
+
+  const filePath = (channelRef: string, folder: string, filename: string) =>
+    `${folderPath(channelRef, folder)}/files/${encodeURIComponent(filename)}`;
+  const folderPath = (channelRef: string, folder: string) => `${channelPath(channelRef)}/folders/${encodeURIComponent(folder)}`;
+  const channelPath = (channelRef: string) => `/api/channels/${encodeURIComponent(channelRef)}`;
+  const pageQuery = (page: PageRequest = {}) => ({ limit: page.limit, cursor: page.cursor });
+
+  return {
+    /** The signed-in principal and the headers the service received: GET /api/auth/test. */
+    authTest: async (): Promise<AuthTestResponse> => json(await signed({ method: 'GET', path: '/api/auth/test' })),
+
+    /** A fresh server nonce (the client fetches its own when it signs in). */
+    nonce,
+
+    /** The headers the client presents, signing in first if needed (for a link or another tool). */
+    signIn: (): Promise<SignedHeaders> => session.headers(),
+
+    /** Revokes the message in use on every instance; the next call signs in again. Nothing to do when not signed in. */
+    async logout(): Promise<void> {
+      const headers = await session.peek();
+      if (!headers) return;
+      await session.discard(headers);
+      const response = await attempt({ method: 'POST', path: '/api/auth/logout' }, headers);
+      // An expired or already revoked message is as signed out as a revoked one.
+      if (!response.ok && response.status !== 401) throw await errorOf(response);
+      await response.body?.cancel();
+    },
+
+    async upload(channelRef: string, folder: string, filename: string, body: UploadBody, contentType?: string): Promise<UploadResult> {
+      const type = contentType ?? (body instanceof Blob && body.type !== '' ? body.type : 'application/octet-stream');
+      const response = await signed({
+        method: 'PUT',
+        path: filePath(channelRef, folder, filename),
+        headers: { 'Content-Type': type },
+        body: body as BodyInit,
+        replayable: !(body instanceof ReadableStream),
+      });
+      return { created: response.status === 201, file: await json<FileInfo>(response) };
+    },
+
+    /** The file's bytes as a fetch Response (200, or 206 for a range): read it with blob(), arrayBuffer(), text() or body. */
+    download: (channelRef: string, folder: string, filename: string, options: { range?: ByteRange } = {}): Promise<Response> =>
+      signed({
+        method: 'GET',
+        path: filePath(channelRef, folder, filename),
+        headers: options.range ? { Range: `bytes=${options.range.start}-${options.range.end ?? ''}` } : {},
+      }),
+
+    listFiles: async (channelRef: string, folder: string, page?: PageRequest): Promise<Page<FileInfo>> =>
+      json(await signed({ method: 'GET', path: `${folderPath(channelRef, folder)}/files`, query: pageQuery(page) })),
+
+    /** The file stays restorable as a version. */
+    async deleteFile(channelRef: string, folder: string, filename: string): Promise<void> {
+      const response = await signed({ method: 'DELETE', path: filePath(channelRef, folder, filename) });
+      await response.body?.cancel();
+    },
+
+    /** Every stored version of the file, newest first. */
+    versions: async (channelRef: string, folder: string, filename: string, page?: PageRequest): Promise<Page<FileVersion>> =>
+      json(await signed({ method: 'GET', path: `${filePath(channelRef, folder, filename)}/versions`, query: pageQuery(page) })),
+
+    /** Restores the file and answers its URL (signed when the service signs links). The replaced bytes are kept as a version. */
+    async restore(channelRef: string, folder: string, filename: string, source: RestoreSource = {}): Promise<string> {
+      const response = await signed({
+        method: 'POST',
+        path: `${filePath(channelRef, folder, filename)}/restore`,
+        query: source as Record<string, string>,
+      });
+      return (await response.text()).trim();
+    },
+
+    /** Backs the channel up now: 409 BACKUP_EXISTS when it already was within this second. */
+    createBackup: async (channelRef: string): Promise<Backup> =>
+      json(await signed({ method: 'POST', path: `${channelPath(channelRef)}/backups` })),
+
+    listBackups: async (channelRef: string, page?: PageRequest): Promise<Page<Backup>> =>
+      json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/backups`, query: pageQuery(page) })),
+
+    listAudit: async (channelRef: string, page?: PageRequest): Promise<Page<AuditEvent>> =>
+      json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/audit`, query: pageQuery(page) })),
+  };
+}
+
+async function json<T>(response: Response): Promise<T> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new HttpError(response.status, `${response.status}: the answer is not JSON`, text.slice(0, 1000));
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * `wallet-admin/client`: a typed client of the service's API for browsers and Node (global fetch,
+ * TextEncoder and btoa only; no Node module, no server code).
+ */
+export {
+  type ByteRange,
+  type ClientOptions,
+  createClient,
+  type RestoreSource,
+  type UploadBody,
+  type UploadResult,
+  type WalletAdminClient,
+} from './client.ts';
+export { HttpError, ProblemError } from './errors.ts';
+export { paginate } from './paginate.ts';
+export type { SignedHeaders } from './sign-in.ts';
+export {
+  type Eip1193Provider,
+  type EthersSignerLike,
+  fromEip1193,
+  fromEthersSigner,
+  fromViemAccount,
+  type ViemAccountLike,
+  type WalletSigner,
+} from './signers.ts';
+export { formatSignInMessage, type SignInMessageFields, toChecksumAddress } from './siwe.ts';
+export type { AuditEvent, AuthTestResponse, Backup, FileInfo, FileVersion, NonceResponse, Page, PageRequest, Principal } from './types.ts';

@@ -1,0 +1,88 @@
+import { messageHeader } from './encoding.ts';
+import type { WalletSigner } from './signers.ts';
+import { formatSignInMessage, toChecksumAddress } from './siwe.ts';
+
+/** The headers of one signed message. */
+export interface SignedHeaders {
+  'X-WAL': string;
+  'X-SIG': string;
+  'X-MES': string;
+}
+
+export interface SignInSettings {
+  signer: WalletSigner;
+  /** The service's origin: its host is the message's domain, the origin its URI. */
+  baseUrl: URL;
+  lifetimeSeconds: number;
+  statement: string;
+  nonce(): Promise<string>;
+  now(): number;
+}
+
+interface Signed {
+  headers: SignedHeaders;
+  expiresAt: number;
+}
+
+/**
+ * One signature per message lifetime: a wallet prompt per request would make the client unusable
+ * in a page. Concurrent callers share one signing; the message is replaced shortly before it
+ * expires (a tenth of its lifetime, at most a minute, so a request in flight does not arrive late).
+ */
+export class SignInSession {
+  readonly #settings: SignInSettings;
+  #current: Promise<Signed> | undefined;
+
+  constructor(settings: SignInSettings) {
+    this.#settings = settings;
+  }
+
+  async headers(): Promise<SignedHeaders> {
+    const current = this.#current;
+    if (current) {
+      const signed = await current.catch(() => undefined);
+      if (signed && signed.expiresAt - this.#renewMargin() > this.#settings.now()) return signed.headers;
+      // A failed or stale signing is replaced, unless another caller has replaced it meanwhile.
+      if (this.#current === current) this.#current = undefined;
+    }
+    this.#current ??= this.#sign();
+    return (await this.#current).headers;
+  }
+
+  /** Drops `headers` (the service refused them) so that the next call signs anew; newer headers are kept. */
+  async discard(headers?: SignedHeaders): Promise<void> {
+    const current = this.#current;
+    if (!current) return;
+    const signed = await current.catch(() => undefined);
+    if ((headers === undefined || signed?.headers === headers) && this.#current === current) this.#current = undefined;
+  }
+
+  /** The headers in use, without signing: undefined when none are. */
+  async peek(): Promise<SignedHeaders | undefined> {
+    return (await this.#current?.catch(() => undefined))?.headers;
+  }
+
+  #renewMargin(): number {
+    return Math.min(60_000, (this.#settings.lifetimeSeconds * 1000) / 10);
+  }
+
+  async #sign(): Promise<Signed> {
+    const { signer, baseUrl, lifetimeSeconds, statement } = this.#settings;
+    const [address, chainId, nonce] = await Promise.all([signer.getAddress(), signer.getChainId(), this.#settings.nonce()]);
+    // Whole seconds, as the message shows them: the cache must not outlive what was signed.
+    const issuedAt = Math.floor(this.#settings.now() / 1000) * 1000;
+    const expiresAt = issuedAt + lifetimeSeconds * 1000;
+    const message = formatSignInMessage({
+      domain: baseUrl.host,
+      address,
+      statement,
+      uri: baseUrl.origin,
+      chainId,
+      nonce,
+      issuedAt: new Date(issuedAt),
+      expirationTime: new Date(expiresAt),
+    });
+    const signature = await signer.signMessage(message);
+    return { headers: { 'X-WAL': toChecksumAddress(address), 'X-SIG': signature, 'X-MES': messageHeader(message) }, expiresAt };
+  }
+}

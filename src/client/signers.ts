@@ -1,0 +1,75 @@
+import { hexOfUtf8 } from './encoding.ts';
+
+/**
+ * What the client needs of a wallet. The adapters below take structural types only, so the client
+ * loads neither viem nor ethers: a page passes the objects it already has.
+ */
+export interface WalletSigner {
+  /** The account that signs, in any letter case. */
+  getAddress(): Promise<string>;
+  /** The chain id written into the message (EIP-4361 requires one; the service does not check it). */
+  getChainId(): Promise<number>;
+  /** EIP-191 `personal_sign` of the UTF-8 bytes of `message`: `0x` + 130 hex digits. */
+  signMessage(message: string): Promise<string>;
+}
+
+/** An EIP-1193 provider: `window.ethereum`, or one announced by EIP-6963. */
+export interface Eip1193Provider {
+  request(args: { method: string; params?: readonly unknown[] }): Promise<unknown>;
+}
+
+export function fromEip1193(provider: Eip1193Provider): WalletSigner {
+  const address = async (): Promise<string> => {
+    // eth_accounts answers without a prompt when the page is already connected; otherwise ask.
+    const known = (await provider.request({ method: 'eth_accounts' })) as string[] | undefined;
+    const accounts = known?.length ? known : ((await provider.request({ method: 'eth_requestAccounts' })) as string[] | undefined);
+    const first = accounts?.[0];
+    if (typeof first !== 'string') throw new Error('The wallet shared no account');
+    return first;
+  };
+  return {
+    getAddress: address,
+    async getChainId() {
+      const chainId = await provider.request({ method: 'eth_chainId' });
+      // EIP-1193 answers a hex quantity ("0x1"); a number is tolerated from older providers.
+      const parsed = typeof chainId === 'number' ? chainId : Number.parseInt(String(chainId), 16);
+      if (!Number.isSafeInteger(parsed) || parsed < 1) throw new Error(`The wallet answered an invalid chain id: ${String(chainId)}`);
+      return parsed;
+    },
+    async signMessage(message) {
+      // personal_sign takes the message as hex of its bytes: wallets show it decoded, and no wallet
+      // guesses whether a string that looks like hex is text or bytes.
+      return String(await provider.request({ method: 'personal_sign', params: [hexOfUtf8(message), await address()] }));
+    },
+  };
+}
+
+/** A viem `LocalAccount` (privateKeyToAccount, mnemonicToAccount…), which knows no chain: pass one. */
+export interface ViemAccountLike {
+  address: string;
+  signMessage(args: { message: string }): Promise<string>;
+}
+
+export function fromViemAccount(account: ViemAccountLike, chainId = 1): WalletSigner {
+  return {
+    getAddress: async () => account.address,
+    getChainId: async () => chainId,
+    signMessage: (message) => account.signMessage({ message }),
+  };
+}
+
+/** An ethers v6 `Signer` (Wallet, JsonRpcSigner, BrowserProvider#getSigner()). */
+export interface EthersSignerLike {
+  getAddress(): Promise<string>;
+  signMessage(message: string): Promise<string>;
+  readonly provider?: { getNetwork(): Promise<{ chainId: bigint }> } | null;
+}
+
+/** The chain is the signer's provider's; `chainId` is used when the signer has no provider (a bare Wallet). */
+export function fromEthersSigner(signer: EthersSignerLike, chainId = 1): WalletSigner {
+  return {
+    getAddress: () => signer.getAddress(),
+    getChainId: async () => (signer.provider ? Number((await signer.provider.getNetwork()).chainId) : chainId),
+    signMessage: (message) => signer.signMessage(message),
+  };
+}

@@ -1,0 +1,21 @@
+// The answers' types come from the TypeBox schemas the routes validate and serialise with, as
+// type-only imports: nothing of the server is bundled into the client.
+import type { Static } from 'typebox';
+import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../http/schemas/auth.ts';
+import type { AuditEventSchema, BackupSchema, FileSchema, PageQuery, VersionSchema } from '../http/schemas/files.ts';
+
+export type Principal = Static<typeof PrincipalSchema>;
+export type AuthTestResponse = Static<typeof AuthTestResponseSchema>;
+export type NonceResponse = Static<typeof NonceResponseSchema>;
+export type FileInfo = Static<typeof FileSchema>;
+export type FileVersion = Static<typeof VersionSchema>;
+export type Backup = Static<typeof BackupSchema>;
+export type AuditEvent = Static<typeof AuditEventSchema>;
+/** `?limit=` (1–1000, 50 by default) and `?cursor=` (a page's `next`). */
+export type PageRequest = Static<typeof PageQuery>;
+
+/** Every list answers one page: the items and the cursor of the next page, null on the last. */
+export interface Page<T> {
+  items: T[];
+  next: string | null;
+}
