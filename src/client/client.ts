@@ -1,7 +1,18 @@
 import { errorOf, HttpError, ProblemError } from './errors.ts';
 import { type SignedHeaders, SignInSession } from './sign-in.ts';
 import type { WalletSigner } from './signers.ts';
-import type { AuditEvent, AuthTestResponse, Backup, FileInfo, FileVersion, NonceResponse, Page, PageRequest } from './types.ts';
+import type {
+  AuditEvent,
+  AuthTestResponse,
+  Backup,
+  ChannelInfo,
+  FileInfo,
+  FileVersion,
+  FolderInfo,
+  NonceResponse,
+  Page,
+  PageRequest,
+} from './types.ts';
 
 export interface ClientOptions {
   /** The service's origin, e.g. `http://127.0.0.1:8080` (a path is ignored: the API lives at /api). */
@@ -154,6 +165,14 @@ export function createClient(options: ClientOptions) {
         path: filePath(channelRef, folder, filename),
         headers: options.range ? { Range: `bytes=${options.range.start}-${options.range.end ?? ''}` } : {},
       }),
+
+    /** The channels the signed-in admin is linked to, by name. */
+    listChannels: async (page?: PageRequest): Promise<Page<ChannelInfo>> =>
+      json(await signed({ method: 'GET', path: '/api/channels', query: pageQuery(page) })),
+
+    /** The channel's folders that hold live files, by name, with how many. */
+    listFolders: async (channelRef: string, page?: PageRequest): Promise<Page<FolderInfo>> =>
+      json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/folders`, query: pageQuery(page) })),
 
     listFiles: async (channelRef: string, folder: string, page?: PageRequest): Promise<Page<FileInfo>> =>
       json(await signed({ method: 'GET', path: `${folderPath(channelRef, folder)}/files`, query: pageQuery(page) })),

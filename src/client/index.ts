@@ -24,4 +24,16 @@ export {
   type WalletSigner,
 } from './signers.ts';
 export { formatSignInMessage, type SignInMessageFields, toChecksumAddress } from './siwe.ts';
-export type { AuditEvent, AuthTestResponse, Backup, FileInfo, FileVersion, NonceResponse, Page, PageRequest, Principal } from './types.ts';
+export type {
+  AuditEvent,
+  AuthTestResponse,
+  Backup,
+  ChannelInfo,
+  FileInfo,
+  FileVersion,
+  FolderInfo,
+  NonceResponse,
+  Page,
+  PageRequest,
+  Principal,
+} from './types.ts';

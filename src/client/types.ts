@@ -2,6 +2,7 @@
 // type-only imports: nothing of the server is bundled into the client.
 import type { Static } from 'typebox';
 import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../http/schemas/auth.ts';
+import type { ChannelSchema, FolderSchema } from '../http/schemas/channels.ts';
 import type { AuditEventSchema, BackupSchema, FileSchema, PageQuery, VersionSchema } from '../http/schemas/files.ts';
 
 export type Principal = Static<typeof PrincipalSchema>;
@@ -11,6 +12,8 @@ export type FileInfo = Static<typeof FileSchema>;
 export type FileVersion = Static<typeof VersionSchema>;
 export type Backup = Static<typeof BackupSchema>;
 export type AuditEvent = Static<typeof AuditEventSchema>;
+export type ChannelInfo = Static<typeof ChannelSchema>;
+export type FolderInfo = Static<typeof FolderSchema>;
 /** `?limit=` (1–1000, 50 by default) and `?cursor=` (a page's `next`). */
 export type PageRequest = Static<typeof PageQuery>;
 

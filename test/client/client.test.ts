@@ -132,6 +132,14 @@ describe('the client library against the service (sqlite)', () => {
     for await (const file of paginate((page) => client.listFiles(channel, 'docs', page), { limit: 1 })) paged.push(file.filename);
     assert.deepEqual(paged.sort(), ['b.json', 'c.bin', 'd name ü.txt', 'notes.txt']);
 
+    assert.deepEqual((await client.listFolders(channel)).items, [{ name: 'docs', fileCount: 4 }]);
+    const channels = await client.listChannels();
+    assert.deepEqual(
+      channels.items.map((c) => c.id),
+      [channel],
+    );
+    assert.equal(channels.next, null);
+
     const backups = await client.listBackups(channel);
     assert.deepEqual(
       backups.items.map((b) => b.timestamp),
