@@ -61,9 +61,9 @@ export function promptHidden(input: TerminalInput, output: NodeJS.WritableStream
     };
     const onEnd = () => finish();
     const onData = (chunk: string | Buffer) => {
-      const text = chunk.toString();
-      // An arrow or function key arrives as one escape sequence: it is no part of a password.
-      if (text.startsWith('\x1b')) return;
+      // An arrow or function key arrives as an escape sequence (ESC [ … final letter): no part of a password.
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC is the character this removes.
+      const text = chunk.toString().replace(/\x1b\[[0-?]*[ -/]*[@-~]|\x1b./g, '');
       for (const char of text) {
         if (char === '\r' || char === '\n' || char === '\x04') return finish();
         if (char === '\x03') return finish(new UsageError('Cancelled'));

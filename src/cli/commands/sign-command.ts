@@ -58,11 +58,13 @@ export const signCommand: Command = {
   options: {
     keystore: {
       type: 'string',
+      placeholder: 'FILE',
       description: 'Sign with the key in this Ethereum JSON keystore v3 file (geth, Foundry, ethers, MyEtherWallet)',
     },
     'password-file': { type: 'string', placeholder: 'FILE', description: "The keystore's password is this file's first line" },
     'password-env': {
       type: 'string',
+      placeholder: 'NAME',
       description: "The keystore's password is this environment variable's value (default: asked on the terminal)",
     },
     'print-message': {
@@ -86,6 +88,7 @@ export const signCommand: Command = {
     },
     'private-key': {
       type: 'string',
+      placeholder: 'KEY',
       description: 'Sign with this raw key, 64 hex digits: only for the published development key (argv is visible)',
     },
     domain: { type: 'string', placeholder: 'HOST', description: 'SIWE domain (default: first of AUTH_DOMAINS)' },
