@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { decryptKeystore, parseKeystore } from '../../src/auth/signing/keystore.ts';
+import { DEMO_PRIVATE_KEY } from '../../src/demo/demo-seed.ts';
 import { AppError } from '../../src/errors/app-error.ts';
 import { pbkdf2Keystore, scryptKeystore, withCrypto } from '../helpers/keystores.ts';
 import { newWallet } from '../helpers/wallets.ts';
@@ -20,6 +22,11 @@ describe('keystore v3', () => {
     const wallet = newWallet();
     assert.equal(await decryptKeystore(parseKeystore(await scryptKeystore(wallet, PASSWORD)), PASSWORD), wallet.privateKey);
     assert.equal(await decryptKeystore(parseKeystore(await pbkdf2Keystore(wallet, PASSWORD)), PASSWORD), wallet.privateKey);
+  });
+
+  test('the README\'s keystore holds the published development key under the password "development"', async () => {
+    const text = await readFile(new URL('../../docs/development-wallet.keystore.json', import.meta.url), 'utf8');
+    assert.equal(await decryptKeystore(parseKeystore(text), 'development'), DEMO_PRIVATE_KEY);
   });
 
   test('a password typed in another Unicode form opens a keystore ethers wrote (NFKC)', async () => {
