@@ -15,10 +15,12 @@ import { fileURLToPath } from 'node:url';
 const UNIT_FILES = [
   'auth/bounded-cache.test.ts',
   'auth/keccak256.test.ts',
+  'auth/keystore.test.ts',
   'auth/siwe-grammar-vectors.test.ts',
   'auth/siwe-verification-vectors.test.ts',
   'auth/siwe.test.ts',
   'auth/wallet-authenticator.test.ts',
+  'cli/secret-input.test.ts',
   'client/client.test.ts',
   'config/config.test.ts',
   'files/concurrent-restores.test.ts',

@@ -6,6 +6,8 @@ export interface OptionSpec {
   type: 'string' | 'boolean';
   multiple?: boolean;
   required?: boolean;
+  /** What --help shows for the value (default VALUE): FILE, NAME, 0x…. */
+  placeholder?: string;
   description: string;
 }
 
@@ -24,6 +26,8 @@ export interface CommandContext {
 export interface CommandResult {
   json: Record<string, unknown>;
   text: string;
+  /** `text` is bytes someone will sign: printed as is, with no newline added unless stdout is a terminal. */
+  exact?: boolean;
 }
 
 export interface Command {

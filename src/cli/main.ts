@@ -33,7 +33,7 @@ function usage(command?: Command): string {
   if (command) {
     const options = Object.entries(command.options).map(
       ([name, spec]) =>
-        `  --${name}${spec.type === 'string' ? ' VALUE' : ''}${spec.multiple ? ' (repeatable)' : ''}${spec.required ? ' (required)' : ''}  ${spec.description}`,
+        `  --${name}${spec.type === 'string' ? ` ${spec.placeholder ?? 'VALUE'}` : ''}${spec.multiple ? ' (repeatable)' : ''}${spec.required ? ' (required)' : ''}  ${spec.description}`,
     );
     return [`wallet-admin ${command.words.join(' ')}: ${command.summary}`, ...options, '  --json  Print one JSON object'].join('\n');
   }
@@ -111,7 +111,8 @@ export async function main(args: string[]): Promise<number> {
       store: openStore,
       fileServices: async () => (fileServices ??= await openServices()),
     });
-    if (result) process.stdout.write(`${json ? JSON.stringify(result.json) : result.text}\n`);
+    if (result && !json && result.exact) process.stdout.write(process.stdout.isTTY ? `${result.text}\n` : result.text);
+    else if (result) process.stdout.write(`${json ? JSON.stringify(result.json) : result.text}\n`);
     return 0;
   } catch (error) {
     const usageProblem = error instanceof UsageError;

@@ -9,6 +9,9 @@ export const ErrorCodes = {
   INVALID_TIMESTAMP: 400,
   INVALID_PATH: 400,
   HTTP_MALFORMED: 400,
+  // 400, CLI only (`wallet-admin sign --keystore`): never an HTTP answer
+  KEYSTORE_INVALID: 400,
+  KEYSTORE_PASSWORD_WRONG: 400,
   // 401 — who are you
   AUTH_HEADERS_MISSING: 401,
   AUTH_ADDRESS_MALFORMED: 401,

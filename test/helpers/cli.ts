@@ -11,22 +11,35 @@ export interface CliResult {
   json(): any;
 }
 
+/** By default stdin is /dev/null (as under `node --test`); `input` pipes bytes in, `keepOpen` never closes the pipe. */
+export interface StdinOptions {
+  input?: string | Uint8Array;
+  keepOpen?: boolean;
+}
+
 /**
  * Runs `wallet-admin` as a user would, in its own process: the CLI's current sources bundled
  * (cliBundle), as `npm run build` compiles them for bin/wallet-admin.js; serve.test.ts runs the bin itself.
  */
-export async function runCli(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+export async function runCli(args: string[], env: Record<string, string | undefined>, stdin: StdinOptions = {}): Promise<CliResult> {
   const entry = await cliBundle();
   return new Promise((resolve, reject) => {
+    const piped = stdin.input !== undefined || stdin.keepOpen === true;
     const child = spawn(process.execPath, [entry, ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: [piped ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
+    if (stdin.input !== undefined) child.stdin!.write(stdin.input);
+    if (piped && !stdin.keepOpen) child.stdin!.end();
+    // The child may exit without reading what was piped (EPIPE): that is its answer, not a test failure.
+    child.stdin?.on('error', () => {});
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
+    // A pipe kept open would otherwise hold 'close' back after the child exits.
+    child.on('exit', () => child.stdin?.destroy());
     child.on('close', (code) => resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) }));
   });
 }

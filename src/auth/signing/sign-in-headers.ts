@@ -4,8 +4,8 @@ import { encodeMessageHeader } from '../message-header.ts';
 import { randomNonce } from '../nonces.ts';
 import { formatSiweMessage } from '../siwe/siwe-message.ts';
 
-export interface SignInOptions {
-  privateKey: string;
+/** What shapes a sign-in message, whoever signs it. */
+export interface MessageOptions {
   domain: string;
   uri: string;
   chainId?: number;
@@ -17,6 +17,10 @@ export interface SignInOptions {
   now?: Date;
 }
 
+export interface SignInOptions extends MessageOptions {
+  privateKey: string;
+}
+
 export interface SignInHeaders {
   'X-WAL': string;
   'X-SIG': string;
@@ -26,20 +30,15 @@ export interface SignInHeaders {
 
 const PRIVATE_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
 
-/** What a wallet does to sign in: build the message, personal_sign it, put it into headers. */
-export async function createSignInHeaders(options: SignInOptions): Promise<SignInHeaders> {
-  if (!PRIVATE_KEY.test(options.privateKey)) {
-    throw new AppError('VALIDATION_FAILED', 'The private key must be 64 hexadecimal digits, with or without 0x');
-  }
-  const key = (options.privateKey.startsWith('0x') ? options.privateKey : `0x${options.privateKey}`) as `0x${string}`;
-  const account = privateKeyToAccount(key);
+/** The exact message a wallet signs to sign in as `address` (EIP-55 form, as it appears in SIWE). */
+export function buildSignInMessage(address: string, options: MessageOptions): string {
   const now = options.now ?? new Date();
   const ttlSeconds = options.ttlSeconds ?? 3600;
-  const message = options.plain
+  return options.plain
     ? `Sign in to ${options.domain} at ${now.toISOString()}`
     : formatSiweMessage({
         domain: options.domain,
-        address: account.address,
+        address,
         statement: options.statement ?? 'Sign in to wallet-admin.',
         uri: options.uri,
         version: '1',
@@ -48,9 +47,22 @@ export async function createSignInHeaders(options: SignInOptions): Promise<SignI
         issuedAt: now.toISOString(),
         expirationTime: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
       });
-  const bytes = new TextEncoder().encode(message);
-  const signature = await account.signMessage({ message: { raw: bytes } });
-  return { 'X-WAL': account.address, 'X-SIG': signature, 'X-MES': encodeMessageHeader(message), 'X-Wallet-Address': account.address };
+}
+
+export function signInHeaders(address: string, signature: string, message: string): SignInHeaders {
+  return { 'X-WAL': address, 'X-SIG': signature, 'X-MES': encodeMessageHeader(message), 'X-Wallet-Address': address };
+}
+
+/** What a wallet does to sign in: build the message, personal_sign it, put it into headers. */
+export async function createSignInHeaders(options: SignInOptions): Promise<SignInHeaders> {
+  if (!PRIVATE_KEY.test(options.privateKey)) {
+    throw new AppError('VALIDATION_FAILED', 'The private key must be 64 hexadecimal digits, with or without 0x');
+  }
+  const key = (options.privateKey.startsWith('0x') ? options.privateKey : `0x${options.privateKey}`) as `0x${string}`;
+  const account = privateKeyToAccount(key);
+  const message = buildSignInMessage(account.address, options);
+  const signature = await account.signMessage({ message: { raw: new TextEncoder().encode(message) } });
+  return signInHeaders(account.address, signature, message);
 }
 
 export function curlCommand(url: string, headers: SignInHeaders): string {
