@@ -1,13 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createSiweMessage } from 'viem/siwe';
 import { createDeployment } from './lib/deployment.ts';
 import { runLoad } from './lib/load.ts';
 import type { LoadPlan } from './lib/load-plan.ts';
 import { describeMachine } from './lib/machine.ts';
-import { PoolSigner } from './lib/pool-signer.ts';
 import { ROOT, rssBytes, startService } from './lib/servers.ts';
+import { signInHeaders } from './lib/sign-in.ts';
 
 /**
  * `npm run soak`: mixed load for 10 minutes (sign-ins from a pre-signed pool, cached sign-ins,
@@ -26,18 +25,7 @@ const toMiB = (bytes: number) => Math.round((bytes / MiB) * 10) / 10;
 const deployment = await createDeployment('sqlite');
 const server = await startService(deployment.env, path.join(deployment.dataDir, '..', `soak-${Date.now()}.log`));
 const domain = `127.0.0.1:${server.port}`;
-const signer = await PoolSigner.create(deployment.privateKey);
-const message = createSiweMessage({
-  domain,
-  address: signer.address,
-  uri: `http://${domain}/`,
-  version: '1',
-  chainId: 1,
-  nonce: 'soaknonce0000001',
-  issuedAt: new Date(),
-  expirationTime: new Date(Date.now() + (minutes + 60) * 60_000),
-});
-const auth = { 'X-WAL': signer.address, 'X-SIG': signer.sign(message), 'X-MES': `base64:${Buffer.from(message).toString('base64')}` };
+const auth = await signInHeaders(deployment.privateKey, domain, 'soaknonce0000001', (minutes + 60) * 60_000);
 const files = `/api/channels/${deployment.channelId}/folders/soak/files`;
 
 // Files to download and restore, and a first backup to restore from.

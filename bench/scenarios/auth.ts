@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { generatePrivateKey } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
 import { createAddressRecoverer } from '../../src/auth/signature/address-recoverer.ts';
 import { parseRecoverableSignature } from '../../src/auth/signature/parse-signature.ts';
 import { personalMessageHash } from '../../src/auth/signature/personal-message-hash.ts';
@@ -10,6 +9,7 @@ import type { LoadPlan } from '../lib/load-plan.ts';
 import { PoolSigner } from '../lib/pool-signer.ts';
 import { type BenchContext, perSecond, type Row, round, type Scenario } from '../lib/scenario.ts';
 import { type RunningServer, startBaseline, startService } from '../lib/servers.ts';
+import { signInHeaders } from '../lib/sign-in.ts';
 
 const CONNECTIONS = 50;
 
@@ -48,19 +48,8 @@ async function withBaseline<T>(
 }
 
 /** One valid SIWE sign-in, sent again and again: after the first, a signature-cache hit. */
-async function warmHeaders(deployment: Deployment, domain: string): Promise<Record<string, string>> {
-  const signer = await PoolSigner.create(deployment.privateKey);
-  const message = createSiweMessage({
-    domain,
-    address: signer.address,
-    uri: `http://${domain}/`,
-    version: '1',
-    chainId: 1,
-    nonce: 'benchwarm0000001',
-    issuedAt: new Date(),
-    expirationTime: new Date(Date.now() + 3600_000),
-  });
-  return { 'X-WAL': signer.address, 'X-SIG': signer.sign(message), 'X-MES': `base64:${Buffer.from(message).toString('base64')}` };
+function warmHeaders(deployment: Deployment, domain: string): Promise<Record<string, string>> {
+  return signInHeaders(deployment.privateKey, domain, 'benchwarm0000001', 3600_000);
 }
 
 function plan(server: RunningServer, context: BenchContext, extra: Partial<LoadPlan> = {}): LoadPlan {

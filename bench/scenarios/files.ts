@@ -3,32 +3,19 @@ import { createReadStream } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createSiweMessage } from 'viem/siwe';
 import type { Deployment, Engine } from '../lib/deployment.ts';
 import { measure, unexpectedAnswers } from '../lib/load.ts';
-import { PoolSigner } from '../lib/pool-signer.ts';
 import { type BenchContext, perSecond, type Row, round, type Scenario } from '../lib/scenario.ts';
 import { type RunningServer, rssBytes, writtenBytes } from '../lib/servers.ts';
+import { signInHeaders } from '../lib/sign-in.ts';
 import { canTraceWrites, traceWrites } from '../lib/write-trace.ts';
 import { withService } from './auth.ts';
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
 
-async function signedHeaders(deployment: Deployment, server: RunningServer): Promise<Record<string, string>> {
-  const signer = await PoolSigner.create(deployment.privateKey);
-  const domain = `127.0.0.1:${server.port}`;
-  const message = createSiweMessage({
-    domain,
-    address: signer.address,
-    uri: `http://${domain}/`,
-    version: '1',
-    chainId: 1,
-    nonce: 'benchfiles000001',
-    issuedAt: new Date(),
-    expirationTime: new Date(Date.now() + 6 * 3600_000),
-  });
-  return { 'X-WAL': signer.address, 'X-SIG': signer.sign(message), 'X-MES': `base64:${Buffer.from(message).toString('base64')}` };
+function signedHeaders(deployment: Deployment, server: RunningServer): Promise<Record<string, string>> {
+  return signInHeaders(deployment.privateKey, `127.0.0.1:${server.port}`, 'benchfiles000001', 6 * 3600_000);
 }
 
 /** The file API of the bench channel over plain fetch. */
