@@ -166,6 +166,33 @@ export function createClient(options: ClientOptions) {
         headers: options.range ? { Range: `bytes=${options.range.start}-${options.range.end ?? ''}` } : {},
       }),
 
+    /**
+     * The live file's metadata without its bytes (HEAD of the download): undefined when no live file
+     * has that name (never uploaded, or deleted; a deleted file's versions are still listed).
+     */
+    async stat(channelRef: string, folder: string, filename: string): Promise<FileInfo | undefined> {
+      const path = filePath(channelRef, folder, filename);
+      const head = async () => attempt({ method: 'HEAD', path }, await session.headers());
+      let response = await head();
+      if (response.status !== 404 && !response.ok) {
+        // A HEAD answer carries no problem document: a one-byte GET gets the refusal in full, and
+        // re-signs when the message expired; should it pass, the HEAD is asked once more.
+        await (await signed({ method: 'GET', path, headers: { Range: 'bytes=0-0' } })).body?.cancel();
+        response = await head();
+      }
+      if (response.status === 404) return undefined;
+      if (!response.ok) throw new HttpError(response.status, `${response.status}: the file's metadata was refused`, '');
+      const etag = response.headers.get('etag') ?? '';
+      return {
+        folder,
+        filename,
+        size: Number(response.headers.get('content-length') ?? 0),
+        sha256: etag.replace(/^W\//, '').replaceAll('"', ''),
+        contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+        updatedAt: new Date(response.headers.get('last-modified') ?? 0).toISOString(),
+      };
+    },
+
     /** The channels the signed-in admin is linked to, by name. */
     listChannels: async (page?: PageRequest): Promise<Page<ChannelInfo>> =>
       json(await signed({ method: 'GET', path: '/api/channels', query: pageQuery(page) })),

@@ -1,8 +1,6 @@
 import { render } from 'preact';
+import { App } from './app.tsx';
+import { ConsoleSession } from './wallet/console-session.ts';
 import './styles.css';
 
-function App() {
-  return <main>wallet-admin console</main>;
-}
-
-render(<App />, document.getElementById('app') as HTMLElement);
+render(<App session={new ConsoleSession()} />, document.getElementById('app') as HTMLElement);

@@ -1,0 +1,98 @@
+import { useEffect, useState } from 'preact/hooks';
+
+/**
+ * Where the admin is, kept in the URL's fragment: a reload, a bookmark or a new sign-in returns to
+ * the same view, and the server serves one page for all of them.
+ */
+export type Route =
+  | { view: 'home' }
+  | { view: 'folders'; channel: string }
+  | { view: 'files'; channel: string; folder: string }
+  | { view: 'file'; channel: string; folder: string; filename: string }
+  | { view: 'backups'; channel: string }
+  | { view: 'audit'; channel: string; filters: AuditFilters };
+
+export interface AuditFilters {
+  action?: string;
+  adminId?: string;
+  folder?: string;
+  filename?: string;
+  result?: string;
+}
+
+const AUDIT_FILTER_NAMES = ['action', 'adminId', 'folder', 'filename', 'result'] as const;
+
+export function parseRoute(hash: string): Route {
+  const [path = '', query = ''] = hash.replace(/^#/, '').split('?', 2);
+  const parts = path
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => {
+      try {
+        return decodeURIComponent(part);
+      } catch {
+        return part;
+      }
+    });
+  if (parts[0] !== 'channels' || parts[1] === undefined) return { view: 'home' };
+  const channel = parts[1];
+  switch (parts[2]) {
+    case 'backups':
+      return { view: 'backups', channel };
+    case 'audit': {
+      const params = new URLSearchParams(query);
+      const filters: AuditFilters = {};
+      for (const name of AUDIT_FILTER_NAMES) {
+        const value = params.get(name);
+        if (value) filters[name] = value;
+      }
+      return { view: 'audit', channel, filters };
+    }
+    case 'folders':
+      if (parts[3] === undefined) return { view: 'folders', channel };
+      if (parts[4] === 'files' && parts[5] !== undefined) return { view: 'file', channel, folder: parts[3], filename: parts[5] };
+      return { view: 'files', channel, folder: parts[3] };
+    default:
+      return { view: 'folders', channel };
+  }
+}
+
+export function hrefOf(route: Route): string {
+  const e = encodeURIComponent;
+  switch (route.view) {
+    case 'home':
+      return '#/';
+    case 'folders':
+      return `#/channels/${e(route.channel)}/folders`;
+    case 'files':
+      return `#/channels/${e(route.channel)}/folders/${e(route.folder)}`;
+    case 'file':
+      return `#/channels/${e(route.channel)}/folders/${e(route.folder)}/files/${e(route.filename)}`;
+    case 'backups':
+      return `#/channels/${e(route.channel)}/backups`;
+    case 'audit': {
+      const params = new URLSearchParams();
+      for (const name of AUDIT_FILTER_NAMES) {
+        const value = route.filters[name];
+        if (value) params.set(name, value);
+      }
+      const query = params.toString();
+      return `#/channels/${e(route.channel)}/audit${query ? `?${query}` : ''}`;
+    }
+  }
+}
+
+export function navigate(route: Route): void {
+  window.location.hash = hrefOf(route);
+}
+
+/** The current route, updated on every change of the fragment. */
+export function useRoute(): Route {
+  const [route, setRoute] = useState(() => parseRoute(window.location.hash));
+  useEffect(() => {
+    const update = () => setRoute(parseRoute(window.location.hash));
+    window.addEventListener('hashchange', update);
+    return () => window.removeEventListener('hashchange', update);
+  }, []);
+  return route;
+}

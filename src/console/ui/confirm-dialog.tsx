@@ -1,0 +1,54 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef } from 'preact/hooks';
+
+interface ConfirmDialogProps {
+  title: string;
+  children: ComponentChildren;
+  confirmLabel: string;
+  cancelLabel?: string;
+  /** A destructive action's confirm button is styled as one. */
+  danger?: boolean;
+  busy?: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}
+
+/**
+ * A modal built on <dialog>: the browser keeps focus inside it, Escape cancels, and focus returns
+ * to the control that opened it when it closes.
+ */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      class="dialog"
+      aria-labelledby="dialog-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        if (!props.busy) props.onCancel();
+      }}
+    >
+      <h2 id="dialog-title">{props.title}</h2>
+      <div class="dialog-body">{props.children}</div>
+      <div class="dialog-actions">
+        <button type="button" class="button" onClick={props.onCancel} disabled={props.busy}>
+          {props.cancelLabel ?? 'Cancel'}
+        </button>
+        <button
+          type="button"
+          class={props.danger ? 'button button-danger' : 'button button-primary'}
+          onClick={props.onConfirm}
+          disabled={props.busy}
+        >
+          {props.busy ? 'Working…' : props.confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

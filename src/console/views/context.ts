@@ -1,0 +1,14 @@
+import type { WalletAdminClient } from '../../client/index.ts';
+import type { ConsoleSession, SignedIn } from '../wallet/console-session.ts';
+
+/** What every signed-in view gets: the client, who the admin is, and what they may do. */
+export interface ViewContext {
+  client: WalletAdminClient;
+  session: ConsoleSession;
+  signedIn: SignedIn;
+  can(permission: string): boolean;
+  /** The channel's name when known (the admin's linked channels), else its id. */
+  channelName(id: string): string;
+  /** Says something in the page's status line (read out by screen readers). */
+  announce(message: string, action?: { label: string; run(): void }): void;
+}

@@ -1,0 +1,175 @@
+import { useState } from 'preact/hooks';
+import type { FileInfo, Page } from '../../client/index.ts';
+import { hrefOf } from '../routing.ts';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { saveResponse } from '../ui/download.ts';
+import { formatBytes, formatTime } from '../ui/format.ts';
+import { Pager, usePages } from '../ui/pager.tsx';
+import { messageOf, ProblemNotice } from '../ui/problem-notice.tsx';
+import { useLoad } from '../ui/use-load.ts';
+import { ChannelHeader } from './channel-header.tsx';
+import type { ViewContext } from './context.ts';
+import { undoDelete } from './undo.ts';
+import { Uploader } from './uploader.tsx';
+
+const PAGE_SIZES = [100, 250, 1000];
+
+/** The files of one folder, a page at a time, with upload, download and delete. */
+export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel: string; folder: string }) {
+  const pages = usePages();
+  const [pageSize, setPageSize] = useState(PAGE_SIZES[0] ?? 100);
+  const files = useLoad<Page<FileInfo>>(
+    () => ctx.client.listFiles(channel, folder, { limit: pageSize, cursor: pages.cursor }),
+    `${channel}\n${folder}\n${pageSize}\n${pages.cursor ?? ''}`,
+  );
+  const [deleting, setDeleting] = useState<FileInfo>();
+  const [busy, setBusy] = useState(false);
+  const [actionError, setActionError] = useState<unknown>();
+  const canWrite = ctx.can('files:write');
+
+  const download = async (file: FileInfo) => {
+    setActionError(undefined);
+    try {
+      await saveResponse(await ctx.client.download(channel, folder, file.filename), file.filename);
+    } catch (error) {
+      ctx.session.noticeError(error);
+      setActionError(error);
+    }
+  };
+
+  const remove = async (file: FileInfo) => {
+    setBusy(true);
+    try {
+      await ctx.client.deleteFile(channel, folder, file.filename);
+      setDeleting(undefined);
+      files.reload();
+      ctx.announce(`${file.filename} deleted; it stays restorable as a version.`, {
+        label: 'Undo',
+        run: () =>
+          undoDelete(ctx, channel, folder, file.filename).then(
+            () => {
+              ctx.announce(`${file.filename} restored`);
+              files.reload();
+            },
+            (error: unknown) => ctx.announce(`Could not undo: ${messageOf(error)}`),
+          ),
+      });
+    } catch (error) {
+      ctx.session.noticeError(error);
+      setDeleting(undefined);
+      setActionError(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      <ChannelHeader ctx={ctx} channel={channel} tab="folders" trail={[{ label: folder }]} />
+      <section class="card" aria-labelledby="files-title">
+        <div class="section-head">
+          <h1 id="files-title">{folder}</h1>
+          <label class="field field-inline">
+            <span>Per page</span>
+            <select
+              value={String(pageSize)}
+              onChange={(event) => {
+                setPageSize(Number((event.target as HTMLSelectElement).value));
+                pages.reset();
+              }}
+            >
+              {PAGE_SIZES.map((size) => (
+                <option key={size} value={String(size)}>
+                  {size}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        {canWrite && <Uploader ctx={ctx} channel={channel} folder={folder} onUploaded={files.reload} />}
+        <ProblemNotice error={files.error ?? actionError} />
+        {files.data?.items.length === 0 && pages.pageNumber === 1 && (
+          <p>This folder has no files{canWrite ? ': upload the first one above.' : '.'}</p>
+        )}
+        {files.data && files.data.items.length > 0 && (
+          <div class="table-wrap">
+            <table class="table files-table" aria-busy={files.loading}>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col" class="num">
+                    Size
+                  </th>
+                  <th scope="col" class="wide-only">
+                    Type
+                  </th>
+                  <th scope="col" class="wide-only">
+                    Updated
+                  </th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {files.data.items.map((file) => (
+                  <tr key={file.filename}>
+                    <th scope="row" class="name-cell">
+                      <a href={hrefOf({ view: 'file', channel, folder, filename: file.filename })}>{file.filename}</a>
+                    </th>
+                    <td class="num">{formatBytes(file.size)}</td>
+                    <td class="wide-only">{file.contentType}</td>
+                    <td class="wide-only">{formatTime(file.updatedAt)}</td>
+                    <td class="actions">
+                      <button
+                        type="button"
+                        class="button button-small"
+                        onClick={() => download(file)}
+                        aria-label={`Download ${file.filename}`}
+                      >
+                        Download
+                      </button>
+                      {canWrite && (
+                        <button
+                          type="button"
+                          class="button button-small button-danger"
+                          onClick={() => setDeleting(file)}
+                          aria-label={`Delete ${file.filename}`}
+                        >
+                          Delete
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {files.loading && !files.data && <p aria-live="polite">Loading files…</p>}
+        <Pager
+          label="Files"
+          pageNumber={pages.pageNumber}
+          next={files.data?.next}
+          onNext={() => files.data?.next && pages.next(files.data.next)}
+          onPrevious={pages.previous}
+        />
+      </section>
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete ${deleting.filename}?`}
+          confirmLabel="Delete"
+          danger
+          busy={busy}
+          onConfirm={() => remove(deleting)}
+          onCancel={() => setDeleting(undefined)}
+        >
+          <p>
+            The file leaves <strong>{folder}</strong>. Its bytes ({formatBytes(deleting.size)}) are kept as a version: you can undo this, or
+            restore it later from its history.
+          </p>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,90 @@
+import type { ChannelInfo, Page } from '../../client/index.ts';
+import { hrefOf } from '../routing.ts';
+import { formatTime } from '../ui/format.ts';
+import { Pager, usePages } from '../ui/pager.tsx';
+import { ProblemNotice } from '../ui/problem-notice.tsx';
+import { useLoad } from '../ui/use-load.ts';
+import type { ViewContext } from './context.ts';
+
+/** Who the admin is, and the channels they are linked to. */
+export function HomeView({ ctx }: { ctx: ViewContext }) {
+  const { principal, walletAddress } = ctx.signedIn.me;
+  const pages = usePages();
+  const channels = useLoad<Page<ChannelInfo>>(() => ctx.client.listChannels({ limit: 50, cursor: pages.cursor }), pages.cursor ?? '');
+  return (
+    <>
+      <section class="card" aria-labelledby="me-title">
+        <h1 id="me-title">Who am I</h1>
+        <dl class="facts">
+          <dt>Admin</dt>
+          <dd>
+            {principal.displayName} <code>{principal.id}</code>
+          </dd>
+          <dt>Wallet</dt>
+          <dd>
+            <code class="wrap">{walletAddress}</code>
+          </dd>
+          <dt>Tenant</dt>
+          <dd>
+            <code>{principal.tenantId}</code>
+          </dd>
+          <dt>Role</dt>
+          <dd>{principal.ownerAdminId === 'N/A' ? 'Owner admin' : `Sub-admin of ${principal.ownerAdminId}`}</dd>
+          <dt>Permissions</dt>
+          <dd>
+            <ul class="chips" aria-label="Permissions">
+              {principal.effectivePermissions.map((permission) => (
+                <li key={permission} class="chip">
+                  {permission}
+                </li>
+              ))}
+            </ul>
+          </dd>
+          <dt>Features</dt>
+          <dd>
+            {principal.effectiveFeatures.length === 0 ? (
+              'None'
+            ) : (
+              <ul class="chips" aria-label="Features">
+                {principal.effectiveFeatures.map((feature) => (
+                  <li key={feature} class="chip">
+                    {feature}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </dd>
+        </dl>
+      </section>
+      <section class="card" aria-labelledby="channels-title">
+        <h2 id="channels-title">Channels</h2>
+        <ProblemNotice error={channels.error} />
+        {channels.data && channels.data.items.length === 0 && (
+          <p>You are not linked to any channel yet. An owner admin links you to one.</p>
+        )}
+        {channels.data && channels.data.items.length > 0 && (
+          <ul class="link-list">
+            {channels.data.items.map((channel) => (
+              <li key={channel.id}>
+                <a href={hrefOf({ view: 'folders', channel: channel.id })}>
+                  <strong>{channel.name}</strong>
+                  <span class="muted">
+                    <code>{channel.id}</code> · created {formatTime(channel.createdAt)}
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+        {channels.loading && !channels.data && <p aria-live="polite">Loading channels…</p>}
+        <Pager
+          label="Channels"
+          pageNumber={pages.pageNumber}
+          next={channels.data?.next}
+          onNext={() => channels.data?.next && pages.next(channels.data.next)}
+          onPrevious={pages.previous}
+        />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,114 @@
+import { useRef, useState } from 'preact/hooks';
+import { trackUpload } from '../transport/progress-fetch.ts';
+import { formatBytes } from '../ui/format.ts';
+import { messageOf } from '../ui/problem-notice.tsx';
+import type { ViewContext } from './context.ts';
+
+interface Upload {
+  id: number;
+  name: string;
+  size: number;
+  sent: number;
+  state: 'waiting' | 'sending' | 'done' | 'failed';
+  message?: string;
+}
+
+let nextId = 1;
+
+/**
+ * Upload by picker or drag and drop, one file at a time in the order given, each with its
+ * progress; an upload that fails says why and the others go on.
+ */
+export function Uploader({ ctx, channel, folder, onUploaded }: { ctx: ViewContext; channel: string; folder: string; onUploaded(): void }) {
+  const [uploads, setUploads] = useState<Upload[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const queue = useRef(Promise.resolve());
+  const input = useRef<HTMLInputElement>(null);
+
+  const update = (id: number, change: Partial<Upload>) => setUploads((list) => list.map((u) => (u.id === id ? { ...u, ...change } : u)));
+
+  const enqueue = (files: FileList | null) => {
+    if (!files || files.length === 0) return;
+    const added = [...files].map((file) => ({
+      file,
+      upload: { id: nextId++, name: file.name, size: file.size, sent: 0, state: 'waiting' as const },
+    }));
+    setUploads((list) => [...list.filter((u) => u.state !== 'done'), ...added.map((a) => a.upload)]);
+    for (const { file, upload } of added) {
+      queue.current = queue.current.then(async () => {
+        update(upload.id, { state: 'sending' });
+        const stop = trackUpload(file, (sent) => update(upload.id, { sent }));
+        try {
+          const result = await ctx.client.upload(channel, folder, file.name, file);
+          update(upload.id, {
+            state: 'done',
+            sent: file.size,
+            message: result.created ? 'Uploaded' : 'Replaced; the previous bytes are kept as a version',
+          });
+          ctx.announce(`${file.name} ${result.created ? 'uploaded' : 'replaced'}`);
+          onUploaded();
+        } catch (error) {
+          ctx.session.noticeError(error);
+          update(upload.id, { state: 'failed', message: messageOf(error) });
+        } finally {
+          stop();
+        }
+      });
+    }
+  };
+
+  return (
+    <section class="uploader" aria-label="Upload files">
+      <fieldset
+        class={dragging ? 'drop-zone drop-zone-active' : 'drop-zone'}
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(event) => {
+          event.preventDefault();
+          setDragging(false);
+          enqueue(event.dataTransfer?.files ?? null);
+        }}
+      >
+        <legend class="visually-hidden">Drop files here to upload them</legend>
+        <p>
+          Drop files here, or{' '}
+          <button type="button" class="button" onClick={() => input.current?.click()}>
+            Choose files…
+          </button>
+        </p>
+        <input
+          ref={input}
+          type="file"
+          multiple
+          class="visually-hidden"
+          aria-label={`Files to upload to ${folder}`}
+          tabIndex={-1}
+          onChange={(event) => {
+            const target = event.target as HTMLInputElement;
+            enqueue(target.files);
+            target.value = '';
+          }}
+        />
+        <p class="muted">A file with the name of an existing one replaces it; the replaced bytes stay restorable.</p>
+      </fieldset>
+      {uploads.length > 0 && (
+        <ul class="uploads" aria-live="polite">
+          {uploads.map((u) => (
+            <li key={u.id} class={`upload upload-${u.state}`}>
+              <span class="upload-name">{u.name}</span>
+              <progress max={u.size || 1} value={u.state === 'done' ? u.size || 1 : u.sent} aria-label={`Upload of ${u.name}`} />
+              <span class="upload-state">
+                {u.state === 'waiting' && 'Waiting'}
+                {u.state === 'sending' && `${formatBytes(u.sent)} of ${formatBytes(u.size)}`}
+                {(u.state === 'done' || u.state === 'failed') && u.message}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

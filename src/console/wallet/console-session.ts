@@ -1,0 +1,149 @@
+import {
+  type AuthTestResponse,
+  createClient,
+  fromEip1193,
+  ProblemError,
+  type WalletAdminClient,
+  type WalletSigner,
+} from '../../client/index.ts';
+import { progressFetch } from '../transport/progress-fetch.ts';
+import type { WalletChoice } from './discovery.ts';
+
+/** How long a signature lasts, as the admin picks it on the sign-in screen. */
+export const LIFETIMES = [
+  { seconds: 3600, label: '1 hour' },
+  { seconds: 8 * 3600, label: 'A working day (8 hours)' },
+  { seconds: 24 * 3600, label: '24 hours' },
+] as const;
+export const DEFAULT_LIFETIME_SECONDS = 8 * 3600;
+
+const STATEMENT = 'Sign in to the wallet-admin console.';
+
+export type SessionState = { status: 'signed-out'; error?: unknown } | { status: 'signing-in'; wallet: WalletChoice } | SignedIn;
+
+export interface SignedIn {
+  status: 'signed-in';
+  client: WalletAdminClient;
+  wallet: WalletChoice;
+  me: AuthTestResponse;
+  expiresAt: Date | undefined;
+  /** Set while the signature ran out and the wallet must sign again before work goes on. */
+  renewal?: Renewal;
+}
+
+export interface Renewal {
+  /** The admin agreed: the wallet is asked to sign the new message. */
+  confirm(): void;
+  /** The admin declined: signed out, the waiting requests fail. */
+  decline(): void;
+  /** Set when the wallet refused or failed to sign the last attempt. */
+  error?: unknown;
+}
+
+/**
+ * The console's one signed-in session. The client signs in once and reuses the message; when it
+ * needs a new signature later (the message expired or was signed out elsewhere) the wallet is not
+ * prompted out of the blue: the page asks the admin first, and every request waiting on the new
+ * signature continues where it was once the admin signs, so the view and any pending work stay.
+ */
+export class ConsoleSession {
+  #state: SessionState = { status: 'signed-out' };
+  readonly #listeners = new Set<(state: SessionState) => void>();
+
+  get state(): SessionState {
+    return this.#state;
+  }
+
+  subscribe(listener: (state: SessionState) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async signIn(wallet: WalletChoice, lifetimeSeconds: number): Promise<void> {
+    this.#set({ status: 'signing-in', wallet });
+    let signedOnce = false;
+    const walletSigner = fromEip1193(wallet.provider);
+    const signer: WalletSigner = {
+      getAddress: () => walletSigner.getAddress(),
+      getChainId: () => walletSigner.getChainId(),
+      signMessage: async (message) => {
+        if (!signedOnce) {
+          signedOnce = true;
+          return walletSigner.signMessage(message);
+        }
+        return this.#renew(() => walletSigner.signMessage(message));
+      },
+    };
+    const client = createClient({
+      baseUrl: window.location.origin,
+      signer,
+      lifetimeSeconds,
+      statement: STATEMENT,
+      fetch: progressFetch,
+    });
+    try {
+      await client.signIn();
+      const me = await client.authTest();
+      this.#set({ status: 'signed-in', client, wallet, me, expiresAt: (await client.signedIn())?.expiresAt });
+    } catch (error) {
+      this.#set({ status: 'signed-out', error });
+    }
+  }
+
+  /** Revokes the message on the service (the old headers then get 401) and forgets the client. */
+  async signOut(): Promise<void> {
+    const state = this.#state;
+    this.#set({ status: 'signed-out' });
+    if (state.status === 'signed-in') {
+      state.renewal?.decline();
+      await state.client.logout().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Called by a view whose request failed: a 401 that re-signing could not cure means the session
+   * is over (the admin declined, or the wallet was refused), so the sign-in screen comes back.
+   */
+  noticeError(error: unknown): void {
+    if (error instanceof ProblemError && error.status === 401 && this.#state.status === 'signed-in') {
+      this.#set({ status: 'signed-out', error });
+    }
+  }
+
+  #renew(sign: () => Promise<string>): Promise<string> {
+    const state = this.#state;
+    if (state.status !== 'signed-in') return Promise.reject(new Error('Not signed in'));
+    // Concurrent requests share the one renewal the client asks for; a second prompt cannot arise.
+    return new Promise<string>((resolve, reject) => {
+      const renewal: Renewal = {
+        confirm: () => {
+          sign().then(
+            async (signature) => {
+              resolve(signature);
+              const current = this.#state;
+              if (current.status !== 'signed-in') return;
+              // The client stores the new message once this signature returns to it.
+              await Promise.resolve();
+              const expiresAt = (await current.client.signedIn())?.expiresAt;
+              if (this.#state === current || this.#state.status === 'signed-in') this.#set({ ...current, renewal: undefined, expiresAt });
+            },
+            (error: unknown) => {
+              const current = this.#state;
+              if (current.status === 'signed-in') this.#set({ ...current, renewal: { ...renewal, error } });
+            },
+          );
+        },
+        decline: () => {
+          reject(new Error('The sign-in was not renewed'));
+          if (this.#state.status === 'signed-in') this.#set({ status: 'signed-out' });
+        },
+      };
+      this.#set({ ...state, renewal });
+    });
+  }
+
+  #set(state: SessionState): void {
+    this.#state = state;
+    for (const listener of this.#listeners) listener(state);
+  }
+}
