@@ -31,7 +31,7 @@ export async function runServer(config: Config): Promise<void> {
         `Try it (valid for 24 hours; \`npx wallet-admin sign --private-key <key>\` signs a new one):\n\n` +
         `${curlCommand(`${config.publicBaseUrl}/api/auth/test`, headers)}\n\n` +
         `Or open the admin console at ${consoleUrl} and sign in there with a browser wallet that holds the\n` +
-        `development key (README: "The admin console" says how to import it).\n\n`,
+        `development key (README says how to import it into one).\n\n`,
     );
   }
 
