@@ -6,7 +6,7 @@
  * Not here, and so whole-suite only: what needs a server (postgres-*, s3-*, the Redis limit,
  * contract wallets on anvil, two instances), and what starts processes many times or runs long
  * (the CLI tests, SIGKILL crash loops, the traversal corpus over HTTP, the route
- * fuzzer, faults).
+ * fuzzer, faults), and the browser tests (Chromium).
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -23,6 +23,7 @@ const UNIT_FILES = [
   'cli/secret-input.test.ts',
   'client/client.test.ts',
   'config/config.test.ts',
+  'console/console-serving.test.ts',
   'files/concurrent-restores.test.ts',
   'files/file-endpoints.test.ts',
   'files/restore-flow.test.ts',

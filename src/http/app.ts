@@ -10,6 +10,7 @@ import type { Readiness } from '../observability/readiness.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { BodyIdleGuard } from './body-idle-guard.ts';
 import { answerClientError, answerConnect, answerStalledBody, answerUnmetExpectation } from './client-errors.ts';
+import { loadConsoleAssets } from './console-assets.ts';
 import type { FilesRouteDeps } from './files-route-deps.ts';
 import channelScope from './plugins/channel-scope.ts';
 import errorHandler, { sendRouterProblem } from './plugins/error-handler.ts';
@@ -21,6 +22,7 @@ import walletAuth from './plugins/wallet-auth.ts';
 import { RequestLog } from './request-log.ts';
 import authRoutes from './routes/auth-routes.ts';
 import channelRoutes from './routes/channel-routes.ts';
+import consoleRoutes from './routes/console-routes.ts';
 import fileRoutes from './routes/file-routes.ts';
 import healthRoutes from './routes/health-routes.ts';
 import linkedChannelsRoute from './routes/linked-channels-route.ts';
@@ -35,6 +37,8 @@ export interface AppDeps {
   logger: Logger;
   files: FilesRouteDeps;
   readiness: Readiness;
+  /** The built console (index.html, assets/); dist/console unless given (tests: one never built). */
+  consoleDir?: string;
 }
 
 const MAX_ENCODED_SEGMENT = 255 * 3;
@@ -85,6 +89,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(walletAuth, { authenticator, failures: deps.failures });
 
   await app.register(healthRoutes, { readiness: deps.readiness });
+  await app.register(consoleRoutes, { assets: await loadConsoleAssets(deps.consoleDir) });
   await app.register(authRoutes, { authenticator });
   await app.register(linkedChannelsRoute, deps.files);
   // Every route on a channel, in one scope whose hook signs the caller in and resolves the

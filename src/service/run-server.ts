@@ -12,9 +12,10 @@ export async function runServer(config: Config): Promise<void> {
   const service = await createService(config, logger);
   const demo = config.production ? undefined : await seedDemoIfEmpty(service.store);
   await service.app.listen({ host: config.host, port: config.port });
+  const consoleUrl = `${config.publicBaseUrl}/console/`;
   logger.info(
-    { engine: service.store.engine, dataDir: config.dataDir, authDomains: config.auth.domains },
-    `wallet-admin listening on ${config.publicBaseUrl}`,
+    { engine: service.store.engine, dataDir: config.dataDir, authDomains: config.auth.domains, consoleUrl },
+    `wallet-admin listening on ${config.publicBaseUrl} (console: ${consoleUrl})`,
   );
 
   if (demo) {
@@ -28,7 +29,9 @@ export async function runServer(config: Config): Promise<void> {
       `\nFirst start: created demo tenant ${demo.tenantId}, owner admin ${demo.adminId} and channel ${demo.channelId}\n` +
         `for the published development wallet ${headers['X-WAL']} (Hardhat/Anvil account #0; never use it for real data).\n` +
         `Try it (valid for 24 hours; \`npx wallet-admin sign --private-key <key>\` signs a new one):\n\n` +
-        `${curlCommand(`${config.publicBaseUrl}/api/auth/test`, headers)}\n\n`,
+        `${curlCommand(`${config.publicBaseUrl}/api/auth/test`, headers)}\n\n` +
+        `Or open the admin console at ${consoleUrl} and sign in there with a browser wallet that holds the\n` +
+        `development key (README says how to import it into one).\n\n`,
     );
   }
 

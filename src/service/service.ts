@@ -24,8 +24,13 @@ export interface Service {
 
 const PURGE_INTERVAL_MS = 60_000;
 
+export interface ServiceOptions {
+  /** Where the built console is (buildApp's `consoleDir`): dist/console unless given. */
+  consoleDir?: string;
+}
+
 /** Wires store, authentication and HTTP together; the one composition root of the server. */
-export async function createService(config: Config, logger: Logger): Promise<Service> {
+export async function createService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
   const store = await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   const recoverer = createAddressRecoverer({ onFallback: (reason) => logger.warn({}, reason) });
   if (config.auth.plainMessages === 'any') {
@@ -53,6 +58,7 @@ export async function createService(config: Config, logger: Logger): Promise<Ser
     logger,
     files: filesRouteDeps(fileServices, store),
     readiness: new Readiness(store, fileServices.blobs),
+    consoleDir: options.consoleDir,
   });
 
   const scheduler = new BackupScheduler({

@@ -82,7 +82,7 @@ export async function freePort(): Promise<number> {
  */
 export async function startTestService(
   setup: Setup,
-  options: { env?: Record<string, string>; storage?: Storage; transport?: Transport } = {},
+  options: { env?: Record<string, string>; storage?: Storage; transport?: Transport; consoleDir?: string } = {},
 ): Promise<TestService> {
   const storage = options.storage ?? (await createStorage(setup));
   let port = await freePort();
@@ -107,7 +107,7 @@ export async function startTestService(
       callback();
     },
   });
-  const service = await createService(config, createLogger(config.logLevel, sink));
+  const service = await createService(config, createLogger(config.logLevel, sink), { consoleDir: options.consoleDir });
   const baseUrl = `http://127.0.0.1:${port}`;
   let stopServing = () => {};
   if (options.transport === 'socket') await service.app.listen({ host: config.host, port: config.port });

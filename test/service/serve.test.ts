@@ -29,6 +29,14 @@ describe('wallet-admin serve', () => {
     assert.equal(response.json().principal.displayName, 'Demo owner');
     await waitForOutput(served, /"reqId":"[0-9a-f-]{36}".*"msg":"request completed"/);
 
+    // The banner and the "listening" line name the console, which the built service serves.
+    const consoleUrl = `http://127.0.0.1:${port}/console/`;
+    assert.ok(served.output().includes(`Or open the admin console at ${consoleUrl} and sign in`), served.output());
+    assert.ok(served.output().includes(`"consoleUrl":"${consoleUrl}"`), 'the listening log line names the console');
+    const page = await request(consoleUrl, consoleUrl);
+    assert.equal(page.status, 200, page.body);
+    assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
+
     served.child.kill('SIGTERM');
     assert.equal(await served.exited, 0);
     assert.match(served.output(), /shutting down/);

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { downloadDisposition } from '../../files/download-disposition.ts';
 import type { FileRecord } from '../../store/file-catalog-types.ts';
 import { parseRangeHeader } from '../byte-range.ts';
+import { matchesEtag } from '../entity-tags.ts';
 import { fileView, versionView } from '../file-views.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { pageRequestOf } from '../page-request.ts';
@@ -146,15 +147,6 @@ function setDownloadHeaders(reply: FastifyReply, file: FileRecord, etag: string)
     .header('Last-Modified', new Date(file.updatedAt).toUTCString())
     .header('Content-Security-Policy', 'sandbox')
     .header('Content-Disposition', downloadDisposition(file.filename, file.contentType));
-}
-
-/** If-None-Match holds a list of entity tags (weak ones compare equal for GET, RFC 9110 §13.1.2) or '*'. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === etag;
-  });
 }
 
 function emptyBody(): Readable {

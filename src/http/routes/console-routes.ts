@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors/app-error.ts';
+import type { ConsoleAssets, ConsoleFile } from '../console-assets.ts';
+import { matchesEtag } from '../entity-tags.ts';
+
+/**
+ * The page may load only its own files and talk only to this origin: no inline script or style,
+ * no plugin, no framing, no <base> trick. A wallet extension injects its provider from its own
+ * content script, which a page's CSP does not govern.
+ */
+export const CONSOLE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** index.html names the current hashed files, so a browser asks again each time (304 when unchanged). */
+const INDEX_CACHE = 'no-cache';
+/** A hashed name never changes content: a new build has new names. */
+const ASSET_CACHE = 'public, max-age=31536000, immutable';
+
+const NOT_BUILT_MESSAGE = 'The console was not built (no dist/console/index.html): run `npm run build` and restart the service';
+
+/**
+ * The admin console: GET / and /console redirect to /console/ (index.html), /console/assets/<name>
+ * serves the hashed files `npm run build` wrote, read once at start-up (`assets`; undefined when
+ * never built, then 503 CONSOLE_NOT_BUILT). Hidden from the OpenAPI document: not part of the API.
+ */
+export default async function consoleRoutes(app: FastifyInstance, options: { assets: ConsoleAssets | undefined }): Promise<void> {
+  const { assets } = options;
+
+  // This plugin's own scope: the policy reaches its routes, errors included, and no API route.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('Content-Security-Policy', CONSOLE_CSP);
+    done();
+  });
+
+  const hidden = { schema: { hide: true } };
+
+  app.get('/', hidden, async (_request, reply) => reply.redirect('/console/', 302));
+
+  app.get('/console', hidden, async (request, reply) => reply.redirect(`/console/${queryOf(request)}`, 308));
+
+  app.get('/console/', hidden, async (request, reply) => sendFile(request, reply, built(assets).index, INDEX_CACHE));
+
+  app.get<{ Params: { name: string } }>('/console/assets/:name', hidden, async (request, reply) => {
+    const file = built(assets).assets.get(request.params.name);
+    if (file === undefined) throw new AppError('NOT_FOUND', `The console has no file ${request.params.name}; reload /console/`);
+    return sendFile(request, reply, file, ASSET_CACHE);
+  });
+
+  // Anything else under /console/ is the console's too: its 404 carries the same policy.
+  app.get('/console/*', hidden, async (request) => {
+    built(assets);
+    throw new AppError('NOT_FOUND', `The console has no page ${request.url.split('?')[0]}`);
+  });
+}
+
+function built(assets: ConsoleAssets | undefined): ConsoleAssets {
+  if (assets === undefined) throw new AppError('CONSOLE_NOT_BUILT', NOT_BUILT_MESSAGE);
+  return assets;
+}
+
+function queryOf(request: FastifyRequest): string {
+  const at = request.url.indexOf('?');
+  return at === -1 ? '' : request.url.slice(at);
+}
+
+function sendFile(request: FastifyRequest, reply: FastifyReply, file: ConsoleFile, cacheControl: string): FastifyReply {
+  // The API's no-store, Pragma and Expires (plugins/response-headers.ts) would forbid the caching
+  // these files are made for.
+  reply.removeHeader('Pragma').removeHeader('Expires').header('Cache-Control', cacheControl).header('ETag', file.etag);
+  if (matchesEtag(request.headers['if-none-match'], file.etag)) return reply.code(304).send();
+  return reply.type(file.contentType).send(file.body);
+}

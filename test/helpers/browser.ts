@@ -1,0 +1,250 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { privateKeyToAccount } from 'viem/accounts';
+
+/**
+ * Real-browser tests: Debian's Chromium, driven by playwright-core (no browser download). One
+ * browser per test file (`useBrowser`), a fresh context per page, an injected EIP-1193 wallet that
+ * signs in Node with a real key, and the page's console errors collected for assertions.
+ */
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export interface BrowserSession {
+  /** A page in a context of its own (no shared storage), its console watched; width 1440 unless given. */
+  newPage(options?: { width?: number }): Promise<Page>;
+}
+
+/**
+ * The file's one Chromium, launched on first use and closed in `after` of the suite (or file) that
+ * calls this. A missing Chromium fails the tests: a skipped browser test would pass unnoticed.
+ */
+export function useBrowser(): BrowserSession {
+  let browser: Promise<Browser> | undefined;
+  const contexts: BrowserContext[] = [];
+  after(async () => {
+    if (browser === undefined) return;
+    const opened = await browser;
+    await Promise.all(contexts.map((context) => context.close()));
+    await opened.close();
+  });
+  return {
+    async newPage(options = {}) {
+      browser ??= launchChromium();
+      const context = await (await browser).newContext({ viewport: { width: options.width ?? 1440, height: 900 } });
+      contexts.push(context);
+      const page = await context.newPage();
+      watchConsole(page);
+      // tsx compiles with esbuild's keepNames, which wraps named functions in calls to a `__name`
+      // helper; a function Playwright serializes into the page (evaluate, addInitScript) needs it there.
+      await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
+      return page;
+    },
+  };
+}
+
+async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's (apt-get install chromium) or set CHROMIUM_PATH to one`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Console errors
+
+const consoleProblems = new WeakMap<Page, string[]>();
+
+function watchConsole(page: Page): void {
+  const problems: string[] = [];
+  consoleProblems.set(page, problems);
+  page.on('console', (message) => {
+    if (message.type() === 'error' || message.type() === 'warning') {
+      const { url, lineNumber } = message.location();
+      problems.push(`console.${message.type()}: ${message.text()}${url ? ` (${url}:${lineNumber})` : ''}`);
+    }
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.stack ?? error.message}`));
+}
+
+/** The console errors and warnings and the uncaught page errors so far, in order. */
+export function consoleErrors(page: Page): readonly string[] {
+  const problems = consoleProblems.get(page);
+  assert.ok(problems, 'a page of useBrowser().newPage()');
+  return problems;
+}
+
+export function assertNoConsoleErrors(page: Page): void {
+  assert.deepEqual(consoleErrors(page), [], `the page at ${page.url()} logged errors or warnings`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Screenshots and appearance
+
+/** Full-page PNGs: .cache/screenshots (git-ignored), or docs/console with WRITE_SCREENSHOTS=1. */
+const SCREENSHOT_DIR = path.join(REPO_ROOT, process.env.WRITE_SCREENSHOTS === '1' ? 'docs/console' : '.cache/screenshots');
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Sets the viewport's width (1440: desktop, 360: phone), takes a full-page PNG `<name>-<width>.png`; returns its path. */
+export async function screenshot(page: Page, name: string, options: { width: 1440 | 360 }): Promise<string> {
+  const height = page.viewportSize()?.height ?? 900;
+  await page.setViewportSize({ width: options.width, height });
+  await mkdir(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}-${options.width}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  const png = await readFile(file);
+  assert.ok(png.length > PNG_SIGNATURE.length && png.subarray(0, 8).equals(PNG_SIGNATURE), `${file} is a PNG`);
+  return file;
+}
+
+export function emulateColorScheme(page: Page, colorScheme: 'light' | 'dark'): Promise<void> {
+  return page.emulateMedia({ colorScheme });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The injected wallet
+
+export interface WalletOptions {
+  privateKey: `0x${string}`;
+  /** EIP-6963 info: the name and reverse-DNS id a wallet picker shows. */
+  name: string;
+  rdns: string;
+  uuid?: string;
+  /** 1 unless given; `eth_chainId` answers it in hex. */
+  chainId?: number;
+  /** `window.ethereum` instead of an EIP-6963 announcement: an older wallet. */
+  legacy?: boolean;
+  /** personal_sign fails as when the user presses "Reject" (EIP-1193 code 4001). */
+  rejectSignatures?: boolean;
+}
+
+export interface SignedMessage {
+  /** The bytes signed, as the page passed them (0x-hex). */
+  hex: `0x${string}`;
+  /** The same bytes as UTF-8 text (a SIWE message reads as itself). */
+  text: string;
+  signature: `0x${string}`;
+}
+
+export interface InjectedWallet {
+  address: `0x${string}`;
+  /** Every message the page had signed, in order. */
+  signed: SignedMessage[];
+}
+
+/** What the page-side provider gets; serializable. */
+interface ProviderConfig {
+  address: string;
+  chainId: number;
+  legacy: boolean;
+  rejectSignatures: boolean;
+  signFunction: string;
+  info: { uuid: string; name: string; icon: string; rdns: string };
+}
+
+const WALLET_ICON = `data:image/svg+xml;base64,${Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#f6851b"/></svg>',
+).toString('base64')}`;
+
+/**
+ * Gives the page (from its next navigation on) a browser wallet holding `privateKey`: an EIP-1193
+ * provider announced per EIP-6963 (or set as window.ethereum with `legacy`). The page's
+ * personal_sign reaches Node, which signs with viem: a real secp256k1 signature the service checks.
+ */
+export async function injectWallet(page: Page, options: WalletOptions): Promise<InjectedWallet> {
+  const account = privateKeyToAccount(options.privateKey);
+  const wallet: InjectedWallet = { address: account.address, signed: [] };
+  // A name of its own, so that two wallets on one page sign with their own keys.
+  const signFunction = `__walletSign_${randomUUID().replaceAll('-', '')}`;
+  await page.exposeFunction(signFunction, async (hex: `0x${string}`) => {
+    const signature = await account.signMessage({ message: { raw: hex } });
+    wallet.signed.push({ hex, text: Buffer.from(hex.slice(2), 'hex').toString('utf8'), signature });
+    return signature;
+  });
+  const config: ProviderConfig = {
+    address: account.address,
+    chainId: options.chainId ?? 1,
+    legacy: options.legacy ?? false,
+    rejectSignatures: options.rejectSignatures ?? false,
+    signFunction,
+    info: { uuid: options.uuid ?? randomUUID(), name: options.name, icon: WALLET_ICON, rdns: options.rdns },
+  };
+  await page.addInitScript(installProvider, config);
+  return wallet;
+}
+
+/** Runs in the page, before its own scripts: self-contained (Playwright sends its source). */
+function installProvider(config: ProviderConfig): void {
+  type Listener = (value: unknown) => void;
+  const listeners = new Map<string, Set<Listener>>();
+  const emit = (event: string, value: unknown) => {
+    for (const listener of listeners.get(event) ?? []) listener(value);
+  };
+  const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
+  const hexOf = (text: string) => `0x${Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  // Looked up at each call: Playwright installs exposed functions by init scripts of its own.
+  const sign = (hex: string) => (globalThis as unknown as Record<string, (hex: string) => Promise<string>>)[config.signFunction]!(hex);
+  let connected = false;
+  let chainId = config.chainId;
+
+  const provider = {
+    async request({ method, params }: { method: string; params?: unknown[] }): Promise<unknown> {
+      switch (method) {
+        case 'eth_accounts':
+          return connected ? [config.address] : [];
+        case 'eth_requestAccounts':
+          if (!connected) {
+            connected = true;
+            emit('connect', { chainId: `0x${chainId.toString(16)}` });
+            emit('accountsChanged', [config.address]);
+          }
+          return [config.address];
+        case 'eth_chainId':
+          return `0x${chainId.toString(16)}`;
+        case 'personal_sign': {
+          const [message, address] = (params ?? []) as [string, string];
+          if (!connected) throw rpcError(4100, 'The site is not connected: call eth_requestAccounts first');
+          if (typeof address !== 'string' || address.toLowerCase() !== config.address.toLowerCase()) {
+            throw rpcError(4100, `This wallet holds ${config.address}, not ${address}`);
+          }
+          if (config.rejectSignatures) throw rpcError(4001, 'User rejected the request.');
+          // Wallets take the message as hex (what EIP-1193 dapps send) or, leniently, as text.
+          return sign(/^0x([0-9a-fA-F]{2})*$/.test(message) ? message : hexOf(message));
+        }
+        case 'wallet_switchEthereumChain': {
+          const [{ chainId: wanted }] = (params ?? [{}]) as [{ chainId: string }];
+          chainId = Number.parseInt(wanted, 16);
+          emit('chainChanged', wanted);
+          return null;
+        }
+        default:
+          throw rpcError(4200, `The test wallet does not support ${method}`);
+      }
+    },
+    on(event: string, listener: Listener) {
+      if (!listeners.has(event)) listeners.set(event, new Set());
+      listeners.get(event)!.add(listener);
+      return provider;
+    },
+    removeListener(event: string, listener: Listener) {
+      listeners.get(event)?.delete(listener);
+      return provider;
+    },
+  };
+
+  if (config.legacy) {
+    (window as unknown as { ethereum: unknown }).ethereum = provider;
+    return;
+  }
+  const detail = Object.freeze({ info: Object.freeze({ ...config.info }), provider });
+  const announce = () => window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+  window.addEventListener('eip6963:requestProvider', announce);
+  announce();
+}
