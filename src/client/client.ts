@@ -3,6 +3,7 @@ import { type SignedHeaders, SignInSession } from './sign-in.ts';
 import type { WalletSigner } from './signers.ts';
 import type {
   AuditEvent,
+  AuditQuery,
   AuthTestResponse,
   Backup,
   ChannelInfo,
@@ -46,6 +47,19 @@ export interface ByteRange {
 
 /** Where a restore takes the file from; by default the newest backup holding it. */
 export type RestoreSource = { backupTimestamp: string } | { versionId: string } | Record<string, never>;
+
+export interface RestoreResult {
+  /** The restored file's URL (a signed link when the service signs links). */
+  url: string;
+  /** The version keeping what the restore replaced (restore it to undo); null when nothing was replaced. */
+  keptVersionId: string | null;
+}
+
+/** The message the client presents and when it expires. */
+export interface SignedIn {
+  headers: SignedHeaders;
+  expiresAt: Date;
+}
 
 const WORKING_DAY_SECONDS = 8 * 3600;
 /** Refusals that a fresh signature cures; any other 401 would be refused again. */
@@ -135,6 +149,12 @@ export function createClient(options: ClientOptions) {
     /** The headers the client presents, signing in first if needed (for a link or another tool). */
     signIn: (): Promise<SignedHeaders> => session.headers(),
 
+    /** The message in use and when it expires, without signing: undefined when not signed in (or it has expired). */
+    async signedIn(): Promise<SignedIn | undefined> {
+      const signed = await session.signedIn();
+      return signed && { headers: signed.headers, expiresAt: new Date(signed.expiresAt) };
+    },
+
     /** Revokes the message in use on every instance; the next call signs in again. Nothing to do when not signed in. */
     async logout(): Promise<void> {
       const headers = await session.peek();
@@ -214,14 +234,18 @@ export function createClient(options: ClientOptions) {
     versions: async (channelRef: string, folder: string, filename: string, page?: PageRequest): Promise<Page<FileVersion>> =>
       json(await signed({ method: 'GET', path: `${filePath(channelRef, folder, filename)}/versions`, query: pageQuery(page) })),
 
-    /** Restores the file and answers its URL (signed when the service signs links). The replaced bytes are kept as a version. */
-    async restore(channelRef: string, folder: string, filename: string, source: RestoreSource = {}): Promise<string> {
+    /**
+     * Restores the file and answers its URL (signed when the service signs links) and the version
+     * that keeps the replaced bytes: `restore(…, { versionId: keptVersionId })` undoes it.
+     */
+    async restore(channelRef: string, folder: string, filename: string, source: RestoreSource = {}): Promise<RestoreResult> {
       const response = await signed({
         method: 'POST',
         path: `${filePath(channelRef, folder, filename)}/restore`,
         query: source as Record<string, string>,
       });
-      return (await response.text()).trim();
+      const keptVersionId = response.headers.get('X-Kept-Version-Id');
+      return { url: (await response.text()).trim(), keptVersionId: keptVersionId === null || keptVersionId === '' ? null : keptVersionId };
     },
 
     /** Backs the channel up now: 409 BACKUP_EXISTS when it already was within this second. */
@@ -231,8 +255,12 @@ export function createClient(options: ClientOptions) {
     listBackups: async (channelRef: string, page?: PageRequest): Promise<Page<Backup>> =>
       json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/backups`, query: pageQuery(page) })),
 
-    listAudit: async (channelRef: string, page?: PageRequest): Promise<Page<AuditEvent>> =>
-      json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/audit`, query: pageQuery(page) })),
+    /** Newest first; the filters (all optional) combine with AND. Pass the same filters with a page's cursor. */
+    listAudit: async (channelRef: string, query: AuditQuery = {}): Promise<Page<AuditEvent>> => {
+      const { action, adminId, folder, filename, result } = query;
+      const filters = { action, adminId, folder, filename, result };
+      return json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/audit`, query: { ...pageQuery(query), ...filters } }));
+    },
   };
 }
 

@@ -6,7 +6,9 @@ export {
   type ByteRange,
   type ClientOptions,
   createClient,
+  type RestoreResult,
   type RestoreSource,
+  type SignedIn,
   type UploadBody,
   type UploadResult,
   type WalletAdminClient,
@@ -26,6 +28,7 @@ export {
 export { formatSignInMessage, type SignInMessageFields, toChecksumAddress } from './siwe.ts';
 export type {
   AuditEvent,
+  AuditQuery,
   AuthTestResponse,
   Backup,
   ChannelInfo,

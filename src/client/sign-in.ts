@@ -21,6 +21,7 @@ export interface SignInSettings {
 
 interface Signed {
   headers: SignedHeaders;
+  /** When the message expires, epoch ms. */
   expiresAt: number;
 }
 
@@ -60,6 +61,12 @@ export class SignInSession {
   /** The headers in use, without signing: undefined when none are. */
   async peek(): Promise<SignedHeaders | undefined> {
     return (await this.#current?.catch(() => undefined))?.headers;
+  }
+
+  /** The message in use and its expiry, without signing: undefined when none is, or it has expired. */
+  async signedIn(): Promise<Signed | undefined> {
+    const signed = await this.#current?.catch(() => undefined);
+    return signed && signed.expiresAt > this.#settings.now() ? signed : undefined;
   }
 
   #renewMargin(): number {

@@ -3,7 +3,14 @@
 import type { Static } from 'typebox';
 import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../http/schemas/auth.ts';
 import type { ChannelSchema, FolderSchema } from '../http/schemas/channels.ts';
-import type { AuditEventSchema, BackupSchema, FileSchema, PageQuery, VersionSchema } from '../http/schemas/files.ts';
+import type {
+  AuditEventSchema,
+  AuditQuery as AuditQuerySchema,
+  BackupSchema,
+  FileSchema,
+  PageQuery,
+  VersionSchema,
+} from '../http/schemas/files.ts';
 
 export type Principal = Static<typeof PrincipalSchema>;
 export type AuthTestResponse = Static<typeof AuthTestResponseSchema>;
@@ -16,6 +23,8 @@ export type ChannelInfo = Static<typeof ChannelSchema>;
 export type FolderInfo = Static<typeof FolderSchema>;
 /** `?limit=` (1–1000, 50 by default) and `?cursor=` (a page's `next`). */
 export type PageRequest = Static<typeof PageQuery>;
+/** A page of the audit log, and its filters: action, adminId, folder, filename, result (AND). */
+export type AuditQuery = Static<typeof AuditQuerySchema>;
 
 /** Every list answers one page: the items and the cursor of the next page, null on the last. */
 export interface Page<T> {

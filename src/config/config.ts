@@ -106,6 +106,19 @@ export function authorityOf(url: URL): string {
   return url.host;
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * The host of the base URL, and on a loopback HOST without PUBLIC_BASE_URL also `localhost:PORT`
+ * and `127.0.0.1:PORT`: a browser on this machine may open either, and signs for the one it shows.
+ * The base URL's own host comes first: the CLI and the start-up hint sign for domains[0].
+ */
+function defaultAuthDomains(publicBaseUrl: string, listenHost: string | undefined, port: number): string[] {
+  const own = authorityOf(new URL(publicBaseUrl));
+  if (listenHost === undefined || !LOOPBACK_HOSTS.has(listenHost.toLowerCase())) return [own];
+  return [...new Set([own, `127.0.0.1:${port}`, `localhost:${port}`])];
+}
+
 function validateCorsOrigin(origin: string): string | undefined {
   if (origin === '*') return 'CORS_ORIGINS cannot be "*" because responses allow credentials; list the origins';
   if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/.test(origin)) {
@@ -148,7 +161,9 @@ export function loadConfig(env: Env = process.env): Config {
     const problem = validateCorsOrigin(origin);
     if (problem) read.problems.push(problem);
   }
-  const domains = (read.list('AUTH_DOMAINS') ?? [authorityOf(new URL(publicBaseUrl))]).map((d) => d.toLowerCase());
+  const domains = (read.list('AUTH_DOMAINS') ?? defaultAuthDomains(publicBaseUrl, publicBase === undefined ? host : undefined, port)).map(
+    (d) => d.toLowerCase(),
+  );
 
   const storageKind = read.oneOf('STORAGE', STORAGE_KINDS, 'disk');
   const s3Endpoint = read.url('S3_ENDPOINT', ['http:', 'https:']);

@@ -2,6 +2,7 @@ import { isAppError } from '../errors/app-error.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { AuditAction, AuditEvent, AuditResult, FileCatalog, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
+import { auditFilterOf, type RequestedAuditFilter } from './audit-filter.ts';
 
 /** Who acts: an admin, or the service itself (scheduled backups, retention). */
 export interface Actor {
@@ -104,9 +105,12 @@ export class AuditTrail {
     this.observe(action, result, (performance.now() - started) / 1000, undefined);
   }
 
-  /** The channel's audit log, newest first. */
-  list(channel: Channel, page: PageRequest): Promise<Page<AuditEvent>> {
-    return this.catalog.listAudit(channel.id, page);
+  /**
+   * The channel's audit log, newest first: the events matching every field given in `filter`
+   * (checked here: a bad value → VALIDATION_FAILED). Pass the same filter with a page's cursor.
+   */
+  async list(channel: Channel, page: PageRequest, filter: RequestedAuditFilter = {}): Promise<Page<AuditEvent>> {
+    return this.catalog.listAudit(channel.id, page, auditFilterOf(filter));
   }
 }
 

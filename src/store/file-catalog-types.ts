@@ -40,8 +40,10 @@ export interface BackupRecord {
   createdAt: number;
 }
 
-export type AuditAction = 'upload' | 'delete' | 'backup' | 'restore';
-export type AuditResult = 'ok' | 'refused' | 'failed';
+export const AUDIT_ACTIONS = ['upload', 'delete', 'backup', 'restore'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+export const AUDIT_RESULTS = ['ok', 'refused', 'failed'] as const;
+export type AuditResult = (typeof AUDIT_RESULTS)[number];
 
 export interface AuditEvent {
   id: string; // aud_…
@@ -61,6 +63,15 @@ export interface AuditEvent {
 }
 
 export type NewAuditEvent = Omit<AuditEvent, 'id'>;
+
+/** Which events of a channel's audit log to list: every given field must match exactly (AND). */
+export interface AuditFilter {
+  action?: AuditAction | undefined;
+  adminId?: string | undefined;
+  folder?: string | undefined;
+  filename?: string | undefined;
+  result?: AuditResult | undefined;
+}
 
 /**
  * A write of a live file in progress, recorded just before its bytes replace (or its delete
@@ -139,6 +150,6 @@ export interface FileCatalog {
   pendingWrites(): Promise<PendingWrite[]>;
 
   appendAudit(event: NewAuditEvent): Promise<AuditEvent>;
-  /** Newest first. */
-  listAudit(channelId: string, page: PageRequest): Promise<Page<AuditEvent>>;
+  /** Newest first; only the events matching every field of `filter`. */
+  listAudit(channelId: string, page: PageRequest, filter?: AuditFilter): Promise<Page<AuditEvent>>;
 }

@@ -146,17 +146,23 @@ describe('the client library against the service (sqlite)', () => {
       [backup.timestamp],
     );
 
-    const url = await client.restore(channel, 'docs', 'notes.txt', { backupTimestamp: backup.timestamp });
-    assert.equal(url, `${svc.baseUrl}/api/channels/${channel}/folders/docs/files/notes.txt`);
+    const restored = await client.restore(channel, 'docs', 'notes.txt', { backupTimestamp: backup.timestamp });
+    assert.equal(restored.url, `${svc.baseUrl}/api/channels/${channel}/folders/docs/files/notes.txt`);
     assert.equal(await (await client.download(channel, 'docs', 'notes.txt')).text(), 'first version');
     const versions = await client.versions(channel, 'docs', 'notes.txt');
     const replacedByRestore = versions.items[0]!;
     assert.equal(replacedByRestore.sha256, sha256('second version'));
-    await client.restore(channel, 'docs', 'notes.txt', { versionId: replacedByRestore.id });
+    assert.equal(restored.keptVersionId, replacedByRestore.id, 'the restore names the version it kept');
+    // The undo, with the id the restore answered.
+    const undone = await client.restore(channel, 'docs', 'notes.txt', { versionId: restored.keptVersionId! });
+    assert.equal(undone.url, restored.url);
+    assert.match(String(undone.keptVersionId), /^ver_/);
     assert.equal(await (await client.download(channel, 'docs', 'notes.txt')).text(), 'second version');
     // No source: the newest backup holding the file.
     await client.restore(channel, 'docs', 'notes.txt');
     assert.equal(await (await client.download(channel, 'docs', 'notes.txt')).text(), 'first version');
+    // The same bytes again: nothing replaced, nothing kept.
+    assert.deepEqual(await client.restore(channel, 'docs', 'notes.txt'), { url: restored.url, keptVersionId: null });
 
     await client.deleteFile(channel, 'docs', 'c.bin');
     await assert.rejects(
@@ -167,6 +173,23 @@ describe('the client library against the service (sqlite)', () => {
     const audit = await client.listAudit(channel, { limit: 1000 });
     const actions = new Set(audit.items.map((event) => event.action));
     for (const action of ['backup', 'restore', 'delete']) assert.ok(actions.has(action), `${action} in ${[...actions]}`);
+    const restores = await client.listAudit(channel, { action: 'restore', folder: 'docs', filename: 'notes.txt', result: 'ok' });
+    assert.deepEqual(
+      restores.items.map((event) => event.id),
+      audit.items.filter((e) => e.action === 'restore' && e.filename === 'notes.txt' && e.result === 'ok').map((e) => e.id),
+    );
+    assert.equal(restores.items.length, 4);
+    const firstTwo = await client.listAudit(channel, { action: 'restore', adminId: fixture.owner.id, limit: 2 });
+    const others = await client.listAudit(channel, { action: 'restore', adminId: fixture.owner.id, cursor: firstTwo.next! });
+    assert.deepEqual(
+      [...firstTwo.items, ...others.items].map((event) => event.id),
+      restores.items.map((event) => event.id),
+      'a cursor goes on with the same filters',
+    );
+    await assert.rejects(
+      client.listAudit(channel, { action: 'rename' as never }),
+      (error: unknown) => error instanceof ProblemError && error.status === 400 && error.code === 'VALIDATION_FAILED',
+    );
 
     // One nonce for the sign-in, one asked for above: every call presented the same message.
     assert.equal(counter.nonces(), 2);
@@ -221,6 +244,35 @@ describe('the client library against the service (sqlite)', () => {
       assert.match(error.message, /502 Bad Gateway/);
       return true;
     });
+  });
+
+  test('signedIn() tells the message in use and when it expires, without signing', async () => {
+    const { client, counter } = clientOf(fromViemAccount(fixture.ownerWallet.account), { lifetimeSeconds: 600 });
+    assert.equal(await client.signedIn(), undefined, 'not signed in before the first call');
+    assert.equal(counter.nonces(), 0, 'asking signs nothing');
+
+    const headers = await client.signIn();
+    const current = await client.signedIn();
+    assert.ok(current);
+    assert.deepEqual(current.headers, headers);
+    assert.ok(current.expiresAt instanceof Date);
+    const message = parseSiweMessage(signedMessage(headers));
+    assert.equal(current.expiresAt.getTime(), Date.parse(message.expirationTime!), "the message's own Expiration Time");
+    assert.equal(current.expiresAt.getTime() - Date.parse(message.issuedAt), 600_000);
+    assert.equal(counter.nonces(), 1);
+
+    await client.logout();
+    assert.equal(await client.signedIn(), undefined, 'not signed in after logout');
+    assert.equal(counter.nonces(), 1);
+  });
+
+  test('signedIn() is undefined once the message has expired', async () => {
+    const { client } = clientOf(fromViemAccount(fixture.ownerWallet.account), { lifetimeSeconds: 1 });
+    const headers = await client.signIn();
+    const expiry = Date.parse(parseSiweMessage(signedMessage(headers)).expirationTime!);
+    assert.deepEqual((await client.signedIn())?.headers, headers);
+    await new Promise((resolve) => setTimeout(resolve, expiry - Date.now() + 5));
+    assert.equal(await client.signedIn(), undefined);
   });
 
   test('a message logged out elsewhere is signed anew once; logout revokes the one in use', async () => {

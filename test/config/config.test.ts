@@ -10,7 +10,8 @@ describe('configuration', () => {
     assert.equal(config.port, 8080);
     assert.equal(config.dataDir, path.resolve('data'));
     assert.equal(config.publicBaseUrl, 'http://127.0.0.1:8080');
-    assert.deepEqual(config.auth.domains, ['127.0.0.1:8080']);
+    // A browser on this machine may open http://localhost:8080 as well: both are accepted, the listening host first.
+    assert.deepEqual(config.auth.domains, ['127.0.0.1:8080', 'localhost:8080']);
     assert.equal(config.auth.clockSkewSeconds, 30);
     assert.equal(config.auth.maxAgeSeconds, 86400);
     assert.equal(config.auth.plainMessages, 'off');
@@ -25,6 +26,22 @@ describe('configuration', () => {
     const config = loadConfig({ AUTH_DOMAINS: 'a.example, B.example:8443', CORS_ORIGINS: 'https://x.example,https://*.y.example' });
     assert.deepEqual(config.auth.domains, ['a.example', 'b.example:8443']);
     assert.deepEqual(config.corsOrigins, ['https://x.example', 'https://*.y.example']);
+  });
+
+  test('on a loopback HOST without PUBLIC_BASE_URL or AUTH_DOMAINS, both 127.0.0.1:PORT and localhost:PORT sign in', () => {
+    assert.deepEqual(loadConfig({ PORT: '9000' }).auth.domains, ['127.0.0.1:9000', 'localhost:9000']);
+    assert.deepEqual(loadConfig({ HOST: 'localhost', PORT: '3000' }).auth.domains, ['localhost:3000', '127.0.0.1:3000']);
+    assert.deepEqual(loadConfig({ HOST: 'LocalHost' }).auth.domains, ['localhost:8080', '127.0.0.1:8080']);
+    assert.deepEqual(loadConfig({ HOST: '::1', PORT: '8443' }).auth.domains, ['[::1]:8443', '127.0.0.1:8443', 'localhost:8443']);
+  });
+
+  test('a HOST that is not loopback, PUBLIC_BASE_URL or AUTH_DOMAINS keep the one domain they name', () => {
+    assert.deepEqual(loadConfig({ HOST: '0.0.0.0' }).auth.domains, ['0.0.0.0:8080']);
+    assert.deepEqual(loadConfig({ HOST: '192.0.2.10', PORT: '81' }).auth.domains, ['192.0.2.10:81']);
+    assert.deepEqual(loadConfig({ PUBLIC_BASE_URL: 'http://127.0.0.1:8080' }).auth.domains, ['127.0.0.1:8080']);
+    assert.deepEqual(loadConfig({ HOST: 'localhost', PUBLIC_BASE_URL: 'http://localhost:8080' }).auth.domains, ['localhost:8080']);
+    assert.deepEqual(loadConfig({ AUTH_DOMAINS: '127.0.0.1:8080' }).auth.domains, ['127.0.0.1:8080']);
+    assert.deepEqual(loadConfig({ HOST: '::1', AUTH_DOMAINS: 'admin.example' }).auth.domains, ['admin.example']);
   });
 
   test('every bad value is reported at once, each by name', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
+import { assertContractHeaders, assertProblem, CONTRACT_HEADERS } from '../helpers/assertions.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
 import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
@@ -57,6 +57,7 @@ for (const setup of FILE_SETUPS) {
         [sha256('version one'), sha256('version one'), sha256('version two'), sha256('version three!')].sort(),
       );
       assert.equal(items[0]!.sha256, sha256('version three!'), 'newest first: what the restore replaced');
+      assert.equal(restored.headers['x-kept-version-id'], items[0]!.id, 'the header names the version the restore kept');
       assert.deepEqual(
         items.filter((v) => v.timestamp !== null).map((v) => [v.kind, v.timestamp]),
         [['backup', timestamp]],
@@ -86,6 +87,56 @@ for (const setup of FILE_SETUPS) {
       const again = await client.restore('docs', 'report.txt', `?backupTimestamp=${second.json().timestamp}`);
       assert.equal(again.status, 200, again.body);
       assert.equal((await client.versions('docs', 'report.txt')).json().items.length, countBefore, 'no version kept for a no-op');
+    });
+
+    test('X-Kept-Version-Id names the kept version when the restore replaced bytes, and is absent otherwise', async () => {
+      assert.equal((await client.put('undo', 'plan.txt', 'original')).status, 201);
+      await nextSecond();
+      const backup = (await client.backup()).json().timestamp;
+      assert.equal((await client.put('undo', 'plan.txt', 'edited')).status, 200);
+
+      const restored = await client.restore('undo', 'plan.txt', `?backupTimestamp=${backup}`);
+      assert.equal(restored.status, 200, restored.body);
+      const kept = restored.headers['x-kept-version-id'];
+      assert.match(String(kept), /^ver_[0-9a-z]+$/);
+      const keptVersion = (await client.versions('undo', 'plan.txt')).json().items.find((v: { id: string }) => v.id === kept);
+      assert.deepEqual([keptVersion?.kind, keptVersion?.sha256], ['replaced', sha256('edited')]);
+
+      // The undo: restoring the kept version brings the edit back, and keeps what it replaced in turn.
+      const undo = await client.restore('undo', 'plan.txt', `?versionId=${kept}`);
+      assert.equal(undo.status, 200, undo.body);
+      assert.equal((await client.get('undo', 'plan.txt')).body, 'edited');
+      assert.match(String(undo.headers['x-kept-version-id']), /^ver_/);
+      assert.notEqual(undo.headers['x-kept-version-id'], kept);
+
+      // The same bytes again: nothing replaced, no header.
+      const noop = await client.restore('undo', 'plan.txt', `?versionId=${kept}`);
+      assert.equal(noop.status, 200, noop.body);
+      assert.equal(noop.headers['x-kept-version-id'], undefined);
+      assertContractHeaders(noop);
+
+      // A deleted file comes back from its version: there was no live file to keep.
+      assert.equal((await client.delete('undo', 'plan.txt')).status, 204);
+      const deleted = (await client.versions('undo', 'plan.txt')).json().items[0];
+      assert.equal(deleted.kind, 'deleted');
+      const revived = await client.restore('undo', 'plan.txt', `?versionId=${deleted.id}`);
+      assert.equal(revived.status, 200, revived.body);
+      assert.equal(revived.headers['x-kept-version-id'], undefined);
+      assert.equal((await client.get('undo', 'plan.txt')).body, 'edited');
+    });
+
+    test('a page of another origin may read X-Kept-Version-Id; the OpenAPI document describes it', async () => {
+      const exposed = String(CONTRACT_HEADERS['access-control-expose-headers']).split(', ');
+      assert.ok(exposed.includes('X-Kept-Version-Id'), exposed.join());
+      assert.ok(exposed.includes('Access-Control-Allow-Origin') && exposed.includes('Access-Control-Allow-Credentials'), 'the others stay');
+      const openapi = (await request(svc.baseUrl, '/api/openapi.json')).json();
+      const restore = openapi.paths['/api/channels/{channelRef}/folders/{folderName}/files/{filename}/restore'].post;
+      assert.match(restore.description, /X-Kept-Version-Id/);
+      assert.equal(
+        restore.responses['200'].headers?.['X-Kept-Version-Id']?.schema?.type,
+        'string',
+        JSON.stringify(restore.responses['200']),
+      );
     });
 
     test('channelRef may be the channel name; the URL names the channel by id', async () => {

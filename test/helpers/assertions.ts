@@ -7,7 +7,7 @@ export const CONTRACT_HEADERS: Record<string, string> = {
     'Origin, Content-Type, Accept, Authorization, Accept-Language, connection, Cache-Control, Access-Control-Request-Method, Access-Control-Request-Headers, X-SIG, X-WAL, X-MES',
   'access-control-allow-credentials': 'true',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD',
-  'access-control-expose-headers': 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials',
+  'access-control-expose-headers': 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials, X-Kept-Version-Id',
   'x-content-type-options': 'nosniff',
   'x-xss-protection': '0',
   'cache-control': 'no-cache, no-store, max-age=0, must-revalidate',

@@ -31,7 +31,7 @@ export function toAppError(error: FastifyError | Error): AppError {
   if (isAppError(error)) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    return new AppError('VALIDATION_FAILED', `Invalid request: ${fastifyError.message}`);
+    return new AppError('VALIDATION_FAILED', `Invalid request: ${fastifyError.message}${allowedValuesOf(fastifyError)}`);
   }
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped) return new AppError(mapped, fastifyError.message);
@@ -40,6 +40,12 @@ export function toAppError(error: FastifyError | Error): AppError {
     return new AppError(status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_FAILED', fastifyError.message);
   }
   return new AppError('INTERNAL_ERROR', 'Internal error; the server log has the details under this requestId');
+}
+
+/** Ajv says "must be equal to one of the allowed values" without naming them; the caller needs them. */
+function allowedValuesOf(error: FastifyError): string {
+  const allowed = error.validation?.find((v) => v.keyword === 'enum')?.params.allowedValues;
+  return Array.isArray(allowed) ? ` (${allowed.map((value) => JSON.stringify(value)).join(', ')})` : '';
 }
 
 function problemOf(request: FastifyRequest, error: AppError): Problem {

@@ -31,7 +31,8 @@ const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Headers': ALLOWED_HEADERS.join(', '),
   'Access-Control-Allow-Credentials': 'true',
   'Access-Control-Allow-Methods': ALLOWED_METHODS.join(', '),
-  'Access-Control-Expose-Headers': 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials',
+  // X-Kept-Version-Id: a restore's undo, which a page of another origin reads (see restore-route.ts).
+  'Access-Control-Expose-Headers': 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials, X-Kept-Version-Id',
 };
 
 /** Three separate header lines, as the contract shows them. */

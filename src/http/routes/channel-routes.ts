@@ -5,7 +5,7 @@ import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { pageRequestOf } from '../page-request.ts';
 import { actorOf, channelOf } from '../plugins/channel-scope.ts';
 import { FolderSchema } from '../schemas/channels.ts';
-import { AuditEventSchema, BackupSchema, ChannelParams, PageQuery, pageOf } from '../schemas/files.ts';
+import { AuditEventSchema, AuditQuery, BackupSchema, ChannelParams, PageQuery, pageOf } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 
 const errors = { ...authenticatedErrorResponses, 400: problemRef, 404: problemRef };
@@ -72,15 +72,19 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
     {
       config: { permission: 'audit:read' },
       schema: {
-        summary: 'Audit log of the channel, newest first',
+        summary: 'Audit log of the channel, newest first, optionally filtered',
+        description:
+          'Filters (action, adminId, folder, filename, result) combine with AND; pass the same filters with `cursor` for the next page.',
         tags: ['audit'],
         params: ChannelParams,
-        querystring: PageQuery,
+        querystring: AuditQuery,
         response: { 200: pageOf(AuditEventSchema), ...errors },
       },
     },
     async (request) => {
-      const page = await deps.auditLog.list(channelOf(request), pageRequestOf(request.query));
+      const { action, adminId, folder, filename, result } = request.query;
+      const filter = { action, adminId, folder, filename, result };
+      const page = await deps.auditLog.list(channelOf(request), pageRequestOf(request.query), filter);
       return { items: page.items.map(auditView), next: page.next };
     },
   );

@@ -9,6 +9,11 @@ import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 
 /** The contract's content type, byte for byte. The URL in the body is ASCII (percent-encoded). */
 export const RESTORE_CONTENT_TYPE = 'text/plain;charset=ISO-8859-1';
+/**
+ * The version keeping what the restore replaced, for an undo (?versionId=). A header, because the
+ * contract fixes the body to the bare URL; absent when nothing was replaced.
+ */
+export const KEPT_VERSION_HEADER = 'X-Kept-Version-Id';
 
 /** Registered in the channel scope, whose refusals of a restore are audited like the restore's own. */
 export default async function restoreRoute(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
@@ -19,13 +24,24 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
       config: { permission: 'files:restore', auditRefusalsAs: 'restore', checkBody: requireEmptyOrObject },
       schema: {
         summary: 'Restore a file from a backup (or a kept version); answers the URL of the restored file',
-        description: 'The replaced bytes are kept as a version first, so every restore can be undone with ?versionId=.',
+        description:
+          'The replaced bytes are kept as a version first, so every restore can be undone with ?versionId=: ' +
+          `the ${KEPT_VERSION_HEADER} response header names that version (absent when nothing was replaced: ` +
+          'the file did not exist, or already held these bytes).',
         tags: ['files'],
         params: FileParams,
         querystring: RestoreQuery,
         // No body schema: Fastify would refuse the contract's empty body as "not an object".
         response: {
-          200: Type.String({ description: `The URL of the restored file (${RESTORE_CONTENT_TYPE})` }),
+          200: Type.String({
+            description: `The URL of the restored file (${RESTORE_CONTENT_TYPE})`,
+            headers: {
+              [KEPT_VERSION_HEADER]: {
+                type: 'string',
+                description: 'The version (ver_…) that keeps the replaced bytes; restore it with ?versionId= to undo',
+              },
+            },
+          }),
           ...authenticatedErrorResponses,
           400: problemRef,
           404: problemRef,
@@ -36,7 +52,8 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
     },
     async (request, reply) => {
       const source = { backupTimestamp: request.query.backupTimestamp, versionId: request.query.versionId };
-      const { file } = await deps.restores.restore(channelOf(request), actorOf(request), filePathOf(request), source);
+      const { file, keptVersionId } = await deps.restores.restore(channelOf(request), actorOf(request), filePathOf(request), source);
+      if (keptVersionId !== null) reply.header(KEPT_VERSION_HEADER, keptVersionId);
       return reply
         .code(200)
         .type(RESTORE_CONTENT_TYPE)

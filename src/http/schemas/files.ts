@@ -1,4 +1,6 @@
 import { Type } from 'typebox';
+import { MAX_AUDIT_ADMIN_ID_LENGTH, MAX_AUDIT_NAME_LENGTH } from '../../files/audit-filter.ts';
+import { AUDIT_ACTIONS, AUDIT_RESULTS } from '../../store/file-catalog-types.ts';
 
 export const ChannelParams = Type.Object({ channelRef: Type.String({ description: 'Channel id (chn_…) or name in your tenant' }) });
 export const FolderParams = Type.Object({ channelRef: Type.String(), folderName: Type.String() });
@@ -7,6 +9,22 @@ export const FileParams = Type.Object({ channelRef: Type.String(), folderName: T
 export const PageQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 50 })),
   cursor: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+
+/** The audit log's filters, each optional, combined with AND; the same filters go with every page's cursor. */
+export const AuditQuery = Type.Object({
+  ...PageQuery.properties,
+  action: Type.Optional(Type.Enum([...AUDIT_ACTIONS], { description: 'Only events of this action' })),
+  adminId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: MAX_AUDIT_ADMIN_ID_LENGTH, description: 'Only events of this admin (adm_…)' }),
+  ),
+  folder: Type.Optional(
+    Type.String({ minLength: 1, maxLength: MAX_AUDIT_NAME_LENGTH, description: 'Only events naming this folder, exactly' }),
+  ),
+  filename: Type.Optional(
+    Type.String({ minLength: 1, maxLength: MAX_AUDIT_NAME_LENGTH, description: 'Only events naming this file name, exactly' }),
+  ),
+  result: Type.Optional(Type.Enum([...AUDIT_RESULTS], { description: 'ok, refused (4xx) or failed (5xx)' })),
 });
 
 export const FileSchema = Type.Object({
