@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { AuditEvent, Page } from '../../client/index.ts';
+import type { AuditEvent, AuditQuery, Page } from '../../client/index.ts';
 import { type AuditFilters, hrefOf, navigate } from '../routing.ts';
 import { formatTime } from '../ui/format.ts';
 import { Pager, usePages } from '../ui/pager.tsx';
@@ -16,7 +16,8 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
   const pages = usePages();
   const filterKey = JSON.stringify(filters);
   const events = useLoad<Page<AuditEvent>>(
-    () => ctx.client.listAudit(channel, { limit: 50, cursor: pages.cursor, ...filters }),
+    // Values from the URL go to the service as they are: one it does not know comes back as a 400 that says so.
+    () => ctx.client.listAudit(channel, { limit: 50, cursor: pages.cursor, ...(filters as AuditQuery) }),
     `${channel}\n${filterKey}\n${pages.cursor ?? ''}`,
   );
   const [draft, setDraft] = useState<AuditFilters>(filters);
