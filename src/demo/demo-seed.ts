@@ -1,4 +1,6 @@
+import type { FileServices } from '../files/file-services.ts';
 import type { TenantDirectory } from '../store/types.ts';
+import { seedDemoFiles } from './demo-files.ts';
 
 /**
  * Account #0 of the Hardhat/Anvil development mnemonic: published everywhere, so it must never
@@ -13,12 +15,20 @@ export interface DemoData {
   channelId: string;
 }
 
-/** Creates the demo tenant, owner admin and channel when the store holds no tenant yet. */
-export async function seedDemoIfEmpty(store: TenantDirectory): Promise<DemoData | undefined> {
+/**
+ * Creates the demo tenant, owner admin and channel, and the channel's example files, when the
+ * store holds no tenant yet. The files are seeded only here, right after the tenant: a later
+ * start finds a tenant and seeds nothing, so files an admin deleted never come back.
+ */
+export async function seedDemoIfEmpty(
+  store: TenantDirectory,
+  services: Pick<FileServices, 'files' | 'backups'>,
+): Promise<DemoData | undefined> {
   if (!(await store.isEmpty())) return undefined;
   const tenant = await store.createTenant({ name: 'Demo tenant' });
   const admin = await store.createAdmin({ tenantId: tenant.id, wallet: DEMO_WALLET, displayName: 'Demo owner' });
   const channel = await store.createChannel({ tenantId: tenant.id, name: 'demo' });
   await store.linkChannel(channel.id, admin.id);
+  await seedDemoFiles(services, channel, { adminId: admin.id });
   return { tenantId: tenant.id, adminId: admin.id, channelId: channel.id };
 }

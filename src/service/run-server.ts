@@ -10,7 +10,7 @@ const DEMO_MESSAGE_TTL_SECONDS = 86400;
 export async function runServer(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const service = await createService(config, logger);
-  const demo = config.production ? undefined : await seedDemoIfEmpty(service.store);
+  const demo = config.production ? undefined : await seedDemoIfEmpty(service.store, service.files);
   await service.app.listen({ host: config.host, port: config.port });
   const consoleUrl = `${config.publicBaseUrl}/console/`;
   logger.info(
@@ -30,6 +30,7 @@ export async function runServer(config: Config): Promise<void> {
         `for the published development wallet ${headers['X-WAL']} (Hardhat/Anvil account #0; never use it for real data).\n` +
         `Try it (valid for 24 hours; \`npx wallet-admin sign --private-key <key>\` signs a new one):\n\n` +
         `${curlCommand(`${config.publicBaseUrl}/api/auth/test`, headers)}\n\n` +
+        `Channel "demo" holds example files, one backup and a changed welcome/prices.csv to restore.\n\n` +
         `Or open the admin console at ${consoleUrl} and sign in there with a browser wallet that holds the\n` +
         `development key (README says how to import it into one).\n\n`,
     );

@@ -6,7 +6,7 @@ import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config } from '../config/config.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
-import { openFileServices } from '../files/file-services.ts';
+import { type FileServices, openFileServices } from '../files/file-services.ts';
 import { buildApp } from '../http/app.ts';
 import { filesRouteDeps } from '../http/files-route-deps.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -19,6 +19,8 @@ export interface Service {
   app: FastifyInstance;
   store: MetadataStore;
   authenticator: WalletAuthenticator;
+  /** The file, backup and restore services the routes use (the demo seeds its files through them). */
+  files: FileServices;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
     app,
     store,
     authenticator,
+    files: fileServices,
     async close() {
       clearInterval(purge);
       await app.close();

@@ -29,6 +29,29 @@ describe('wallet-admin serve', () => {
     assert.equal(response.json().principal.displayName, 'Demo owner');
     await waitForOutput(served, /"reqId":"[0-9a-f-]{36}".*"msg":"request completed"/);
 
+    // The demo channel holds example files, one backup, and a prices.csv changed since it.
+    const demoState = async () => {
+      const api = (p: string) => request(url, `/api/channels/demo${p}`, { headers: curlHeaders(curl) });
+      const files = await Promise.all(
+        ['welcome', 'reports'].map(async (folder) =>
+          (await api(`/folders/${folder}/files`)).json().items.map((f: { filename: string }) => `${folder}/${f.filename}`),
+        ),
+      );
+      const versions = (await api('/folders/welcome/files/prices.csv/versions')).json().items as { kind: string }[];
+      return {
+        files: files.flat().sort(),
+        backups: (await api('/backups')).json().items.length,
+        versions: versions.map((v) => v.kind).sort(),
+      };
+    };
+    const seeded = {
+      files: ['reports/q3-summary.md', 'welcome/README.txt', 'welcome/prices.csv'],
+      backups: 1,
+      versions: ['backup', 'replaced'],
+    };
+    assert.deepEqual(await demoState(), seeded);
+    assert.match(served.output(), /Channel "demo" holds example files, one backup and a changed welcome\/prices.csv to restore/);
+
     // The banner and the "listening" line name the console, which the built service serves.
     const consoleUrl = `http://127.0.0.1:${port}/console/`;
     assert.ok(served.output().includes(`Or open the admin console at ${consoleUrl} and sign in`), served.output());
@@ -46,6 +69,7 @@ describe('wallet-admin serve', () => {
     t.after(() => again.child.kill('SIGKILL'));
     await waitForOutput(again, /listening on/);
     assert.doesNotMatch(again.output(), /First start/);
+    assert.deepEqual(await demoState(), seeded);
     again.child.kill('SIGTERM');
     assert.equal(await again.exited, 0);
   });

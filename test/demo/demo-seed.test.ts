@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { privateKeyToAccount } from 'viem/accounts';
+import { DEMO_PRIVATE_KEY, type DemoData, seedDemoIfEmpty } from '../../src/demo/demo-seed.ts';
+import { ENGINES } from '../helpers/backends.ts';
+import { sha256 } from '../helpers/files.ts';
+import { type HttpResponse, request } from '../helpers/http.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { type AuthHeaders, signIn } from '../helpers/wallets.ts';
+
+interface Version {
+  id: string;
+  kind: string;
+  timestamp: string | null;
+  sha256: string;
+}
+
+for (const engine of ENGINES) {
+  describe(`the demo seed (${engine})`, () => {
+    let svc: TestService;
+    let demo: DemoData;
+    let auth: AuthHeaders;
+    const get = (path: string): Promise<HttpResponse> => request(svc.baseUrl, `/api/channels/demo${path}`, { headers: auth });
+
+    before(async () => {
+      svc = await startTestService(engine);
+      const seeded = await seedDemoIfEmpty(svc.service.store, svc.service.files);
+      assert.ok(seeded, 'an empty store gets the demo');
+      demo = seeded;
+      const account = privateKeyToAccount(DEMO_PRIVATE_KEY);
+      auth = await signIn({ privateKey: DEMO_PRIVATE_KEY, account, address: account.address }, svc.config.auth.domains[0]!);
+    });
+    after(() => svc.close());
+
+    test('the demo channel holds the example files, one backup, and a prices.csv changed since it', async () => {
+      const folders = await get('/folders');
+      assert.equal(folders.status, 200, folders.body);
+      assert.deepEqual(
+        folders.json().items.map((f: { name: string; fileCount: number }) => [f.name, f.fileCount]),
+        [
+          ['reports', 1],
+          ['welcome', 2],
+        ],
+      );
+      const welcome = await get('/folders/welcome/files');
+      assert.deepEqual(
+        welcome
+          .json()
+          .items.map((f: { filename: string }) => f.filename)
+          .sort(),
+        ['README.txt', 'prices.csv'],
+      );
+      const reports = await get('/folders/reports/files');
+      assert.deepEqual(
+        reports.json().items.map((f: { filename: string }) => f.filename),
+        ['q3-summary.md'],
+      );
+      const readme = await get('/folders/welcome/files/README.txt');
+      assert.match(readme.body, /examples/);
+
+      const backups = await get('/backups');
+      assert.equal(backups.json().items.length, 1, backups.body);
+      assert.equal(backups.json().items[0].files, 3);
+
+      const versions = await get('/folders/welcome/files/prices.csv/versions');
+      const items = versions.json().items as Version[];
+      assert.deepEqual(items.map((v) => v.kind).sort(), ['backup', 'replaced']);
+      const backup = items.find((v) => v.kind === 'backup')!;
+      assert.equal(backup.timestamp, backups.json().items[0].timestamp);
+      const live = await get('/folders/welcome/files/prices.csv');
+      assert.notEqual(sha256(live.body), backup.sha256, 'the live prices.csv differs from its backup');
+      assert.equal(items.find((v) => v.kind === 'replaced')!.sha256, backup.sha256, 'the upload replaced the backed-up bytes');
+    });
+
+    test('restoring the backed-up prices.csv brings back other bytes, and the audit log names the demo owner', async () => {
+      const changed = (await get('/folders/welcome/files/prices.csv')).body;
+      const restored = await request(svc.baseUrl, '/api/channels/demo/folders/welcome/files/prices.csv/restore', {
+        method: 'POST',
+        headers: auth,
+      });
+      assert.equal(restored.status, 200, restored.body);
+      const backedUp = (await get('/folders/welcome/files/prices.csv')).body;
+      assert.notEqual(backedUp, changed);
+      assert.match(backedUp, /^item,unit,price_eur\n/);
+
+      const audit = await get('/audit?action=upload');
+      const uploads = audit.json().items as { adminId: string; folder: string; filename: string; result: string }[];
+      assert.equal(uploads.length, 4, audit.body);
+      for (const event of uploads) assert.deepEqual([event.adminId, event.result], [demo.adminId, 'ok']);
+      const backups = (await get('/audit?action=backup')).json().items as { adminId: string }[];
+      assert.deepEqual(
+        backups.map((e) => e.adminId),
+        [demo.adminId],
+      );
+    });
+
+    test('a later start finds the tenant and seeds nothing more', async () => {
+      assert.equal(await seedDemoIfEmpty(svc.service.store, svc.service.files), undefined);
+      assert.equal((await get('/backups')).json().items.length, 1);
+      assert.equal((await get('/audit?action=upload')).json().items.length, 4);
+    });
+  });
+}
