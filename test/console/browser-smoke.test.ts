@@ -19,7 +19,7 @@ describe('the console in Chromium', () => {
     const response = await page.goto(`${svc.baseUrl}/console/`);
     assert.equal(response?.status(), 200);
     assert.match(String(response?.headers()['content-security-policy']), /script-src 'self';.*frame-ancestors 'none'/);
-    await page.getByText('wallet-admin console').waitFor();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     const scripts = await page.evaluate(() => Array.from(document.scripts, (script) => script.src));
     assert.equal(scripts.length, 1);
     assert.match(scripts[0]!, /\/console\/assets\/main-[A-Z0-9]+\.js$/);
@@ -78,7 +78,7 @@ describe('the console in Chromium', () => {
     const page = await browser.newPage();
     await emulateColorScheme(page, 'dark');
     await page.goto(`${svc.baseUrl}/console/`);
-    await page.getByText('wallet-admin console').waitFor();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     assert.equal(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), true);
     for (const width of [1440, 360] as const) {
       const file = await screenshot(page, 'smoke-dark', { width });

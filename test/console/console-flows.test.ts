@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createClient, fromViemAccount } from '../../src/client/index.ts';
+import { createClient, fromViemAccount, ProblemError } from '../../src/client/index.ts';
 import { ENGINES } from '../helpers/backends.ts';
-import { assertNoConsoleErrors, emulateColorScheme, injectWallet, type InjectedWallet, screenshot, useBrowser } from '../helpers/browser.ts';
+import { assertNoConsoleErrors, consoleErrors, type InjectedWallet, injectWallet, useBrowser } from '../helpers/browser.ts';
+import { type ConsolePageOptions, openSignedIn } from '../helpers/console-page.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import type { TestWallet } from '../helpers/wallets.ts';
+import { base64Header, type TestWallet } from '../helpers/wallets.ts';
 
 /**
  * What an admin does in the console, in Chromium, against the real service: the wallet is the
@@ -34,20 +35,37 @@ for (const engine of ENGINES) {
     /** A client of the service in Node, signing with `wallet`: what the tests check the console's work with. */
     const apiAs = (wallet: TestWallet) => createClient({ baseUrl: svc.baseUrl, signer: fromViemAccount(wallet.account) });
 
-    async function signedInPage(wallet: TestWallet, options: { hash?: string; width?: number } = {}): Promise<{ page: Page; injected: InjectedWallet }> {
-      const page = await browser.newPage({ width: options.width });
-      const injected = await injectWallet(page, { privateKey: wallet.privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
-      await page.goto(`${svc.baseUrl}/console/${options.hash ?? ''}`);
-      await page.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
-      await page.getByRole('button', { name: 'Sign out' }).waitFor();
-      return { page, injected };
-    }
+    const signedInPage = (wallet: TestWallet, options: ConsolePageOptions = {}) => openSignedIn(browser, svc.baseUrl, wallet, options);
+
+    /** The headers the page presented with its n-th signature, rebuilt from what the wallet signed. */
+    const headersOf = (injected: InjectedWallet, n: number) => {
+      const signed = injected.signed[n]!;
+      return { 'X-WAL': injected.address, 'X-SIG': signed.signature, 'X-MES': base64Header(signed.text) };
+    };
+
+    /**
+     * The browser logs each answer with an error status as "Failed to load resource"; where a test
+     * provokes a refusal on purpose, exactly those lines (of the given statuses) are expected, no other.
+     */
+    const assertOnlyRefusals = (page: Page, statuses: number[]) => {
+      const refusal = new RegExp(
+        `^console\\.error: Failed to load resource: the server responded with a status of (${statuses.join('|')}) `,
+      );
+      assert.deepEqual(
+        consoleErrors(page).filter((line) => !refusal.test(line)),
+        [],
+        'no console error but the refusals provoked',
+      );
+    };
 
     test('sign in, upload, back up, change, restore from the backup, undo; the audit log shows all of it', async () => {
       const { page, injected } = await signedInPage(fixture.ownerWallet);
       assert.equal(injected.signed.length, 1, 'one signature for the session');
       const message = injected.signed[0]!.text;
-      assert.match(message, new RegExp(`^${new URL(svc.baseUrl).host} wants you to sign in with your Ethereum account:\\n${fixture.ownerWallet.address}\\n`));
+      assert.match(
+        message,
+        new RegExp(`^${new URL(svc.baseUrl).host} wants you to sign in with your Ethereum account:\\n${fixture.ownerWallet.address}\\n`),
+      );
       assert.match(message, new RegExp(`\\nURI: ${svc.baseUrl}\\n`));
       assert.match(message, /\nChain ID: 1\n/);
       const issued = Date.parse(/\nIssued At: (\S+)/.exec(message)![1]!);
@@ -64,14 +82,19 @@ for (const engine of ENGINES) {
       await page.getByLabel('New folder').fill('reports');
       await page.getByRole('button', { name: 'Open to upload' }).click();
       await page.getByRole('heading', { name: 'reports' }).waitFor();
-      await page.getByLabel('Files to upload to reports').setInputFiles({ name: 'q3.txt', mimeType: 'text/plain', buffer: Buffer.from('first draft') });
+      await page
+        .getByLabel('Files to upload to reports')
+        .setInputFiles({ name: 'q3.txt', mimeType: 'text/plain', buffer: Buffer.from('first draft') });
       await page.getByRole('link', { name: 'q3.txt' }).waitFor();
       await page.getByRole('status').getByText('q3.txt uploaded').waitFor();
 
       // Back up.
       await page.getByRole('link', { name: 'Backups' }).click();
       await page.getByRole('button', { name: 'Back up now' }).click();
-      await page.getByRole('status').getByText(/^Backup \d{8}_\d{6} made: 1 files/).waitFor();
+      await page
+        .getByRole('status')
+        .getByText(/^Backup \d{8}_\d{6} made: 1 files/)
+        .waitFor();
       const backups = await apiAs(fixture.ownerWallet).listBackups(fixture.channel.id);
       assert.equal(backups.items.length, 1);
       const backup = backups.items[0]!;
@@ -79,7 +102,9 @@ for (const engine of ENGINES) {
 
       // Change the file: the upload replaces it.
       await page.goto(`${svc.baseUrl}/console/#/channels/${fixture.channel.id}/folders/reports`);
-      await page.getByLabel('Files to upload to reports').setInputFiles({ name: 'q3.txt', mimeType: 'text/plain', buffer: Buffer.from('final, reviewed') });
+      await page
+        .getByLabel('Files to upload to reports')
+        .setInputFiles({ name: 'q3.txt', mimeType: 'text/plain', buffer: Buffer.from('final, reviewed') });
       await page.getByRole('status').getByText('q3.txt replaced').waitFor();
 
       // Restore from the backup, after a confirmation that names what is kept.
@@ -112,44 +137,194 @@ for (const engine of ENGINES) {
       assertNoConsoleErrors(page);
     });
 
-    test('each main view, at 1440 and 360 px, light and dark: screenshots, no console errors', async () => {
+    test('a sub-admin without files:restore sees no restore action, and the API refuses it if forced', async () => {
       const api = apiAs(fixture.ownerWallet);
-      // Some content worth looking at: two folders, a file with a backup and a replaced version.
-      await api.upload(fixture.channel.id, 'contracts', 'supplier-agreement-2026.pdf', 'v1 of the agreement', 'application/pdf');
-      await api.upload(fixture.channel.id, 'contracts', 'nda.pdf', 'nda', 'application/pdf');
+      await api.upload(fixture.channel.id, 'shared', 'plan.txt', 'plan v1');
       await api.createBackup(fixture.channel.id).catch(() => undefined);
-      await api.upload(fixture.channel.id, 'contracts', 'supplier-agreement-2026.pdf', 'v2 of the agreement, signed', 'application/pdf');
-      const channel = fixture.channel.id;
-      const views: { name: string; hash: string; ready: (page: Page) => Promise<unknown> }[] = [
-        { name: 'home', hash: '#/', ready: (page) => page.getByRole('link', { name: /main/ }).waitFor() },
-        { name: 'folders', hash: `#/channels/${channel}/folders`, ready: (page) => page.getByRole('link', { name: /contracts/ }).waitFor() },
-        { name: 'files', hash: `#/channels/${channel}/folders/contracts`, ready: (page) => page.getByRole('link', { name: 'nda.pdf' }).waitFor() },
-        {
-          name: 'file-history',
-          hash: `#/channels/${channel}/folders/contracts/files/supplier-agreement-2026.pdf`,
-          ready: (page) => page.locator('.timeline-item').first().waitFor(),
-        },
-        { name: 'backups', hash: `#/channels/${channel}/backups`, ready: (page) => page.locator('tbody tr').first().waitFor() },
-        { name: 'audit', hash: `#/channels/${channel}/audit`, ready: (page) => page.locator('tbody tr').first().waitFor() },
-      ];
-      for (const scheme of ['light', 'dark'] as const) {
-        const signIn = await browser.newPage();
-        await injectWallet(signIn, { privateKey: fixture.ownerWallet.privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
-        await emulateColorScheme(signIn, scheme);
-        await signIn.goto(`${svc.baseUrl}/console/`);
-        await signIn.getByRole('button', { name: 'Sign in with Test Wallet' }).waitFor();
-        for (const width of [1440, 360] as const) await screenshot(signIn, `sign-in-${scheme}`, { width });
-        assertNoConsoleErrors(signIn);
+      await api.upload(fixture.channel.id, 'shared', 'plan.txt', 'plan v2');
 
-        const { page } = await signedInPage(fixture.ownerWallet);
-        await emulateColorScheme(page, scheme);
-        for (const view of views) {
-          await page.goto(`${svc.baseUrl}/console/${view.hash}`);
-          await view.ready(page);
-          for (const width of [1440, 360] as const) await screenshot(page, `${view.name}-${scheme}`, { width });
+      const { page } = await signedInPage(viewer.wallet, { hash: `#/channels/${fixture.channel.id}/folders/shared/files/plan.txt` });
+      await page.locator('.timeline-item').first().waitFor();
+      assert.ok((await page.locator('.timeline-item').count()) >= 2, 'the history is shown');
+      assert.equal(await page.getByRole('button', { name: /restore/i }).count(), 0, 'no restore button');
+      await page.getByRole('note').getByText('files:restore').waitFor();
+      // Nor upload, delete or back up: the permissions are files:read and audit:read.
+      await page.goto(`${svc.baseUrl}/console/#/channels/${fixture.channel.id}/folders/shared`);
+      await page.getByRole('link', { name: 'plan.txt' }).waitFor();
+      assert.equal(await page.getByRole('button', { name: /^Delete/ }).count(), 0);
+      assert.equal(await page.getByRole('button', { name: 'Choose files…' }).count(), 0);
+      await page.getByRole('link', { name: 'Backups' }).click();
+      await page.getByRole('heading', { name: 'Backups' }).waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Back up now' }).count(), 0);
+      assertNoConsoleErrors(page);
+
+      const forced = await apiAs(viewer.wallet)
+        .restore(fixture.channel.id, 'shared', 'plan.txt')
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+      assert.ok(forced instanceof ProblemError, 'a problem answer');
+      assert.equal(forced.status, 403);
+      assert.equal(forced.code, 'PERMISSION_DENIED');
+    });
+
+    test('signed out elsewhere mid-session: the sign-in comes back over the view, which carries on after signing', async () => {
+      const hash = `#/channels/${fixture.channel.id}/backups`;
+      const { page, injected } = await signedInPage(fixture.ownerWallet, { hash });
+      await page.getByRole('heading', { name: 'Backups' }).waitFor();
+      // Another tab (here: Node) signs this message out.
+      const logout = await fetch(`${svc.baseUrl}/api/auth/logout`, { method: 'POST', headers: headersOf(injected, 0) });
+      assert.equal(logout.status, 204);
+
+      await page.getByRole('link', { name: 'Audit log' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sign in again' });
+      await dialog.waitFor();
+      assert.equal(injected.signed.length, 1, 'the wallet is not prompted before the admin agrees');
+      await dialog.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
+      await page.getByRole('heading', { name: 'Audit log' }).waitFor();
+      await page.locator('.audit-table tbody tr').first().waitFor();
+      assert.equal(injected.signed.length, 2);
+      assert.match(page.url(), /#\/channels\/[^/]+\/audit$/, 'still where the admin went');
+      assertOnlyRefusals(page, [401]);
+    });
+
+    test('a message that expires mid-session: signed in again, the view kept', async () => {
+      // The page's clock runs 8 hours minus 4 seconds behind: its working-day message expires 4 s from now.
+      const behindMs = 8 * 3600 * 1000 - 4000;
+      const { page, injected } = await signedInPage(fixture.ownerWallet, {
+        hash: `#/channels/${fixture.channel.id}/folders`,
+        before: (p) =>
+          p.addInitScript((ms) => {
+            const realNow = Date.now;
+            Date.now = () => realNow() - ms;
+          }, behindMs),
+      });
+      await page.getByRole('heading', { name: 'Folders' }).waitFor();
+      const expires = Date.parse(/\nExpiration Time: (\S+)/.exec(injected.signed[0]!.text)![1]!);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, expires - Date.now()) + 1000));
+
+      await page.getByRole('link', { name: 'Backups' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sign in again' });
+      await dialog.waitFor();
+      await dialog.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
+      await page.getByRole('heading', { name: 'Backups' }).waitFor();
+      await page.getByRole('button', { name: 'Back up now' }).waitFor();
+      assert.equal(injected.signed.length, 2);
+      assert.match(page.url(), /#\/channels\/[^/]+\/backups$/);
+      assertOnlyRefusals(page, [401]);
+    });
+
+    test('sign out revokes the message: its headers get 401 afterwards', async () => {
+      const { page, injected } = await signedInPage(fixture.ownerWallet);
+      const headers = headersOf(injected, 0);
+      assert.equal((await fetch(`${svc.baseUrl}/api/auth/test`, { headers })).status, 200);
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      const after = await fetch(`${svc.baseUrl}/api/auth/test`, { headers });
+      assert.equal(after.status, 401);
+      assert.equal(((await after.json()) as { code: string }).code, 'AUTH_MESSAGE_REVOKED');
+      assertNoConsoleErrors(page);
+    });
+
+    test("403 and 404 show the problem's detail and code", async () => {
+      const { page } = await signedInPage(fixture.ownerWallet, { hash: '#/channels/chn_0000000000000000000000000/folders' });
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      assert.match(String(await alert.textContent()), /CHANNEL_NOT_FOUND/);
+      assertOnlyRefusals(page, [404]);
+    });
+
+    test('wallets: a choice when several announce themselves, window.ethereum as the fallback, a clear message when there is none', async () => {
+      const two = await browser.newPage();
+      await injectWallet(two, { privateKey: fixture.ownerWallet.privateKey, name: 'Wallet One', rdns: 'org.example.one' });
+      await injectWallet(two, { privateKey: viewer.wallet.privateKey, name: 'Wallet Two', rdns: 'org.example.two' });
+      await two.goto(`${svc.baseUrl}/console/`);
+      await two.getByRole('button', { name: 'Sign in with Wallet One' }).waitFor();
+      await two.getByRole('button', { name: 'Sign in with Wallet Two' }).click();
+      await two.getByRole('heading', { name: 'Who am I' }).waitFor();
+      await two.getByText(viewer.wallet.address).waitFor();
+      assertNoConsoleErrors(two);
+
+      const legacy = await browser.newPage();
+      await injectWallet(legacy, { privateKey: fixture.ownerWallet.privateKey, name: 'Old Wallet', rdns: 'org.example.old', legacy: true });
+      await legacy.goto(`${svc.baseUrl}/console/`);
+      await legacy.getByRole('button', { name: 'Sign in with Browser wallet' }).click();
+      await legacy.getByRole('heading', { name: 'Who am I' }).waitFor();
+      assertNoConsoleErrors(legacy);
+
+      const none = await browser.newPage();
+      await none.goto(`${svc.baseUrl}/console/`);
+      await none.getByText('No browser wallet found.').waitFor();
+      assert.equal(await none.getByRole('button', { name: /^Sign in with/ }).count(), 0);
+      assertNoConsoleErrors(none);
+
+      const declining = await browser.newPage();
+      await injectWallet(declining, {
+        privateKey: fixture.ownerWallet.privateKey,
+        name: 'Test Wallet',
+        rdns: 'org.example.testwallet',
+        rejectSignatures: true,
+      });
+      await declining.goto(`${svc.baseUrl}/console/`);
+      await declining.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
+      await declining.getByRole('alert').getByText('The wallet declined to sign').waitFor();
+      await declining.getByRole('button', { name: 'Sign in with Test Wallet' }).waitFor();
+      assertNoConsoleErrors(declining);
+    });
+
+    test('keyboard only: sign in, open a channel and a folder with Tab and Enter; focus is visible', async () => {
+      const api = apiAs(fixture.ownerWallet);
+      await api.upload(fixture.channel.id, 'keys', 'k.txt', 'k');
+      const page = await browser.newPage();
+      await injectWallet(page, { privateKey: fixture.ownerWallet.privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
+      await page.goto(`${svc.baseUrl}/console/`);
+      await page.getByRole('button', { name: 'Sign in with Test Wallet' }).waitFor();
+      const tabTo = async (name: RegExp) => {
+        for (let i = 0; i < 40; i++) {
+          await page.keyboard.press('Tab');
+          const focused = await page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+          if (name.test(focused)) return;
         }
-        assertNoConsoleErrors(page);
+        assert.fail(`Tab never reached ${name}`);
+      };
+      await tabTo(/^Sign in with Test Wallet$/);
+      const outline = await page.evaluate(() => getComputedStyle(document.activeElement as Element).outlineStyle);
+      assert.notEqual(outline, 'none', 'the focused control shows it');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Who am I' }).waitFor();
+      await tabTo(/^main/);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Folders' }).waitFor();
+      await tabTo(/^keys/);
+      await page.keyboard.press('Enter');
+      await page.getByRole('link', { name: 'k.txt' }).waitFor();
+      assertNoConsoleErrors(page);
+    });
+
+    test('a folder of 1,000 files renders and pages', async () => {
+      const api = apiAs(fixture.ownerWallet);
+      for (let i = 0; i < 1000; i += 25) {
+        await Promise.all(
+          Array.from({ length: 25 }, (_, j) =>
+            api.upload(fixture.channel.id, 'bulk', `file-${String(i + j).padStart(4, '0')}.txt`, `content ${i + j}`),
+          ),
+        );
       }
+      const { page } = await signedInPage(fixture.ownerWallet, { hash: `#/channels/${fixture.channel.id}/folders/bulk` });
+      const rows = page.locator('.files-table tbody tr');
+      await page.getByRole('link', { name: 'file-0000.txt' }).waitFor();
+      assert.equal(await rows.count(), 100);
+      await page.getByRole('button', { name: 'Next →' }).click();
+      await page.getByRole('link', { name: 'file-0100.txt' }).waitFor();
+      assert.equal(await rows.count(), 100);
+      await page.getByRole('button', { name: '← Previous' }).click();
+      await page.getByRole('link', { name: 'file-0000.txt' }).waitFor();
+      await page.getByLabel('Per page').selectOption('1000');
+      await page.getByRole('link', { name: 'file-0999.txt' }).waitFor();
+      assert.equal(await rows.count(), 1000);
+      assert.equal(await page.getByRole('navigation', { name: 'Files pages' }).count(), 0, 'one page: no pager');
+      assertNoConsoleErrors(page);
     });
   });
 }

@@ -89,7 +89,7 @@ describe('the console, served', () => {
     }
     const script = await request(svc.baseUrl, urls.script);
     // ok(includes), not match: a failure would print the whole bundle.
-    assert.ok(script.body.includes('wallet-admin console'), 'the bundle holds the page');
+    assert.ok(script.body.includes('Who am I'), 'the bundle holds the page');
     assert.ok(script.body.endsWith(`//# sourceMappingURL=${urls.script}.map\n`), 'the bundle names its source map');
   });
 

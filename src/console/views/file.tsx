@@ -150,7 +150,7 @@ export function FileView({ ctx, channel, folder, filename }: { ctx: ViewContext;
                   <div class="timeline-main">
                     <span class={`badge badge-${version.kind}`}>{KIND_LABELS[version.kind] ?? version.kind}</span>
                     <strong>{describe(version)}</strong>
-                    <span class="muted">
+                    <span class="muted timeline-meta">
                       kept {formatTime(version.time)} · {formatBytes(version.size)} ·{' '}
                       <code title={version.sha256}>{shortHash(version.sha256)}</code>
                       {isCurrent && ' · same bytes as now'}

@@ -120,25 +120,27 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
                     <td class="num">{formatBytes(file.size)}</td>
                     <td class="wide-only">{file.contentType}</td>
                     <td class="wide-only">{formatTime(file.updatedAt)}</td>
-                    <td class="actions">
-                      <button
-                        type="button"
-                        class="button button-small"
-                        onClick={() => download(file)}
-                        aria-label={`Download ${file.filename}`}
-                      >
-                        Download
-                      </button>
-                      {canWrite && (
+                    <td>
+                      <div class="actions">
                         <button
                           type="button"
-                          class="button button-small button-danger"
-                          onClick={() => setDeleting(file)}
-                          aria-label={`Delete ${file.filename}`}
+                          class="button button-small"
+                          onClick={() => download(file)}
+                          aria-label={`Download ${file.filename}`}
                         >
-                          Delete
+                          Download
                         </button>
-                      )}
+                        {canWrite && (
+                          <button
+                            type="button"
+                            class="button button-small button-danger"
+                            onClick={() => setDeleting(file)}
+                            aria-label={`Delete ${file.filename}`}
+                          >
+                            Delete
+                          </button>
+                        )}
+                      </div>
                     </td>
                   </tr>
                 ))}

@@ -1,0 +1,72 @@
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createClient, fromViemAccount } from '../../src/client/index.ts';
+import { assertNoConsoleErrors, emulateColorScheme, injectWallet, screenshot, useBrowser } from '../helpers/browser.ts';
+import { openSignedIn } from '../helpers/console-page.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+/**
+ * The pictures of the console in the README: each main view at 1440 and 360 px, light and dark.
+ * `npm run screenshots` writes them to docs/console; `npm test` to .cache/screenshots. Once, on
+ * the embedded default: the page is the same on either engine.
+ */
+describe("the console's views", () => {
+  const browser = useBrowser();
+  let svc: TestService;
+  let fixture: TenantFixture;
+
+  before(async () => {
+    svc = await startTestService('sqlite', { transport: 'socket' });
+    fixture = await createTenantFixture(svc.service.store, 'Console');
+  });
+  after(() => svc.close());
+
+  test('each main view, at 1440 and 360 px, light and dark: screenshots, no console errors', async () => {
+    const api = createClient({ baseUrl: svc.baseUrl, signer: fromViemAccount(fixture.ownerWallet.account) });
+    // Some content worth looking at: two folders, a file with a backup and a replaced version.
+    await api.upload(fixture.channel.id, 'contracts', 'supplier-agreement-2026.pdf', 'v1 of the agreement', 'application/pdf');
+    await api.upload(fixture.channel.id, 'contracts', 'nda.pdf', 'nda', 'application/pdf');
+    await api.createBackup(fixture.channel.id).catch(() => undefined);
+    await api.upload(fixture.channel.id, 'contracts', 'supplier-agreement-2026.pdf', 'v2 of the agreement, signed', 'application/pdf');
+    const channel = fixture.channel.id;
+    const views: { name: string; hash: string; ready: (page: Page) => Promise<unknown> }[] = [
+      { name: 'home', hash: '#/', ready: (page) => page.getByRole('link', { name: /main/ }).waitFor() },
+      {
+        name: 'folders',
+        hash: `#/channels/${channel}/folders`,
+        ready: (page) => page.getByRole('link', { name: /contracts/ }).waitFor(),
+      },
+      {
+        name: 'files',
+        hash: `#/channels/${channel}/folders/contracts`,
+        ready: (page) => page.getByRole('link', { name: 'nda.pdf' }).waitFor(),
+      },
+      {
+        name: 'file-history',
+        hash: `#/channels/${channel}/folders/contracts/files/supplier-agreement-2026.pdf`,
+        ready: (page) => page.locator('.timeline-item').first().waitFor(),
+      },
+      { name: 'backups', hash: `#/channels/${channel}/backups`, ready: (page) => page.locator('tbody tr').first().waitFor() },
+      { name: 'audit', hash: `#/channels/${channel}/audit`, ready: (page) => page.locator('tbody tr').first().waitFor() },
+    ];
+    for (const scheme of ['light', 'dark'] as const) {
+      const signIn = await browser.newPage();
+      await injectWallet(signIn, { privateKey: fixture.ownerWallet.privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
+      await emulateColorScheme(signIn, scheme);
+      await signIn.goto(`${svc.baseUrl}/console/`);
+      await signIn.getByRole('button', { name: 'Sign in with Test Wallet' }).waitFor();
+      for (const width of [1440, 360] as const) await screenshot(signIn, `sign-in-${scheme}`, { width });
+      assertNoConsoleErrors(signIn);
+
+      const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet);
+      await emulateColorScheme(page, scheme);
+      for (const view of views) {
+        await page.goto(`${svc.baseUrl}/console/${view.hash}`);
+        await view.ready(page);
+        for (const width of [1440, 360] as const) await screenshot(page, `${view.name}-${scheme}`, { width });
+      }
+      assertNoConsoleErrors(page);
+    }
+  });
+});
