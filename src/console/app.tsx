@@ -126,7 +126,9 @@ function SignedInConsole({ session, signedIn }: { session: ConsoleSession; signe
         />
       )}
       {route.view === 'backups' && <BackupsView key={route.channel} ctx={ctx} channel={route.channel} />}
-      {route.view === 'audit' && <AuditView key={route.channel} ctx={ctx} channel={route.channel} filters={route.filters} />}
+      {route.view === 'audit' && (
+        <AuditView key={`${route.channel}?${JSON.stringify(route.filters)}`} ctx={ctx} channel={route.channel} filters={route.filters} />
+      )}
       {signedIn.renewal && (
         <RenewalDialog
           renewal={signedIn.renewal}

@@ -20,13 +20,8 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
     () => ctx.client.listAudit(channel, { limit: 50, cursor: pages.cursor, ...(filters as AuditQuery) }),
     `${channel}\n${filterKey}\n${pages.cursor ?? ''}`,
   );
+  // The view is mounted anew for other filters (see app.tsx): the form and the paging start from them.
   const [draft, setDraft] = useState<AuditFilters>(filters);
-  const [draftKey, setDraftKey] = useState(filterKey);
-  if (draftKey !== filterKey) {
-    // The URL changed (back button, a link): the form follows it.
-    setDraft(filters);
-    setDraftKey(filterKey);
-  }
   const set = (name: keyof AuditFilters) => (event: Event) =>
     setDraft({ ...draft, [name]: (event.target as HTMLInputElement).value || undefined });
 
@@ -40,7 +35,6 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
           aria-label="Filter the audit log"
           onSubmit={(event) => {
             event.preventDefault();
-            pages.reset();
             navigate({ view: 'audit', channel, filters: draft });
           }}
         >
@@ -82,7 +76,7 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
             <button type="submit" class="button button-primary">
               Apply filters
             </button>
-            <a class="button" href={hrefOf({ view: 'audit', channel, filters: {} })} onClick={() => pages.reset()}>
+            <a class="button" href={hrefOf({ view: 'audit', channel, filters: {} })}>
               Clear
             </a>
           </div>
@@ -115,8 +109,34 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
                       <span class={`badge badge-${event.result}`}>{event.result}</span>
                       {event.code && <code class="block">{event.code}</code>}
                     </td>
-                    <td class="wrap">{event.folder ? `${event.folder}/${event.filename ?? ''}` : '—'}</td>
-                    <td class="wide-only">{event.adminId ? <code>{event.adminId}</code> : '—'}</td>
+                    <td class="wrap">
+                      {event.folder ? (
+                        <a
+                          href={hrefOf({
+                            view: 'audit',
+                            channel,
+                            filters: { ...filters, folder: event.folder, filename: event.filename ?? undefined },
+                          })}
+                          title="Only this file's events"
+                        >
+                          {event.folder}/{event.filename ?? ''}
+                        </a>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                    <td class="wide-only">
+                      {event.adminId ? (
+                        <a
+                          href={hrefOf({ view: 'audit', channel, filters: { ...filters, adminId: event.adminId } })}
+                          title="Only this admin's events"
+                        >
+                          <code>{event.adminId}</code>
+                        </a>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
                     <td class="wide-only">
                       {event.backupTimestamp ? `backup ${event.backupTimestamp}` : event.versionId ? <code>{event.versionId}</code> : '—'}
                     </td>

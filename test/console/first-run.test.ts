@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { DEMO_PRIVATE_KEY } from '../../src/demo/demo-seed.ts';
+import { assertNoConsoleErrors, injectWallet, useBrowser } from '../helpers/browser.ts';
+import { type ServiceProcess, spawnService, waitForOutput, waitUntilReady } from '../helpers/service-process.ts';
+import { freePort } from '../helpers/test-service.ts';
+
+/**
+ * What the README promises a new user: start the service on its defaults, open the console URL it
+ * prints, sign in with the development wallet, restore a file of the demo data, find it in the
+ * audit log. The service runs as `npm start` runs it (its own process, the compiled CLI).
+ */
+describe('first run: from the printed console URL to a restore in the audit log', () => {
+  const browser = useBrowser();
+  let served: ServiceProcess;
+  let dataDir: string;
+  let consoleUrl: string;
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'wa-first-run-'));
+    const port = await freePort();
+    served = spawnService({ DATA_DIR: dataDir, PORT: String(port) });
+    consoleUrl = (await waitForOutput(served, /admin console at (http:\/\/\S+\/console\/)/))[1]!;
+    await waitUntilReady(served, new URL(consoleUrl).origin);
+  });
+  after(async () => {
+    served.child.kill('SIGTERM');
+    await served.exited;
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('sign in with the demo wallet, restore welcome/prices.csv from its backup, see the restore in the audit log', async () => {
+    assert.equal(consoleUrl, `${new URL(consoleUrl).origin}/console/`);
+    const page = await browser.newPage();
+    await injectWallet(page, { privateKey: DEMO_PRIVATE_KEY, name: 'MetaMask', rdns: 'io.metamask' });
+    await page.goto(consoleUrl);
+    await page.getByRole('button', { name: 'Sign in with MetaMask' }).click();
+    await page.getByRole('link', { name: /^demo/ }).click();
+    await page.getByRole('link', { name: /^welcome/ }).click();
+    await page.getByRole('link', { name: 'prices.csv' }).click();
+    await page.getByRole('button', { name: /^Restore backup of / }).click();
+    await page.getByRole('dialog', { name: 'Restore prices.csv?' }).getByRole('button', { name: 'Restore' }).click();
+    await page.getByRole('button', { name: 'Undo restore' }).waitFor();
+    await page.getByRole('link', { name: 'Audit log' }).click();
+    const first = page.locator('.audit-table tbody tr').first();
+    await first.waitFor();
+    assert.match(String(await first.textContent()), /restore.*ok.*welcome\/prices\.csv/);
+    assertNoConsoleErrors(page);
+  });
+});
