@@ -137,6 +137,40 @@ for (const engine of ENGINES) {
       assertNoConsoleErrors(page);
     });
 
+    test('files: drop to upload with progress, download, delete after a confirmation, undo the delete', async () => {
+      const { page } = await signedInPage(fixture.ownerWallet, { hash: `#/channels/${fixture.channel.id}/folders/drops` });
+      await page.getByRole('heading', { name: 'drops' }).waitFor();
+      // A drop as the browser delivers it: a DataTransfer holding a File.
+      const transfer = await page.evaluateHandle(() => {
+        const data = new DataTransfer();
+        data.items.add(new File(['x'.repeat(3_000_000)], 'big.bin', { type: 'application/octet-stream' }));
+        return data;
+      });
+      await page.locator('.drop-zone').dispatchEvent('drop', { dataTransfer: transfer });
+      await page.getByRole('link', { name: 'big.bin' }).waitFor();
+      const progress = page.getByRole('progressbar', { name: 'Upload of big.bin' });
+      assert.equal(await progress.getAttribute('value'), '3000000');
+      assert.equal(await progress.getAttribute('max'), '3000000');
+
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download big.bin' }).click()]);
+      assert.equal(download.suggestedFilename(), 'big.bin');
+      const stream = await download.createReadStream();
+      let bytes = 0;
+      for await (const chunk of stream) bytes += (chunk as Buffer).length;
+      assert.equal(bytes, 3_000_000);
+
+      await page.getByRole('button', { name: 'Delete big.bin' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete big.bin?' });
+      await dialog.getByText('you can undo this').waitFor();
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await page.getByText('This folder has no files').waitFor();
+      await page.getByRole('button', { name: 'Undo' }).click();
+      await page.getByRole('link', { name: 'big.bin' }).waitFor();
+      const live = await apiAs(fixture.ownerWallet).stat(fixture.channel.id, 'drops', 'big.bin');
+      assert.equal(live?.size, 3_000_000);
+      assertNoConsoleErrors(page);
+    });
+
     test('a sub-admin without files:restore sees no restore action, and the API refuses it if forced', async () => {
       const api = apiAs(fixture.ownerWallet);
       await api.upload(fixture.channel.id, 'shared', 'plan.txt', 'plan v1');

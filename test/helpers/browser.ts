@@ -123,6 +123,11 @@ export interface WalletOptions {
   legacy?: boolean;
   /** personal_sign fails as when the user presses "Reject" (EIP-1193 code 4001). */
   rejectSignatures?: boolean;
+  /**
+   * The account the wallet shows, when it is not the key's own: a contract wallet (a smart account)
+   * whose owner key signs, the signature checked on chain by EIP-1271.
+   */
+  accountAddress?: `0x${string}`;
 }
 
 export interface SignedMessage {
@@ -137,6 +142,8 @@ export interface InjectedWallet {
   address: `0x${string}`;
   /** Every message the page had signed, in order. */
   signed: SignedMessage[];
+  /** As when the admin picks another account in the wallet: it signs with that key and emits accountsChanged. */
+  switchAccount(privateKey: `0x${string}`): Promise<void>;
 }
 
 /** What the page-side provider gets; serializable. */
@@ -146,6 +153,8 @@ interface ProviderConfig {
   legacy: boolean;
   rejectSignatures: boolean;
   signFunction: string;
+  /** The page-global function through which Node switches the account. */
+  switchFunction: string;
   info: { uuid: string; name: string; icon: string; rdns: string };
 }
 
@@ -159,21 +168,35 @@ const WALLET_ICON = `data:image/svg+xml;base64,${Buffer.from(
  * personal_sign reaches Node, which signs with viem: a real secp256k1 signature the service checks.
  */
 export async function injectWallet(page: Page, options: WalletOptions): Promise<InjectedWallet> {
-  const account = privateKeyToAccount(options.privateKey);
-  const wallet: InjectedWallet = { address: account.address, signed: [] };
-  // A name of its own, so that two wallets on one page sign with their own keys.
-  const signFunction = `__walletSign_${randomUUID().replaceAll('-', '')}`;
+  let account = privateKeyToAccount(options.privateKey);
+  // Names of their own, so that two wallets on one page sign with their own keys.
+  const id = randomUUID().replaceAll('-', '');
+  const signFunction = `__walletSign_${id}`;
+  const switchFunction = `__walletSwitch_${id}`;
+  const wallet: InjectedWallet = {
+    address: options.accountAddress ?? account.address,
+    signed: [],
+    async switchAccount(privateKey) {
+      account = privateKeyToAccount(privateKey);
+      wallet.address = account.address;
+      await page.evaluate(
+        ({ name, address }) => (globalThis as unknown as Record<string, (a: string) => void>)[name]!(address),
+        { name: switchFunction, address: account.address },
+      );
+    },
+  };
   await page.exposeFunction(signFunction, async (hex: `0x${string}`) => {
     const signature = await account.signMessage({ message: { raw: hex } });
     wallet.signed.push({ hex, text: Buffer.from(hex.slice(2), 'hex').toString('utf8'), signature });
     return signature;
   });
   const config: ProviderConfig = {
-    address: account.address,
+    address: wallet.address,
     chainId: options.chainId ?? 1,
     legacy: options.legacy ?? false,
     rejectSignatures: options.rejectSignatures ?? false,
     signFunction,
+    switchFunction,
     info: { uuid: options.uuid ?? randomUUID(), name: options.name, icon: WALLET_ICON, rdns: options.rdns },
   };
   await page.addInitScript(installProvider, config);
@@ -193,6 +216,10 @@ function installProvider(config: ProviderConfig): void {
   const sign = (hex: string) => (globalThis as unknown as Record<string, (hex: string) => Promise<string>>)[config.signFunction]!(hex);
   let connected = false;
   let chainId = config.chainId;
+  (globalThis as unknown as Record<string, (address: string) => void>)[config.switchFunction] = (address) => {
+    config.address = address;
+    if (connected) emit('accountsChanged', [address]);
+  };
 
   const provider = {
     async request({ method, params }: { method: string; params?: unknown[] }): Promise<unknown> {

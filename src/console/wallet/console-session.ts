@@ -17,6 +17,12 @@ export const LIFETIMES = [
 ] as const;
 export const DEFAULT_LIFETIME_SECONDS = 8 * 3600;
 
+/** EIP-1193 events are optional: a provider without them is simply not followed. */
+interface EventedProvider {
+  on?(event: string, listener: (value: unknown) => void): unknown;
+  removeListener?(event: string, listener: (value: unknown) => void): unknown;
+}
+
 const STATEMENT = 'Sign in to the wallet-admin console.';
 
 export type SessionState = { status: 'signed-out'; error?: unknown } | { status: 'signing-in'; wallet: WalletChoice } | SignedIn;
@@ -49,6 +55,8 @@ export interface Renewal {
 export class ConsoleSession {
   #state: SessionState = { status: 'signed-out' };
   readonly #listeners = new Set<(state: SessionState) => void>();
+  /** Stops following the wallet's account changes of the current session. */
+  #unwatchAccounts = () => {};
 
   get state(): SessionState {
     return this.#state;
@@ -85,15 +93,17 @@ export class ConsoleSession {
       await client.signIn();
       const me = await client.authTest();
       this.#set({ status: 'signed-in', client, wallet, me, expiresAt: (await client.signedIn())?.expiresAt });
+      this.#watchAccounts(wallet, client, me.walletAddress);
     } catch (error) {
       this.#set({ status: 'signed-out', error });
     }
   }
 
   /** Revokes the message on the service (the old headers then get 401) and forgets the client. */
-  async signOut(): Promise<void> {
+  async signOut(reason?: Error): Promise<void> {
     const state = this.#state;
-    this.#set({ status: 'signed-out' });
+    this.#unwatchAccounts();
+    this.#set({ status: 'signed-out', error: reason });
     if (state.status === 'signed-in') {
       state.renewal?.decline();
       await state.client.logout().catch(() => undefined);
@@ -108,6 +118,23 @@ export class ConsoleSession {
     if (error instanceof ProblemError && error.status === 401 && this.#state.status === 'signed-in') {
       this.#set({ status: 'signed-out', error });
     }
+  }
+
+  /**
+   * The admin picked another account in the wallet: the console must not go on acting as the old
+   * one behind the wallet's back, so it signs that message out and asks to sign in again.
+   */
+  #watchAccounts(wallet: WalletChoice, client: WalletAdminClient, address: string): void {
+    const provider = wallet.provider as EventedProvider;
+    const changed = (accounts: unknown) => {
+      const next = Array.isArray(accounts) && typeof accounts[0] === 'string' ? accounts[0] : undefined;
+      const state = this.#state;
+      if (state.status !== 'signed-in' || state.client !== client || next?.toLowerCase() === address.toLowerCase()) return;
+      const to = next ? ` (${next})` : '';
+      void this.signOut(new Error(`The wallet switched to another account${to}. Sign in again to act as that account.`));
+    };
+    provider.on?.('accountsChanged', changed);
+    this.#unwatchAccounts = () => provider.removeListener?.('accountsChanged', changed);
   }
 
   #renew(sign: () => Promise<string>): Promise<string> {
