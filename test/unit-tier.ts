@@ -23,6 +23,7 @@ const UNIT_FILES = [
   'cli/secret-input.test.ts',
   'client/client.test.ts',
   'config/config.test.ts',
+  'console/console-bundle.test.ts',
   'console/console-serving.test.ts',
   'files/concurrent-restores.test.ts',
   'files/file-endpoints.test.ts',
