@@ -6,6 +6,7 @@ import { describeMachine, type Machine } from './lib/machine.ts';
 import type { BenchContext, Row, Scenario } from './lib/scenario.ts';
 import { ROOT } from './lib/servers.ts';
 import { authCold, authScenarios, authWarm } from './scenarios/auth.ts';
+import { consoleScenario } from './scenarios/console.ts';
 import { fileScenarios, restoreSmall } from './scenarios/files.ts';
 
 const postgresMode: Scenario = {
@@ -13,7 +14,7 @@ const postgresMode: Scenario = {
   summary: 'auth-warm, auth-cold and restore-small again with DATABASE_URL (PostgreSQL on 127.0.0.1:5432)',
   run: async (c) => [await authWarm(c, 'postgres'), await authCold(c, 'postgres'), await restoreSmall(c, 'postgres')],
 };
-const SCENARIOS: Scenario[] = [...authScenarios, ...fileScenarios, postgresMode];
+const SCENARIOS: Scenario[] = [...authScenarios, ...fileScenarios, postgresMode, consoleScenario];
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

@@ -35,3 +35,4 @@ export interface Scenario {
 
 export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 export const perSecond = (value: number) => `${Math.round(value).toLocaleString('en-US')} req/s`;
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

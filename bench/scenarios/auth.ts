@@ -260,4 +260,4 @@ export const authScenarios: Scenario[] = [
   },
 ];
 
-export { withService };
+export { withBaseline, withService };

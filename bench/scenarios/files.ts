@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Deployment, Engine } from '../lib/deployment.ts';
 import { measure, unexpectedAnswers } from '../lib/load.ts';
-import { type BenchContext, perSecond, type Row, round, type Scenario } from '../lib/scenario.ts';
+import { type BenchContext, median, perSecond, type Row, round, type Scenario } from '../lib/scenario.ts';
 import { type RunningServer, rssBytes, writtenBytes } from '../lib/servers.ts';
 import { signInHeaders } from '../lib/sign-in.ts';
 import { canTraceWrites, traceWrites } from '../lib/write-trace.ts';
@@ -66,8 +66,6 @@ class Files {
     await response.text();
   }
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** Samples a process's RSS every 10 ms while `work` runs; returns the peak and what work returned. */
 async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; before: number; peak: number }> {

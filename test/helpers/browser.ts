@@ -42,19 +42,27 @@ export function useBrowser(): BrowserSession {
       contexts.push(context);
       const page = await context.newPage();
       watchConsole(page);
-      // tsx compiles with esbuild's keepNames, which wraps named functions in calls to a `__name`
-      // helper; a function Playwright serializes into the page (evaluate, addInitScript) needs it there.
-      await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
+      await allowSerializedFunctions(page);
       return page;
     },
   };
 }
 
-async function launchChromium(): Promise<Browser> {
+/** Debian's Chromium, headless; a missing one is an error that says how to get it. */
+export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's (apt-get install chromium) or set CHROMIUM_PATH to one`);
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true });
+}
+
+/**
+ * tsx compiles with esbuild's keepNames, which wraps named functions in calls to a `__name` helper;
+ * a function Playwright serializes into the page (evaluate, addInitScript) needs it there. Call it
+ * before any other init script of the page.
+ */
+export async function allowSerializedFunctions(page: Page): Promise<void> {
+  await page.addInitScript({ content: 'globalThis.__name = (target) => target;' });
 }
 
 // ---------------------------------------------------------------------------------------------
