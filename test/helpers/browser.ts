@@ -187,10 +187,10 @@ export async function injectWallet(page: Page, options: WalletOptions): Promise<
     async switchAccount(privateKey) {
       account = privateKeyToAccount(privateKey);
       wallet.address = account.address;
-      await page.evaluate(
-        ({ name, address }) => (globalThis as unknown as Record<string, (a: string) => void>)[name]!(address),
-        { name: switchFunction, address: account.address },
-      );
+      await page.evaluate(({ name, address }) => (globalThis as unknown as Record<string, (a: string) => void>)[name]!(address), {
+        name: switchFunction,
+        address: account.address,
+      });
     },
   };
   await page.exposeFunction(signFunction, async (hex: `0x${string}`) => {
