@@ -42,13 +42,22 @@ export class LockFiles implements OpenedFileLocks {
   private async acquire(file: string): Promise<void> {
     const deadline = Date.now() + WAIT_LIMIT_MS;
     for (;;) {
-      try {
-        const handle = await open(file, 'wx');
-        await handle.writeFile(String(process.pid));
-        await handle.close();
-        return;
-      } catch (error) {
-        if (errnoCode(error) !== 'EEXIST') throw error;
+      const handle = await open(file, 'wx').catch((error: unknown) => {
+        if (errnoCode(error) === 'EEXIST') return undefined;
+        throw lockFileError(error);
+      });
+      if (handle) {
+        try {
+          await handle.writeFile(String(process.pid));
+          await handle.close();
+          return;
+        } catch (error) {
+          // A lock without its owner's pid would pass for stale in a few seconds while still held:
+          // it is given up instead, and the operation refused before it changed anything.
+          await handle.close().catch(() => undefined);
+          await unlink(file).catch(() => undefined);
+          throw lockFileError(error);
+        }
       }
       if (await this.isStale(file)) {
         await unlink(file).catch(() => undefined);
@@ -84,4 +93,13 @@ export class LockFiles implements OpenedFileLocks {
       return errnoCode(error) === 'ESRCH';
     }
   }
+}
+
+/** A full disk refuses the operation (507) as any write on it would; other failures pass unchanged. */
+function lockFileError(error: unknown): unknown {
+  const code = errnoCode(error);
+  if (code === 'ENOSPC' || code === 'EDQUOT') {
+    return new AppError('INSUFFICIENT_STORAGE', 'the storage is full: the file could not be locked; nothing was changed');
+  }
+  return error;
 }

@@ -203,6 +203,23 @@ for (const engine of ENGINES) {
       assert.equal(forced.code, 'PERMISSION_DENIED');
     });
 
+    test('an admin who may write but not restore deletes a file: no undo is offered, the confirmation says who can bring it back', async () => {
+      const writer = await createMemberAdmin(svc.service.store, fixture, {
+        permissions: ['files:read', 'files:write'],
+        channels: [fixture.channel],
+      });
+      await apiAs(fixture.ownerWallet).upload(fixture.channel.id, 'drafts', 'old.txt', 'old');
+      const { page } = await signedInPage(writer.wallet, { hash: `#/channels/${fixture.channel.id}/folders/drafts` });
+      await page.getByRole('button', { name: 'Delete old.txt' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete old.txt?' });
+      await dialog.getByText('an admin with the files:restore permission can bring it back').waitFor();
+      await dialog.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('status').getByText('old.txt deleted').waitFor();
+      assert.equal(await page.getByRole('button', { name: 'Undo' }).count(), 0);
+      assert.equal(await page.getByRole('link', { name: 'Audit log' }).count(), 0, 'no audit:read, no audit tab');
+      assertNoConsoleErrors(page);
+    });
+
     test('signed out elsewhere mid-session: the sign-in comes back over the view, which carries on after signing', async () => {
       const hash = `#/channels/${fixture.channel.id}/backups`;
       const { page, injected } = await signedInPage(fixture.ownerWallet, { hash });

@@ -255,7 +255,10 @@ describe('faults under load', () => {
         const bytes = (await client.get('docs', 'kept.bin')).bytes;
         assert.equal(sha256(bytes), version.sha256, `version ${version.id} holds its bytes`);
       } else {
-        assert.ok([507, 503].includes(response.status), `restore of a version on a full disk answered ${response.status}`);
+        assert.ok(
+          [507, 503].includes(response.status),
+          `restore of a version on a full disk answered ${response.status}: ${response.body}`,
+        );
       }
     }
     // The service is still up and serving.

@@ -43,17 +43,21 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
       await ctx.client.deleteFile(channel, folder, file.filename);
       setDeleting(undefined);
       files.reload();
-      ctx.announce(`${file.filename} deleted; it stays restorable as a version.`, {
-        label: 'Undo',
-        run: () =>
-          undoDelete(ctx, channel, folder, file.filename).then(
-            () => {
-              ctx.announce(`${file.filename} restored`);
-              files.reload();
-            },
-            (error: unknown) => ctx.announce(`Could not undo: ${messageOf(error)}`),
-          ),
-      });
+      // Undoing is a restore: offered only to an admin who may restore.
+      const undo = ctx.can('files:restore')
+        ? {
+            label: 'Undo',
+            run: () =>
+              undoDelete(ctx, channel, folder, file.filename).then(
+                () => {
+                  ctx.announce(`${file.filename} restored`);
+                  files.reload();
+                },
+                (error: unknown) => ctx.announce(`Could not undo: ${messageOf(error)}`),
+              ),
+          }
+        : undefined;
+      ctx.announce(`${file.filename} deleted; it stays restorable as a version.`, undo);
     } catch (error) {
       ctx.session.noticeError(error);
       setDeleting(undefined);
@@ -167,8 +171,10 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
           onCancel={() => setDeleting(undefined)}
         >
           <p>
-            The file leaves <strong>{folder}</strong>. Its bytes ({formatBytes(deleting.size)}) are kept as a version: you can undo this, or
-            restore it later from its history.
+            The file leaves <strong>{folder}</strong>. Its bytes ({formatBytes(deleting.size)}) are kept as a version:{' '}
+            {ctx.can('files:restore')
+              ? 'you can undo this, or restore it later from its history.'
+              : 'an admin with the files:restore permission can bring it back from its history.'}
           </p>
         </ConfirmDialog>
       )}
