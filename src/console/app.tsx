@@ -5,7 +5,9 @@ import { messageOf } from './ui/problem-notice.tsx';
 import { RenewalDialog } from './ui/renewal-dialog.tsx';
 import { AuditView } from './views/audit.tsx';
 import { BackupsView } from './views/backups.tsx';
+import { ChangesView } from './views/changes.tsx';
 import type { ViewContext } from './views/context.ts';
+import { DeletedView } from './views/deleted.tsx';
 import { FileView } from './views/file.tsx';
 import { FilesView } from './views/files.tsx';
 import { FoldersView } from './views/folders.tsx';
@@ -126,6 +128,19 @@ function SignedInConsole({ session, signedIn }: { session: ConsoleSession; signe
         />
       )}
       {route.view === 'backups' && <BackupsView key={route.channel} ctx={ctx} channel={route.channel} />}
+      {route.view === 'deleted' && (
+        <DeletedView key={`${route.channel}/${route.folder}`} ctx={ctx} channel={route.channel} folder={route.folder} />
+      )}
+      {route.view === 'changes' && (
+        <ChangesView
+          key={`${route.channel}?${route.from}&${route.to ?? ''}&${route.folder ?? ''}`}
+          ctx={ctx}
+          channel={route.channel}
+          from={route.from}
+          to={route.to}
+          folder={route.folder}
+        />
+      )}
       {route.view === 'audit' && (
         <AuditView key={`${route.channel}?${JSON.stringify(route.filters)}`} ctx={ctx} channel={route.channel} filters={route.filters} />
       )}

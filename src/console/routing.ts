@@ -9,7 +9,9 @@ export type Route =
   | { view: 'folders'; channel: string }
   | { view: 'files'; channel: string; folder: string }
   | { view: 'file'; channel: string; folder: string; filename: string }
+  | { view: 'deleted'; channel: string; folder: string }
   | { view: 'backups'; channel: string }
+  | { view: 'changes'; channel: string; from: string; to: string | undefined; folder: string | undefined }
   | { view: 'audit'; channel: string; filters: AuditFilters };
 
 export interface AuditFilters {
@@ -36,11 +38,16 @@ export function parseRoute(hash: string): Route {
     });
   if (parts[0] !== 'channels' || parts[1] === undefined) return { view: 'home' };
   const channel = parts[1];
+  const params = new URLSearchParams(query);
   switch (parts[2]) {
     case 'backups':
       return { view: 'backups', channel };
+    case 'changes': {
+      const from = params.get('from');
+      if (!from) return { view: 'backups', channel };
+      return { view: 'changes', channel, from, to: params.get('to') ?? undefined, folder: params.get('folder') ?? undefined };
+    }
     case 'audit': {
-      const params = new URLSearchParams(query);
       const filters: AuditFilters = {};
       for (const name of AUDIT_FILTER_NAMES) {
         const value = params.get(name);
@@ -51,6 +58,7 @@ export function parseRoute(hash: string): Route {
     case 'folders':
       if (parts[3] === undefined) return { view: 'folders', channel };
       if (parts[4] === 'files' && parts[5] !== undefined) return { view: 'file', channel, folder: parts[3], filename: parts[5] };
+      if (parts[4] === 'deleted') return { view: 'deleted', channel, folder: parts[3] };
       return { view: 'files', channel, folder: parts[3] };
     default:
       return { view: 'folders', channel };
@@ -68,8 +76,16 @@ export function hrefOf(route: Route): string {
       return `#/channels/${e(route.channel)}/folders/${e(route.folder)}`;
     case 'file':
       return `#/channels/${e(route.channel)}/folders/${e(route.folder)}/files/${e(route.filename)}`;
+    case 'deleted':
+      return `#/channels/${e(route.channel)}/folders/${e(route.folder)}/deleted`;
     case 'backups':
       return `#/channels/${e(route.channel)}/backups`;
+    case 'changes': {
+      const params = new URLSearchParams({ from: route.from });
+      if (route.to) params.set('to', route.to);
+      if (route.folder) params.set('folder', route.folder);
+      return `#/channels/${e(route.channel)}/changes?${params}`;
+    }
     case 'audit': {
       const params = new URLSearchParams();
       for (const name of AUDIT_FILTER_NAMES) {

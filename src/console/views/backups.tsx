@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
 import type { Backup, Page } from '../../client/index.ts';
+import { hrefOf } from '../routing.ts';
 import { formatBackupTimestamp, formatBytes, formatTime } from '../ui/format.ts';
 import { Pager, usePages } from '../ui/pager.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { ChannelHeader } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
+import { ScopeRestoreDialog } from './scope-restore-dialog.tsx';
 
 /** The channel's backups, newest first, and a backup made now. */
 export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: string }) {
@@ -16,6 +18,8 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
   );
   const [creating, setCreating] = useState(false);
   const [error, setError] = useState<unknown>();
+  const [restoring, setRestoring] = useState<string>();
+  const canRestore = ctx.can('files:restore');
 
   const create = async () => {
     setCreating(true);
@@ -46,7 +50,8 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
           )}
         </div>
         <p class="muted">
-          A backup keeps every file of every folder as it is at that second. Restore a file from one in the file's history.
+          A backup keeps every file of every folder as it is at that second. Restore one file from its history, a folder from the folder's
+          page, or the whole channel from here.
         </p>
         <ProblemNotice error={error ?? backups.error} />
         {backups.data?.items.length === 0 && <p>No backup yet.</p>}
@@ -65,6 +70,9 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
                   <th scope="col" class="wide-only">
                     Made by
                   </th>
+                  <th scope="col">
+                    <span class="visually-hidden">Actions</span>
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -79,6 +87,26 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
                     <td class="wide-only">
                       {backup.createdBy ? <code>{backup.createdBy}</code> : 'Schedule'}
                       <span class="muted block">{formatTime(backup.createdAt)}</span>
+                    </td>
+                    <td>
+                      <div class="actions">
+                        <a
+                          class="button button-small"
+                          href={hrefOf({ view: 'changes', channel, from: backup.timestamp, to: undefined, folder: undefined })}
+                        >
+                          Changes since
+                        </a>
+                        {canRestore && (
+                          <button
+                            type="button"
+                            class="button button-small"
+                            onClick={() => setRestoring(backup.timestamp)}
+                            aria-label={`Restore the channel from backup ${backup.timestamp}`}
+                          >
+                            Restore…
+                          </button>
+                        )}
+                      </div>
                     </td>
                   </tr>
                 ))}
@@ -95,6 +123,18 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
           onPrevious={pages.previous}
         />
       </section>
+      {restoring && (
+        <ScopeRestoreDialog
+          ctx={ctx}
+          channel={channel}
+          backupTimestamp={restoring}
+          onClose={() => setRestoring(undefined)}
+          onRestored={() => {
+            pages.reset();
+            backups.reload();
+          }}
+        />
+      )}
     </>
   );
 }

@@ -9,6 +9,8 @@ import { messageOf, ProblemNotice } from '../ui/problem-notice.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { ChannelHeader } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
+import { FolderTabs } from './folder-tabs.tsx';
+import { ScopeRestoreDialog } from './scope-restore-dialog.tsx';
 import { undoDelete } from './undo.ts';
 import { Uploader } from './uploader.tsx';
 
@@ -23,6 +25,7 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
     `${channel}\n${folder}\n${pageSize}\n${pages.cursor ?? ''}`,
   );
   const [deleting, setDeleting] = useState<FileInfo>();
+  const [restoringFolder, setRestoringFolder] = useState(false);
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<unknown>();
   const canWrite = ctx.can('files:write');
@@ -73,6 +76,11 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
       <section class="card" aria-labelledby="files-title">
         <div class="section-head">
           <h1 id="files-title">{folder}</h1>
+          {ctx.can('files:restore') && (
+            <button type="button" class="button" onClick={() => setRestoringFolder(true)}>
+              Restore folder…
+            </button>
+          )}
           <label class="field field-inline">
             <span>Per page</span>
             <select
@@ -90,6 +98,7 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
             </select>
           </label>
         </div>
+        <FolderTabs channel={channel} folder={folder} current="files" />
         {canWrite && <Uploader ctx={ctx} channel={channel} folder={folder} onUploaded={files.reload} />}
         <ProblemNotice error={files.error ?? actionError} />
         {files.data?.items.length === 0 && pages.pageNumber === 1 && (
@@ -161,6 +170,15 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
           onPrevious={pages.previous}
         />
       </section>
+      {restoringFolder && (
+        <ScopeRestoreDialog
+          ctx={ctx}
+          channel={channel}
+          folder={folder}
+          onClose={() => setRestoringFolder(false)}
+          onRestored={files.reload}
+        />
+      )}
       {deleting && (
         <ConfirmDialog
           title={`Delete ${deleting.filename}?`}
