@@ -1,0 +1,166 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { WalletAdminClient } from '../../client/index.ts';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { formatBackupTimestamp } from '../ui/format.ts';
+import { messageOf, ProblemNotice } from '../ui/problem-notice.tsx';
+import type { ViewContext } from './context.ts';
+
+type RestorePlan = Awaited<ReturnType<WalletAdminClient['restoreChannel']>>;
+
+interface ScopeRestoreProps {
+  ctx: ViewContext;
+  channel: string;
+  /** A folder restore; the whole channel when absent. */
+  folder?: string;
+  /** The backup to start from; the admin can pick another. */
+  backupTimestamp?: string;
+  onClose(): void;
+  /** After a restore that changed something. */
+  onRestored(): void;
+}
+
+const ACTION_LABELS = { replace: 'Replaced', create: 'Brought back', delete: 'Deleted' } as const;
+
+/**
+ * Restore of a folder or a whole channel in two steps: the plan first (a dry run: nothing changes),
+ * then the restore of exactly what the plan lists, after which the safety backup taken first
+ * undoes it in one call.
+ */
+export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onClose, onRestored }: ScopeRestoreProps) {
+  const [backups, setBackups] = useState<string[]>(backupTimestamp ? [backupTimestamp] : []);
+  const [chosen, setChosen] = useState(backupTimestamp ?? '');
+  const [removeExtra, setRemoveExtra] = useState(false);
+  const [plan, setPlan] = useState<RestorePlan>();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const scope = folder ? `the folder ${folder}` : 'the whole channel';
+
+  useEffect(() => {
+    ctx.client.listBackups(channel, { limit: 100 }).then(
+      (page) => {
+        const stamps = page.items.map((b) => b.timestamp);
+        setBackups(stamps);
+        setChosen((current) => current || stamps[0] || '');
+      },
+      (failure: unknown) => setError(failure),
+    );
+  }, [ctx.client, channel]);
+
+  const run = (options: { backupTimestamp: string; dryRun: boolean; delete: boolean }) =>
+    folder ? ctx.client.restoreFolder(channel, folder, options) : ctx.client.restoreChannel(channel, options);
+
+  const preview = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      setPlan(await run({ backupTimestamp: chosen, dryRun: true, delete: removeExtra }));
+    } catch (failure) {
+      ctx.session.noticeError(failure);
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const restore = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      const done = await run({ backupTimestamp: chosen, dryRun: false, delete: removeExtra });
+      onClose();
+      onRestored();
+      const safety = done.safetyBackup;
+      const summary = `${done.changes.length} ${done.changes.length === 1 ? 'file' : 'files'} of ${scope} restored from the backup of ${formatBackupTimestamp(chosen)}.`;
+      ctx.announce(
+        safety ? `${summary} Backup ${safety} was taken first.` : summary,
+        safety
+          ? {
+              label: 'Undo restore',
+              // The safety backup holds the state before: restoring it, extra files removed, undoes all of it.
+              run: () =>
+                (folder
+                  ? ctx.client.restoreFolder(channel, folder, { backupTimestamp: safety, delete: true })
+                  : ctx.client.restoreChannel(channel, { backupTimestamp: safety, delete: true })
+                ).then(
+                  () => {
+                    ctx.announce(`Restore of ${scope} undone.`);
+                    onRestored();
+                  },
+                  (failure: unknown) => {
+                    ctx.session.noticeError(failure);
+                    ctx.announce(`Could not undo the restore: ${messageOf(failure)}`);
+                  },
+                ),
+            }
+          : undefined,
+      );
+    } catch (failure) {
+      ctx.session.noticeError(failure);
+      setError(failure);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (!plan) {
+    return (
+      <ConfirmDialog
+        title={folder ? `Restore the folder ${folder}` : 'Restore the channel'}
+        confirmLabel="Preview the restore"
+        busy={busy}
+        onConfirm={preview}
+        onCancel={onClose}
+      >
+        <p>Brings {scope} back to how it was at a backup. First you see what would change; nothing changes until you confirm.</p>
+        <label class="field">
+          <span>Backup</span>
+          <select value={chosen} onChange={(event) => setChosen((event.target as HTMLSelectElement).value)}>
+            {backups.length === 0 && <option value="">No backup yet</option>}
+            {backups.map((stamp) => (
+              <option key={stamp} value={stamp}>
+                {formatBackupTimestamp(stamp)} ({stamp})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label class="check">
+          <input type="checkbox" checked={removeExtra} onChange={(event) => setRemoveExtra((event.target as HTMLInputElement).checked)} />
+          <span>Also delete files that did not exist at that backup (they stay restorable as versions)</span>
+        </label>
+        <ProblemNotice error={error} />
+      </ConfirmDialog>
+    );
+  }
+
+  const count = plan.changes.length;
+  return (
+    <ConfirmDialog
+      title={count === 0 ? 'Nothing to restore' : `Restore ${count} ${count === 1 ? 'file' : 'files'}?`}
+      confirmLabel={count === 0 ? 'Close' : `Restore ${count} ${count === 1 ? 'file' : 'files'}`}
+      busy={busy}
+      onConfirm={count === 0 ? onClose : restore}
+      onCancel={onClose}
+    >
+      <p>
+        {count === 0
+          ? `${scope[0]?.toUpperCase()}${scope.slice(1)} is as it was at that backup (${plan.unchanged} unchanged).`
+          : `From the backup of ${formatBackupTimestamp(chosen)}; ${plan.unchanged} ${plan.unchanged === 1 ? 'file is' : 'files are'} unchanged. A backup of the channel is taken first, so the whole restore can be undone in one step, and every replaced or deleted file is kept as a version.`}
+      </p>
+      {count > 0 && (
+        <ul class="plan" aria-label="Planned changes">
+          {plan.changes.map((change) => (
+            <li key={`${change.folder}/${change.filename}`}>
+              <span class={`badge badge-${change.action}`}>
+                {ACTION_LABELS[change.action as keyof typeof ACTION_LABELS] ?? change.action}
+              </span>{' '}
+              <span class="wrap">
+                {change.folder}/{change.filename}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ProblemNotice error={error} />
+    </ConfirmDialog>
+  );
+}
