@@ -88,12 +88,16 @@ export class BackupScheduler {
     }
   }
 
-  /** An unchanged channel gets no new backup: same files, none updated since the newest backup. */
+  /** An unchanged channel gets no new backup: nothing written since the newest backup's instant. */
   private async changedSinceLastBackup(channelId: string): Promise<boolean> {
-    const files = await this.deps.catalog.allFiles(channelId);
-    if (files.length === 0) return false;
+    const clock = await this.deps.catalog.clock(channelId);
+    if (clock.files === 0) return false;
     const [newest] = (await this.deps.catalog.listBackups(channelId, { limit: 1 })).items;
-    if (newest === undefined || newest.files !== files.length) return true;
+    if (newest === undefined) return true;
+    if (newest.seq !== null && newest.seq !== undefined) return clock.seq > newest.seq;
+    // The newest backup is from before instant backups: compare the files, as then.
+    const files = await this.deps.catalog.allFiles(channelId);
+    if (newest.files !== files.length) return true;
     return files.some((file) => file.updatedAt >= newest.createdAt);
   }
 }

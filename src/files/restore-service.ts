@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
+import { backupOfEntryId } from '../store/channel-history.ts';
 import type { FileCatalog, FileRecord, FileVersion } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import { type Actor, type AuditTrail, requestedDetails } from './audit-trail.ts';
@@ -59,14 +60,18 @@ export class RestoreService {
         throw new AppError('VALIDATION_FAILED', 'Give backupTimestamp or versionId, not both');
       }
       const path = filePath(requested.folder, requested.filename);
-      const version = await this.findSource(channel, path, source);
       const key = liveKey(channel.id, path.folder, path.filename);
       const outcome = await locks.runExclusive(key, async (): Promise<RestoreOutcome> => {
-        // Read once, under the lock: both the no-op check and the version kept of it use this record.
+        // Read under the lock: the source (a backup's state of the file may be the live bytes, until
+        // a write replaces them), and the current record both the no-op check and the kept version use.
+        const version = await this.findSource(channel, path, source);
         const current = await catalog.getFile(channel.id, path.folder, path.filename);
         if (current && current.sha256 === version.sha256) {
           return { file: current, source: version, changed: false, keptVersionId: null };
         }
+        const from = version.blobKey;
+        // A source without a blob of its own is the live bytes, which the check above found equal.
+        if (from === null) throw new Error(`restore source ${version.id} names the live bytes, which differ from them`);
         const { file, keptVersionId } = await replaceKnownLiveFile(
           this.live,
           current,
@@ -74,10 +79,11 @@ export class RestoreService {
           path,
           version.contentType,
           (beforeCommit) =>
-            blobs.copyReplace(version.blobKey, key, { expectedSha256: version.sha256, beforeCommit, contentType: version.contentType }),
+            blobs.copyReplace(from, key, { expectedSha256: version.sha256, beforeCommit, contentType: version.contentType }),
         );
         return { file, source: version, changed: true, keptVersionId };
       });
+      const version = outcome.source;
       return {
         value: outcome,
         details: {
@@ -92,6 +98,9 @@ export class RestoreService {
 
   private async findSource(channel: Channel, path: FilePath, source: RestoreSource): Promise<FileVersion> {
     const { catalog } = this.deps;
+    // A backup's entry in a file's version list names the backup.
+    const entryBackup = source.versionId === undefined ? undefined : backupOfEntryId(source.versionId);
+    if (entryBackup !== undefined) return this.findSource(channel, path, { backupTimestamp: entryBackup });
     if (source.versionId !== undefined) {
       const version = await catalog.getVersion(channel.id, source.versionId);
       if (!version || version.folder !== path.folder || version.filename !== path.filename) {

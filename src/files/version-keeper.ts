@@ -27,5 +27,7 @@ export async function keepLiveVersion(
     sha256: record.sha256,
     contentType: record.contentType,
     createdAt: now,
+    // Its span in the channel's history: from here until the write that replaces it commits.
+    sinceSeq: record.sinceSeq ?? null,
   });
 }

@@ -19,9 +19,10 @@ export const toFileRecord = (row: Selectable<FilesTable>): FileRecord => ({
   sha256: row.sha256,
   contentType: row.content_type,
   updatedAt: row.updated_at,
+  sinceSeq: Number(row.since_seq),
 });
 
-export const fileRow = (file: FileRecord): FilesTable => ({
+export const fileRow = (file: FileRecord, sinceSeq: number): FilesTable => ({
   channel_id: file.channelId,
   folder: file.folder,
   filename: file.filename,
@@ -29,6 +30,7 @@ export const fileRow = (file: FileRecord): FilesTable => ({
   sha256: file.sha256,
   content_type: file.contentType,
   updated_at: file.updatedAt,
+  since_seq: sinceSeq,
 });
 
 export const toFileVersion = (row: Selectable<FileVersionsTable>): FileVersion => ({
@@ -43,6 +45,7 @@ export const toFileVersion = (row: Selectable<FileVersionsTable>): FileVersion =
   sha256: row.sha256,
   contentType: row.content_type,
   createdAt: row.created_at,
+  sinceSeq: row.since_seq === null ? null : Number(row.since_seq),
 });
 
 // Built field by field: callers may pass a wider object (a FileRecord spread), whose extra
@@ -59,6 +62,8 @@ export const versionRow = (id: string, v: NewFileVersion): FileVersionsTable => 
   sha256: v.sha256,
   content_type: v.contentType,
   created_at: v.createdAt,
+  since_seq: v.sinceSeq ?? null,
+  until_seq: null,
 });
 
 export const toBackupRecord = (row: Selectable<BackupsTable>): BackupRecord => ({
@@ -68,6 +73,7 @@ export const toBackupRecord = (row: Selectable<BackupsTable>): BackupRecord => (
   bytes: row.bytes,
   createdBy: row.created_by,
   createdAt: row.created_at,
+  seq: row.seq === null ? null : Number(row.seq),
 });
 
 export const backupRow = (b: BackupRecord): BackupsTable => ({
@@ -77,6 +83,7 @@ export const backupRow = (b: BackupRecord): BackupsTable => ({
   bytes: b.bytes,
   created_by: b.createdBy,
   created_at: b.createdAt,
+  seq: b.seq ?? null,
 });
 
 export const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => ({

@@ -12,6 +12,11 @@ export interface FileRecord {
   sha256: string;
   contentType: string;
   updatedAt: number;
+  /**
+   * The channel clock value when these bytes became live: the file's state at a backup is its
+   * live record when sinceSeq <= the backup's instant. Set by the catalog; ignored on putFile.
+   */
+  sinceSeq?: number;
 }
 
 export interface FileVersion {
@@ -22,14 +27,20 @@ export interface FileVersion {
   /** 'backup': part of backup `backupTimestamp`; 'replaced' / 'deleted': kept when an upload, restore or delete replaced or removed it. */
   kind: VersionKind;
   backupTimestamp: string | null; // yyyyMMdd_HHmmss
-  blobKey: string;
+  /**
+   * Where its bytes are kept; null for a backup's entry of a file whose bytes at that backup are
+   * still the live ones (nothing was copied, nothing needs to be: the live record has them).
+   */
+  blobKey: string | null;
   size: number;
   sha256: string;
   contentType: string;
   createdAt: number;
+  /** When a replaced or deleted version's bytes became live (the channel clock); null before migration 005. */
+  sinceSeq?: number | null;
 }
 
-export type NewFileVersion = Omit<FileVersion, 'id'>;
+export type NewFileVersion = Omit<FileVersion, 'id' | 'blobKey'> & { blobKey: string };
 
 export interface BackupRecord {
   channelId: string;
@@ -38,7 +49,12 @@ export interface BackupRecord {
   bytes: number;
   createdBy: string | null; // admin id, null for the scheduler
   createdAt: number;
+  /** The instant of the channel's history it names; null for a backup from before migration 005 (per-file rows). */
+  seq?: number | null;
 }
+
+/** What a backup is asked to name; the catalog adds the channel's file count and bytes at that instant. */
+export type NewBackup = Omit<BackupRecord, 'files' | 'bytes' | 'seq'>;
 
 export const AUDIT_ACTIONS = ['upload', 'delete', 'backup', 'restore'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -125,13 +141,16 @@ export interface FileCatalog {
   listVersions(channelId: string, folder: string, filename: string, page: PageRequest): Promise<Page<FileVersion>>;
 
   /**
-   * Records a backup and its versions in one transaction. A backup of the channel with the same
-   * timestamp already there → AppError BACKUP_EXISTS (409), nothing recorded.
+   * Records a backup: the channel's current instant, in one row, whatever the channel's size. A
+   * backup of the channel with the same timestamp already there → AppError BACKUP_EXISTS (409).
    */
-  createBackup(backup: BackupRecord, versions: NewFileVersion[]): Promise<void>;
+  createBackup(backup: NewBackup): Promise<BackupRecord>;
   getBackup(channelId: string, timestamp: string): Promise<BackupRecord | undefined>;
+  /** The channel's clock: its history's current instant, and its live file count and bytes. */
+  clock(channelId: string): Promise<{ seq: number; files: number; bytes: number }>;
   /** Newest first. */
   listBackups(channelId: string, page: PageRequest): Promise<Page<BackupRecord>>;
+  /** The file as the backup holds it (blobKey null: the live bytes are those); undefined when the backup does not hold it. */
   backupVersion(channelId: string, timestamp: string, folder: string, filename: string): Promise<FileVersion | undefined>;
   /** The file's version in the newest backup that holds it. */
   newestBackupVersion(channelId: string, folder: string, filename: string): Promise<FileVersion | undefined>;

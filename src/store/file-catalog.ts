@@ -1,5 +1,14 @@
 import { type Kysely, sql } from 'kysely';
 import { backupExists } from '../errors/common-errors.ts';
+import {
+  advanceClock,
+  backupOfEntryId,
+  endLiveSpan,
+  fileAtBackup,
+  newestInstantBackupOf,
+  readClock,
+  versionsOf,
+} from './channel-history.ts';
 import { BACKUP_UNIQUE, violates } from './database-errors.ts';
 import {
   auditRow,
@@ -22,6 +31,7 @@ import type {
   FileVersion,
   FolderSummary,
   NewAuditEvent,
+  NewBackup,
   NewFileVersion,
   Page,
   PageRequest,
@@ -49,26 +59,36 @@ function olderThan(cursor: string | undefined) {
 
 /** The file catalog: files, versions, backups, pending writes and the audit log, on the metadata's database. */
 export function fileCatalog(db: Db): FileCatalog {
-  return {
+  const catalog: FileCatalog = {
     async putFile(record: FileRecord): Promise<'created' | 'replaced'> {
-      const row = fileRow(record);
       return db.transaction().execute(async (trx) => {
         const existing = await trx
           .selectFrom('files')
-          .select('channel_id')
-          .where('channel_id', '=', row.channel_id)
-          .where('folder', '=', row.folder)
-          .where('filename', '=', row.filename)
+          .select('size')
+          .where('channel_id', '=', record.channelId)
+          .where('folder', '=', record.folder)
+          .where('filename', '=', record.filename)
           .executeTakeFirst();
+        // The new bytes' place in the channel's history; the bytes they replace end there.
+        const seq = await advanceClock(trx, record.channelId, {
+          files: existing ? 0 : 1,
+          bytes: record.size - (existing ? Number(existing.size) : 0),
+        });
+        const row = fileRow(record, seq);
         await trx
           .insertInto('files')
           .values(row)
           .onConflict((oc) =>
-            oc
-              .columns(['channel_id', 'folder', 'filename'])
-              .doUpdateSet({ size: row.size, sha256: row.sha256, content_type: row.content_type, updated_at: row.updated_at }),
+            oc.columns(['channel_id', 'folder', 'filename']).doUpdateSet({
+              size: row.size,
+              sha256: row.sha256,
+              content_type: row.content_type,
+              updated_at: row.updated_at,
+              since_seq: row.since_seq,
+            }),
           )
           .execute();
+        await endLiveSpan(trx, record.channelId, record.folder, record.filename, seq);
         return existing ? 'replaced' : 'created';
       });
     },
@@ -85,13 +105,19 @@ export function fileCatalog(db: Db): FileCatalog {
     },
 
     async deleteFile(channelId: string, folder: string, filename: string): Promise<boolean> {
-      const result = await db
-        .deleteFrom('files')
-        .where('channel_id', '=', channelId)
-        .where('folder', '=', folder)
-        .where('filename', '=', filename)
-        .executeTakeFirst();
-      return result.numDeletedRows > 0n;
+      return db.transaction().execute(async (trx) => {
+        const existing = await trx
+          .deleteFrom('files')
+          .where('channel_id', '=', channelId)
+          .where('folder', '=', folder)
+          .where('filename', '=', filename)
+          .returning('size')
+          .executeTakeFirst();
+        if (!existing) return false;
+        const seq = await advanceClock(trx, channelId, { files: -1, bytes: -Number(existing.size) });
+        await endLiveSpan(trx, channelId, folder, filename, seq);
+        return true;
+      });
     },
 
     async listFiles(channelId: string, folder: string, page: PageRequest): Promise<Page<FileRecord>> {
@@ -150,36 +176,27 @@ export function fileCatalog(db: Db): FileCatalog {
     },
 
     async listVersions(channelId: string, folder: string, filename: string, page: PageRequest): Promise<Page<FileVersion>> {
-      const rows = await db
-        .selectFrom('file_versions')
-        .selectAll()
-        .where('channel_id', '=', channelId)
-        .where('folder', '=', folder)
-        .where('filename', '=', filename)
-        .where(olderThan(page.cursor))
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.limit + 1)
-        .execute();
-      return pageFrom(rows.map(toFileVersion), page.limit, (v) => [v.createdAt, v.id]);
+      const before = page.cursor === undefined ? undefined : decodeCursor(page.cursor, ['number', 'string']);
+      const rows = await versionsOf(db, channelId, folder, filename, { limit: page.limit + 1, before });
+      return pageFrom(rows, page.limit, (v) => [v.createdAt, v.id]);
     },
 
-    async createBackup(backup: BackupRecord, versions: NewFileVersion[]): Promise<void> {
+    async createBackup(backup: NewBackup): Promise<BackupRecord> {
       try {
-        await db.transaction().execute(async (trx) => {
-          await trx.insertInto('backups').values(backupRow(backup)).execute();
-          for (let i = 0; i < versions.length; i += BATCH) {
-            await trx
-              .insertInto('file_versions')
-              .values(versions.slice(i, i + BATCH).map((v) => versionRow(newVersionId(), v)))
-              .execute();
-          }
+        return await db.transaction().execute(async (trx) => {
+          // One row, whatever the channel's size: the instant, and the count and bytes kept beside it.
+          const clock = await readClock(trx, backup.channelId);
+          const record: BackupRecord = { ...backup, files: clock.files, bytes: clock.bytes, seq: clock.seq };
+          await trx.insertInto('backups').values(backupRow(record)).execute();
+          return record;
         });
       } catch (error) {
         if (violates(error, BACKUP_UNIQUE)) throw backupExists(backup.timestamp);
         throw error;
       }
     },
+
+    clock: (channelId: string) => readClock(db, channelId),
 
     async getBackup(channelId: string, timestamp: string): Promise<BackupRecord | undefined> {
       const row = await db
@@ -202,6 +219,10 @@ export function fileCatalog(db: Db): FileCatalog {
     },
 
     async backupVersion(channelId: string, timestamp: string, folder: string, filename: string): Promise<FileVersion | undefined> {
+      const backup = await catalog.getBackup(channelId, timestamp);
+      if (backup === undefined) return undefined;
+      if (backup.seq !== null && backup.seq !== undefined) return fileAtBackup(db, { ...backup, seq: backup.seq }, folder, filename);
+      // A backup from before migration 005 keeps one row per file.
       const row = await db
         .selectFrom('file_versions')
         .selectAll()
@@ -214,20 +235,25 @@ export function fileCatalog(db: Db): FileCatalog {
     },
 
     async newestBackupVersion(channelId: string, folder: string, filename: string): Promise<FileVersion | undefined> {
-      const row = await db
+      const legacy = await db
         .selectFrom('file_versions as v')
         // Retention may keep a file's last version after its backup is gone; that is no backup any more.
         .innerJoin('backups as b', (join) =>
           join.onRef('b.channel_id', '=', 'v.channel_id').onRef('b.timestamp', '=', 'v.backup_timestamp'),
         )
-        .selectAll('v')
+        .select('v.backup_timestamp')
         .where('v.channel_id', '=', channelId)
         .where('v.folder', '=', folder)
         .where('v.filename', '=', filename)
         .orderBy('v.backup_timestamp', 'desc')
         .limit(1)
         .executeTakeFirst();
-      return row && toFileVersion(row);
+      const instant = await newestInstantBackupOf(db, channelId, folder, filename);
+      const newest = [legacy?.backup_timestamp ?? undefined, instant]
+        .filter((t): t is string => typeof t === 'string')
+        .sort()
+        .at(-1);
+      return newest === undefined ? undefined : catalog.backupVersion(channelId, newest, folder, filename);
     },
 
     async pruneChannel(
@@ -258,6 +284,21 @@ export function fileCatalog(db: Db): FileCatalog {
                 timestamps.length > 0 ? eb('v.backup_timestamp', 'in', timestamps) : sql<boolean>`false`,
                 eb.and([eb('v.kind', 'in', ['replaced', 'deleted']), eb('v.created_at', '<', rules.versionsOlderThan)]),
               ]),
+            )
+            // Bytes a kept instant backup holds stay: a backup that remains names an instant in their span.
+            .where((eb) =>
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom('backups as b')
+                    .select('b.timestamp')
+                    .whereRef('b.channel_id', '=', 'v.channel_id')
+                    .where('b.seq', 'is not', null)
+                    .where((w) => (timestamps.length > 0 ? w('b.timestamp', 'not in', timestamps) : sql<boolean>`true`))
+                    .whereRef('b.seq', '>=', 'v.since_seq')
+                    .where((w) => w.or([w('v.until_seq', 'is', null), w('b.seq', '<', w.ref('v.until_seq'))])),
+                ),
+              ),
             )
             // The newest version of each file stays, whatever its age: it may be all that is left of it.
             .where((eb) =>
@@ -346,4 +387,5 @@ export function fileCatalog(db: Db): FileCatalog {
       return pageFrom(rows.map(toAuditEvent), page.limit, (e) => [e.createdAt, e.id]);
     },
   };
+  return catalog;
 }

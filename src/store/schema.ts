@@ -67,6 +67,15 @@ export interface FilesTable {
   sha256: string;
   content_type: string;
   updated_at: number;
+  /** Written by the migration's default for files older than it; set by every write after. */
+  since_seq: number;
+}
+
+export interface ChannelClocksTable {
+  channel_id: string;
+  seq: number;
+  files: number;
+  bytes: number;
 }
 
 export interface BackupsTable {
@@ -76,6 +85,8 @@ export interface BackupsTable {
   bytes: number;
   created_by: string | null;
   created_at: number;
+  /** The instant of the channel's history it names; null for backups from before migration 005. */
+  seq: number | null;
 }
 
 export interface FileVersionsTable {
@@ -90,6 +101,9 @@ export interface FileVersionsTable {
   sha256: string;
   content_type: string;
   created_at: number;
+  /** The span of the channel clock when these bytes were live (replaced and deleted versions). */
+  since_seq: number | null;
+  until_seq: number | null;
 }
 
 export interface AuditEventsTable {
@@ -130,6 +144,7 @@ export interface Database {
   auth_nonces: AuthNoncesTable;
   revoked_messages: RevokedMessagesTable;
   files: FilesTable;
+  channel_clocks: ChannelClocksTable;
   backups: BackupsTable;
   file_versions: FileVersionsTable;
   audit_events: AuditEventsTable;

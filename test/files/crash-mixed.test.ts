@@ -6,6 +6,7 @@ import path from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config/config.ts';
+import { liveKey } from '../../src/files/blob-layout.ts';
 import { isTempName } from '../../src/storage/temp-files.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import { bundleForSpawn, cliBundle } from '../helpers/bundle.ts';
@@ -110,7 +111,7 @@ async function runLane(t: TestContext, bundle: string, kills: number, lane: numb
           const before = known.get(version.id);
           if (before !== undefined) assert.equal(version.sha256, before, `${when}: version ${version.id} changed its record`);
           if (before === undefined || full) {
-            const kept = await storedBytes(config, version.blobKey);
+            const kept = await storedBytes(config, version.blobKey ?? liveKey(channel, CRASH_FOLDER, filename));
             assert.ok(kept, `${when}: version ${version.id} of ${filename} lost its bytes`);
             assert.equal(sha256(kept), version.sha256, `${when}: version ${version.id} of ${filename} holds other bytes`);
             known.set(version.id, version.sha256);

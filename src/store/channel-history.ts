@@ -1,0 +1,181 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { toFileVersion } from './file-catalog-rows.ts';
+import type { BackupRecord, FileVersion } from './file-catalog-types.ts';
+import type { Database } from './schema.ts';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/**
+ * A channel's history (migration 005). Every write of a live file advances the channel's clock
+ * and stamps the new bytes with it (files.since_seq); the bytes it replaces or deletes, already
+ * kept as a version, get the span during which they were live (since_seq, until_seq). A backup
+ * is one clock value: the file's state at it is the live record if written at or before it, else
+ * the version whose span holds it. Nothing is copied or written per file when a backup is taken.
+ */
+
+/** Advances the channel's clock inside the write's transaction; returns the new value. */
+export async function advanceClock(
+  trx: Transaction<Database>,
+  channelId: string,
+  delta: { files: number; bytes: number },
+): Promise<number> {
+  await trx
+    .insertInto('channel_clocks')
+    .values({ channel_id: channelId, seq: 0, files: 0, bytes: 0 })
+    .onConflict((oc) => oc.column('channel_id').doNothing())
+    .execute();
+  const row = await trx
+    .updateTable('channel_clocks')
+    .set((eb) => ({ seq: eb('seq', '+', 1), files: eb('files', '+', delta.files), bytes: eb('bytes', '+', delta.bytes) }))
+    .where('channel_id', '=', channelId)
+    .returning('seq')
+    .executeTakeFirstOrThrow();
+  return Number(row.seq);
+}
+
+export interface ChannelClock {
+  seq: number;
+  files: number;
+  bytes: number;
+}
+
+export async function readClock(db: Db, channelId: string): Promise<ChannelClock> {
+  const row = await db.selectFrom('channel_clocks').selectAll().where('channel_id', '=', channelId).executeTakeFirst();
+  return row ? { seq: Number(row.seq), files: Number(row.files), bytes: Number(row.bytes) } : { seq: 0, files: 0, bytes: 0 };
+}
+
+/** The live bytes of a file ended at `seq`: the version that keeps them (written just before) gets its span's end. */
+export async function endLiveSpan(
+  trx: Transaction<Database>,
+  channelId: string,
+  folder: string,
+  filename: string,
+  seq: number,
+): Promise<void> {
+  await trx
+    .updateTable('file_versions')
+    .set({ until_seq: seq })
+    .where('channel_id', '=', channelId)
+    .where('folder', '=', folder)
+    .where('filename', '=', filename)
+    .where('since_seq', 'is not', null)
+    .where('until_seq', 'is', null)
+    .execute();
+}
+
+const BACKUP_ENTRY_PREFIX = 'bkp_';
+
+/** A backup's entry in a file's version list has no row of its own: its id names the backup. */
+export const backupEntryId = (timestamp: string) => `${BACKUP_ENTRY_PREFIX}${timestamp}`;
+
+/** The backup timestamp a backup entry's id names; undefined for any other id. */
+export function backupOfEntryId(id: string): string | undefined {
+  return id.startsWith(BACKUP_ENTRY_PREFIX) ? id.slice(BACKUP_ENTRY_PREFIX.length) : undefined;
+}
+
+/**
+ * The file as it was at `backup` (an instant backup, seq set): the live record when its bytes were
+ * written at or before the instant (blobKey null: the live bytes are those), else the replaced or
+ * deleted version live at that instant; undefined when the file did not exist then.
+ */
+export async function fileAtBackup(
+  db: Db,
+  backup: BackupRecord & { seq: number },
+  folder: string,
+  filename: string,
+): Promise<FileVersion | undefined> {
+  const entry = (size: number, sha256: string, contentType: string, blobKey: string | null): FileVersion => ({
+    id: backupEntryId(backup.timestamp),
+    channelId: backup.channelId,
+    folder,
+    filename,
+    kind: 'backup',
+    backupTimestamp: backup.timestamp,
+    blobKey,
+    size,
+    sha256,
+    contentType,
+    createdAt: backup.createdAt,
+  });
+  const live = await db
+    .selectFrom('files')
+    .select(['size', 'sha256', 'content_type'])
+    .where('channel_id', '=', backup.channelId)
+    .where('folder', '=', folder)
+    .where('filename', '=', filename)
+    .where('since_seq', '<=', backup.seq)
+    .executeTakeFirst();
+  if (live) return entry(Number(live.size), live.sha256, live.content_type, null);
+  const kept = await db
+    .selectFrom('file_versions')
+    .selectAll()
+    .where('channel_id', '=', backup.channelId)
+    .where('folder', '=', folder)
+    .where('filename', '=', filename)
+    .where('since_seq', '<=', backup.seq)
+    .where('until_seq', '>', backup.seq)
+    .orderBy('until_seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!kept) return undefined;
+  const version = toFileVersion(kept);
+  return entry(version.size, version.sha256, version.contentType, version.blobKey);
+}
+
+/**
+ * The timestamp of the newest instant backup at which the file existed: with its live bytes
+ * (written at or before the backup), or with a kept version live then.
+ */
+export async function newestInstantBackupOf(db: Db, channelId: string, folder: string, filename: string): Promise<string | undefined> {
+  const row = await sql<{ timestamp: string }>`
+    select max(b.timestamp) as timestamp from backups b
+    where b.channel_id = ${channelId} and b.seq is not null and (
+      exists (select 1 from files f where f.channel_id = b.channel_id and f.folder = ${folder} and f.filename = ${filename}
+              and f.since_seq <= b.seq)
+      or exists (select 1 from file_versions v where v.channel_id = b.channel_id and v.folder = ${folder}
+              and v.filename = ${filename} and v.since_seq <= b.seq and v.until_seq > b.seq))`.execute(db);
+  return row.rows[0]?.timestamp ?? undefined;
+}
+
+/**
+ * A file's versions, newest first: its kept rows (replaced, deleted, and the per-file rows of
+ * backups from before migration 005) and one entry per instant backup at which it existed.
+ */
+export async function versionsOf(
+  db: Db,
+  channelId: string,
+  folder: string,
+  filename: string,
+  page: { limit: number; before?: readonly [number, string] | undefined },
+): Promise<FileVersion[]> {
+  const before = page.before ? sql`where (created_at, id) < (${page.before[0]}, ${page.before[1]})` : sql``;
+  const result = await sql<Record<string, unknown>>`
+    select * from (
+      select id, channel_id, folder, filename, kind, backup_timestamp, blob_key, size, sha256, content_type, created_at,
+             since_seq, until_seq
+        from file_versions
+        where channel_id = ${channelId} and folder = ${folder} and filename = ${filename}
+      union all
+      select cast(${BACKUP_ENTRY_PREFIX} as text) || b.timestamp, b.channel_id, cast(${folder} as text), cast(${filename} as text),
+             cast('backup' as text), b.timestamp, g.blob_key,
+             g.size, g.sha256, g.content_type, b.created_at, g.since_seq, g.until_seq
+        from backups b
+        join (
+          select cast(null as text) as blob_key, size, sha256, content_type, since_seq, cast(null as bigint) as until_seq
+            from files where channel_id = ${channelId} and folder = ${folder} and filename = ${filename}
+          union all
+          select blob_key, size, sha256, content_type, since_seq, until_seq
+            from file_versions
+            where channel_id = ${channelId} and folder = ${folder} and filename = ${filename}
+              and since_seq is not null and until_seq is not null
+        ) g on b.seq >= g.since_seq and (g.until_seq is null or b.seq < g.until_seq)
+        where b.channel_id = ${channelId} and b.seq is not null
+    ) v ${before}
+    order by created_at desc, id desc
+    limit ${page.limit}`.execute(db);
+  return result.rows.map((row) => {
+    const version = toFileVersion(row as never);
+    // Raw rows: the engines' drivers type bigint columns of a union as they please.
+    return { ...version, size: Number(version.size), createdAt: Number(version.createdAt) };
+  });
+}
