@@ -37,6 +37,22 @@ export interface UploadResult {
   /** True when the file did not exist (201), false when it replaced one (200). */
   created: boolean;
   file: FileInfo;
+  /** The strong ETag of the content written (`"<sha256>"`): the next write's `ifMatch`. */
+  etag: string;
+}
+
+/**
+ * A write's conditions on the live file: entity tags as the service sends them (`"<sha256>"`, the
+ * ETag of a download or an upload), or `*`. Unmet: a ProblemError 412 PRECONDITION_FAILED, and
+ * nothing changed.
+ */
+export interface IfMatch {
+  /** Write only if the live file exists and has one of these ETags (`*`: exists at all). */
+  ifMatch?: string | readonly string[];
+}
+export interface UploadConditions extends IfMatch {
+  /** `*`: create only (no live file may exist); tags: write only if the live file has none of them. */
+  ifNoneMatch?: string | readonly string[];
 }
 
 /** A byte range of a download, `end` inclusive; without `end`, to the end of the file. */
@@ -166,16 +182,28 @@ export function createClient(options: ClientOptions) {
       await response.body?.cancel();
     },
 
-    async upload(channelRef: string, folder: string, filename: string, body: UploadBody, contentType?: string): Promise<UploadResult> {
+    async upload(
+      channelRef: string,
+      folder: string,
+      filename: string,
+      body: UploadBody,
+      contentType?: string,
+      conditions: UploadConditions = {},
+    ): Promise<UploadResult> {
       const type = contentType ?? (body instanceof Blob && body.type !== '' ? body.type : 'application/octet-stream');
       const response = await signed({
         method: 'PUT',
         path: filePath(channelRef, folder, filename),
-        headers: { 'Content-Type': type },
+        headers: {
+          'Content-Type': type,
+          ...conditionHeader('If-Match', conditions.ifMatch),
+          ...conditionHeader('If-None-Match', conditions.ifNoneMatch),
+        },
         body: body as BodyInit,
         replayable: !(body instanceof ReadableStream),
       });
-      return { created: response.status === 201, file: await json<FileInfo>(response) };
+      const file = await json<FileInfo>(response);
+      return { created: response.status === 201, file, etag: response.headers.get('etag') ?? `"${file.sha256}"` };
     },
 
     /** The file's bytes as a fetch Response (200, or 206 for a range): read it with blob(), arrayBuffer(), text() or body. */
@@ -225,8 +253,12 @@ export function createClient(options: ClientOptions) {
       json(await signed({ method: 'GET', path: `${folderPath(channelRef, folder)}/files`, query: pageQuery(page) })),
 
     /** The file stays restorable as a version. */
-    async deleteFile(channelRef: string, folder: string, filename: string): Promise<void> {
-      const response = await signed({ method: 'DELETE', path: filePath(channelRef, folder, filename) });
+    async deleteFile(channelRef: string, folder: string, filename: string, conditions: IfMatch = {}): Promise<void> {
+      const response = await signed({
+        method: 'DELETE',
+        path: filePath(channelRef, folder, filename),
+        headers: conditionHeader('If-Match', conditions.ifMatch),
+      });
       await response.body?.cancel();
     },
 
@@ -238,11 +270,18 @@ export function createClient(options: ClientOptions) {
      * Restores the file and answers its URL (signed when the service signs links) and the version
      * that keeps the replaced bytes: `restore(…, { versionId: keptVersionId })` undoes it.
      */
-    async restore(channelRef: string, folder: string, filename: string, source: RestoreSource = {}): Promise<RestoreResult> {
+    async restore(
+      channelRef: string,
+      folder: string,
+      filename: string,
+      source: RestoreSource = {},
+      conditions: IfMatch = {},
+    ): Promise<RestoreResult> {
       const response = await signed({
         method: 'POST',
         path: `${filePath(channelRef, folder, filename)}/restore`,
         query: source as Record<string, string>,
+        headers: conditionHeader('If-Match', conditions.ifMatch),
       });
       const keptVersionId = response.headers.get('X-Kept-Version-Id');
       return { url: (await response.text()).trim(), keptVersionId: keptVersionId === null || keptVersionId === '' ? null : keptVersionId };
@@ -262,6 +301,12 @@ export function createClient(options: ClientOptions) {
       return json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/audit`, query: { ...pageQuery(query), ...filters } }));
     },
   };
+}
+
+/** The header of a condition, none when it is not given. */
+function conditionHeader(name: string, tags: string | readonly string[] | undefined): Record<string, string> {
+  if (tags === undefined) return {};
+  return { [name]: typeof tags === 'string' ? tags : tags.join(', ') };
 }
 
 async function json<T>(response: Response): Promise<T> {

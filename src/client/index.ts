@@ -6,10 +6,12 @@ export {
   type ByteRange,
   type ClientOptions,
   createClient,
+  type IfMatch,
   type RestoreResult,
   type RestoreSource,
   type SignedIn,
   type UploadBody,
+  type UploadConditions,
   type UploadResult,
   type WalletAdminClient,
 } from './client.ts';

@@ -8,6 +8,7 @@ import { parseBackupTimestamp } from './backup-timestamp.ts';
 import { liveKey } from './blob-layout.ts';
 import { type FilePath, filePath } from './file-path.ts';
 import { type LiveWriteDeps, replaceKnownLiveFile } from './live-writes.ts';
+import { checkPrecondition, type MatchPrecondition } from './preconditions.ts';
 
 export interface RestoreServiceDeps {
   blobs: BlobStorage;
@@ -52,6 +53,7 @@ export class RestoreService {
     actor: Actor,
     requested: { folder: string; filename: string },
     source: RestoreSource,
+    precondition: MatchPrecondition = {},
   ): Promise<RestoreOutcome> {
     const { blobs, catalog, audit, locks } = this.deps;
     return audit.around(channel, actor, 'restore', requestedDetails({ ...requested, ...source }), async () => {
@@ -62,8 +64,9 @@ export class RestoreService {
       const version = await this.findSource(channel, path, source);
       const key = liveKey(channel.id, path.folder, path.filename);
       const outcome = await locks.runExclusive(key, async (): Promise<RestoreOutcome> => {
-        // Read once, under the lock: both the no-op check and the version kept of it use this record.
+        // Read once, under the lock: the precondition, the no-op check and the version kept of it use this record.
         const current = await catalog.getFile(channel.id, path.folder, path.filename);
+        checkPrecondition(precondition, current);
         if (current && current.sha256 === version.sha256) {
           return { file: current, source: version, changed: false, keptVersionId: null };
         }
