@@ -74,7 +74,7 @@ export class FileService {
     await this.deps.audit.around(channel, actor, 'delete', path, () =>
       this.deps.locks.runExclusive(key, async () => {
         const current = await this.require(channel, path);
-        const version = await removeLiveFile(this.live, current);
+        const version = await removeLiveFile(this.live, current, actor.adminId);
         return { value: undefined, details: { versionId: version.id, sha256: current.sha256 } };
       }),
     );
