@@ -6,7 +6,10 @@ import type {
   AuditQuery,
   AuthTestResponse,
   Backup,
+  ChangesQuery,
   ChannelInfo,
+  DeletedFile,
+  FileChange,
   FileInfo,
   FileVersion,
   FolderInfo,
@@ -266,6 +269,10 @@ export function createClient(options: ClientOptions) {
     versions: async (channelRef: string, folder: string, filename: string, page?: PageRequest): Promise<Page<FileVersion>> =>
       json(await signed({ method: 'GET', path: `${filePath(channelRef, folder, filename)}/versions`, query: pageQuery(page) })),
 
+    /** Files deleted from the folder that can still be restored, by filename: `restore(…, { versionId })` brings one back. */
+    listDeleted: async (channelRef: string, folder: string, page?: PageRequest): Promise<Page<DeletedFile>> =>
+      json(await signed({ method: 'GET', path: `${folderPath(channelRef, folder)}/deleted`, query: pageQuery(page) })),
+
     /**
      * Restores the file and answers its URL (signed when the service signs links) and the version
      * that keeps the replaced bytes: `restore(…, { versionId: keptVersionId })` undoes it.
@@ -293,6 +300,14 @@ export function createClient(options: ClientOptions) {
 
     listBackups: async (channelRef: string, page?: PageRequest): Promise<Page<Backup>> =>
       json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/backups`, query: pageQuery(page) })),
+
+    /** What changed from backup `from` to `to` (default: now), by folder and filename. Pass the same query with a page's cursor. */
+    changes: async (channelRef: string, query: ChangesQuery): Promise<Page<FileChange>> => {
+      const { from, to, folder } = query;
+      return json(
+        await signed({ method: 'GET', path: `${channelPath(channelRef)}/changes`, query: { ...pageQuery(query), from, to, folder } }),
+      );
+    },
 
     /** Newest first; the filters (all optional) combine with AND. Pass the same filters with a page's cursor. */
     listAudit: async (channelRef: string, query: AuditQuery = {}): Promise<Page<AuditEvent>> => {

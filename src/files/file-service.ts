@@ -82,7 +82,7 @@ export class FileService {
         // Before the 404: with If-Match, a missing file is a failed precondition (RFC 9110 §13.1.1).
         checkPrecondition(precondition, current);
         if (current === undefined) throw notFound(path);
-        const version = await removeLiveFile(this.live, current);
+        const version = await removeLiveFile(this.live, current, actor.adminId);
         return { value: undefined, details: { versionId: version.id, sha256: current.sha256 } };
       }),
     );

@@ -7,6 +7,8 @@ import { openBlobStorage } from '../storage/open-blob-storage.ts';
 import type { FileCatalog } from '../store/file-catalog-types.ts';
 import { AuditTrail, type OutcomeObserver } from './audit-trail.ts';
 import { BackupService } from './backup-service.ts';
+import { ChannelChanges } from './channel-changes.ts';
+import { DeletedFiles } from './deleted-files.ts';
 import { FileService } from './file-service.ts';
 import { createFileUrls, type FileUrls } from './file-urls.ts';
 import { RestoreService } from './restore-service.ts';
@@ -21,6 +23,8 @@ export interface FileServices {
   linkSigner: LinkSigner | undefined;
   fileUrls: FileUrls;
   retention: Retention;
+  deleted: DeletedFiles;
+  changes: ChannelChanges;
   /** Writes the audit log (the services above do) and reads it. */
   audit: AuditTrail;
 }
@@ -99,6 +103,8 @@ function createFileServices(
       { keepLast: config.backupKeepLast, keepDays: config.backupKeepDays, versionKeepDays: config.versionKeepDays },
       logger,
     ),
+    deleted: new DeletedFiles(catalog),
+    changes: new ChannelChanges(catalog),
     audit,
   };
 }

@@ -51,10 +51,13 @@ export async function replaceKnownLiveFile(
   return { file, created: outcome === 'created', keptVersionId };
 }
 
-/** Deletes a live file, its bytes kept as a 'deleted' version first; journalled like a replacement. */
-export async function removeLiveFile(deps: LiveWriteDeps, current: FileRecord): Promise<FileVersion> {
+/**
+ * Deletes a live file, its bytes kept as a 'deleted' version first (recording who deleted it,
+ * `deletedBy`, for the deleted-files listing); journalled like a replacement.
+ */
+export async function removeLiveFile(deps: LiveWriteDeps, current: FileRecord, deletedBy: string | null): Promise<FileVersion> {
   const { blobs, catalog } = deps;
-  const version = await keepLiveVersion(blobs, catalog, current, 'deleted', deps.now());
+  const version = await keepLiveVersion(blobs, catalog, current, 'deleted', deps.now(), deletedBy);
   const { channelId, folder, filename } = current;
   const writeId = await catalog.beginWrite({
     channelId,

@@ -13,6 +13,7 @@ export async function keepLiveVersion(
   record: FileRecord,
   kind: 'replaced' | 'deleted',
   now: number,
+  createdBy: string | null = null,
 ): Promise<FileVersion> {
   const key = versionKey(record.channelId);
   await blobs.link(liveKey(record.channelId, record.folder, record.filename), key);
@@ -27,5 +28,6 @@ export async function keepLiveVersion(
     sha256: record.sha256,
     contentType: record.contentType,
     createdAt: now,
+    createdBy,
   });
 }

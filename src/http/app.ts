@@ -25,6 +25,7 @@ import channelRoutes from './routes/channel-routes.ts';
 import consoleRoutes from './routes/console-routes.ts';
 import fileRoutes from './routes/file-routes.ts';
 import healthRoutes from './routes/health-routes.ts';
+import historyRoutes from './routes/history-routes.ts';
 import linkedChannelsRoute from './routes/linked-channels-route.ts';
 import metricsRoute from './routes/metrics-route.ts';
 import restoreRoute from './routes/restore-route.ts';
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(fileRoutes, deps.files);
     await scope.register(restoreRoute, deps.files);
     await scope.register(channelRoutes, deps.files);
+    await scope.register(historyRoutes, deps.files);
   });
   return app;
 }

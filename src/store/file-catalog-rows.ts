@@ -43,6 +43,7 @@ export const toFileVersion = (row: Selectable<FileVersionsTable>): FileVersion =
   sha256: row.sha256,
   contentType: row.content_type,
   createdAt: row.created_at,
+  createdBy: row.created_by,
 });
 
 // Built field by field: callers may pass a wider object (a FileRecord spread), whose extra
@@ -59,6 +60,7 @@ export const versionRow = (id: string, v: NewFileVersion): FileVersionsTable => 
   sha256: v.sha256,
   content_type: v.contentType,
   created_at: v.createdAt,
+  created_by: v.createdBy ?? null,
 });
 
 export const toBackupRecord = (row: Selectable<BackupsTable>): BackupRecord => ({

@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { backupExists } from '../errors/common-errors.ts';
+import { changesBetween } from './changes-queries.ts';
 import { BACKUP_UNIQUE, violates } from './database-errors.ts';
+import { listDeleted } from './deleted-files-queries.ts';
 import {
   auditRow,
   backupRow,
@@ -164,6 +166,8 @@ export function fileCatalog(db: Db): FileCatalog {
       return pageFrom(rows.map(toFileVersion), page.limit, (v) => [v.createdAt, v.id]);
     },
 
+    listDeleted: (channelId, folder, page) => listDeleted(db, channelId, folder, page),
+
     async createBackup(backup: BackupRecord, versions: NewFileVersion[]): Promise<void> {
       try {
         await db.transaction().execute(async (trx) => {
@@ -229,6 +233,8 @@ export function fileCatalog(db: Db): FileCatalog {
         .executeTakeFirst();
       return row && toFileVersion(row);
     },
+
+    changesBetween: (channelId, from, to, options) => changesBetween(db, channelId, from, to, options),
 
     async pruneChannel(
       channelId: string,

@@ -90,6 +90,8 @@ export interface FileVersionsTable {
   sha256: string;
   content_type: string;
   created_at: number;
+  /** The admin whose delete kept this version (migration 004); null otherwise and for older rows. */
+  created_by: string | null;
 }
 
 export interface AuditEventsTable {

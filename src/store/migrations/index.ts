@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as initialSchema from './001-initial-schema.ts';
 import * as filesBackupsAudit from './002-files-backups-audit.ts';
 import * as auditFilterIndexes from './003-audit-filter-indexes.ts';
+import * as versionCreatedBy from './004-version-created-by.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -11,6 +12,7 @@ const migrations: Record<string, Migration> = {
   '001-initial-schema': initialSchema,
   '002-files-backups-audit': filesBackupsAudit,
   '003-audit-filter-indexes': auditFilterIndexes,
+  '004-version-created-by': versionCreatedBy,
 };
 
 export const migrationProvider: MigrationProvider = {
