@@ -1,3 +1,5 @@
+import type { BackupEntry, BackupScope } from './backup-entry-queries.ts';
+
 /**
  * Metadata of channel files, their kept versions, backups and the audit log. Times are epoch ms.
  * Paths are (channelId, folder, filename); folder and filename have passed safeSegment().
@@ -135,6 +137,8 @@ export interface FileCatalog {
   backupVersion(channelId: string, timestamp: string, folder: string, filename: string): Promise<FileVersion | undefined>;
   /** The file's version in the newest backup that holds it. */
   newestBackupVersion(channelId: string, folder: string, filename: string): Promise<FileVersion | undefined>;
+  /** What backup `timestamp` holds within `scope` (a folder, or the whole channel), by folder then filename. */
+  backupEntries(channelId: string, timestamp: string, scope: BackupScope): Promise<BackupEntry[]>;
 
   /**
    * Retention: removes backups of the channel beyond the newest `keepLast` that are also older

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { backupExists } from '../errors/common-errors.ts';
+import { backupEntries } from './backup-entry-queries.ts';
 import { BACKUP_UNIQUE, violates } from './database-errors.ts';
 import {
   auditRow,
@@ -229,6 +230,8 @@ export function fileCatalog(db: Db): FileCatalog {
         .executeTakeFirst();
       return row && toFileVersion(row);
     },
+
+    backupEntries: (channelId, timestamp, scope) => backupEntries(db, channelId, timestamp, scope),
 
     async pruneChannel(
       channelId: string,
