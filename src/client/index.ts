@@ -8,6 +8,7 @@ export {
   createClient,
   type RestoreResult,
   type RestoreSource,
+  type ScopeRestoreOptions,
   type SignedIn,
   type UploadBody,
   type UploadResult,
@@ -39,4 +40,5 @@ export type {
   Page,
   PageRequest,
   Principal,
+  ScopeRestoreResult,
 } from './types.ts';

@@ -3,6 +3,7 @@
 import type { Static } from 'typebox';
 import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../http/schemas/auth.ts';
 import type { ChannelSchema, FolderSchema } from '../http/schemas/channels.ts';
+import type { ScopeRestoreResultSchema } from '../http/schemas/scope-restore.ts';
 import type {
   AuditEventSchema,
   AuditQuery as AuditQuerySchema,
@@ -21,6 +22,8 @@ export type Backup = Static<typeof BackupSchema>;
 export type AuditEvent = Static<typeof AuditEventSchema>;
 export type ChannelInfo = Static<typeof ChannelSchema>;
 export type FolderInfo = Static<typeof FolderSchema>;
+/** What a folder or channel restore changed (or, for a dry run, would change), and its safety backup. */
+export type ScopeRestoreResult = Static<typeof ScopeRestoreResultSchema>;
 /** `?limit=` (1–1000, 50 by default) and `?cursor=` (a page's `next`). */
 export type PageRequest = Static<typeof PageQuery>;
 /** A page of the audit log, and its filters: action, adminId, folder, filename, result (AND). */
