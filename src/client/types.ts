@@ -3,7 +3,6 @@
 import type { Static } from 'typebox';
 import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../http/schemas/auth.ts';
 import type { ChannelSchema, FolderSchema } from '../http/schemas/channels.ts';
-import type { ScopeRestoreResultSchema } from '../http/schemas/scope-restore.ts';
 import type {
   AuditEventSchema,
   AuditQuery as AuditQuerySchema,
@@ -12,6 +11,7 @@ import type {
   PageQuery,
   VersionSchema,
 } from '../http/schemas/files.ts';
+import type { ScopeRestoreResultSchema } from '../http/schemas/scope-restore.ts';
 
 export type Principal = Static<typeof PrincipalSchema>;
 export type AuthTestResponse = Static<typeof AuthTestResponseSchema>;

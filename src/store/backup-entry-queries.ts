@@ -23,7 +23,12 @@ export interface BackupEntry {
  * that knows it, so a different layout of backups replaces this body only. The folder is matched
  * exactly (never as a prefix): `docs` is not `docs2`.
  */
-export async function backupEntries(db: Kysely<Database>, channelId: string, timestamp: string, scope: BackupScope): Promise<BackupEntry[]> {
+export async function backupEntries(
+  db: Kysely<Database>,
+  channelId: string,
+  timestamp: string,
+  scope: BackupScope,
+): Promise<BackupEntry[]> {
   let query = db
     .selectFrom('file_versions')
     .select(['folder', 'filename', 'id', 'blob_key', 'sha256', 'size', 'content_type'])

@@ -35,10 +35,10 @@ function trees(): { a: Tree; b: Tree } {
   for (const folder of ['docs', 'docs2', 'other']) {
     for (let i = 0; i < 6; i++) {
       const name = `${folder}/f${i}.bin`;
-      if (i === 0) a.set(name, blob()), b.set(name, a.get(name)!);
-      else if (i < 4) a.set(name, blob()), b.set(name, blob());
-      else if (i === 4) a.set(name, blob());
-      else b.set(name, blob());
+      // f0 the same in both, f1–f3 different, f4 in A only, f5 in B only.
+      const inA = i === 0 ? blob() : undefined;
+      if (i <= 4) a.set(name, inA ?? blob());
+      if (i === 0 || (i >= 1 && i <= 3) || i === 5) b.set(name, inA ?? blob());
     }
   }
   return { a, b };

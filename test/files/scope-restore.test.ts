@@ -111,7 +111,11 @@ for (const setup of FILE_SETUPS) {
         ],
         unchanged: 1,
       });
-      const withDeletes = await client.restoreFolder(fixture.channel.id, 'docs', { backupTimestamp: timestamp, dryRun: true, delete: true });
+      const withDeletes = await client.restoreFolder(fixture.channel.id, 'docs', {
+        backupTimestamp: timestamp,
+        dryRun: true,
+        delete: true,
+      });
       assert.deepEqual(
         withDeletes.changes.map((c) => `${c.action} ${c.folder}/${c.filename}`),
         ['replace docs/a.txt', 'create docs/b.txt', 'delete docs/d.txt'],
@@ -119,7 +123,14 @@ for (const setup of FILE_SETUPS) {
       const channelPlan = await client.restoreChannel(fixture.channel.id, { backupTimestamp: timestamp, dryRun: true, delete: true });
       assert.deepEqual(
         channelPlan.changes.map((c) => `${c.action} ${c.folder}/${c.filename}`),
-        ['replace docs/a.txt', 'create docs/b.txt', 'delete docs/d.txt', 'replace docs2/a.txt', 'delete docs2/b.txt', 'replace other/x.txt'],
+        [
+          'replace docs/a.txt',
+          'create docs/b.txt',
+          'delete docs/d.txt',
+          'replace docs2/a.txt',
+          'delete docs2/b.txt',
+          'replace other/x.txt',
+        ],
       );
       assert.equal(channelPlan.unchanged, 1);
 
@@ -224,7 +235,13 @@ for (const setup of FILE_SETUPS) {
         async restore(...args: Parameters<RestoreService['restore']>) {
           if (args[2].filename === 'a.txt') {
             const { Readable } = await import('node:stream');
-            await services.files.put(channel, actor, { folder: 'docs', filename: 'a.txt' }, Readable.from(['concurrent write']), 'text/plain');
+            await services.files.put(
+              channel,
+              actor,
+              { folder: 'docs', filename: 'a.txt' },
+              Readable.from(['concurrent write']),
+              'text/plain',
+            );
           }
           return services.restores.restore(...args);
         },
@@ -261,16 +278,39 @@ for (const setup of FILE_SETUPS) {
       assertProblem(await restoreScope('docs', `${ts}&dryRun=true`, undefined, readerAuth), 403, 'PERMISSION_DENIED');
       const other = await createTenantFixture(svc.service.store, 'Elsewhere');
       const stranger = new FilesClient(svc.baseUrl, other.channel.id, files.auth);
-      assertProblem(await request(svc.baseUrl, `/api/channels/${stranger.channelRef}/restore${ts}`, { method: 'POST', headers: files.auth }), 404, 'CHANNEL_NOT_FOUND');
+      assertProblem(
+        await request(svc.baseUrl, `/api/channels/${stranger.channelRef}/restore${ts}`, { method: 'POST', headers: files.auth }),
+        404,
+        'CHANNEL_NOT_FOUND',
+      );
 
       const refused = (await restoreEvents()).filter((e) => e.result === 'refused' && e.filename === null);
-      assert.ok(refused.some((e) => e.code === 'BACKUP_NOT_FOUND' && e.folder === 'docs'), 'refused restores are audited');
+      assert.ok(
+        refused.some((e) => e.code === 'BACKUP_NOT_FOUND' && e.folder === 'docs'),
+        'refused restores are audited',
+      );
       assert.ok(refused.some((e) => e.code === 'PERMISSION_DENIED'));
 
       await assert.rejects(
         client.restoreChannel(fixture.channel.id, { backupTimestamp: 'yesterday' }),
         (error: unknown) => error instanceof ProblemError && error.code === 'INVALID_TIMESTAMP',
       );
+    });
+
+    test('the OpenAPI document describes both restores, their query and their answer', async () => {
+      const openapi = (await request(svc.baseUrl, '/api/openapi.json')).json();
+      for (const path of ['/api/channels/{channelRef}/folders/{folderName}/restore', '/api/channels/{channelRef}/restore']) {
+        const operation = openapi.paths[path]?.post;
+        assert.ok(operation, path);
+        const query = (operation.parameters as { in: string; name: string; required?: boolean }[]).filter((p) => p.in === 'query');
+        assert.deepEqual(query.map((p) => [p.name, p.required === true]).sort(), [
+          ['backupTimestamp', true],
+          ['delete', false],
+          ['dryRun', false],
+        ]);
+        const schema = operation.responses['200'].content['application/json'].schema;
+        assert.deepEqual(Object.keys(schema.properties).sort(), ['changes', 'dryRun', 'safetyBackup', 'unchanged']);
+      }
     });
 
     test('the single-file restore answers as before', async () => {
