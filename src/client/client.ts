@@ -16,6 +16,7 @@ import type {
   NonceResponse,
   Page,
   PageRequest,
+  ScopeRestoreResult,
 } from './types.ts';
 
 export interface ClientOptions {
@@ -72,6 +73,13 @@ export interface RestoreResult {
   url: string;
   /** The version keeping what the restore replaced (restore it to undo); null when nothing was replaced. */
   keptVersionId: string | null;
+}
+
+/** Options of a folder or channel restore: the backup, and whether to only plan (`dryRun`) or also delete what it lacks. */
+export interface ScopeRestoreOptions {
+  backupTimestamp: string;
+  dryRun?: boolean;
+  delete?: boolean;
 }
 
 /** The message the client presents and when it expires. */
@@ -294,6 +302,17 @@ export function createClient(options: ClientOptions) {
       return { url: (await response.text()).trim(), keptVersionId: keptVersionId === null || keptVersionId === '' ? null : keptVersionId };
     },
 
+    /**
+     * Brings a folder back to a backup (`dryRun`: the plan only). Answers the changes and the
+     * safety backup taken first: `restoreChannel(…, { backupTimestamp: safetyBackup, delete: true })` undoes it.
+     */
+    restoreFolder: async (channelRef: string, folder: string, options: ScopeRestoreOptions): Promise<ScopeRestoreResult> =>
+      json(await signed({ method: 'POST', path: `${folderPath(channelRef, folder)}/restore`, query: scopeRestoreQuery(options) })),
+
+    /** Brings every folder of the channel back to a backup, as restoreFolder does for one. */
+    restoreChannel: async (channelRef: string, options: ScopeRestoreOptions): Promise<ScopeRestoreResult> =>
+      json(await signed({ method: 'POST', path: `${channelPath(channelRef)}/restore`, query: scopeRestoreQuery(options) })),
+
     /** Backs the channel up now: 409 BACKUP_EXISTS when it already was within this second. */
     createBackup: async (channelRef: string): Promise<Backup> =>
       json(await signed({ method: 'POST', path: `${channelPath(channelRef)}/backups` })),
@@ -322,6 +341,15 @@ export function createClient(options: ClientOptions) {
 function conditionHeader(name: string, tags: string | readonly string[] | undefined): Record<string, string> {
   if (tags === undefined) return {};
   return { [name]: typeof tags === 'string' ? tags : tags.join(', ') };
+}
+
+/** Only the options given go in the query: the service refuses unknown ones and takes false by default. */
+function scopeRestoreQuery({ backupTimestamp, dryRun, delete: withDeletes }: ScopeRestoreOptions): Call['query'] {
+  return {
+    backupTimestamp,
+    dryRun: dryRun === undefined ? undefined : String(dryRun),
+    delete: withDeletes === undefined ? undefined : String(withDeletes),
+  };
 }
 
 async function json<T>(response: Response): Promise<T> {

@@ -9,6 +9,7 @@ export {
   type IfMatch,
   type RestoreResult,
   type RestoreSource,
+  type ScopeRestoreOptions,
   type SignedIn,
   type UploadBody,
   type UploadConditions,
@@ -44,4 +45,5 @@ export type {
   Page,
   PageRequest,
   Principal,
+  ScopeRestoreResult,
 } from './types.ts';

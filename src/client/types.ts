@@ -12,6 +12,7 @@ import type {
   VersionSchema,
 } from '../http/schemas/files.ts';
 import type { ChangesQuery as ChangesQuerySchema, DeletedFileSchema, FileChangeSchema } from '../http/schemas/history.ts';
+import type { ScopeRestoreResultSchema } from '../http/schemas/scope-restore.ts';
 
 export type Principal = Static<typeof PrincipalSchema>;
 export type AuthTestResponse = Static<typeof AuthTestResponseSchema>;
@@ -28,6 +29,8 @@ export type DeletedFile = Static<typeof DeletedFileSchema>;
 export type FileChange = Static<typeof FileChangeSchema>;
 /** `from` (a backup), optional `to` (default: now) and `folder`, and the page. */
 export type ChangesQuery = Static<typeof ChangesQuerySchema>;
+/** What a folder or channel restore changed (or, for a dry run, would change), and its safety backup. */
+export type ScopeRestoreResult = Static<typeof ScopeRestoreResultSchema>;
 /** `?limit=` (1–1000, 50 by default) and `?cursor=` (a page's `next`). */
 export type PageRequest = Static<typeof PageQuery>;
 /** A page of the audit log, and its filters: action, adminId, folder, filename, result (AND). */

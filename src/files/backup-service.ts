@@ -28,10 +28,11 @@ export class BackupService {
     this.now = deps.now ?? Date.now;
   }
 
-  async create(channel: Channel, actor: Actor): Promise<BackupRecord> {
+  /** `second` names the backup by another second than the current one (a restore's safety backup, when this one is taken). */
+  async create(channel: Channel, actor: Actor, second?: number): Promise<BackupRecord> {
     const { catalog, audit } = this.deps;
     const startedAt = this.now();
-    const timestamp = formatBackupTimestamp(startedAt);
+    const timestamp = formatBackupTimestamp(second ?? startedAt);
     return audit.around(channel, actor, 'backup', { backupTimestamp: timestamp }, async () => {
       if (await catalog.getBackup(channel.id, timestamp)) throw backupExists(timestamp);
       const linked: string[] = [];

@@ -13,6 +13,7 @@ import { FileService } from './file-service.ts';
 import { createFileUrls, type FileUrls } from './file-urls.ts';
 import { RestoreService } from './restore-service.ts';
 import { Retention } from './retention.ts';
+import { ScopeRestoreService } from './scope-restore-service.ts';
 import { LinkSigner } from './signed-links.ts';
 import { recoverInterruptedWrites } from './write-journal.ts';
 
@@ -20,6 +21,8 @@ export interface FileServices {
   files: FileService;
   backups: BackupService;
   restores: RestoreService;
+  /** Restores of a folder or a whole channel, over the single-file restores and deletes. */
+  scopeRestores: ScopeRestoreService;
   linkSigner: LinkSigner | undefined;
   fileUrls: FileUrls;
   retention: Retention;
@@ -91,10 +94,14 @@ function createFileServices(
   // On S3 the secret is optional (presigned links need none); links already handed out stay valid.
   const linkSigner =
     config.urlSigning && config.urlSecret !== undefined ? new LinkSigner(config.urlSecret, config.urlTtlSeconds) : undefined;
+  const files = new FileService({ ...shared, maxFileBytes: config.maxFileBytes });
+  const backups = new BackupService(shared);
+  const restores = new RestoreService(shared);
   return {
-    files: new FileService({ ...shared, maxFileBytes: config.maxFileBytes }),
-    backups: new BackupService(shared),
-    restores: new RestoreService(shared),
+    files,
+    backups,
+    restores,
+    scopeRestores: new ScopeRestoreService({ catalog, audit, files, backups, restores }),
     linkSigner,
     fileUrls: createFileUrls({ publicBaseUrl, files: config, storage, blobs, linkSigner }),
     retention: new Retention(

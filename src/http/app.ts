@@ -29,6 +29,7 @@ import historyRoutes from './routes/history-routes.ts';
 import linkedChannelsRoute from './routes/linked-channels-route.ts';
 import metricsRoute from './routes/metrics-route.ts';
 import restoreRoute from './routes/restore-route.ts';
+import scopeRestoreRoutes from './routes/scope-restore-routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Own encapsulation context: it replaces the body parsers to stream uploads.
     await scope.register(fileRoutes, deps.files);
     await scope.register(restoreRoute, deps.files);
+    await scope.register(scopeRestoreRoutes, deps.files);
     await scope.register(channelRoutes, deps.files);
     await scope.register(historyRoutes, deps.files);
   });

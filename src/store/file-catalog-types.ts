@@ -1,3 +1,4 @@
+import type { BackupEntry, BackupScope } from './backup-entry-queries.ts';
 import type { ChangesOptions } from './changes-queries.ts';
 
 /**
@@ -154,6 +155,8 @@ export interface FileCatalog {
   newestBackupVersion(channelId: string, folder: string, filename: string): Promise<FileVersion | undefined>;
   /** What changed from backup `from` to backup `to` (null: the live files), by (folder, filename); see changes-queries.ts. */
   changesBetween(channelId: string, from: string, to: string | null, options: ChangesOptions): Promise<Page<FileChange>>;
+  /** What backup `timestamp` holds within `scope` (a folder, or the whole channel), by folder then filename. */
+  backupEntries(channelId: string, timestamp: string, scope: BackupScope): Promise<BackupEntry[]>;
 
   /**
    * Retention: removes backups of the channel beyond the newest `keepLast` that are also older

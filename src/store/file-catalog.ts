@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { backupExists } from '../errors/common-errors.ts';
+import { backupEntries } from './backup-entry-queries.ts';
 import { changesBetween } from './changes-queries.ts';
 import { BACKUP_UNIQUE, violates } from './database-errors.ts';
 import { listDeleted } from './deleted-files-queries.ts';
@@ -235,6 +236,7 @@ export function fileCatalog(db: Db): FileCatalog {
     },
 
     changesBetween: (channelId, from, to, options) => changesBetween(db, channelId, from, to, options),
+    backupEntries: (channelId, timestamp, scope) => backupEntries(db, channelId, timestamp, scope),
 
     async pruneChannel(
       channelId: string,
