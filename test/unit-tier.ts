@@ -27,6 +27,7 @@ const UNIT_FILES = [
   'console/console-serving.test.ts',
   'demo/demo-seed.test.ts',
   'files/concurrent-restores.test.ts',
+  'files/conditional-writes.test.ts',
   'files/file-endpoints.test.ts',
   'files/restore-flow.test.ts',
   'files/retention-and-schedule.test.ts',

@@ -8,6 +8,7 @@ import { adminCommands } from './commands/admin-commands.ts';
 import { backupCommands } from './commands/backup-commands.ts';
 import { channelCommands } from './commands/channel-commands.ts';
 import { fileCommands } from './commands/file-commands.ts';
+import { scopeRestoreCommands } from './commands/scope-restore-commands.ts';
 import { serveCommand } from './commands/serve-command.ts';
 import { signCommand } from './commands/sign-command.ts';
 import { tenantCommands } from './commands/tenant-commands.ts';
@@ -19,6 +20,7 @@ const COMMANDS: Command[] = [
   ...channelCommands,
   ...backupCommands,
   ...fileCommands,
+  ...scopeRestoreCommands,
   signCommand,
 ];
 

@@ -6,13 +6,17 @@ import type {
   AuditQuery,
   AuthTestResponse,
   Backup,
+  ChangesQuery,
   ChannelInfo,
+  DeletedFile,
+  FileChange,
   FileInfo,
   FileVersion,
   FolderInfo,
   NonceResponse,
   Page,
   PageRequest,
+  ScopeRestoreResult,
 } from './types.ts';
 
 export interface ClientOptions {
@@ -37,6 +41,22 @@ export interface UploadResult {
   /** True when the file did not exist (201), false when it replaced one (200). */
   created: boolean;
   file: FileInfo;
+  /** The strong ETag of the content written (`"<sha256>"`): the next write's `ifMatch`. */
+  etag: string;
+}
+
+/**
+ * A write's conditions on the live file: entity tags as the service sends them (`"<sha256>"`, the
+ * ETag of a download or an upload), or `*`. Unmet: a ProblemError 412 PRECONDITION_FAILED, and
+ * nothing changed.
+ */
+export interface IfMatch {
+  /** Write only if the live file exists and has one of these ETags (`*`: exists at all). */
+  ifMatch?: string | readonly string[];
+}
+export interface UploadConditions extends IfMatch {
+  /** `*`: create only (no live file may exist); tags: write only if the live file has none of them. */
+  ifNoneMatch?: string | readonly string[];
 }
 
 /** A byte range of a download, `end` inclusive; without `end`, to the end of the file. */
@@ -53,6 +73,13 @@ export interface RestoreResult {
   url: string;
   /** The version keeping what the restore replaced (restore it to undo); null when nothing was replaced. */
   keptVersionId: string | null;
+}
+
+/** Options of a folder or channel restore: the backup, and whether to only plan (`dryRun`) or also delete what it lacks. */
+export interface ScopeRestoreOptions {
+  backupTimestamp: string;
+  dryRun?: boolean;
+  delete?: boolean;
 }
 
 /** The message the client presents and when it expires. */
@@ -166,16 +193,28 @@ export function createClient(options: ClientOptions) {
       await response.body?.cancel();
     },
 
-    async upload(channelRef: string, folder: string, filename: string, body: UploadBody, contentType?: string): Promise<UploadResult> {
+    async upload(
+      channelRef: string,
+      folder: string,
+      filename: string,
+      body: UploadBody,
+      contentType?: string,
+      conditions: UploadConditions = {},
+    ): Promise<UploadResult> {
       const type = contentType ?? (body instanceof Blob && body.type !== '' ? body.type : 'application/octet-stream');
       const response = await signed({
         method: 'PUT',
         path: filePath(channelRef, folder, filename),
-        headers: { 'Content-Type': type },
+        headers: {
+          'Content-Type': type,
+          ...conditionHeader('If-Match', conditions.ifMatch),
+          ...conditionHeader('If-None-Match', conditions.ifNoneMatch),
+        },
         body: body as BodyInit,
         replayable: !(body instanceof ReadableStream),
       });
-      return { created: response.status === 201, file: await json<FileInfo>(response) };
+      const file = await json<FileInfo>(response);
+      return { created: response.status === 201, file, etag: response.headers.get('etag') ?? `"${file.sha256}"` };
     },
 
     /** The file's bytes as a fetch Response (200, or 206 for a range): read it with blob(), arrayBuffer(), text() or body. */
@@ -225,8 +264,12 @@ export function createClient(options: ClientOptions) {
       json(await signed({ method: 'GET', path: `${folderPath(channelRef, folder)}/files`, query: pageQuery(page) })),
 
     /** The file stays restorable as a version. */
-    async deleteFile(channelRef: string, folder: string, filename: string): Promise<void> {
-      const response = await signed({ method: 'DELETE', path: filePath(channelRef, folder, filename) });
+    async deleteFile(channelRef: string, folder: string, filename: string, conditions: IfMatch = {}): Promise<void> {
+      const response = await signed({
+        method: 'DELETE',
+        path: filePath(channelRef, folder, filename),
+        headers: conditionHeader('If-Match', conditions.ifMatch),
+      });
       await response.body?.cancel();
     },
 
@@ -234,19 +277,41 @@ export function createClient(options: ClientOptions) {
     versions: async (channelRef: string, folder: string, filename: string, page?: PageRequest): Promise<Page<FileVersion>> =>
       json(await signed({ method: 'GET', path: `${filePath(channelRef, folder, filename)}/versions`, query: pageQuery(page) })),
 
+    /** Files deleted from the folder that can still be restored, by filename: `restore(…, { versionId })` brings one back. */
+    listDeleted: async (channelRef: string, folder: string, page?: PageRequest): Promise<Page<DeletedFile>> =>
+      json(await signed({ method: 'GET', path: `${folderPath(channelRef, folder)}/deleted`, query: pageQuery(page) })),
+
     /**
      * Restores the file and answers its URL (signed when the service signs links) and the version
      * that keeps the replaced bytes: `restore(…, { versionId: keptVersionId })` undoes it.
      */
-    async restore(channelRef: string, folder: string, filename: string, source: RestoreSource = {}): Promise<RestoreResult> {
+    async restore(
+      channelRef: string,
+      folder: string,
+      filename: string,
+      source: RestoreSource = {},
+      conditions: IfMatch = {},
+    ): Promise<RestoreResult> {
       const response = await signed({
         method: 'POST',
         path: `${filePath(channelRef, folder, filename)}/restore`,
         query: source as Record<string, string>,
+        headers: conditionHeader('If-Match', conditions.ifMatch),
       });
       const keptVersionId = response.headers.get('X-Kept-Version-Id');
       return { url: (await response.text()).trim(), keptVersionId: keptVersionId === null || keptVersionId === '' ? null : keptVersionId };
     },
+
+    /**
+     * Brings a folder back to a backup (`dryRun`: the plan only). Answers the changes and the
+     * safety backup taken first: `restoreChannel(…, { backupTimestamp: safetyBackup, delete: true })` undoes it.
+     */
+    restoreFolder: async (channelRef: string, folder: string, options: ScopeRestoreOptions): Promise<ScopeRestoreResult> =>
+      json(await signed({ method: 'POST', path: `${folderPath(channelRef, folder)}/restore`, query: scopeRestoreQuery(options) })),
+
+    /** Brings every folder of the channel back to a backup, as restoreFolder does for one. */
+    restoreChannel: async (channelRef: string, options: ScopeRestoreOptions): Promise<ScopeRestoreResult> =>
+      json(await signed({ method: 'POST', path: `${channelPath(channelRef)}/restore`, query: scopeRestoreQuery(options) })),
 
     /** Backs the channel up now: 409 BACKUP_EXISTS when it already was within this second. */
     createBackup: async (channelRef: string): Promise<Backup> =>
@@ -255,12 +320,35 @@ export function createClient(options: ClientOptions) {
     listBackups: async (channelRef: string, page?: PageRequest): Promise<Page<Backup>> =>
       json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/backups`, query: pageQuery(page) })),
 
+    /** What changed from backup `from` to `to` (default: now), by folder and filename. Pass the same query with a page's cursor. */
+    changes: async (channelRef: string, query: ChangesQuery): Promise<Page<FileChange>> => {
+      const { from, to, folder } = query;
+      return json(
+        await signed({ method: 'GET', path: `${channelPath(channelRef)}/changes`, query: { ...pageQuery(query), from, to, folder } }),
+      );
+    },
+
     /** Newest first; the filters (all optional) combine with AND. Pass the same filters with a page's cursor. */
     listAudit: async (channelRef: string, query: AuditQuery = {}): Promise<Page<AuditEvent>> => {
       const { action, adminId, folder, filename, result } = query;
       const filters = { action, adminId, folder, filename, result };
       return json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/audit`, query: { ...pageQuery(query), ...filters } }));
     },
+  };
+}
+
+/** The header of a condition, none when it is not given. */
+function conditionHeader(name: string, tags: string | readonly string[] | undefined): Record<string, string> {
+  if (tags === undefined) return {};
+  return { [name]: typeof tags === 'string' ? tags : tags.join(', ') };
+}
+
+/** Only the options given go in the query: the service refuses unknown ones and takes false by default. */
+function scopeRestoreQuery({ backupTimestamp, dryRun, delete: withDeletes }: ScopeRestoreOptions): Call['query'] {
+  return {
+    backupTimestamp,
+    dryRun: dryRun === undefined ? undefined : String(dryRun),
+    delete: withDeletes === undefined ? undefined : String(withDeletes),
   };
 }
 

@@ -11,6 +11,8 @@ import type {
   PageQuery,
   VersionSchema,
 } from '../http/schemas/files.ts';
+import type { ChangesQuery as ChangesQuerySchema, DeletedFileSchema, FileChangeSchema } from '../http/schemas/history.ts';
+import type { ScopeRestoreResultSchema } from '../http/schemas/scope-restore.ts';
 
 export type Principal = Static<typeof PrincipalSchema>;
 export type AuthTestResponse = Static<typeof AuthTestResponseSchema>;
@@ -21,6 +23,14 @@ export type Backup = Static<typeof BackupSchema>;
 export type AuditEvent = Static<typeof AuditEventSchema>;
 export type ChannelInfo = Static<typeof ChannelSchema>;
 export type FolderInfo = Static<typeof FolderSchema>;
+/** A deleted file that can still be restored: `restore(…, { versionId })` brings it back. */
+export type DeletedFile = Static<typeof DeletedFileSchema>;
+/** A file added, changed or deleted between two backups (or a backup and now). */
+export type FileChange = Static<typeof FileChangeSchema>;
+/** `from` (a backup), optional `to` (default: now) and `folder`, and the page. */
+export type ChangesQuery = Static<typeof ChangesQuerySchema>;
+/** What a folder or channel restore changed (or, for a dry run, would change), and its safety backup. */
+export type ScopeRestoreResult = Static<typeof ScopeRestoreResultSchema>;
 /** `?limit=` (1–1000, 50 by default) and `?cursor=` (a page's `next`). */
 export type PageRequest = Static<typeof PageQuery>;
 /** A page of the audit log, and its filters: action, adminId, folder, filename, result (AND). */

@@ -45,6 +45,8 @@ export const ErrorCodes = {
   WALLET_TAKEN: 409,
   CHANNEL_NAME_TAKEN: 409,
   BACKUP_EXISTS: 409,
+  // 412 — a conditional write (If-Match / If-None-Match) whose condition the live file does not meet
+  PRECONDITION_FAILED: 412,
   // 408 / 413 / 414 / 415 / 416 / 417 / 429 / 431
   REQUEST_TIMEOUT: 408,
   URI_TOO_LONG: 414,

@@ -16,10 +16,11 @@ export class BackupService {
     this.now = deps.now ?? Date.now;
   }
 
-  async create(channel: Channel, actor: Actor): Promise<BackupRecord> {
+  /** `second` names the backup by another second than the current one (a restore's safety backup, when this one is taken). */
+  async create(channel: Channel, actor: Actor, second?: number): Promise<BackupRecord> {
     const { catalog, audit } = this.deps;
     const createdAt = this.now();
-    const timestamp = formatBackupTimestamp(createdAt);
+    const timestamp = formatBackupTimestamp(second ?? createdAt);
     return audit.around(channel, actor, 'backup', { backupTimestamp: timestamp }, async () => {
       // An instant of the channel's history (see channel-history.ts): no file is copied or
       // linked, no row written per file; the bytes it names are kept as versions when replaced.

@@ -8,8 +8,8 @@ export function formatBackupTimestamp(epochMs: number): string {
   return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}_${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
 }
 
-/** Checks shape and calendar (no 20261340_…); returns the timestamp unchanged. */
-export function parseBackupTimestamp(value: string): string {
+/** Checks shape and calendar (no 20261340_…); returns the timestamp unchanged. `name`: the parameter, for the message. */
+export function parseBackupTimestamp(value: string, name = 'backupTimestamp'): string {
   const match = SHAPE.exec(value);
   if (match) {
     const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
@@ -27,6 +27,6 @@ export function parseBackupTimestamp(value: string): string {
   }
   throw new AppError(
     'INVALID_TIMESTAMP',
-    `backupTimestamp must be a real UTC date and time written yyyyMMdd_HHmmss, e.g. 20261122_085001 (got "${value.slice(0, 40)}")`,
+    `${name} must be a real UTC date and time written yyyyMMdd_HHmmss, e.g. 20261122_085001 (got "${value.slice(0, 40)}")`,
   );
 }

@@ -8,7 +8,8 @@ import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { liveKey } from './blob-layout.ts';
 import type { FilePath } from './file-path.ts';
-import { type LiveWriteDeps, removeLiveFile, replaceLiveFile } from './live-writes.ts';
+import { type LiveWriteDeps, removeLiveFile, replaceKnownLiveFile } from './live-writes.ts';
+import { checkPrecondition, type MatchPrecondition, type Precondition } from './preconditions.ts';
 
 export interface FileServiceDeps {
   blobs: BlobStorage;
@@ -32,11 +33,15 @@ export class FileService {
     path: FilePath,
     body: Readable,
     contentType: string,
+    precondition: Precondition = {},
   ): Promise<{ created: boolean; file: FileRecord }> {
     const key = liveKey(channel.id, path.folder, path.filename);
     return this.deps.audit.around(channel, actor, 'upload', path, () =>
       this.deps.locks.runExclusive(key, async () => {
-        const { file, created } = await replaceLiveFile(this.live, channel.id, path, contentType, (beforeCommit) =>
+        // Checked against the record read under the lock: of two writers with one If-Match, one wins.
+        const current = await this.deps.catalog.getFile(channel.id, path.folder, path.filename);
+        checkPrecondition(precondition, current);
+        const { file, created } = await replaceKnownLiveFile(this.live, current, channel.id, path, contentType, (beforeCommit) =>
           this.deps.blobs.put(key, body, { maxBytes: this.deps.maxFileBytes, beforeCommit, contentType }),
         );
         return { value: { created, file }, details: { sha256: file.sha256, bytes: file.size } };
@@ -69,12 +74,15 @@ export class FileService {
     return this.deps.catalog.listVersions(channel.id, path.folder, path.filename, page);
   }
 
-  async delete(channel: Channel, actor: Actor, path: FilePath): Promise<void> {
+  async delete(channel: Channel, actor: Actor, path: FilePath, precondition: MatchPrecondition = {}): Promise<void> {
     const key = liveKey(channel.id, path.folder, path.filename);
     await this.deps.audit.around(channel, actor, 'delete', path, () =>
       this.deps.locks.runExclusive(key, async () => {
-        const current = await this.require(channel, path);
-        const version = await removeLiveFile(this.live, current);
+        const current = await this.deps.catalog.getFile(channel.id, path.folder, path.filename);
+        // Before the 404: with If-Match, a missing file is a failed precondition (RFC 9110 §13.1.1).
+        checkPrecondition(precondition, current);
+        if (current === undefined) throw notFound(path);
+        const version = await removeLiveFile(this.live, current, actor.adminId);
         return { value: undefined, details: { versionId: version.id, sha256: current.sha256 } };
       }),
     );

@@ -7,10 +7,13 @@ import { openBlobStorage } from '../storage/open-blob-storage.ts';
 import type { FileCatalog } from '../store/file-catalog-types.ts';
 import { AuditTrail, type OutcomeObserver } from './audit-trail.ts';
 import { BackupService } from './backup-service.ts';
+import { ChannelChanges } from './channel-changes.ts';
+import { DeletedFiles } from './deleted-files.ts';
 import { FileService } from './file-service.ts';
 import { createFileUrls, type FileUrls } from './file-urls.ts';
 import { RestoreService } from './restore-service.ts';
 import { Retention } from './retention.ts';
+import { ScopeRestoreService } from './scope-restore-service.ts';
 import { LinkSigner } from './signed-links.ts';
 import { recoverInterruptedWrites } from './write-journal.ts';
 
@@ -18,9 +21,13 @@ export interface FileServices {
   files: FileService;
   backups: BackupService;
   restores: RestoreService;
+  /** Restores of a folder or a whole channel, over the single-file restores and deletes. */
+  scopeRestores: ScopeRestoreService;
   linkSigner: LinkSigner | undefined;
   fileUrls: FileUrls;
   retention: Retention;
+  deleted: DeletedFiles;
+  changes: ChannelChanges;
   /** Writes the audit log (the services above do) and reads it. */
   audit: AuditTrail;
 }
@@ -87,10 +94,14 @@ function createFileServices(
   // On S3 the secret is optional (presigned links need none); links already handed out stay valid.
   const linkSigner =
     config.urlSigning && config.urlSecret !== undefined ? new LinkSigner(config.urlSecret, config.urlTtlSeconds) : undefined;
+  const files = new FileService({ ...shared, maxFileBytes: config.maxFileBytes });
+  const backups = new BackupService(shared);
+  const restores = new RestoreService(shared);
   return {
-    files: new FileService({ ...shared, maxFileBytes: config.maxFileBytes }),
-    backups: new BackupService(shared),
-    restores: new RestoreService(shared),
+    files,
+    backups,
+    restores,
+    scopeRestores: new ScopeRestoreService({ catalog, audit, files, backups, restores }),
     linkSigner,
     fileUrls: createFileUrls({ publicBaseUrl, files: config, storage, blobs, linkSigner }),
     retention: new Retention(
@@ -99,6 +110,8 @@ function createFileServices(
       { keepLast: config.backupKeepLast, keepDays: config.backupKeepDays, versionKeepDays: config.versionKeepDays },
       logger,
     ),
+    deleted: new DeletedFiles(catalog),
+    changes: new ChannelChanges(catalog),
     audit,
   };
 }

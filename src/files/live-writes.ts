@@ -20,20 +20,9 @@ export interface LiveWriteOutcome {
 /**
  * The one way live bytes are replaced (uploads and restores). Once the new bytes are durable and
  * just before they take the live name: the current bytes are kept as a version and the write is
- * journalled; after the record is updated the journal entry goes. The caller holds the file's lock.
+ * journalled; after the record is updated the journal entry goes. The caller holds the file's lock
+ * and has read the live record (`current`, undefined when there is none) under it.
  */
-export async function replaceLiveFile(
-  deps: LiveWriteDeps,
-  channelId: string,
-  path: FilePath,
-  contentType: string,
-  write: (beforeCommit: NonNullable<PutOptions['beforeCommit']>) => Promise<StoredBlob>,
-): Promise<LiveWriteOutcome> {
-  const current = await deps.catalog.getFile(channelId, path.folder, path.filename);
-  return replaceKnownLiveFile(deps, current, channelId, path, contentType, write);
-}
-
-/** replaceLiveFile for a caller that has already read the live record (`current`) under the lock. */
 export async function replaceKnownLiveFile(
   deps: LiveWriteDeps,
   current: FileRecord | undefined,
@@ -62,10 +51,13 @@ export async function replaceKnownLiveFile(
   return { file, created: outcome === 'created', keptVersionId };
 }
 
-/** Deletes a live file, its bytes kept as a 'deleted' version first; journalled like a replacement. */
-export async function removeLiveFile(deps: LiveWriteDeps, current: FileRecord): Promise<FileVersion> {
+/**
+ * Deletes a live file, its bytes kept as a 'deleted' version first (recording who deleted it,
+ * `deletedBy`, for the deleted-files listing); journalled like a replacement.
+ */
+export async function removeLiveFile(deps: LiveWriteDeps, current: FileRecord, deletedBy: string | null): Promise<FileVersion> {
   const { blobs, catalog } = deps;
-  const version = await keepLiveVersion(blobs, catalog, current, 'deleted', deps.now());
+  const version = await keepLiveVersion(blobs, catalog, current, 'deleted', deps.now(), deletedBy);
   const { channelId, folder, filename } = current;
   const writeId = await catalog.beginWrite({
     channelId,

@@ -9,6 +9,7 @@ import { parseBackupTimestamp } from './backup-timestamp.ts';
 import { liveKey } from './blob-layout.ts';
 import { type FilePath, filePath } from './file-path.ts';
 import { type LiveWriteDeps, replaceKnownLiveFile } from './live-writes.ts';
+import { checkPrecondition, type MatchPrecondition } from './preconditions.ts';
 
 export interface RestoreServiceDeps {
   blobs: BlobStorage;
@@ -53,6 +54,7 @@ export class RestoreService {
     actor: Actor,
     requested: { folder: string; filename: string },
     source: RestoreSource,
+    precondition: MatchPrecondition = {},
   ): Promise<RestoreOutcome> {
     const { blobs, catalog, audit, locks } = this.deps;
     return audit.around(channel, actor, 'restore', requestedDetails({ ...requested, ...source }), async () => {
@@ -63,9 +65,11 @@ export class RestoreService {
       const key = liveKey(channel.id, path.folder, path.filename);
       const outcome = await locks.runExclusive(key, async (): Promise<RestoreOutcome> => {
         // Read under the lock: the source (a backup's state of the file may be the live bytes, until
-        // a write replaces them), and the current record both the no-op check and the kept version use.
+        // a write replaces them), and the current record the precondition, the no-op check and the
+        // kept version use.
         const version = await this.findSource(channel, path, source);
         const current = await catalog.getFile(channel.id, path.folder, path.filename);
+        checkPrecondition(precondition, current);
         if (current && current.sha256 === version.sha256) {
           return { file: current, source: version, changed: false, keptVersionId: null };
         }

@@ -13,6 +13,7 @@ export async function keepLiveVersion(
   record: FileRecord,
   kind: 'replaced' | 'deleted',
   now: number,
+  createdBy: string | null = null,
 ): Promise<FileVersion> {
   const key = versionKey(record.channelId);
   await blobs.link(liveKey(record.channelId, record.folder, record.filename), key);
@@ -29,5 +30,6 @@ export async function keepLiveVersion(
     createdAt: now,
     // Its span in the channel's history: from here until the write that replaces it commits.
     sinceSeq: record.sinceSeq ?? null,
+    createdBy,
   });
 }

@@ -25,9 +25,11 @@ import channelRoutes from './routes/channel-routes.ts';
 import consoleRoutes from './routes/console-routes.ts';
 import fileRoutes from './routes/file-routes.ts';
 import healthRoutes from './routes/health-routes.ts';
+import historyRoutes from './routes/history-routes.ts';
 import linkedChannelsRoute from './routes/linked-channels-route.ts';
 import metricsRoute from './routes/metrics-route.ts';
 import restoreRoute from './routes/restore-route.ts';
+import scopeRestoreRoutes from './routes/scope-restore-routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -99,7 +101,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Own encapsulation context: it replaces the body parsers to stream uploads.
     await scope.register(fileRoutes, deps.files);
     await scope.register(restoreRoute, deps.files);
+    await scope.register(scopeRestoreRoutes, deps.files);
     await scope.register(channelRoutes, deps.files);
+    await scope.register(historyRoutes, deps.files);
   });
   return app;
 }

@@ -22,6 +22,16 @@ export const versionView = (v: FileVersion) => ({
   time: iso(v.createdAt),
 });
 
+/** A deleted file as the trash lists it: its newest 'deleted' version. */
+export const deletedFileView = (v: FileVersion) => ({
+  filename: v.filename,
+  deletedAt: iso(v.createdAt),
+  deletedBy: v.createdBy,
+  versionId: v.id,
+  size: v.size,
+  sha256: v.sha256,
+});
+
 export const backupView = (b: BackupRecord) => ({
   timestamp: b.timestamp,
   files: b.files,

@@ -1,10 +1,13 @@
 import type { AuditTrail } from '../files/audit-trail.ts';
 import type { BackupService } from '../files/backup-service.ts';
 import { ChannelAccess } from '../files/channel-access.ts';
+import type { ChannelChanges } from '../files/channel-changes.ts';
+import type { DeletedFiles } from '../files/deleted-files.ts';
 import type { FileService } from '../files/file-service.ts';
 import type { FileServices } from '../files/file-services.ts';
 import type { FileUrls } from '../files/file-urls.ts';
 import type { RestoreService } from '../files/restore-service.ts';
+import type { ScopeRestoreService } from '../files/scope-restore-service.ts';
 import type { LinkSigner } from '../files/signed-links.ts';
 import type { ChannelLookup, LinkedChannelListing } from '../store/types.ts';
 
@@ -14,6 +17,9 @@ export interface FilesRouteDeps {
   files: FileService;
   backups: BackupService;
   restores: RestoreService;
+  deleted: DeletedFiles;
+  changes: ChannelChanges;
+  scopeRestores: ScopeRestoreService;
   auditLog: Pick<AuditTrail, 'list'>;
   linkSigner: LinkSigner | undefined;
   /** The URL a restore answers. */
@@ -22,6 +28,17 @@ export interface FilesRouteDeps {
 
 /** The routes' services: the file services, and the gate to channels over the store's channel directory. */
 export function filesRouteDeps(services: FileServices, channels: ChannelLookup & LinkedChannelListing): FilesRouteDeps {
-  const { files, backups, restores, linkSigner, fileUrls, audit } = services;
-  return { access: new ChannelAccess(channels, audit), files, backups, restores, auditLog: audit, linkSigner, fileUrls };
+  const { files, backups, restores, scopeRestores, deleted, changes, linkSigner, fileUrls, audit } = services;
+  return {
+    access: new ChannelAccess(channels, audit),
+    files,
+    backups,
+    restores,
+    scopeRestores,
+    deleted,
+    changes,
+    auditLog: audit,
+    linkSigner,
+    fileUrls,
+  };
 }

@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { toFileVersion } from './file-catalog-rows.ts';
 import type { BackupRecord, FileVersion } from './file-catalog-types.ts';
 import type { Database } from './schema.ts';
@@ -96,6 +96,7 @@ export async function fileAtBackup(
     sha256,
     contentType,
     createdAt: backup.createdAt,
+    createdBy: null,
   });
   const live = await db
     .selectFrom('files')
@@ -152,13 +153,13 @@ export async function versionsOf(
   const result = await sql<Record<string, unknown>>`
     select * from (
       select id, channel_id, folder, filename, kind, backup_timestamp, blob_key, size, sha256, content_type, created_at,
-             since_seq, until_seq
+             created_by, since_seq, until_seq
         from file_versions
         where channel_id = ${channelId} and folder = ${folder} and filename = ${filename}
       union all
       select cast(${BACKUP_ENTRY_PREFIX} as text) || b.timestamp, b.channel_id, cast(${folder} as text), cast(${filename} as text),
              cast('backup' as text), b.timestamp, g.blob_key,
-             g.size, g.sha256, g.content_type, b.created_at, g.since_seq, g.until_seq
+             g.size, g.sha256, g.content_type, b.created_at, cast(null as text), g.since_seq, g.until_seq
         from backups b
         join (
           select cast(null as text) as blob_key, size, sha256, content_type, since_seq, cast(null as bigint) as until_seq
@@ -178,4 +179,70 @@ export async function versionsOf(
     // Raw rows: the engines' drivers type bigint columns of a union as they please.
     return { ...version, size: Number(version.size), createdAt: Number(version.createdAt) };
   });
+}
+
+/** The rows of a state: one per file, with what restoring it needs. */
+export interface StateRow {
+  folder: string;
+  filename: string;
+  size: number;
+  sha256: string;
+  content_type: string;
+  /** Null: the live bytes (an instant backup's file not written since, or the live state itself). */
+  blob_key: string | null;
+  /** The version to restore it from: a backup entry's id, a pre-005 backup row's id; null for the live state. */
+  version_id: string | null;
+}
+
+/** Which files a state query reads: one folder or all, and, when known, only these candidates. */
+export interface StateScope {
+  folder?: string | undefined;
+  /** A SQL relation of (folder, filename) pairs to restrict the state to. */
+  only?: RawBuilder<unknown> | undefined;
+}
+
+/**
+ * The channel's files at a backup (or live, `backup` undefined) as a SQL relation of StateRow:
+ * for an instant backup, the live records written at or before it and the versions live at it;
+ * for a backup from before migration 005, its per-file rows.
+ */
+export function stateAt(channelId: string, backup: BackupRecord | undefined, scope: StateScope = {}): RawBuilder<StateRow> {
+  const folderIs = (alias: string) => (scope.folder === undefined ? sql`` : sql`and ${sql.ref(`${alias}.folder`)} = ${scope.folder}`);
+  const onlyIn = (alias: string) =>
+    scope.only === undefined ? sql`` : sql`and (${sql.ref(`${alias}.folder`)}, ${sql.ref(`${alias}.filename`)}) in (${scope.only})`;
+  if (backup === undefined) {
+    return sql<StateRow>`select f.folder, f.filename, f.size, f.sha256, f.content_type, cast(null as text) as blob_key,
+        cast(null as text) as version_id
+      from files f where f.channel_id = ${channelId} ${folderIs('f')} ${onlyIn('f')}`;
+  }
+  if (backup.seq === null || backup.seq === undefined) {
+    return sql<StateRow>`select v.folder, v.filename, v.size, v.sha256, v.content_type, v.blob_key, v.id as version_id
+      from file_versions v
+      where v.channel_id = ${channelId} and v.kind = 'backup' and v.backup_timestamp = ${backup.timestamp} ${folderIs('v')} ${onlyIn('v')}`;
+  }
+  const at = backup.seq;
+  const entry = backupEntryId(backup.timestamp);
+  return sql<StateRow>`select f.folder, f.filename, f.size, f.sha256, f.content_type, cast(null as text) as blob_key,
+        cast(${entry} as text) as version_id
+      from files f where f.channel_id = ${channelId} and f.since_seq <= ${at} ${folderIs('f')} ${onlyIn('f')}
+    union all
+    select v.folder, v.filename, v.size, v.sha256, v.content_type, v.blob_key, cast(${entry} as text) as version_id
+      from file_versions v
+      where v.channel_id = ${channelId} and v.since_seq <= ${at} and v.until_seq > ${at} ${folderIs('v')} ${onlyIn('v')}
+        and not exists (select 1 from files l where l.channel_id = v.channel_id and l.folder = v.folder
+                        and l.filename = v.filename and l.since_seq <= ${at})`;
+}
+
+/**
+ * The files whose state may differ between two instants `from` < `to` of the channel's history:
+ * those written, replaced or deleted in between. Reads the writes between them through the
+ * (channel, since_seq) and (channel, until_seq) indexes: its cost follows the change.
+ */
+export function touchedBetween(channelId: string, from: number, to: number): RawBuilder<{ folder: string; filename: string }> {
+  return sql`select f.folder, f.filename from files f
+      where f.channel_id = ${channelId} and f.since_seq > ${from} and f.since_seq <= ${to}
+    union
+    select v.folder, v.filename from file_versions v
+      where v.channel_id = ${channelId} and v.until_seq > ${from} and v.since_seq <= ${to}
+        and (v.until_seq <= ${to} or v.since_seq > ${from})`;
 }

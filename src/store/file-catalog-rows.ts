@@ -46,6 +46,7 @@ export const toFileVersion = (row: Selectable<FileVersionsTable>): FileVersion =
   contentType: row.content_type,
   createdAt: row.created_at,
   sinceSeq: row.since_seq === null ? null : Number(row.since_seq),
+  createdBy: row.created_by,
 });
 
 // Built field by field: callers may pass a wider object (a FileRecord spread), whose extra
@@ -64,6 +65,7 @@ export const versionRow = (id: string, v: NewFileVersion): FileVersionsTable => 
   created_at: v.createdAt,
   since_seq: v.sinceSeq ?? null,
   until_seq: null,
+  created_by: v.createdBy ?? null,
 });
 
 export const toBackupRecord = (row: Selectable<BackupsTable>): BackupRecord => ({

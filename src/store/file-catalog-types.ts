@@ -1,3 +1,6 @@
+import type { BackupEntry, BackupScope } from './backup-entry-queries.ts';
+import type { ChangesOptions } from './changes-queries.ts';
+
 /**
  * Metadata of channel files, their kept versions, backups and the audit log. Times are epoch ms.
  * Paths are (channelId, folder, filename); folder and filename have passed safeSegment().
@@ -38,9 +41,12 @@ export interface FileVersion {
   createdAt: number;
   /** When a replaced or deleted version's bytes became live (the channel clock); null before migration 005. */
   sinceSeq?: number | null;
+  /** The admin whose delete kept it; null for other versions, and for those kept before this was recorded. */
+  createdBy: string | null;
 }
 
-export type NewFileVersion = Omit<FileVersion, 'id' | 'blobKey'> & { blobKey: string };
+/** Who made it is optional: only a delete by an admin records one. A new version always has its own bytes. */
+export type NewFileVersion = Omit<FileVersion, 'id' | 'createdBy' | 'blobKey'> & { createdBy?: string | null; blobKey: string };
 
 export interface BackupRecord {
   channelId: string;
@@ -113,6 +119,16 @@ export interface FolderSummary {
   fileCount: number;
 }
 
+/** A file that differs between two states of a channel (two backups, or a backup and the live files). */
+export interface FileChange {
+  folder: string;
+  filename: string;
+  change: 'added' | 'changed' | 'deleted';
+  /** Of the newer state; of the older one for 'deleted'. */
+  size: number;
+  sha256: string;
+}
+
 export interface PageRequest {
   limit: number; // 1..1000
   cursor?: string | undefined; // opaque, from a previous page's `next`
@@ -139,6 +155,8 @@ export interface FileCatalog {
   getVersion(channelId: string, id: string): Promise<FileVersion | undefined>;
   /** Versions of one file, newest first (createdAt, then id). */
   listVersions(channelId: string, folder: string, filename: string, page: PageRequest): Promise<Page<FileVersion>>;
+  /** Deleted files of a folder that can still be restored (no live file of the name), by filename: each one's newest 'deleted' version. */
+  listDeleted(channelId: string, folder: string, page: PageRequest): Promise<Page<FileVersion>>;
 
   /**
    * Records a backup: the channel's current instant, in one row, whatever the channel's size. A
@@ -154,6 +172,10 @@ export interface FileCatalog {
   backupVersion(channelId: string, timestamp: string, folder: string, filename: string): Promise<FileVersion | undefined>;
   /** The file's version in the newest backup that holds it. */
   newestBackupVersion(channelId: string, folder: string, filename: string): Promise<FileVersion | undefined>;
+  /** What changed from backup `from` to backup `to` (null: the live files), by (folder, filename); see changes-queries.ts. */
+  changesBetween(channelId: string, from: string, to: string | null, options: ChangesOptions): Promise<Page<FileChange>>;
+  /** What backup `timestamp` holds within `scope` (a folder, or the whole channel), by folder then filename. */
+  backupEntries(channelId: string, timestamp: string, scope: BackupScope): Promise<BackupEntry[]>;
 
   /**
    * Retention: removes backups of the channel beyond the newest `keepLast` that are also older

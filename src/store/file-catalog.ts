@@ -1,5 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { backupExists } from '../errors/common-errors.ts';
+import { backupEntries } from './backup-entry-queries.ts';
+import { changesBetween } from './changes-queries.ts';
 import {
   advanceClock,
   backupOfEntryId,
@@ -10,6 +12,7 @@ import {
   versionsOf,
 } from './channel-history.ts';
 import { BACKUP_UNIQUE, violates } from './database-errors.ts';
+import { listDeleted } from './deleted-files-queries.ts';
 import {
   auditRow,
   backupRow,
@@ -181,6 +184,8 @@ export function fileCatalog(db: Db): FileCatalog {
       return pageFrom(rows, page.limit, (v) => [v.createdAt, v.id]);
     },
 
+    listDeleted: (channelId, folder, page) => listDeleted(db, channelId, folder, page),
+
     async createBackup(backup: NewBackup): Promise<BackupRecord> {
       try {
         return await db.transaction().execute(async (trx) => {
@@ -254,6 +259,12 @@ export function fileCatalog(db: Db): FileCatalog {
         .sort()
         .at(-1);
       return newest === undefined ? undefined : catalog.backupVersion(channelId, newest, folder, filename);
+    },
+
+    changesBetween: (channelId, from, to, options) => changesBetween(db, channelId, from, to, options),
+    async backupEntries(channelId, timestamp, scope) {
+      const backup = await catalog.getBackup(channelId, timestamp);
+      return backup === undefined ? [] : backupEntries(db, backup, scope);
     },
 
     async pruneChannel(

@@ -104,6 +104,8 @@ export interface FileVersionsTable {
   /** The span of the channel clock when these bytes were live (replaced and deleted versions). */
   since_seq: number | null;
   until_seq: number | null;
+  /** The admin whose delete kept this version (migration 004); null otherwise and for older rows. */
+  created_by: string | null;
 }
 
 export interface AuditEventsTable {

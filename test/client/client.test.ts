@@ -228,6 +228,46 @@ describe('the client library against the service (sqlite)', () => {
     assert.equal(counter.nonces(), 1);
   });
 
+  test('conditional writes: ifMatch / ifNoneMatch on upload, deleteFile and restore; a 412 is a ProblemError', async () => {
+    const { client } = clientOf(fromViemAccount(fixture.ownerWallet.account));
+    const preconditionFailed = (error: unknown) =>
+      error instanceof ProblemError && error.status === 412 && error.code === 'PRECONDITION_FAILED';
+
+    const created = await client.upload(channel, 'cond', 'plan.txt', 'one', 'text/plain', { ifNoneMatch: '*' });
+    assert.deepEqual([created.created, created.etag], [true, `"${sha256('one')}"`]);
+    await assert.rejects(client.upload(channel, 'cond', 'plan.txt', 'two', 'text/plain', { ifNoneMatch: '*' }), preconditionFailed);
+    await assert.rejects(client.upload(channel, 'cond', 'plan.txt', 'two', undefined, { ifMatch: `"${sha256('other')}"` }), (error) => {
+      assert.ok(preconditionFailed(error));
+      assert.match((error as ProblemError).detail, new RegExp(sha256('one')));
+      return true;
+    });
+    const replaced = await client.upload(channel, 'cond', 'plan.txt', 'two', undefined, { ifMatch: ['"stale"', created.etag] });
+    assert.deepEqual([replaced.created, replaced.etag], [false, `"${sha256('two')}"`]);
+    assert.equal((await client.upload(channel, 'cond', 'plan.txt', 'three', undefined, { ifNoneMatch: [created.etag] })).created, false);
+    const current = `"${sha256('three')}"`;
+
+    const backup = await client.createBackup(channel);
+    await client.upload(channel, 'cond', 'plan.txt', 'four');
+    await assert.rejects(
+      client.restore(channel, 'cond', 'plan.txt', { backupTimestamp: backup.timestamp }, { ifMatch: current }),
+      preconditionFailed,
+    );
+    assert.equal(await (await client.download(channel, 'cond', 'plan.txt')).text(), 'four');
+    const restored = await client.restore(
+      channel,
+      'cond',
+      'plan.txt',
+      { backupTimestamp: backup.timestamp },
+      { ifMatch: `"${sha256('four')}"` },
+    );
+    assert.match(String(restored.keptVersionId), /^ver_/);
+
+    await assert.rejects(client.deleteFile(channel, 'cond', 'plan.txt', { ifMatch: `"${sha256('four')}"` }), preconditionFailed);
+    await client.deleteFile(channel, 'cond', 'plan.txt', { ifMatch: '*' });
+    assert.equal(await client.stat(channel, 'cond', 'plan.txt'), undefined);
+    await assert.rejects(client.deleteFile(channel, 'cond', 'plan.txt', { ifMatch: '*' }), preconditionFailed);
+  });
+
   test('an answer that is not a problem is an HttpError with its status and body', async () => {
     const client = createClient({
       baseUrl: svc.baseUrl,

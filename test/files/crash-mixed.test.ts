@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomInt } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +10,7 @@ import { isTempName } from '../../src/storage/temp-files.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import { bundleForSpawn, cliBundle } from '../helpers/bundle.ts';
 import { CRASH_FILES, CRASH_FOLDER } from '../helpers/crash-layout.ts';
+import { startCrashWorker } from '../helpers/crash-process.ts';
 import { sha256, storedBytes } from '../helpers/files.ts';
 import { createTenantFixture } from '../helpers/fixtures.ts';
 import { spawnService, waitUntilReady } from '../helpers/service-process.ts';
@@ -19,34 +19,6 @@ import { createStorage, freePort } from '../helpers/test-service.ts';
 const KILLS = 200;
 const LANES = 2;
 const WORKER = new URL('../helpers/crash-worker.ts', import.meta.url);
-
-interface Worker {
-  go(): void;
-  kill(): Promise<void>;
-}
-
-/** Starts the crash worker and resolves once it has recovered (printed `ready`). */
-function startWorker(bundle: string, env: Record<string, string>): Promise<Worker> {
-  const child = spawn(process.execPath, [bundle], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (!chunk.toString().includes('ready')) return;
-      resolve({
-        go: () => child.stdin.write('go\n'),
-        async kill() {
-          if (child.exitCode !== null)
-            throw new Error(`the worker stopped by itself (${child.exitCode}) before the kill:\n${stderr.slice(-2000)}`);
-          child.kill('SIGKILL');
-          await exited;
-        },
-      });
-    });
-    void exited.then((code) => reject(new Error(`the worker exited (${code}) before it was ready:\n${stderr.slice(-2000)}`)));
-  });
-}
 
 async function tempFiles(dataDir: string): Promise<string[]> {
   const entries = await readdir(path.join(dataDir, 'storage'), { recursive: true, withFileTypes: true }).catch(() => []);
@@ -125,7 +97,7 @@ async function runLane(t: TestContext, bundle: string, kills: number, lane: numb
   }
 
   for (let kill = 1; kill <= kills; kill++) {
-    const worker = await startWorker(bundle, env);
+    const worker = await startCrashWorker(bundle, env);
     await checkRecoveredState(false, `lane ${lane}, after restart ${kill}`);
     worker.go();
     await sleep(randomInt(5, 250));
@@ -133,7 +105,7 @@ async function runLane(t: TestContext, bundle: string, kills: number, lane: numb
   }
 
   // The last restart recovers; then everything is checked byte by byte, and the service starts on it.
-  const worker = await startWorker(bundle, env);
+  const worker = await startCrashWorker(bundle, env);
   await checkRecoveredState(true, `lane ${lane}, after the last restart`);
   await worker.kill();
   const backups = (await store.files.listBackups(channel, { limit: 1000 })).items.length;

@@ -165,6 +165,14 @@ for (const setup of FILE_SETUPS) {
             }
             jobs.push(['GET', `/api/channels/${p}/folders/docs/files`], ['GET', `/api/channels/${channel}/folders/${p}/files`]);
             jobs.push(['POST', `${file(channel, 'docs', 'a.txt')}/restore?backupTimestamp=${p}`]);
+            // The deleted list names a folder in its path; the changes name backups and a folder in the query.
+            jobs.push(['GET', `/api/channels/${p}/folders/docs/deleted`], ['GET', `/api/channels/${channel}/folders/${p}/deleted`]);
+            jobs.push(
+              ['GET', `/api/channels/${p}/changes?from=${timestamp}`],
+              ['GET', `/api/channels/${channel}/changes?from=${p}`],
+              ['GET', `/api/channels/${channel}/changes?from=${timestamp}&to=${p}`],
+              ['GET', `/api/channels/${channel}/changes?from=${timestamp}&folder=${p}`],
+            );
           }
         }
       // Names s3rver cannot store (see beyondS3rver) would only corrupt the test server's bucket.

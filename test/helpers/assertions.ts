@@ -4,10 +4,10 @@ import { type HttpResponse, headerLines } from './http.ts';
 /** The response headers of the service contract, on every /api response. */
 export const CONTRACT_HEADERS: Record<string, string> = {
   'access-control-allow-headers':
-    'Origin, Content-Type, Accept, Authorization, Accept-Language, connection, Cache-Control, Access-Control-Request-Method, Access-Control-Request-Headers, X-SIG, X-WAL, X-MES',
+    'Origin, Content-Type, Accept, Authorization, Accept-Language, connection, Cache-Control, Access-Control-Request-Method, Access-Control-Request-Headers, X-SIG, X-WAL, X-MES, If-Match, If-None-Match',
   'access-control-allow-credentials': 'true',
   'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS, HEAD',
-  'access-control-expose-headers': 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials, X-Kept-Version-Id',
+  'access-control-expose-headers': 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials, X-Kept-Version-Id, ETag',
   'x-content-type-options': 'nosniff',
   'x-xss-protection': '0',
   'cache-control': 'no-cache, no-store, max-age=0, must-revalidate',

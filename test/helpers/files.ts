@@ -35,8 +35,8 @@ export class FilesClient {
     return request(this.baseUrl, this.filePath(folder, filename), { headers: { ...this.auth, ...headers } });
   }
 
-  delete(folder: string, filename: string): Promise<HttpResponse> {
-    return request(this.baseUrl, this.filePath(folder, filename), { method: 'DELETE', headers: this.auth });
+  delete(folder: string, filename: string, headers: object = {}): Promise<HttpResponse> {
+    return request(this.baseUrl, this.filePath(folder, filename), { method: 'DELETE', headers: { ...this.auth, ...headers } });
   }
 
   list(folder: string, query = ''): Promise<HttpResponse> {
@@ -67,10 +67,10 @@ export class FilesClient {
   }
 
   /** The contract's restore: Content-Type application/json, empty body unless given. */
-  restore(folder: string, filename: string, query: string, body?: string): Promise<HttpResponse> {
+  restore(folder: string, filename: string, query: string, body?: string, headers: object = {}): Promise<HttpResponse> {
     return request(this.baseUrl, `${this.filePath(folder, filename)}/restore${query}`, {
       method: 'POST',
-      headers: { ...this.auth, 'Content-Type': 'application/json' },
+      headers: { ...this.auth, 'Content-Type': 'application/json', ...headers },
       body,
     });
   }

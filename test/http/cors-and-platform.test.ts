@@ -33,7 +33,7 @@ describe('CORS, health, OpenAPI', () => {
       });
       assert.equal(response.status, 200, `${origin}: ${response.body}`);
       assert.equal(response.headers['access-control-allow-origin'], origin);
-      assert.match(String(response.headers['access-control-allow-headers']), /X-SIG, X-WAL, X-MES$/);
+      assert.match(String(response.headers['access-control-allow-headers']), /X-SIG, X-WAL, X-MES, If-Match, If-None-Match$/);
       assert.deepEqual(headerLines(response, 'vary'), ['Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers']);
     }
   });

@@ -328,6 +328,8 @@ const ROUTES: [method: string, template: string][] = [
   ['POST', `${CHANNEL}/backups`],
   ['GET', `${CHANNEL}/backups`],
   ['GET', `${CHANNEL}/audit`],
+  ['GET', `${FOLDER}/deleted`],
+  ['GET', `${CHANNEL}/changes`],
   ['GET', '/healthz'],
   ['GET', '/readyz'],
   ['GET', '/metrics'],
@@ -400,7 +402,7 @@ const randomPath = fc
   )
   .map((path) => ({ routeMethod: 'GET', path }));
 
-const QUERY_KEYS = ['limit', 'cursor', 'backupTimestamp', 'versionId', 'expires', 'signature'];
+const QUERY_KEYS = ['limit', 'cursor', 'backupTimestamp', 'versionId', 'expires', 'signature', 'from', 'to', 'folder'];
 
 function queryString(world: World): fc.Arbitrary<string> {
   const key = fc.oneof(

@@ -62,7 +62,8 @@ for (const engine of ENGINES) {
       const old = fileCatalog(db);
       for (let i = 0; i < 40; i++) await old.appendAudit(event(i));
 
-      assert.deepEqual(await migrateToLatest(db, engine), ['003-audit-filter-indexes']);
+      // Later migrations run too; 003 first.
+      assert.equal((await migrateToLatest(db, engine))[0], '003-audit-filter-indexes');
       const indexes = await auditIndexes(db, engine);
       for (const name of Object.values(FILTER_INDEXES)) assert.ok(indexes.includes(name), `${name} in ${indexes}`);
 

@@ -1,4 +1,4 @@
-import { type Command, integerOption } from '../command.ts';
+import { type Command, integerOption, optionalString, stringOption } from '../command.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -41,6 +41,26 @@ export const backupCommands: Command[] = [
           `${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  by ${b.createdBy ?? 'scheduler or CLI'}`,
       );
       return { json: { items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : `No backups of ${channel.id} yet` };
+    },
+  },
+  {
+    words: ['backup', 'diff'],
+    summary: 'List what changed in a channel between two backups, or since a backup',
+    options: {
+      ...channelOptions,
+      from: { type: 'string', required: true, placeholder: 'TS', description: 'The older backup, yyyyMMdd_HHmmss' },
+      to: { type: 'string', placeholder: 'TS', description: 'The newer backup (default: the live files now)' },
+      folder: { type: 'string', description: 'Only this folder' },
+      limit: { type: 'string', description: 'How many (1–1000, default 50)' },
+    },
+    async run({ values, store, fileServices }) {
+      const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
+      const channel = await channelFrom(await store(), values);
+      const request = { from: stringOption(values, 'from'), to: optionalString(values, 'to'), folder: optionalString(values, 'folder') };
+      const page = await (await fileServices()).changes.between(channel, request, { limit });
+      const lines = page.items.map((c) => `${c.change.padEnd(7)}  ${String(c.size).padStart(10)} bytes  ${c.folder}/${c.filename}`);
+      const since = `${request.from} and ${request.to ?? 'now'}`;
+      return { json: { items: page.items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : `No changes between ${since}` };
     },
   },
 ];

@@ -64,4 +64,30 @@ export const fileCommands: Command[] = [
       return { json: { items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : 'No stored versions' };
     },
   },
+  {
+    words: ['file', 'deleted'],
+    summary: 'List the files deleted from a folder that can still be restored (with "file restore --version")',
+    options: {
+      ...channelOptions,
+      folder: { type: 'string', required: true, description: 'Folder name' },
+      limit: { type: 'string', description: 'How many (1–1000, default 50)' },
+    },
+    async run({ values, store, fileServices }) {
+      const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
+      const channel = await channelFrom(await store(), values);
+      const page = await (await fileServices()).deleted.list(channel, stringOption(values, 'folder'), { limit });
+      const items = page.items.map((v) => ({
+        filename: v.filename,
+        deletedAt: new Date(v.createdAt).toISOString(),
+        deletedBy: v.createdBy,
+        versionId: v.id,
+        size: v.size,
+        sha256: v.sha256,
+      }));
+      const lines = items.map(
+        (d) => `${d.versionId}  ${d.deletedAt}  ${String(d.size).padStart(10)} bytes  by ${d.deletedBy ?? '-'}  ${d.filename}`,
+      );
+      return { json: { items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : 'No deleted files to restore' };
+    },
+  },
 ];

@@ -103,11 +103,23 @@ export class ConsoleSession {
   async signOut(reason?: Error): Promise<void> {
     const state = this.#state;
     this.#unwatchAccounts();
-    this.#set({ status: 'signed-out', error: reason });
+    let failure: unknown;
     if (state.status === 'signed-in') {
+      // A pending renewal first: the logout below waits for the signing it would otherwise hold up.
       state.renewal?.decline();
-      await state.client.logout().catch(() => undefined);
+      // Signed out once the service has revoked the message, so that "signed out" means its headers are dead.
+      failure = await state.client.logout().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     }
+    const unrevoked =
+      failure === undefined
+        ? undefined
+        : new Error(
+            `Signed out in this page, but the service could not revoke the message (${failure instanceof Error ? failure.message : String(failure)}): it stays valid until it expires.`,
+          );
+    this.#set({ status: 'signed-out', error: reason ?? unrevoked });
   }
 
   /**

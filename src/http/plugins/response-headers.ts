@@ -24,6 +24,8 @@ export const ALLOWED_HEADERS = [
   'X-SIG',
   'X-WAL',
   'X-MES',
+  'If-Match',
+  'If-None-Match',
 ];
 export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
 
@@ -31,8 +33,9 @@ const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Headers': ALLOWED_HEADERS.join(', '),
   'Access-Control-Allow-Credentials': 'true',
   'Access-Control-Allow-Methods': ALLOWED_METHODS.join(', '),
-  // X-Kept-Version-Id: a restore's undo, which a page of another origin reads (see restore-route.ts).
-  'Access-Control-Expose-Headers': 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials, X-Kept-Version-Id',
+  // X-Kept-Version-Id: a restore's undo, which a page of another origin reads (see restore-route.ts);
+  // ETag: the tag its next conditional write (If-Match) names.
+  'Access-Control-Expose-Headers': 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials, X-Kept-Version-Id, ETag',
 };
 
 /** Three separate header lines, as the contract shows them. */

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { downloadDisposition } from '../../files/download-disposition.ts';
+import { entityTagOf } from '../../files/preconditions.ts';
 import type { FileRecord } from '../../store/file-catalog-types.ts';
 import { parseRangeHeader } from '../byte-range.ts';
 import { matchesEtag } from '../entity-tags.ts';
@@ -9,7 +10,19 @@ import { fileView, versionView } from '../file-views.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { pageRequestOf } from '../page-request.ts';
 import { actorOf, channelOf, filePathOf, folderOf } from '../plugins/channel-scope.ts';
-import { DownloadQuery, FileParams, FileSchema, FolderParams, PageQuery, pageOf, VersionSchema } from '../schemas/files.ts';
+import { matchPrecondition, uploadPrecondition } from '../preconditions.ts';
+import {
+  DownloadQuery,
+  FileParams,
+  FileSchema,
+  FolderParams,
+  IfMatchHeaders,
+  PageQuery,
+  pageOf,
+  UploadedFileSchema,
+  UploadHeaders,
+  VersionSchema,
+} from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
@@ -34,12 +47,17 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
       config: { permission: 'files:write' },
       schema: {
         summary: 'Upload a file (the body is the bytes); a replaced file stays restorable as a version',
+        description:
+          'Conditional with If-Match (the ETag of the file it replaces, or * for any) or If-None-Match ' +
+          '(* to create only): 412 PRECONDITION_FAILED when the live file does not meet it, and nothing changes.',
         tags: ['files'],
         params: FileParams,
-        response: { 200: FileSchema, 201: FileSchema, ...errors, 413: problemRef, 507: problemRef },
+        headers: UploadHeaders,
+        response: { 200: UploadedFileSchema, 201: UploadedFileSchema, ...errors, 412: problemRef, 413: problemRef, 507: problemRef },
       },
     },
     async (request, reply) => {
+      const precondition = uploadPrecondition(request.headers);
       const body = (request.body as Readable | undefined) ?? emptyBody();
       const { created, file } = await deps.files.put(
         channelOf(request),
@@ -47,8 +65,12 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
         filePathOf(request),
         body,
         storedContentType(request.headers['content-type']),
+        precondition,
       );
-      return reply.code(created ? 201 : 200).send(fileView(file));
+      return reply
+        .code(created ? 201 : 200)
+        .header('ETag', entityTagOf(file))
+        .send(fileView(file));
     },
   );
 
@@ -68,7 +90,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
       const channel = channelOf(request);
       const path = filePathOf(request);
       const file = await deps.files.stat(channel, path);
-      const etag = `"${file.sha256}"`;
+      const etag = entityTagOf(file);
       setDownloadHeaders(reply, file, etag);
       if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
       const range = parseRangeHeader(request.headers.range, file.size);
@@ -91,13 +113,16 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
       config: { permission: 'files:write' },
       schema: {
         summary: 'Delete a file; it stays restorable as a version',
+        description: 'Conditional with If-Match (the ETag of the file, or *): 412 PRECONDITION_FAILED when not met, and nothing changes.',
         tags: ['files'],
         params: FileParams,
-        response: { 204: { type: 'null' }, ...errors },
+        headers: IfMatchHeaders,
+        response: { 204: { type: 'null' }, ...errors, 412: problemRef },
       },
     },
     async (request, reply) => {
-      await deps.files.delete(channelOf(request), actorOf(request), filePathOf(request));
+      const precondition = matchPrecondition(request.headers, 'DELETE');
+      await deps.files.delete(channelOf(request), actorOf(request), filePathOf(request), precondition);
       return reply.code(204).send(null);
     },
   );

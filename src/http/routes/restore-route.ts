@@ -4,7 +4,8 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { actorOf, channelOf, filePathOf } from '../plugins/channel-scope.ts';
-import { FileParams, RestoreQuery } from '../schemas/files.ts';
+import { matchPrecondition } from '../preconditions.ts';
+import { FileParams, IfMatchHeaders, RestoreQuery } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 
 /** The contract's content type, byte for byte. The URL in the body is ASCII (percent-encoded). */
@@ -27,9 +28,11 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
         description:
           'The replaced bytes are kept as a version first, so every restore can be undone with ?versionId=: ' +
           `the ${KEPT_VERSION_HEADER} response header names that version (absent when nothing was replaced: ` +
-          'the file did not exist, or already held these bytes).',
+          'the file did not exist, or already held these bytes). Conditional with If-Match (the ETag of the ' +
+          'file it replaces, or *): 412 PRECONDITION_FAILED when not met, and nothing changes.',
         tags: ['files'],
         params: FileParams,
+        headers: IfMatchHeaders,
         querystring: RestoreQuery,
         // No body schema: Fastify would refuse the contract's empty body as "not an object".
         response: {
@@ -45,14 +48,22 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
           ...authenticatedErrorResponses,
           400: problemRef,
           404: problemRef,
+          412: problemRef,
           500: problemRef,
           507: problemRef,
         },
       },
     },
     async (request, reply) => {
+      const precondition = matchPrecondition(request.headers, 'a restore');
       const source = { backupTimestamp: request.query.backupTimestamp, versionId: request.query.versionId };
-      const { file, keptVersionId } = await deps.restores.restore(channelOf(request), actorOf(request), filePathOf(request), source);
+      const { file, keptVersionId } = await deps.restores.restore(
+        channelOf(request),
+        actorOf(request),
+        filePathOf(request),
+        source,
+        precondition,
+      );
       if (keptVersionId !== null) reply.header(KEPT_VERSION_HEADER, keptVersionId);
       return reply
         .code(200)

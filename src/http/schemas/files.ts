@@ -79,3 +79,25 @@ export const DownloadQuery = Type.Object({
   expires: Type.Optional(Type.String()),
   signature: Type.Optional(Type.String()),
 });
+
+const IF_MATCH = Type.Optional(
+  Type.String({
+    description: 'Proceed only if the live file exists and its ETag ("<sha256>") is listed, or exists at all for *; weak tags never match',
+  }),
+);
+
+/** A DELETE's and a restore's condition (If-None-Match is refused there: 400). */
+export const IfMatchHeaders = Type.Object({ 'if-match': IF_MATCH });
+
+/** An upload's conditions; If-Match is checked first. */
+export const UploadHeaders = Type.Object({
+  'if-match': IF_MATCH,
+  'if-none-match': Type.Optional(
+    Type.String({ description: '* : create only (no live file may exist); tags: proceed only if the live ETag is not listed' }),
+  ),
+});
+
+/** An upload's answer: the file, and its ETag header, the tag the next write's If-Match names. */
+export const UploadedFileSchema = Type.Object(FileSchema.properties, {
+  headers: { ETag: { type: 'string', description: 'The strong ETag of the content written: "<sha256>"' } },
+});

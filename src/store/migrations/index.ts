@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import * as initialSchema from './001-initial-schema.ts';
 import * as filesBackupsAudit from './002-files-backups-audit.ts';
 import * as auditFilterIndexes from './003-audit-filter-indexes.ts';
+import * as versionCreatedBy from './004-version-created-by.ts';
 import * as channelHistory from './005-channel-history.ts';
 
 /**
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '002-files-backups-audit': filesBackupsAudit,
   '003-audit-filter-indexes': auditFilterIndexes,
   '005-channel-history': channelHistory,
+  '004-version-created-by': versionCreatedBy,
 };
 
 export const migrationProvider: MigrationProvider = {

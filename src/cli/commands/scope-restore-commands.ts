@@ -1,0 +1,50 @@
+import type { ScopeRestoreOutcome } from '../../files/scope-restore-service.ts';
+import type { Channel } from '../../store/types.ts';
+import { type Command, type OptionValues, stringOption } from '../command.ts';
+import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
+
+const restoreOptions = {
+  ...channelOptions,
+  backup: { type: 'string', required: true, description: 'Backup timestamp yyyyMMdd_HHmmss' },
+  'dry-run': { type: 'boolean', description: 'Print what would change, change nothing' },
+  delete: { type: 'boolean', description: 'Also delete live files the backup does not hold (default: keep them)' },
+} as const;
+
+export const scopeRestoreCommands: Command[] = [
+  {
+    words: ['folder', 'restore'],
+    summary: 'Restore a folder from a backup (a backup of the channel is taken first, to undo it)',
+    options: { ...restoreOptions, folder: { type: 'string', required: true, description: 'Folder name' } },
+    async run({ values, store, fileServices }) {
+      const channel = await channelFrom(await store(), values);
+      const folder = stringOption(values, 'folder');
+      const outcome = await (await fileServices()).scopeRestores.restore(channel, OPERATOR, { folder, ...optionsOf(values) });
+      return report(channel, `folder ${folder}`, outcome);
+    },
+  },
+  {
+    words: ['channel', 'restore'],
+    summary: 'Restore every folder of a channel from a backup (a backup of the channel is taken first, to undo it)',
+    options: restoreOptions,
+    async run({ values, store, fileServices }) {
+      const channel = await channelFrom(await store(), values);
+      const outcome = await (await fileServices()).scopeRestores.restore(channel, OPERATOR, optionsOf(values));
+      return report(channel, `channel ${channel.id}`, outcome);
+    },
+  },
+];
+
+function optionsOf(values: OptionValues) {
+  return { backupTimestamp: stringOption(values, 'backup'), dryRun: values['dry-run'] === true, delete: values.delete === true };
+}
+
+function report(channel: Channel, scope: string, outcome: ScopeRestoreOutcome) {
+  const lines = outcome.changes.map((change) => `${change.action.padEnd(7)}  ${change.folder}/${change.filename}`);
+  const counted = `${outcome.changes.length} change(s), ${outcome.unchanged} file(s) unchanged`;
+  const head = outcome.dryRun
+    ? `Dry run of the restore of ${scope}: ${counted}; nothing was changed`
+    : outcome.safetyBackup === null
+      ? `The ${scope} already is as the backup holds it: nothing changed`
+      : `Restored ${scope}: ${counted}. To undo: wallet-admin channel restore --channel ${channel.id} --backup ${outcome.safetyBackup} --delete`;
+  return { json: { channelId: channel.id, ...outcome }, text: [head, ...lines].join('\n') };
+}

@@ -1,0 +1,49 @@
+import { AppError } from '../errors/app-error.ts';
+import type { FileRecord } from '../store/file-catalog-types.ts';
+
+/** One entity tag of a request header: `opaque` keeps its quotes (`"…"`), `weak` its `W/` prefix. */
+export interface EntityTag {
+  weak: boolean;
+  opaque: string;
+}
+
+/** What an If-Match or If-None-Match header lists: any current file (`*`), or these tags. */
+export type TagCondition = 'any' | readonly EntityTag[];
+
+/** A write's conditions on the live file, as RFC 9110 §13 states them; empty: unconditional. */
+export interface Precondition {
+  ifMatch?: TagCondition;
+  ifNoneMatch?: TagCondition;
+}
+
+/** Deletes and restores take If-Match only (If-None-Match is refused at the HTTP boundary). */
+export type MatchPrecondition = Pick<Precondition, 'ifMatch'>;
+
+/** The strong ETag of a live file: its content's sha256, so equal bytes have equal tags. */
+export function entityTagOf(file: Pick<FileRecord, 'sha256'>): string {
+  return `"${file.sha256}"`;
+}
+
+/**
+ * Refuses (PRECONDITION_FAILED) a write whose conditions the live file `current` (undefined: none)
+ * does not meet. The caller holds the file's lock and read `current` under it, so the file cannot
+ * change between this check and the write. If-Match compares strongly (a weak tag never matches),
+ * If-None-Match weakly (RFC 9110 §13.1.1, §13.1.2); If-Match is evaluated first.
+ */
+export function checkPrecondition(precondition: Precondition, current: FileRecord | undefined): void {
+  const etag = current && entityTagOf(current);
+  const { ifMatch, ifNoneMatch } = precondition;
+  if (ifMatch !== undefined) {
+    const met = etag !== undefined && (ifMatch === 'any' || ifMatch.some((tag) => !tag.weak && tag.opaque === etag));
+    if (!met) throw failed(etag, 'If-Match');
+  }
+  if (ifNoneMatch !== undefined) {
+    const matched = etag !== undefined && (ifNoneMatch === 'any' || ifNoneMatch.some((tag) => tag.opaque === etag));
+    if (matched) throw failed(etag, 'If-None-Match');
+  }
+}
+
+function failed(etag: string | undefined, header: string): AppError {
+  const state = etag === undefined ? 'the file does not exist' : `the file's current ETag is ${etag}`;
+  return new AppError('PRECONDITION_FAILED', `${header} is not met: ${state}; nothing was changed`, { currentEtag: etag ?? null });
+}

@@ -1,0 +1,56 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { deletedFileView } from '../file-views.ts';
+import type { FilesRouteDeps } from '../files-route-deps.ts';
+import { pageRequestOf } from '../page-request.ts';
+import { channelOf, folderOf } from '../plugins/channel-scope.ts';
+import { ChannelParams, FolderParams, PageQuery, pageOf } from '../schemas/files.ts';
+import { ChangesQuery, DeletedFileSchema, FileChangeSchema } from '../schemas/history.ts';
+import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+
+const errors = { ...authenticatedErrorResponses, 400: problemRef, 404: problemRef };
+
+/** A channel's past: deleted files that can still be restored, and what changed between backups; registered in the channel scope. */
+export default async function historyRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/api/channels/:channelRef/folders/:folderName/deleted',
+    {
+      config: { permission: 'files:read' },
+      schema: {
+        summary: 'Files deleted from the folder that can still be restored, by filename, each with its newest deletion',
+        description: 'Restore one with POST …/files/{filename}/restore?versionId={versionId}. A file uploaded again is not listed.',
+        tags: ['files'],
+        params: FolderParams,
+        querystring: PageQuery,
+        response: { 200: pageOf(DeletedFileSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const page = await deps.deleted.list(channelOf(request), folderOf(request), pageRequestOf(request.query));
+      return { items: page.items.map(deletedFileView), next: page.next };
+    },
+  );
+
+  app.get(
+    '/api/channels/:channelRef/changes',
+    {
+      config: { permission: 'files:read' },
+      schema: {
+        summary: 'What changed in the channel from backup `from` to backup `to` (default: the live files now), by folder and filename',
+        description:
+          'added / changed / deleted; a file with the same bytes (sha256) in both states is no change. ' +
+          'Pass the same from, to and folder with `cursor` for the next page.',
+        tags: ['backups'],
+        params: ChannelParams,
+        querystring: ChangesQuery,
+        response: { 200: pageOf(FileChangeSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const { from, to, folder } = request.query;
+      return deps.changes.between(channelOf(request), { from, to, folder }, pageRequestOf(request.query));
+    },
+  );
+}

@@ -1,0 +1,98 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import { AppError } from '../../errors/app-error.ts';
+import type { ScopeRestoreRequest } from '../../files/scope-restore-service.ts';
+import type { FilesRouteDeps } from '../files-route-deps.ts';
+import { actorOf, channelOf, folderOf } from '../plugins/channel-scope.ts';
+import { ChannelParams, FolderParams } from '../schemas/files.ts';
+import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+import { SCOPE_RESTORE_QUERY_NAMES, ScopeRestoreQuery, ScopeRestoreResultSchema } from '../schemas/scope-restore.ts';
+
+const DESCRIPTION =
+  'Compares the backup with the live files of the scope: a file the backup holds is replaced (other bytes) or created ' +
+  '(not live), a live file it does not hold is deleted with delete=true only. Unless dryRun=true or nothing differs, a ' +
+  'backup of the channel is taken first (safetyBackup), then each file is restored as a single-file restore does ' +
+  '(its current bytes kept as a version, an atomic sha256-checked copy) or deleted (kept as a deleted version). ' +
+  'Nothing outside the scope changes; a file changed meanwhile by someone else is restored anyway (what they wrote ' +
+  'stays as a version). After an interruption, the same request does what is left.';
+
+const route = {
+  config: { permission: 'files:restore', auditRefusalsAs: 'restore', checkBody: requireEmptyBody },
+  preValidation: refuseUnknownQuery,
+} as const;
+
+const response = {
+  200: ScopeRestoreResultSchema,
+  ...authenticatedErrorResponses,
+  400: problemRef,
+  404: problemRef,
+  500: problemRef,
+  507: problemRef,
+};
+
+/** Restores of a folder or of a whole channel from a backup; registered in the channel scope. */
+export default async function scopeRestoreRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/api/channels/:channelRef/folders/:folderName/restore',
+    {
+      ...route,
+      schema: {
+        summary: 'Restore a folder from a backup (dryRun=true: the plan only)',
+        description: DESCRIPTION,
+        tags: ['files'],
+        params: FolderParams,
+        querystring: ScopeRestoreQuery,
+        response,
+      },
+    },
+    async (request) =>
+      deps.scopeRestores.restore(channelOf(request), actorOf(request), { folder: folderOf(request), ...optionsOf(request.query) }),
+  );
+
+  app.post(
+    '/api/channels/:channelRef/restore',
+    {
+      ...route,
+      schema: {
+        summary: 'Restore every folder of the channel from a backup (dryRun=true: the plan only)',
+        description: DESCRIPTION,
+        tags: ['files'],
+        params: ChannelParams,
+        querystring: ScopeRestoreQuery,
+        response,
+      },
+    },
+    async (request) => deps.scopeRestores.restore(channelOf(request), actorOf(request), optionsOf(request.query)),
+  );
+}
+
+function optionsOf(query: Static<typeof ScopeRestoreQuery>): Omit<ScopeRestoreRequest, 'folder'> {
+  return { backupTimestamp: query.backupTimestamp, dryRun: query.dryRun === 'true', delete: query.delete === 'true' };
+}
+
+/**
+ * A misspelt option (`?dry_run=true`) must not turn a dry run into a restore, nor `?delet=true`
+ * silently keep files: an unknown parameter is refused, not ignored.
+ */
+async function refuseUnknownQuery(request: FastifyRequest): Promise<void> {
+  const allowed: readonly string[] = SCOPE_RESTORE_QUERY_NAMES;
+  const unknown = Object.keys((request.query ?? {}) as object).find((name) => !allowed.includes(name));
+  if (unknown !== undefined) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `Unknown query parameter "${unknown.slice(0, 60)}"; a folder or channel restore takes ${SCOPE_RESTORE_QUERY_NAMES.join(', ')}`,
+    );
+  }
+}
+
+/** No body, or `{}`: the options are query parameters, so a body carrying any (`{"delete":true}`) is refused rather than ignored. */
+function requireEmptyBody(body: unknown): void {
+  if (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0)) return;
+  throw new AppError(
+    'VALIDATION_FAILED',
+    'The body of a folder or channel restore must be empty or {}; the backup and the options go in the query (backupTimestamp, dryRun, delete)',
+  );
+}

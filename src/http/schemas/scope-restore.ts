@@ -1,0 +1,31 @@
+import { Type } from 'typebox';
+
+/** The query parameters a folder or channel restore takes; any other is refused (see the route). */
+export const SCOPE_RESTORE_QUERY_NAMES = ['backupTimestamp', 'dryRun', 'delete'] as const;
+
+// Exactly "true" or "false": Ajv's coercion would also take 1, 0 and an empty value for a boolean.
+const Flag = (description: string) => Type.Optional(Type.Enum(['true', 'false'], { description }));
+
+export const ScopeRestoreQuery = Type.Object({
+  backupTimestamp: Type.String({ description: 'The backup to restore from, yyyyMMdd_HHmmss' }),
+  dryRun: Flag('true: answer the plan and change nothing (default false)'),
+  delete: Flag('true: also delete live files of the scope that the backup does not hold (default false: they stay)'),
+});
+
+export const ScopeRestoreResultSchema = Type.Object({
+  dryRun: Type.Boolean(),
+  safetyBackup: Type.Union([Type.String({ pattern: '^\\d{8}_\\d{6}$' }), Type.Null()], {
+    description:
+      'The backup of the whole channel taken before the first change: a channel restore from it (with delete=true) undoes this one; ' +
+      'null for a dry run or when nothing changed',
+  }),
+  changes: Type.Array(
+    Type.Object({
+      folder: Type.String(),
+      filename: Type.String(),
+      action: Type.Enum(['replace', 'create', 'delete']),
+    }),
+    { description: 'By folder, then filename' },
+  ),
+  unchanged: Type.Integer({ description: 'Files of the backup that the scope already holds with the same bytes' }),
+});

@@ -1,0 +1,73 @@
+import { type Kysely, sql } from 'kysely';
+import { readClock, stateAt, touchedBetween } from './channel-history.ts';
+import { toBackupRecord } from './file-catalog-rows.ts';
+import type { BackupRecord, FileChange, Page, PageRequest } from './file-catalog-types.ts';
+import { decodeCursor, pageFrom } from './page-cursor.ts';
+import type { Database } from './schema.ts';
+
+export interface ChangesOptions {
+  /** Only this folder's files. */
+  folder?: string | undefined;
+  page: PageRequest;
+}
+
+/**
+ * What changed in a channel from backup `from` to backup `to` (null: the live files), by
+ * (folder, filename): files only in the newer state are added, only in the older one deleted,
+ * in both with other bytes (sha256) changed; equal bytes are no change. The sizes and hashes are
+ * the newer state's, the older one's for a deletion. Both backups must exist (the caller checks).
+ *
+ * Between two instants of the channel's history (backups from migration 005 on, or now) only the
+ * files written in between are compared, so the cost follows the change, not the channel; a
+ * backup from before compares every file of both states.
+ */
+export async function changesBetween(
+  db: Kysely<Database>,
+  channelId: string,
+  from: string,
+  to: string | null,
+  { folder, page }: ChangesOptions,
+): Promise<Page<FileChange>> {
+  const older = await backupOf(db, channelId, from);
+  const newer = to === null ? undefined : await backupOf(db, channelId, to);
+  if (older === undefined || (to !== null && newer === undefined)) return { items: [], next: null };
+  const olderSeq = older.seq ?? undefined;
+  const newerSeq = newer === undefined ? (await readClock(db, channelId)).seq : (newer.seq ?? undefined);
+  const only = olderSeq !== undefined && newerSeq !== undefined ? touchedBetween(channelId, olderSeq, newerSeq) : undefined;
+  const scope = { folder, only };
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, ['string', 'string']);
+  const afterCursor = after === undefined ? sql`` : sql`where (c.folder, c.filename) > (${after[0]}, ${after[1]})`;
+
+  const result = await sql<Record<string, unknown>>`
+    with older as (${stateAt(channelId, older, scope)}),
+         newer as (${stateAt(channelId, newer, scope)})
+    select * from (
+      select n.folder, n.filename, case when o.filename is null then 'added' else 'changed' end as change, n.size, n.sha256
+        from newer n left join older o on o.folder = n.folder and o.filename = n.filename
+        where o.filename is null or o.sha256 <> n.sha256
+      union all
+      select o.folder, o.filename, 'deleted' as change, o.size, o.sha256
+        from older o
+        where not exists (select 1 from newer n where n.folder = o.folder and n.filename = o.filename)
+    ) c ${afterCursor}
+    order by c.folder, c.filename
+    limit ${page.limit + 1}`.execute(db);
+  const changes: FileChange[] = result.rows.map((r) => ({
+    folder: String(r.folder),
+    filename: String(r.filename),
+    change: r.change as FileChange['change'],
+    size: Number(r.size),
+    sha256: String(r.sha256),
+  }));
+  return pageFrom(changes, page.limit, (c) => [c.folder, c.filename]);
+}
+
+async function backupOf(db: Kysely<Database>, channelId: string, timestamp: string): Promise<BackupRecord | undefined> {
+  const row = await db
+    .selectFrom('backups')
+    .selectAll()
+    .where('channel_id', '=', channelId)
+    .where('timestamp', '=', timestamp)
+    .executeTakeFirst();
+  return row && toBackupRecord(row);
+}

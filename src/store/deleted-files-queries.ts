@@ -1,0 +1,52 @@
+import { type Kysely, sql } from 'kysely';
+import { toFileVersion } from './file-catalog-rows.ts';
+import type { FileVersion, Page, PageRequest } from './file-catalog-types.ts';
+import { decodeCursor, pageFrom } from './page-cursor.ts';
+import type { Database } from './schema.ts';
+
+/**
+ * The files of a folder that were deleted and can still be restored, by filename: those with no
+ * live file of that name and a kept 'deleted' version, each with its newest deletion. Both
+ * conditions read the file's own rows through the (channel_id, folder, filename, …) indexes.
+ */
+export async function listDeleted(db: Kysely<Database>, channelId: string, folder: string, page: PageRequest): Promise<Page<FileVersion>> {
+  let query = db
+    .selectFrom('file_versions as v')
+    .selectAll('v')
+    .where('v.channel_id', '=', channelId)
+    .where('v.folder', '=', folder)
+    .where('v.kind', '=', 'deleted')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('files as f')
+            .select('f.filename')
+            .whereRef('f.channel_id', '=', 'v.channel_id')
+            .whereRef('f.folder', '=', 'v.folder')
+            .whereRef('f.filename', '=', 'v.filename'),
+        ),
+      ),
+    )
+    // Only the newest deletion of each name: a file deleted, uploaded again and deleted again is listed once.
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('file_versions as newer')
+            .select('newer.id')
+            .whereRef('newer.channel_id', '=', 'v.channel_id')
+            .whereRef('newer.folder', '=', 'v.folder')
+            .whereRef('newer.filename', '=', 'v.filename')
+            .where('newer.kind', '=', 'deleted')
+            .where(sql<boolean>`(newer.created_at, newer.id) > (v.created_at, v.id)`),
+        ),
+      ),
+    );
+  if (page.cursor !== undefined) query = query.where('v.filename', '>', decodeCursor(page.cursor, ['string'])[0]);
+  const rows = await query
+    .orderBy('v.filename')
+    .limit(page.limit + 1)
+    .execute();
+  return pageFrom(rows.map(toFileVersion), page.limit, (v) => [v.filename]);
+}

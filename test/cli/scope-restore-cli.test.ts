@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { runCli } from '../helpers/cli.ts';
+import { FilesClient, nextSecond } from '../helpers/files.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
+import { signIn } from '../helpers/wallets.ts';
+
+// The CLI is a thin shell over the service every setup runs (scope-restore.test.ts): SQLite here.
+describe('CLI folder restore and channel restore beside a running server', () => {
+  let storage: Storage;
+  let svc: TestService;
+  let fixture: TenantFixture;
+  let client: FilesClient;
+  let env: Record<string, string | undefined>;
+  const cli = (...args: string[]) => runCli(args, env);
+
+  before(async () => {
+    storage = await createStorage('sqlite');
+    env = { DATA_DIR: storage.dataDir, DATABASE_URL: storage.databaseUrl, ...storage.env };
+    svc = await startTestService('sqlite', { storage });
+    fixture = await createTenantFixture(svc.service.store, 'Cli');
+    client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
+  });
+  after(async () => {
+    await svc.close();
+    await storage.drop();
+  });
+
+  test('dry run, folder restore with --delete, then its undo with channel restore', async () => {
+    assert.equal((await client.put('docs', 'a.txt', 'v1')).status, 201);
+    assert.equal((await client.put('docs2', 'a.txt', 'neighbour')).status, 201);
+    await nextSecond();
+    assert.equal((await client.backup()).status, 201);
+    const backup = (await client.backups()).json().items[0].timestamp as string;
+    assert.equal((await client.put('docs', 'a.txt', 'v2')).status, 200);
+    assert.equal((await client.put('docs', 'extra.txt', 'extra')).status, 201);
+    assert.equal((await client.put('docs2', 'a.txt', 'neighbour changed')).status, 200);
+
+    const base = ['folder', 'restore', '--channel', fixture.channel.id, '--folder', 'docs', '--backup', backup];
+    const dry = await cli(...base, '--dry-run', '--delete');
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /^Dry run of the restore of folder docs: 2 change\(s\), 0 file\(s\) unchanged; nothing was changed/);
+    assert.match(dry.stdout, /replace +docs\/a\.txt/);
+    assert.match(dry.stdout, /delete +docs\/extra\.txt/);
+    assert.equal((await client.get('docs', 'a.txt')).body, 'v2');
+
+    const done = await cli(...base, '--delete', '--json');
+    assert.equal(done.code, 0, done.stderr);
+    const result = done.json();
+    assert.equal(result.dryRun, false);
+    assert.match(result.safetyBackup, /^\d{8}_\d{6}$/);
+    assert.deepEqual(
+      result.changes.map((c: { action: string; filename: string }) => `${c.action} ${c.filename}`),
+      ['replace a.txt', 'delete extra.txt'],
+    );
+    assert.equal((await client.get('docs', 'a.txt')).body, 'v1');
+    assert.equal((await client.get('docs', 'extra.txt')).status, 404);
+    assert.equal((await client.get('docs2', 'a.txt')).body, 'neighbour changed', 'the neighbour folder is untouched');
+
+    const undo = await cli('channel', 'restore', '--channel', fixture.channel.id, '--backup', result.safetyBackup, '--delete');
+    assert.equal(undo.code, 0, undo.stderr);
+    assert.match(undo.stdout, /^Restored channel chn_\S+: 2 change\(s\)/);
+    assert.equal((await client.get('docs', 'a.txt')).body, 'v2');
+    assert.equal((await client.get('docs', 'extra.txt')).body, 'extra');
+
+    const missing = await cli('channel', 'restore', '--channel', fixture.channel.id);
+    assert.equal(missing.code, 2, 'a missing --backup is a usage error');
+    const unknown = await cli('channel', 'restore', '--channel', fixture.channel.id, '--backup', '20000101_000000', '--json');
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.json().error.code, 'BACKUP_NOT_FOUND');
+  });
+});

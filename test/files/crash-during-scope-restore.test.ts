@@ -1,0 +1,159 @@
+import assert from 'node:assert/strict';
+import { randomBytes, randomInt } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { type TestContext, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { loadConfig } from '../../src/config/config.ts';
+import { openFileServices } from '../../src/files/file-services.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+import { isTempName } from '../../src/storage/temp-files.ts';
+import type { FileRecord } from '../../src/store/file-catalog-types.ts';
+import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import { bundleForSpawn } from '../helpers/bundle.ts';
+import { startCrashWorker } from '../helpers/crash-process.ts';
+import { sha256, storedBytes } from '../helpers/files.ts';
+import { createTenantFixture } from '../helpers/fixtures.ts';
+import { createStorage } from '../helpers/test-service.ts';
+
+// 50 kills in two lanes at once (one per core), each a worker start (~0.5 s from the bundle) plus
+// a short run: one lane restores whole channels, the other one folder beside a neighbour named
+// like it. On SQLite and disk: the per-file path below is the single-file restore's, whose crash
+// safety on PostgreSQL and S3 crash-during-restore.test.ts covers.
+const KILLS_PER_LANE = 25;
+const WORKER = new URL('../helpers/scope-crash-worker.ts', import.meta.url);
+
+type Tree = Map<string, Buffer>; // "folder/filename" → bytes
+
+const blob = () => randomBytes(randomInt(32 * 1024, 160 * 1024));
+
+/** Backup A's tree and B's: in every folder some files the same, some different, some in one only. */
+function trees(): { a: Tree; b: Tree } {
+  const a: Tree = new Map();
+  const b: Tree = new Map();
+  for (const folder of ['docs', 'docs2', 'other']) {
+    for (let i = 0; i < 6; i++) {
+      const name = `${folder}/f${i}.bin`;
+      // f0 the same in both, f1–f3 different, f4 in A only, f5 in B only.
+      const inA = i === 0 ? blob() : undefined;
+      if (i <= 4) a.set(name, inA ?? blob());
+      if (i === 0 || (i >= 1 && i <= 3) || i === 5) b.set(name, inA ?? blob());
+    }
+  }
+  return { a, b };
+}
+
+const split = (key: string) => {
+  const [folder, filename] = key.split('/') as [string, string];
+  return { folder, filename };
+};
+
+async function runLane(t: TestContext, bundle: string, lane: 'channel' | 'folder'): Promise<string> {
+  const storage = await createStorage('sqlite');
+  t.after(() => storage.drop());
+  const store = await openMetadataStore({ dataDir: storage.dataDir });
+  t.after(() => store.close());
+  const fixture = await createTenantFixture(store, `Scope ${lane}`);
+  const outsider = await createTenantFixture(store, `Outside ${lane}`);
+  const config = loadConfig({ DATA_DIR: storage.dataDir });
+  const logger = createLogger('warn', process.stderr);
+  const channel = fixture.channel;
+  const actor = { adminId: fixture.owner.id };
+
+  // The trees, written and backed up through the services (A, then B; the live files end as B).
+  const { a, b } = trees();
+  const timestamps: string[] = [];
+  {
+    const services = await openFileServices(config, store.files, logger, { recover: false });
+    try {
+      const put = (on: typeof channel, key: string, bytes: Buffer) =>
+        services.files.put(on, actor, split(key), Readable.from([bytes]), 'application/octet-stream');
+      for (const [key, bytes] of a) await put(channel, key, bytes);
+      timestamps.push((await services.backups.create(channel, actor)).timestamp);
+      for (const key of a.keys()) if (!b.has(key)) await services.files.delete(channel, actor, split(key));
+      for (const [key, bytes] of b) await put(channel, key, bytes);
+      timestamps.push((await services.backups.create(channel, actor, Date.now() + 1000)).timestamp);
+      for (const [key, bytes] of a) await put(outsider.channel, key, bytes);
+    } finally {
+      await services.close();
+    }
+  }
+  const scope = lane === 'folder' ? 'docs' : undefined;
+  const inScope = (key: string) => scope === undefined || split(key).folder === scope;
+  const known = (key: string) => new Set([a.get(key), b.get(key)].filter((x) => x !== undefined).map((x) => sha256(x!)));
+  const recordsOf = async (channelId: string, outside: boolean) =>
+    (await store.files.allFiles(channelId)).filter((f) => channelId !== channel.id || inScope(`${f.folder}/${f.filename}`) !== outside);
+  const outsideBefore = [...(await recordsOf(channel.id, true)), ...(await recordsOf(outsider.channel.id, true))];
+
+  async function liveBytesMatch(file: FileRecord, when: string): Promise<string> {
+    const bytes = await storedBytes(config, `files/${file.channelId}/${file.folder}/${file.filename}`);
+    assert.ok(bytes, `${when}: ${file.folder}/${file.filename} has a record but no bytes`);
+    assert.equal(sha256(bytes), file.sha256, `${when}: ${file.folder}/${file.filename} is torn (its bytes are not those recorded)`);
+    return file.sha256;
+  }
+
+  /** No leftover, no unsettled write, nothing torn, every file of the scope one of its known contents, nothing outside changed. */
+  async function checkRecoveredState(when: string): Promise<void> {
+    const entries = await readdir(path.join(storage.dataDir, 'storage'), { recursive: true, withFileTypes: true });
+    assert.deepEqual(
+      entries.filter((e) => e.isFile() && isTempName(e.name)).map((e) => e.name),
+      [],
+      `${when}: temporary files left`,
+    );
+    assert.deepEqual(await store.files.pendingWrites(), [], `${when}: unsettled writes`);
+    for (const file of await recordsOf(channel.id, false)) {
+      const key = `${file.folder}/${file.filename}`;
+      assert.ok(known(key).has(await liveBytesMatch(file, when)), `${when}: ${key} holds bytes of neither backup`);
+    }
+    const outsideNow = [...(await recordsOf(channel.id, true)), ...(await recordsOf(outsider.channel.id, true))];
+    assert.deepEqual(outsideNow, outsideBefore, `${when}: a file outside the scope changed`);
+    for (const file of outsideNow) await liveBytesMatch(file, when);
+  }
+
+  const env = {
+    DATA_DIR: storage.dataDir,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'production',
+    CRASH_CHANNEL_ID: channel.id,
+    CRASH_ADMIN_ID: fixture.owner.id,
+    SCOPE_BACKUPS: timestamps.join(','),
+    SCOPE_FOLDER: scope ?? '',
+  };
+  for (let kill = 1; kill <= KILLS_PER_LANE; kill++) {
+    const worker = await startCrashWorker(bundle, env);
+    await checkRecoveredState(`${lane} lane, after restart ${kill}`);
+    worker.go();
+    await sleep(randomInt(20, 400));
+    await worker.kill();
+  }
+  // The last start recovers what the last kill interrupted.
+  await (await startCrashWorker(bundle, env)).kill();
+  await checkRecoveredState(`${lane} lane, after the last restart`);
+  const backupsTaken = (await store.files.listBackups(channel.id, { limit: 1000 })).items.length - timestamps.length;
+
+  // Running the restore again completes it: the scope is then exactly backup A, and a third run has nothing left.
+  const services = await openFileServices(config, store.files, logger, { recover: false });
+  try {
+    const request = { folder: scope, backupTimestamp: timestamps[0]!, dryRun: false, delete: true };
+    await services.scopeRestores.restore(channel, actor, request);
+    const live = new Map<string, string>();
+    for (const file of await recordsOf(channel.id, false)) live.set(`${file.folder}/${file.filename}`, await liveBytesMatch(file, 'rerun'));
+    const expected = new Map([...a].filter(([key]) => inScope(key)).map(([key, bytes]) => [key, sha256(bytes)]));
+    assert.deepEqual(live, expected, `${lane} lane: the rerun brought the scope to backup A`);
+    const again = await services.scopeRestores.restore(channel, actor, request);
+    assert.deepEqual(again.changes, [], `${lane} lane: nothing left to do after the rerun`);
+    await checkRecoveredState(`${lane} lane, after the rerun`);
+  } finally {
+    await services.close();
+  }
+  assert.ok(backupsTaken > 0, `${lane} lane: the workers restored between kills (${backupsTaken} safety backups)`);
+  return `${lane} lane: ${KILLS_PER_LANE} kills, ${backupsTaken} restores reached their safety backup`;
+}
+
+test(`${2 * KILLS_PER_LANE} SIGKILLs during channel and folder restores: no torn file, nothing outside the scope touched, a rerun completes`, async (t) => {
+  const bundle = await bundleForSpawn(WORKER);
+  const started = Date.now();
+  const reports = await Promise.all([runLane(t, bundle, 'channel'), runLane(t, bundle, 'folder')]);
+  t.diagnostic(`${reports.join('; ')}; ${Math.round((Date.now() - started) / 1000)} s`);
+});
