@@ -13,8 +13,8 @@ const migrations: Record<string, Migration> = {
   '001-initial-schema': initialSchema,
   '002-files-backups-audit': filesBackupsAudit,
   '003-audit-filter-indexes': auditFilterIndexes,
-  '005-channel-history': channelHistory,
   '004-version-created-by': versionCreatedBy,
+  '005-channel-history': channelHistory,
 };
 
 export const migrationProvider: MigrationProvider = {
