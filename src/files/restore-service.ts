@@ -103,8 +103,11 @@ export class RestoreService {
   private async findSource(channel: Channel, path: FilePath, source: RestoreSource): Promise<FileVersion> {
     const { catalog } = this.deps;
     // A backup's entry in a file's version list names the backup.
-    const entryBackup = source.versionId === undefined ? undefined : backupOfEntryId(source.versionId);
-    if (entryBackup !== undefined) return this.findSource(channel, path, { backupTimestamp: entryBackup });
+    const entryBackup = source.versionId === undefined ? undefined : backupOfEntryId(source.versionId, path.folder, path.filename);
+    if (typeof entryBackup === 'string') return this.findSource(channel, path, { backupTimestamp: entryBackup });
+    if (entryBackup === false) {
+      throw new AppError('VERSION_NOT_FOUND', `No version "${String(source.versionId).slice(0, 60)}" of "${path.folder}/${path.filename}"`);
+    }
     if (source.versionId !== undefined) {
       const version = await catalog.getVersion(channel.id, source.versionId);
       if (!version || version.folder !== path.folder || version.filename !== path.filename) {

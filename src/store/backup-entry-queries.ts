@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { stateAt } from './channel-history.ts';
+import { backupEntryId, stateAt } from './channel-history.ts';
 import type { BackupRecord } from './file-catalog-types.ts';
 import type { Database } from './schema.ts';
 
@@ -33,7 +33,8 @@ export async function backupEntries(db: Kysely<Database>, backup: BackupRecord, 
     const entry: BackupEntry = {
       folder: String(row.folder),
       filename: String(row.filename),
-      versionId: String(row.version_id),
+      versionId:
+        row.version_id === null ? backupEntryId(backup.timestamp, String(row.folder), String(row.filename)) : String(row.version_id),
       blobKey: row.blob_key === null ? null : String(row.blob_key),
       sha256: String(row.sha256),
       size: Number(row.size),

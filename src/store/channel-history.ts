@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { toFileVersion } from './file-catalog-rows.ts';
 import type { BackupRecord, FileVersion } from './file-catalog-types.ts';
@@ -64,13 +65,29 @@ export async function endLiveSpan(
 }
 
 const BACKUP_ENTRY_PREFIX = 'bkp_';
+const ENTRY_ID = /^bkp_(\d{8}_\d{6})\.([0-9a-f]{16})$/;
 
-/** A backup's entry in a file's version list has no row of its own: its id names the backup. */
-export const backupEntryId = (timestamp: string) => `${BACKUP_ENTRY_PREFIX}${timestamp}`;
+/** Tells a file's entries apart from other files' entries of one backup: ids stay unique in a channel. */
+const entryTag = (folder: string, filename: string) => createHash('sha256').update(`${folder}/${filename}`).digest('hex').slice(0, 16);
 
-/** The backup timestamp a backup entry's id names; undefined for any other id. */
-export function backupOfEntryId(id: string): string | undefined {
-  return id.startsWith(BACKUP_ENTRY_PREFIX) ? id.slice(BACKUP_ENTRY_PREFIX.length) : undefined;
+/** A backup's entry in a file's version list has no row of its own: its id names the backup and the file. */
+export const backupEntryId = (timestamp: string, folder: string, filename: string) =>
+  `${BACKUP_ENTRY_PREFIX}${timestamp}.${entryTag(folder, filename)}`;
+
+/**
+ * The backup a backup entry's id names, when it is one of `folder`/`filename`'s entries; `false`
+ * for an entry id of another file; undefined for an id that is no backup entry's.
+ */
+export function backupOfEntryId(id: string, folder: string, filename: string): string | false | undefined {
+  const match = ENTRY_ID.exec(id);
+  if (!match) return undefined;
+  return match[2] === entryTag(folder, filename) ? match[1]! : false;
+}
+
+/** The key a backup entry sorts by in SQL (its backup), for a cursor that holds the entry's id. */
+function sortKeyOfId(id: string): string {
+  const entry = ENTRY_ID.exec(id);
+  return entry ? `${BACKUP_ENTRY_PREFIX}${entry[1]}` : id;
 }
 
 /**
@@ -85,7 +102,7 @@ export async function fileAtBackup(
   filename: string,
 ): Promise<FileVersion | undefined> {
   const entry = (size: number, sha256: string, contentType: string, blobKey: string | null): FileVersion => ({
-    id: backupEntryId(backup.timestamp),
+    id: backupEntryId(backup.timestamp, folder, filename),
     channelId: backup.channelId,
     folder,
     filename,
@@ -149,7 +166,7 @@ export async function versionsOf(
   filename: string,
   page: { limit: number; before?: readonly [number, string] | undefined },
 ): Promise<FileVersion[]> {
-  const before = page.before ? sql`where (created_at, id) < (${page.before[0]}, ${page.before[1]})` : sql``;
+  const before = page.before ? sql`where (created_at, id) < (${page.before[0]}, ${sortKeyOfId(page.before[1])})` : sql``;
   const result = await sql<Record<string, unknown>>`
     select * from (
       select id, channel_id, folder, filename, kind, backup_timestamp, blob_key, size, sha256, content_type, created_at,
@@ -176,8 +193,12 @@ export async function versionsOf(
     limit ${page.limit}`.execute(db);
   return result.rows.map((row) => {
     const version = toFileVersion(row as never);
+    const id =
+      version.backupTimestamp !== null && version.id.startsWith(BACKUP_ENTRY_PREFIX)
+        ? backupEntryId(version.backupTimestamp, folder, filename)
+        : version.id;
     // Raw rows: the engines' drivers type bigint columns of a union as they please.
-    return { ...version, size: Number(version.size), createdAt: Number(version.createdAt) };
+    return { ...version, id, size: Number(version.size), createdAt: Number(version.createdAt) };
   });
 }
 
@@ -190,7 +211,7 @@ export interface StateRow {
   content_type: string;
   /** Null: the live bytes (an instant backup's file not written since, or the live state itself). */
   blob_key: string | null;
-  /** The version to restore it from: a backup entry's id, a pre-005 backup row's id; null for the live state. */
+  /** A pre-005 backup row's id; null for an instant backup's entry (see backupEntryId) and for the live state. */
   version_id: string | null;
 }
 
@@ -221,12 +242,12 @@ export function stateAt(channelId: string, backup: BackupRecord | undefined, sco
       where v.channel_id = ${channelId} and v.kind = 'backup' and v.backup_timestamp = ${backup.timestamp} ${folderIs('v')} ${onlyIn('v')}`;
   }
   const at = backup.seq;
-  const entry = backupEntryId(backup.timestamp);
+  // version_id null: the caller names a backup entry by its backup and file (backupEntryId).
   return sql<StateRow>`select f.folder, f.filename, f.size, f.sha256, f.content_type, cast(null as text) as blob_key,
-        cast(${entry} as text) as version_id
+        cast(null as text) as version_id
       from files f where f.channel_id = ${channelId} and f.since_seq <= ${at} ${folderIs('f')} ${onlyIn('f')}
     union all
-    select v.folder, v.filename, v.size, v.sha256, v.content_type, v.blob_key, cast(${entry} as text) as version_id
+    select v.folder, v.filename, v.size, v.sha256, v.content_type, v.blob_key, cast(null as text) as version_id
       from file_versions v
       where v.channel_id = ${channelId} and v.since_seq <= ${at} and v.until_seq > ${at} ${folderIs('v')} ${onlyIn('v')}
         and not exists (select 1 from files l where l.channel_id = v.channel_id and l.folder = v.folder

@@ -2,15 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { backupExists } from '../errors/common-errors.ts';
 import { backupEntries } from './backup-entry-queries.ts';
 import { changesBetween } from './changes-queries.ts';
-import {
-  advanceClock,
-  backupOfEntryId,
-  endLiveSpan,
-  fileAtBackup,
-  newestInstantBackupOf,
-  readClock,
-  versionsOf,
-} from './channel-history.ts';
+import { advanceClock, endLiveSpan, fileAtBackup, newestInstantBackupOf, readClock, versionsOf } from './channel-history.ts';
 import { BACKUP_UNIQUE, violates } from './database-errors.ts';
 import { listDeleted } from './deleted-files-queries.ts';
 import {

@@ -170,13 +170,13 @@ for (const setup of FILE_SETUPS) {
       assert.ok(first.json().files >= 7 && first.json().bytes > 0);
     });
 
-    test('a backup copies and links nothing: an instant of the channel\'s history, whatever its size', async () => {
+    test("a backup copies and links nothing: an instant of the channel's history, whatever its size", async () => {
       await nextSecond();
       const requestsBefore = storage.s3?.requests.length ?? 0;
       const blobsBefore = storage.s3 ? [] : await filesUnder(path.join(svc.config.dataDir, 'storage'));
       const backup = await client.backup();
       assert.equal(backup.status, 201);
-      assert.ok(backup.json().files > 1, 'the backup counts the channel\'s files');
+      assert.ok(backup.json().files > 1, "the backup counts the channel's files");
       if (storage.s3) {
         const during = storage.s3.requests.slice(requestsBefore);
         assert.deepEqual(during, [], 'no request to the bucket');
