@@ -27,8 +27,11 @@ describe("the console's views", () => {
     // Some content worth looking at: two folders, a file with a backup and a replaced version.
     await api.upload(fixture.channel.id, 'contracts', 'supplier-agreement-2026.pdf', 'v1 of the agreement', 'application/pdf');
     await api.upload(fixture.channel.id, 'contracts', 'nda.pdf', 'nda', 'application/pdf');
-    await api.createBackup(fixture.channel.id).catch(() => undefined);
+    await api.upload(fixture.channel.id, 'contracts', 'draft-terms.docx', 'old terms');
+    const backup = (await api.createBackup(fixture.channel.id)).timestamp;
     await api.upload(fixture.channel.id, 'contracts', 'supplier-agreement-2026.pdf', 'v2 of the agreement, signed', 'application/pdf');
+    await api.deleteFile(fixture.channel.id, 'contracts', 'draft-terms.docx');
+    await api.upload(fixture.channel.id, 'contracts', 'pricing-2027.pdf', 'new prices', 'application/pdf');
     const channel = fixture.channel.id;
     const views: { name: string; hash: string; ready: (page: Page) => Promise<unknown> }[] = [
       { name: 'home', hash: '#/', ready: (page) => page.getByRole('link', { name: /main/ }).waitFor() },
@@ -49,6 +52,25 @@ describe("the console's views", () => {
       },
       { name: 'backups', hash: `#/channels/${channel}/backups`, ready: (page) => page.locator('tbody tr').first().waitFor() },
       { name: 'audit', hash: `#/channels/${channel}/audit`, ready: (page) => page.locator('tbody tr').first().waitFor() },
+      {
+        name: 'deleted',
+        hash: `#/channels/${channel}/folders/contracts/deleted`,
+        ready: (page) => page.getByRole('rowheader', { name: /draft-terms\.docx/ }).waitFor(),
+      },
+      {
+        name: 'changes',
+        hash: `#/channels/${channel}/changes?from=${backup}`,
+        ready: (page) => page.locator('.changes-table tbody tr').first().waitFor(),
+      },
+      {
+        name: 'folder-restore-plan',
+        hash: `#/channels/${channel}/folders/contracts`,
+        ready: async (page) => {
+          await page.getByRole('button', { name: 'Restore folder…' }).click();
+          await page.getByRole('dialog').getByRole('button', { name: 'Preview the restore' }).click();
+          await page.getByRole('list', { name: 'Planned changes' }).waitFor();
+        },
+      },
     ];
     for (const scheme of ['light', 'dark'] as const) {
       const signIn = await browser.newPage();

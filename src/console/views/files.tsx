@@ -76,27 +76,29 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
       <section class="card" aria-labelledby="files-title">
         <div class="section-head">
           <h1 id="files-title">{folder}</h1>
-          {ctx.can('files:restore') && (
-            <button type="button" class="button" onClick={() => setRestoringFolder(true)}>
-              Restore folder…
-            </button>
-          )}
-          <label class="field field-inline">
-            <span>Per page</span>
-            <select
-              value={String(pageSize)}
-              onChange={(event) => {
-                setPageSize(Number((event.target as HTMLSelectElement).value));
-                pages.reset();
-              }}
-            >
-              {PAGE_SIZES.map((size) => (
-                <option key={size} value={String(size)}>
-                  {size}
-                </option>
-              ))}
-            </select>
-          </label>
+          <div class="section-tools">
+            {ctx.can('files:restore') && (
+              <button type="button" class="button" onClick={() => setRestoringFolder(true)}>
+                Restore folder…
+              </button>
+            )}
+            <label class="field field-inline">
+              <span>Per page</span>
+              <select
+                value={String(pageSize)}
+                onChange={(event) => {
+                  setPageSize(Number((event.target as HTMLSelectElement).value));
+                  pages.reset();
+                }}
+              >
+                {PAGE_SIZES.map((size) => (
+                  <option key={size} value={String(size)}>
+                    {size}
+                  </option>
+                ))}
+              </select>
+            </label>
+          </div>
         </div>
         <FolderTabs channel={channel} folder={folder} current="files" />
         {canWrite && <Uploader ctx={ctx} channel={channel} folder={folder} onUploaded={files.reload} />}

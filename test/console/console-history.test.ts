@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createClient, fromViemAccount, type WalletAdminClient } from '../../src/client/index.ts';
+import { ENGINES } from '../helpers/backends.ts';
+import { assertNoConsoleErrors, useBrowser } from '../helpers/browser.ts';
+import { openSignedIn } from '../helpers/console-page.ts';
+import { nextSecond } from '../helpers/files.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+
+/** Point-in-time views of the console: a folder's deleted files, changes since a backup, folder and channel restore with their plan. */
+for (const engine of ENGINES) {
+  describe(`the console's history views on ${engine}`, () => {
+    const browser = useBrowser();
+    let svc: TestService;
+    let fixture: TenantFixture;
+    let api: WalletAdminClient;
+    let backup: string;
+
+    before(async () => {
+      svc = await startTestService(engine, { transport: 'socket' });
+      fixture = await createTenantFixture(svc.service.store, 'History');
+      api = createClient({ baseUrl: svc.baseUrl, signer: fromViemAccount(fixture.ownerWallet.account) });
+      const channel = fixture.channel.id;
+      await api.upload(channel, 'docs', 'a.txt', 'a at the backup');
+      await api.upload(channel, 'docs', 'b.txt', 'b at the backup');
+      await api.upload(channel, 'other', 'o.txt', 'outside the folder');
+      await nextSecond();
+      backup = (await api.createBackup(channel)).timestamp;
+      await api.upload(channel, 'docs', 'a.txt', 'a changed later');
+      await api.deleteFile(channel, 'docs', 'b.txt');
+      await api.upload(channel, 'docs', 'c.txt', 'c added later');
+      await api.upload(channel, 'other', 'o.txt', 'outside, changed later');
+    });
+    after(() => svc.close());
+
+    const text = async (folder: string, filename: string) => (await api.download(fixture.channel.id, folder, filename)).text();
+
+    test('changes since the backup, from the Backups tab', async () => {
+      const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${fixture.channel.id}/backups` });
+      await page.getByRole('link', { name: 'Changes since' }).click();
+      await page.getByRole('heading', { name: /^Changes since / }).waitFor();
+      const rows = page.locator('.changes-table tbody tr');
+      await rows.first().waitFor();
+      const seen = await rows.evaluateAll((trs) =>
+        trs.map((tr) =>
+          Array.from((tr as HTMLTableRowElement).cells, (cell) => cell.textContent?.trim())
+            .slice(0, 2)
+            .join(' '),
+        ),
+      );
+      assert.deepEqual(seen, ['Changed docs/a.txt', 'Deleted docs/b.txt', 'Added docs/c.txt', 'Changed other/o.txt']);
+      assertNoConsoleErrors(page);
+    });
+
+    test('a folder restore: the plan first, nothing changed by it; the restore; undone in one step', async () => {
+      const channel = fixture.channel.id;
+      const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${channel}/folders/docs` });
+      await page.getByRole('button', { name: 'Restore folder…' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('combobox', { name: /^Backup/ }).selectOption(backup);
+      await dialog.getByLabel(/Also delete files that did not exist/).check();
+      await dialog.getByRole('button', { name: 'Preview the restore' }).click();
+      const plan = dialog.getByRole('list', { name: 'Planned changes' });
+      await plan.waitFor();
+      assert.deepEqual(
+        (await plan.getByRole('listitem').allTextContents()).map((item) => item.replace(/\s+/g, ' ').trim()),
+        ['Replaced docs/a.txt', 'Brought back docs/b.txt', 'Deleted docs/c.txt'],
+      );
+      assert.equal(await text('docs', 'a.txt'), 'a changed later', 'the plan changed nothing');
+
+      await dialog.getByRole('button', { name: 'Restore 3 files' }).click();
+      await page
+        .getByRole('status')
+        .getByText(/3 files of the folder docs restored/)
+        .waitFor();
+      assert.equal(await text('docs', 'a.txt'), 'a at the backup');
+      assert.equal(await text('docs', 'b.txt'), 'b at the backup');
+      assert.equal(await api.stat(channel, 'docs', 'c.txt'), undefined);
+      assert.equal(await text('other', 'o.txt'), 'outside, changed later', 'nothing outside the folder touched');
+
+      await page.getByRole('button', { name: 'Undo restore' }).click();
+      await page.getByRole('status').getByText('Restore of the folder docs undone.').waitFor();
+      assert.equal(await text('docs', 'a.txt'), 'a changed later');
+      assert.equal(await text('docs', 'c.txt'), 'c added later');
+      assert.equal(await api.stat(channel, 'docs', 'b.txt'), undefined);
+      assertNoConsoleErrors(page);
+    });
+
+    test('deleted files of a folder, brought back with one click', async () => {
+      const channel = fixture.channel.id;
+      const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${channel}/folders/docs` });
+      await page.getByRole('link', { name: 'Deleted files' }).click();
+      await page.getByRole('heading', { name: 'Deleted from docs' }).waitFor();
+      await page.getByRole('rowheader', { name: /b\.txt/ }).waitFor();
+      await page.getByRole('button', { name: 'Restore b.txt' }).click();
+      await page.getByRole('status').getByText('b.txt restored to docs.').waitFor();
+      await page.getByText('Nothing deleted from this folder can be brought back.').waitFor();
+      assert.equal(await text('docs', 'b.txt'), 'b at the backup');
+      assertNoConsoleErrors(page);
+    });
+
+    test('a channel restore from the Backups tab: its plan covers every folder', async () => {
+      const channel = fixture.channel.id;
+      const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${channel}/backups` });
+      await page.getByRole('button', { name: `Restore the channel from backup ${backup}` }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Preview the restore' }).click();
+      const plan = dialog.getByRole('list', { name: 'Planned changes' });
+      await plan.waitFor();
+      const items = (await plan.getByRole('listitem').allTextContents()).map((item) => item.replace(/\s+/g, ' ').trim());
+      assert.ok(items.includes('Replaced other/o.txt'), items.join(', '));
+      await dialog.getByRole('button', { name: /^Restore \d+ files?$/ }).click();
+      await page
+        .getByRole('status')
+        .getByText(/of the whole channel restored/)
+        .waitFor();
+      assert.equal(await text('other', 'o.txt'), 'outside the folder');
+      assertNoConsoleErrors(page);
+    });
+  });
+}
