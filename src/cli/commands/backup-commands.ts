@@ -1,4 +1,4 @@
-import { type Command, integerOption, optionalString, stringOption } from '../command.ts';
+import { type Command, integerOption, optionalString } from '../command.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
