@@ -1,4 +1,4 @@
-import { type Command, integerOption, optionalString } from '../command.ts';
+import { type Command, integerOption, optionalString, UsageError } from '../command.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -58,6 +58,7 @@ export const backupCommands: Command[] = [
     async run({ values, store, fileServices }) {
       const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
       const channel = await channelFrom(await store(), values);
+      if ((values.from === undefined) === (values['from-at'] === undefined)) throw new UsageError('Give one of --from and --from-at');
       const request = {
         from: optionalString(values, 'from'),
         fromAt: optionalString(values, 'from-at'),

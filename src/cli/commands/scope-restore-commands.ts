@@ -1,6 +1,6 @@
 import type { ScopeRestoreOutcome } from '../../files/scope-restore-service.ts';
 import type { Channel } from '../../store/types.ts';
-import { type Command, type OptionValues, optionalString, stringOption } from '../command.ts';
+import { type Command, type OptionValues, optionalString, stringOption, UsageError } from '../command.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 const restoreOptions = {
@@ -36,6 +36,7 @@ export const scopeRestoreCommands: Command[] = [
 ];
 
 function optionsOf(values: OptionValues) {
+  if ((values.backup === undefined) === (values.at === undefined)) throw new UsageError('Give one of --backup and --at');
   return {
     backupTimestamp: optionalString(values, 'backup'),
     at: optionalString(values, 'at'),
