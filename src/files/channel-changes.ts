@@ -18,7 +18,7 @@ export interface ChangesRequest {
   folder?: string | undefined;
 }
 
-/** What changed in a channel between two backups, or since a backup. */
+/** What changed in a channel between two backups or instants, or since one. */
 export class ChannelChanges {
   constructor(
     private readonly catalog: FileCatalog,
