@@ -31,7 +31,8 @@ export async function resolveInstant(db: Db, channelId: string, at: number): Pro
     // Never written and created after migration 006: empty at every instant.
     if (any === undefined) return { retained: true, seq: 0 };
   }
-  return { retained: false, oldestRetainedAt: clock?.retained_from_at ?? (await oldestTickFrom(db, channelId, retainedFrom)) };
+  const recorded = clock?.retained_from_at;
+  return { retained: false, oldestRetainedAt: recorded == null ? await oldestTickFrom(db, channelId, retainedFrom) : Number(recorded) };
 }
 
 /** When the first state from `seq` on was ticked: the oldest instant whose state is complete. */
