@@ -65,8 +65,11 @@ export interface ByteRange {
   end?: number;
 }
 
-/** Where a restore takes the file from; by default the newest backup holding it. */
-export type RestoreSource = { backupTimestamp: string } | { versionId: string } | Record<string, never>;
+/**
+ * Where a restore takes the file from; by default the newest backup holding it. `at`: the file as
+ * it was at that instant (a Date, or RFC 3339 text), as far as retention still holds it.
+ */
+export type RestoreSource = { backupTimestamp: string } | { versionId: string } | { at: Date | string } | Record<string, never>;
 
 export interface RestoreResult {
   /** The restored file's URL (a signed link when the service signs links). */
@@ -75,12 +78,17 @@ export interface RestoreResult {
   keptVersionId: string | null;
 }
 
-/** Options of a folder or channel restore: the backup, and whether to only plan (`dryRun`) or also delete what it lacks. */
-export interface ScopeRestoreOptions {
-  backupTimestamp: string;
+/**
+ * Options of a folder or channel restore: the backup (or the instant `at`, a Date or RFC 3339
+ * text: exactly one of them), and whether to only plan (`dryRun`) or also delete what it lacks.
+ */
+export type ScopeRestoreOptions = ({ backupTimestamp: string; at?: undefined } | { at: Date | string; backupTimestamp?: undefined }) & {
   dryRun?: boolean;
   delete?: boolean;
-}
+};
+
+/** An instant as the service reads it (RFC 3339). */
+const instantText = (at: Date | string | undefined): string | undefined => (at instanceof Date ? at.toISOString() : at);
 
 /** The message the client presents and when it expires. */
 export interface SignedIn {
@@ -295,7 +303,7 @@ export function createClient(options: ClientOptions) {
       const response = await signed({
         method: 'POST',
         path: `${filePath(channelRef, folder, filename)}/restore`,
-        query: source as Record<string, string>,
+        query: 'at' in source ? { at: instantText(source.at) } : (source as Record<string, string>),
         headers: conditionHeader('If-Match', conditions.ifMatch),
       });
       const keptVersionId = response.headers.get('X-Kept-Version-Id');
@@ -320,12 +328,14 @@ export function createClient(options: ClientOptions) {
     listBackups: async (channelRef: string, page?: PageRequest): Promise<Page<Backup>> =>
       json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/backups`, query: pageQuery(page) })),
 
-    /** What changed from backup `from` to `to` (default: now), by folder and filename. Pass the same query with a page's cursor. */
+    /**
+     * What changed from backup `from` (or the instant `fromAt`) to `to` (or `toAt`; default: now),
+     * by folder and filename. Pass the same query with a page's cursor.
+     */
     changes: async (channelRef: string, query: ChangesQuery): Promise<Page<FileChange>> => {
-      const { from, to, folder } = query;
-      return json(
-        await signed({ method: 'GET', path: `${channelPath(channelRef)}/changes`, query: { ...pageQuery(query), from, to, folder } }),
-      );
+      const { from, fromAt, to, toAt, folder } = query;
+      const states = { from, fromAt: instantText(fromAt), to, toAt: instantText(toAt), folder };
+      return json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/changes`, query: { ...pageQuery(query), ...states } }));
     },
 
     /** Newest first; the filters (all optional) combine with AND. Pass the same filters with a page's cursor. */
@@ -344,9 +354,10 @@ function conditionHeader(name: string, tags: string | readonly string[] | undefi
 }
 
 /** Only the options given go in the query: the service refuses unknown ones and takes false by default. */
-function scopeRestoreQuery({ backupTimestamp, dryRun, delete: withDeletes }: ScopeRestoreOptions): Call['query'] {
+function scopeRestoreQuery({ backupTimestamp, at, dryRun, delete: withDeletes }: ScopeRestoreOptions): Call['query'] {
   return {
     backupTimestamp,
+    at: instantText(at),
     dryRun: dryRun === undefined ? undefined : String(dryRun),
     delete: withDeletes === undefined ? undefined : String(withDeletes),
   };

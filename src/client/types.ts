@@ -27,8 +27,8 @@ export type FolderInfo = Static<typeof FolderSchema>;
 export type DeletedFile = Static<typeof DeletedFileSchema>;
 /** A file added, changed or deleted between two backups (or a backup and now). */
 export type FileChange = Static<typeof FileChangeSchema>;
-/** `from` (a backup), optional `to` (default: now) and `folder`, and the page. */
-export type ChangesQuery = Static<typeof ChangesQuerySchema>;
+/** `from` (a backup) or `fromAt` (an instant), optional `to` or `toAt` (default: now) and `folder`, and the page. */
+export type ChangesQuery = Omit<Static<typeof ChangesQuerySchema>, 'fromAt' | 'toAt'> & { fromAt?: Date | string; toAt?: Date | string };
 /** What a folder or channel restore changed (or, for a dry run, would change), and its safety backup. */
 export type ScopeRestoreResult = Static<typeof ScopeRestoreResultSchema>;
 /** `?limit=` (1–1000, 50 by default) and `?cursor=` (a page's `next`). */

@@ -68,7 +68,7 @@ export async function removeLiveFile(deps: LiveWriteDeps, current: FileRecord, d
     contentType: null,
     startedAt: deps.now(),
   });
-  await catalog.deleteFile(channelId, folder, filename);
+  await catalog.deleteFile(channelId, folder, filename, deps.now());
   await blobs.delete(liveKey(channelId, folder, filename));
   await catalog.endWrite(writeId);
   return version;

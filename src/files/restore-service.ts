@@ -8,6 +8,7 @@ import { type Actor, type AuditTrail, requestedDetails } from './audit-trail.ts'
 import { parseBackupTimestamp } from './backup-timestamp.ts';
 import { liveKey } from './blob-layout.ts';
 import { type FilePath, filePath } from './file-path.ts';
+import { type ResolvedInstant, resolveInstant } from './instant.ts';
 import { type LiveWriteDeps, replaceKnownLiveFile } from './live-writes.ts';
 import { checkPrecondition, type MatchPrecondition } from './preconditions.ts';
 
@@ -19,15 +20,20 @@ export interface RestoreServiceDeps {
   now?: () => number;
 }
 
-/** Which stored bytes to bring back: a backup (newest holding the file when unnamed) or a kept version. */
+/**
+ * Which stored bytes to bring back: a backup (newest holding the file when none is named), a kept
+ * version, or the file's state at an instant (RFC 3339 as asked, or resolved by a scope restore).
+ */
 export interface RestoreSource {
   backupTimestamp?: string | undefined;
   versionId?: string | undefined;
+  at?: string | ResolvedInstant | undefined;
 }
 
 export interface RestoreOutcome {
   file: FileRecord;
-  source: FileVersion;
+  /** Null: restored at an instant at which the file already held its live bytes (nothing to do). */
+  source: FileVersion | null;
   /** False when the live bytes already were the source's: nothing was touched. */
   changed: boolean;
   /** The version that keeps what the restore replaced, when it replaced something. */
@@ -58,9 +64,9 @@ export class RestoreService {
   ): Promise<RestoreOutcome> {
     const { blobs, catalog, audit, locks } = this.deps;
     return audit.around(channel, actor, 'restore', requestedDetails({ ...requested, ...source }), async () => {
-      if (source.backupTimestamp !== undefined && source.versionId !== undefined) {
-        throw new AppError('VALIDATION_FAILED', 'Give backupTimestamp or versionId, not both');
-      }
+      const named = (['backupTimestamp', 'versionId', 'at'] as const).filter((name) => source[name] !== undefined);
+      if (named.length > 1)
+        throw new AppError('VALIDATION_FAILED', `Give one of backupTimestamp, versionId or at, not ${named.join(' and ')}`);
       const path = filePath(requested.folder, requested.filename);
       const key = liveKey(channel.id, path.folder, path.filename);
       const outcome = await locks.runExclusive(key, async (): Promise<RestoreOutcome> => {
@@ -70,6 +76,11 @@ export class RestoreService {
         const version = await this.findSource(channel, path, source);
         const current = await catalog.getFile(channel.id, path.folder, path.filename);
         checkPrecondition(precondition, current);
+        if (version === null) {
+          // Read under the same lock: the live record written at or before the instant is still the live one.
+          if (!current) throw new Error(`the live state of ${path.folder}/${path.filename} at an instant vanished under its lock`);
+          return { file: current, source: null, changed: false, keptVersionId: null };
+        }
         if (current && current.sha256 === version.sha256) {
           return { file: current, source: version, changed: false, keptVersionId: null };
         }
@@ -87,21 +98,34 @@ export class RestoreService {
         );
         return { file, source: version, changed: true, keptVersionId };
       });
+      // At an instant: the kept version restored (its own ver_ id, no backup), or nothing for the live bytes.
       const version = outcome.source;
       return {
         value: outcome,
         details: {
-          backupTimestamp: version.backupTimestamp,
-          versionId: version.id,
-          sha256: version.sha256,
+          backupTimestamp: version?.backupTimestamp ?? null,
+          versionId: version?.id ?? null,
+          sha256: version?.sha256 ?? outcome.file.sha256,
           bytes: outcome.changed ? outcome.file.size : 0,
         },
       };
     });
   }
 
-  private async findSource(channel: Channel, path: FilePath, source: RestoreSource): Promise<FileVersion> {
+  /** The bytes to restore; null for an instant at which the file held its live bytes. */
+  private async findSource(channel: Channel, path: FilePath, source: RestoreSource): Promise<FileVersion | null> {
     const { catalog } = this.deps;
+    if (source.at !== undefined) {
+      const instant = typeof source.at === 'string' ? await resolveInstant(catalog, channel.id, source.at, this.live.now()) : source.at;
+      const state = await catalog.fileAtSeq(channel.id, instant.seq, path.folder, path.filename);
+      if (state === undefined) {
+        throw new AppError(
+          'BACKUP_FILE_NOT_FOUND',
+          `"${path.folder}/${path.filename}" did not exist at ${new Date(instant.at).toISOString()}`,
+        );
+      }
+      return 'kept' in state ? state.kept : null;
+    }
     // A backup's entry in a file's version list names the backup.
     const entryBackup = source.versionId === undefined ? undefined : backupOfEntryId(source.versionId, path.folder, path.filename);
     if (typeof entryBackup === 'string') return this.findSource(channel, path, { backupTimestamp: entryBackup });

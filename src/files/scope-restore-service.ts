@@ -7,7 +7,8 @@ import { type Actor, type AuditTrail, requestedDetails } from './audit-trail.ts'
 import type { BackupService } from './backup-service.ts';
 import { formatBackupTimestamp, parseBackupTimestamp } from './backup-timestamp.ts';
 import type { FileService } from './file-service.ts';
-import type { RestoreService } from './restore-service.ts';
+import { type ResolvedInstant, resolveInstant } from './instant.ts';
+import type { RestoreService, RestoreSource } from './restore-service.ts';
 import { planScopeRestore, type ScopeChange, type ScopeRestorePlan } from './scope-restore-plan.ts';
 
 export interface ScopeRestoreServiceDeps {
@@ -19,10 +20,12 @@ export interface ScopeRestoreServiceDeps {
   now?: () => number;
 }
 
-/** A restore of one folder (`folder` given) or of the whole channel from one backup. */
+/** A restore of one folder (`folder` given) or of the whole channel from one backup, or to one instant. */
 export interface ScopeRestoreRequest {
   folder?: string | undefined;
-  backupTimestamp: string;
+  /** Exactly one of backupTimestamp (yyyyMMdd_HHmmss) and at (RFC 3339). */
+  backupTimestamp?: string | undefined;
+  at?: string | undefined;
   /** Answer the plan and change nothing. */
   dryRun: boolean;
   /** Also delete live files of the scope that the backup does not hold (otherwise they stay). */
@@ -76,24 +79,34 @@ export class ScopeRestoreService {
       }
     }
     return audit.around<ScopeRestoreOutcome>(channel, actor, 'restore', details, async () => {
-      const { plan, timestamp } = await this.plan(channel, request);
+      const { plan, source } = await this.plan(channel, request);
       if (plan.changes.length === 0) return { value: { dryRun: false, safetyBackup: null, ...plan }, details: { bytes: 0 } };
       const safetyBackup = await this.safetyBackup(channel, actor);
-      const bytes = await this.apply(channel, actor, timestamp, plan.changes);
-      return { value: { dryRun: false, safetyBackup, ...plan }, details: { backupTimestamp: timestamp, bytes } };
+      const bytes = await this.apply(channel, actor, source, plan.changes);
+      // At an instant there is no backup to name: the per-file events name the versions restored.
+      return { value: { dryRun: false, safetyBackup, ...plan }, details: { backupTimestamp: source.backupTimestamp ?? null, bytes } };
     });
   }
 
-  private async plan(channel: Channel, request: ScopeRestoreRequest): Promise<{ plan: ScopeRestorePlan; timestamp: string }> {
+  private async plan(channel: Channel, request: ScopeRestoreRequest): Promise<{ plan: ScopeRestorePlan; source: RestoreSource }> {
     const { catalog } = this.deps;
+    if ((request.backupTimestamp === undefined) === (request.at === undefined)) {
+      throw new AppError('VALIDATION_FAILED', 'Give exactly one of backupTimestamp (yyyyMMdd_HHmmss) and at (RFC 3339)');
+    }
     const scope: BackupScope = request.folder === undefined ? {} : { folder: safeSegment(request.folder, 'folder name') };
-    const timestamp = parseBackupTimestamp(request.backupTimestamp);
+    const live = () => this.liveFiles(channel, scope);
+    if (request.at !== undefined) {
+      // Resolved once: every file is restored to the same state, whatever is written meanwhile.
+      const instant: ResolvedInstant = await resolveInstant(catalog, channel.id, request.at, this.now());
+      const entries = await catalog.entriesAt(channel.id, instant.seq, scope);
+      return { plan: planScopeRestore(entries, await live(), request.delete), source: { at: instant } };
+    }
+    const timestamp = parseBackupTimestamp(request.backupTimestamp!);
     if (!(await catalog.getBackup(channel.id, timestamp))) {
       throw new AppError('BACKUP_NOT_FOUND', `This channel has no backup ${timestamp}`);
     }
     const entries = await catalog.backupEntries(channel.id, timestamp, scope);
-    const live = await this.liveFiles(channel, scope);
-    return { plan: planScopeRestore(entries, live, request.delete), timestamp };
+    return { plan: planScopeRestore(entries, await live(), request.delete), source: { backupTimestamp: timestamp } };
   }
 
   private async liveFiles(channel: Channel, scope: BackupScope): Promise<FileRecord[]> {
@@ -129,7 +142,7 @@ export class ScopeRestoreService {
   }
 
   /** Applies the changes, a few files at a time; stops taking new ones at the first failure. Answers the bytes written. */
-  private async apply(channel: Channel, actor: Actor, timestamp: string, changes: ScopeChange[]): Promise<number> {
+  private async apply(channel: Channel, actor: Actor, source: RestoreSource, changes: ScopeChange[]): Promise<number> {
     let next = 0;
     let failed = false;
     let bytes = 0;
@@ -137,7 +150,7 @@ export class ScopeRestoreService {
       while (!failed && next < changes.length) {
         const change = changes[next++]!;
         try {
-          bytes += await this.applyOne(channel, actor, timestamp, change);
+          bytes += await this.applyOne(channel, actor, source, change);
         } catch (error) {
           failed = true;
           throw error;
@@ -150,10 +163,10 @@ export class ScopeRestoreService {
     return bytes;
   }
 
-  private async applyOne(channel: Channel, actor: Actor, backupTimestamp: string, change: ScopeChange): Promise<number> {
+  private async applyOne(channel: Channel, actor: Actor, source: RestoreSource, change: ScopeChange): Promise<number> {
     const path = { folder: change.folder, filename: change.filename };
     if (change.action !== 'delete') {
-      const outcome = await this.deps.restores.restore(channel, actor, path, { backupTimestamp });
+      const outcome = await this.deps.restores.restore(channel, actor, path, source);
       return outcome.changed ? outcome.file.size : 0;
     }
     try {

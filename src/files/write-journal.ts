@@ -25,13 +25,13 @@ async function settle(blobs: BlobStorage, catalog: FileCatalog, write: PendingWr
   const record = await catalog.getFile(channelId, folder, filename);
   if (write.sha256 === null) {
     // An interrupted delete: its version is kept, so finishing it loses nothing.
-    if (record) await catalog.deleteFile(channelId, folder, filename);
+    if (record) await catalog.deleteFile(channelId, folder, filename, now);
     await blobs.delete(key);
     return;
   }
   const live = await hashBlob(blobs, key);
   if (live === undefined) {
-    if (record) await catalog.deleteFile(channelId, folder, filename);
+    if (record) await catalog.deleteFile(channelId, folder, filename, now);
     return;
   }
   if (record?.sha256 === live.sha256) return;

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { backupEntryId, stateAt } from './channel-history.ts';
+import { backupEntryId, type HistoryState, stateAt, stateOfBackup } from './channel-history.ts';
 import type { BackupRecord } from './file-catalog-types.ts';
 import type { Database } from './schema.ts';
 
@@ -8,11 +8,12 @@ export interface BackupScope {
   folder?: string | undefined;
 }
 
-/** One file as a backup holds it: the version to restore it from and what its bytes are. */
+/** One file as a backup (or an instant) holds it: the version to restore it from and what its bytes are. */
 export interface BackupEntry {
   folder: string;
   filename: string;
-  versionId: string;
+  /** A backup's entry (bkp_…, or a pre-005 backup's row); at an instant, the kept version, null for the live bytes. */
+  versionId: string | null;
   /** Null: the backup's bytes of this file are its live bytes (not written since). */
   blobKey: string | null;
   sha256: string;
@@ -26,15 +27,23 @@ export interface BackupEntry {
  * prefix): `docs` is not `docs2`.
  */
 export async function backupEntries(db: Kysely<Database>, backup: BackupRecord, scope: BackupScope): Promise<BackupEntry[]> {
-  const rows = await sql<Record<string, unknown>>`select * from (${stateAt(backup.channelId, backup, scope)}) s
+  const state = stateOfBackup(backup);
+  const entries = await entriesAt(db, backup.channelId, state, scope);
+  // An instant backup's entries are named by the backup and the file, whatever row holds their bytes.
+  if ('seq' in state) for (const entry of entries) entry.versionId = backupEntryId(backup.timestamp, entry.folder, entry.filename);
+  return entries;
+}
+
+/** The files the channel held at `state` within `scope`, by folder then filename. */
+export async function entriesAt(db: Kysely<Database>, channelId: string, state: HistoryState, scope: BackupScope): Promise<BackupEntry[]> {
+  const rows = await sql<Record<string, unknown>>`select * from (${stateAt(channelId, state, scope)}) s
     order by s.folder, s.filename`.execute(db);
   const entries: BackupEntry[] = [];
   for (const row of rows.rows) {
     const entry: BackupEntry = {
       folder: String(row.folder),
       filename: String(row.filename),
-      versionId:
-        row.version_id === null ? backupEntryId(backup.timestamp, String(row.folder), String(row.filename)) : String(row.version_id),
+      versionId: row.version_id === null ? null : String(row.version_id),
       blobKey: row.blob_key === null ? null : String(row.blob_key),
       sha256: String(row.sha256),
       size: Number(row.size),

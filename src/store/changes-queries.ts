@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import { readClock, stateAt, touchedBetween } from './channel-history.ts';
+import { type HistoryState, readClock, stateAt, stateOfBackup, touchedBetween } from './channel-history.ts';
 import { toBackupRecord } from './file-catalog-rows.ts';
-import type { BackupRecord, FileChange, Page, PageRequest } from './file-catalog-types.ts';
+import type { FileChange, Page, PageRequest } from './file-catalog-types.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
 
@@ -11,11 +11,14 @@ export interface ChangesOptions {
   page: PageRequest;
 }
 
+/** A state as a request names it: a backup (yyyyMMdd_HHmmss) or an instant's seq, resolved already. */
+export type StateName = string | { seq: number };
+
 /**
- * What changed in a channel from backup `from` to backup `to` (null: the live files), by
+ * What changed in a channel from state `from` to state `to` (null: the live files), by
  * (folder, filename): files only in the newer state are added, only in the older one deleted,
  * in both with other bytes (sha256) changed; equal bytes are no change. The sizes and hashes are
- * the newer state's, the older one's for a deletion. Both backups must exist (the caller checks).
+ * the newer state's, the older one's for a deletion. Named backups must exist (the caller checks).
  *
  * Between two instants of the channel's history (backups from migration 005 on, or now) only the
  * files written in between are compared, so the cost follows the change, not the channel; a
@@ -24,15 +27,16 @@ export interface ChangesOptions {
 export async function changesBetween(
   db: Kysely<Database>,
   channelId: string,
-  from: string,
-  to: string | null,
+  from: StateName,
+  to: StateName | null,
   { folder, page }: ChangesOptions,
 ): Promise<Page<FileChange>> {
-  const older = await backupOf(db, channelId, from);
-  const newer = to === null ? undefined : await backupOf(db, channelId, to);
+  const older = await stateOf(db, channelId, from);
+  const newer = to === null ? undefined : await stateOf(db, channelId, to);
   if (older === undefined || (to !== null && newer === undefined)) return { items: [], next: null };
-  const olderSeq = older.seq ?? undefined;
-  const newerSeq = newer === undefined ? (await readClock(db, channelId)).seq : (newer.seq ?? undefined);
+  const seqOf = (state: HistoryState) => ('seq' in state ? state.seq : undefined);
+  const olderSeq = seqOf(older);
+  const newerSeq = newer === undefined ? (await readClock(db, channelId)).seq : seqOf(newer);
   const only = olderSeq !== undefined && newerSeq !== undefined ? touchedBetween(channelId, olderSeq, newerSeq) : undefined;
   const scope = { folder, only };
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, ['string', 'string']);
@@ -62,12 +66,13 @@ export async function changesBetween(
   return pageFrom(changes, page.limit, (c) => [c.folder, c.filename]);
 }
 
-async function backupOf(db: Kysely<Database>, channelId: string, timestamp: string): Promise<BackupRecord | undefined> {
+async function stateOf(db: Kysely<Database>, channelId: string, name: StateName): Promise<HistoryState | undefined> {
+  if (typeof name !== 'string') return name;
   const row = await db
     .selectFrom('backups')
     .selectAll()
     .where('channel_id', '=', channelId)
-    .where('timestamp', '=', timestamp)
+    .where('timestamp', '=', name)
     .executeTakeFirst();
-  return row && toBackupRecord(row);
+  return row && stateOfBackup(toBackupRecord(row));
 }

@@ -14,24 +14,50 @@ type Db = Kysely<Database> | Transaction<Database>;
  * the version whose span holds it. Nothing is copied or written per file when a backup is taken.
  */
 
-/** Advances the channel's clock inside the write's transaction; returns the new value. */
+/**
+ * Advances the channel's clock inside the write's transaction and records when (`at`, the write's
+ * time in epoch ms) in clock_ticks; returns the new value. Tick times never go back: a write whose
+ * clock ran behind the previous one's is ticked at the previous time, so that "the newest seq
+ * ticked at or before T" names one state.
+ */
 export async function advanceClock(
   trx: Transaction<Database>,
   channelId: string,
   delta: { files: number; bytes: number },
+  at: number,
 ): Promise<number> {
-  await trx
+  const created = await trx
     .insertInto('channel_clocks')
-    .values({ channel_id: channelId, seq: 0, files: 0, bytes: 0 })
+    .values({ channel_id: channelId, seq: 0, files: 0, bytes: 0, retained_from_seq: 0, retained_from_at: null })
     .onConflict((oc) => oc.column('channel_id').doNothing())
-    .execute();
+    .returning('channel_id')
+    .executeTakeFirst();
+  // A channel's first write: its empty state before it holds from the beginning (migration 006
+  // ticked every channel that existed then, so this never claims a past it does not know).
+  if (created)
+    await trx
+      .insertInto('clock_ticks')
+      .values({ channel_id: channelId, seq: 0, at: 0 })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
   const row = await trx
     .updateTable('channel_clocks')
     .set((eb) => ({ seq: eb('seq', '+', 1), files: eb('files', '+', delta.files), bytes: eb('bytes', '+', delta.bytes) }))
     .where('channel_id', '=', channelId)
     .returning('seq')
     .executeTakeFirstOrThrow();
-  return Number(row.seq);
+  const seq = Number(row.seq);
+  const previous = await trx
+    .selectFrom('clock_ticks')
+    .select('at')
+    .where('channel_id', '=', channelId)
+    .where('seq', '<', seq)
+    .orderBy('seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  const tickAt = Math.max(at, Number(previous?.at ?? 0));
+  await trx.insertInto('clock_ticks').values({ channel_id: channelId, seq, at: tickAt }).execute();
+  return seq;
 }
 
 export interface ChannelClock {
@@ -90,10 +116,40 @@ function sortKeyOfId(id: string): string {
   return entry ? `${BACKUP_ENTRY_PREFIX}${entry[1]}` : id;
 }
 
+/** A file's bytes at an instant of the history: the live record's, or a kept version's. */
+export type FileAtSeq = { kept: FileVersion } | { live: { size: number; sha256: string; contentType: string } };
+
 /**
- * The file as it was at `backup` (an instant backup, seq set): the live record when its bytes were
- * written at or before the instant (blobKey null: the live bytes are those), else the replaced or
- * deleted version live at that instant; undefined when the file did not exist then.
+ * The file as it was at `seq`: the live record when its bytes were written at or before it, else
+ * the replaced or deleted version live then; undefined when the file did not exist then.
+ */
+export async function fileAtSeq(db: Db, channelId: string, seq: number, folder: string, filename: string): Promise<FileAtSeq | undefined> {
+  const live = await db
+    .selectFrom('files')
+    .select(['size', 'sha256', 'content_type'])
+    .where('channel_id', '=', channelId)
+    .where('folder', '=', folder)
+    .where('filename', '=', filename)
+    .where('since_seq', '<=', seq)
+    .executeTakeFirst();
+  if (live) return { live: { size: Number(live.size), sha256: live.sha256, contentType: live.content_type } };
+  const kept = await db
+    .selectFrom('file_versions')
+    .selectAll()
+    .where('channel_id', '=', channelId)
+    .where('folder', '=', folder)
+    .where('filename', '=', filename)
+    .where('since_seq', '<=', seq)
+    .where('until_seq', '>', seq)
+    .orderBy('until_seq', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return kept && { kept: toFileVersion(kept) };
+}
+
+/**
+ * The file as `backup` (an instant backup, seq set) holds it, as the backup's entry: blobKey null
+ * when its bytes are still the live ones; undefined when the file did not exist then.
  */
 export async function fileAtBackup(
   db: Db,
@@ -101,43 +157,23 @@ export async function fileAtBackup(
   folder: string,
   filename: string,
 ): Promise<FileVersion | undefined> {
-  const entry = (size: number, sha256: string, contentType: string, blobKey: string | null): FileVersion => ({
+  const state = await fileAtSeq(db, backup.channelId, backup.seq, folder, filename);
+  if (state === undefined) return undefined;
+  const bytes = 'live' in state ? { ...state.live, blobKey: null } : state.kept;
+  return {
     id: backupEntryId(backup.timestamp, folder, filename),
     channelId: backup.channelId,
     folder,
     filename,
     kind: 'backup',
     backupTimestamp: backup.timestamp,
-    blobKey,
-    size,
-    sha256,
-    contentType,
+    blobKey: bytes.blobKey,
+    size: bytes.size,
+    sha256: bytes.sha256,
+    contentType: bytes.contentType,
     createdAt: backup.createdAt,
     createdBy: null,
-  });
-  const live = await db
-    .selectFrom('files')
-    .select(['size', 'sha256', 'content_type'])
-    .where('channel_id', '=', backup.channelId)
-    .where('folder', '=', folder)
-    .where('filename', '=', filename)
-    .where('since_seq', '<=', backup.seq)
-    .executeTakeFirst();
-  if (live) return entry(Number(live.size), live.sha256, live.content_type, null);
-  const kept = await db
-    .selectFrom('file_versions')
-    .selectAll()
-    .where('channel_id', '=', backup.channelId)
-    .where('folder', '=', folder)
-    .where('filename', '=', filename)
-    .where('since_seq', '<=', backup.seq)
-    .where('until_seq', '>', backup.seq)
-    .orderBy('until_seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  if (!kept) return undefined;
-  const version = toFileVersion(kept);
-  return entry(version.size, version.sha256, version.contentType, version.blobKey);
+  };
 }
 
 /**
@@ -211,7 +247,7 @@ export interface StateRow {
   content_type: string;
   /** Null: the live bytes (an instant backup's file not written since, or the live state itself). */
   blob_key: string | null;
-  /** A pre-005 backup row's id; null for an instant backup's entry (see backupEntryId) and for the live state. */
+  /** The kept row's id (a pre-005 backup's row, or a version live at the instant); null for the live bytes. */
   version_id: string | null;
 }
 
@@ -222,32 +258,38 @@ export interface StateScope {
   only?: RawBuilder<unknown> | undefined;
 }
 
+/** A state of a channel: an instant of its history (a backup's, or any retained one), or a backup from before migration 005. */
+export type HistoryState = { seq: number } | { legacyBackup: string };
+
+/** The state a backup names. */
+export const stateOfBackup = (backup: BackupRecord): HistoryState =>
+  backup.seq === null || backup.seq === undefined ? { legacyBackup: backup.timestamp } : { seq: backup.seq };
+
 /**
- * The channel's files at a backup (or live, `backup` undefined) as a SQL relation of StateRow:
- * for an instant backup, the live records written at or before it and the versions live at it;
- * for a backup from before migration 005, its per-file rows.
+ * The channel's files at a state (or live, `state` undefined) as a SQL relation of StateRow:
+ * at an instant, the live records written at or before it and the versions live at it; for a
+ * backup from before migration 005, its per-file rows.
  */
-export function stateAt(channelId: string, backup: BackupRecord | undefined, scope: StateScope = {}): RawBuilder<StateRow> {
+export function stateAt(channelId: string, state: HistoryState | undefined, scope: StateScope = {}): RawBuilder<StateRow> {
   const folderIs = (alias: string) => (scope.folder === undefined ? sql`` : sql`and ${sql.ref(`${alias}.folder`)} = ${scope.folder}`);
   const onlyIn = (alias: string) =>
     scope.only === undefined ? sql`` : sql`and (${sql.ref(`${alias}.folder`)}, ${sql.ref(`${alias}.filename`)}) in (${scope.only})`;
-  if (backup === undefined) {
+  if (state === undefined) {
     return sql<StateRow>`select f.folder, f.filename, f.size, f.sha256, f.content_type, cast(null as text) as blob_key,
         cast(null as text) as version_id
       from files f where f.channel_id = ${channelId} ${folderIs('f')} ${onlyIn('f')}`;
   }
-  if (backup.seq === null || backup.seq === undefined) {
+  if ('legacyBackup' in state) {
     return sql<StateRow>`select v.folder, v.filename, v.size, v.sha256, v.content_type, v.blob_key, v.id as version_id
       from file_versions v
-      where v.channel_id = ${channelId} and v.kind = 'backup' and v.backup_timestamp = ${backup.timestamp} ${folderIs('v')} ${onlyIn('v')}`;
+      where v.channel_id = ${channelId} and v.kind = 'backup' and v.backup_timestamp = ${state.legacyBackup} ${folderIs('v')} ${onlyIn('v')}`;
   }
-  const at = backup.seq;
-  // version_id null: the caller names a backup entry by its backup and file (backupEntryId).
+  const at = state.seq;
   return sql<StateRow>`select f.folder, f.filename, f.size, f.sha256, f.content_type, cast(null as text) as blob_key,
         cast(null as text) as version_id
       from files f where f.channel_id = ${channelId} and f.since_seq <= ${at} ${folderIs('f')} ${onlyIn('f')}
     union all
-    select v.folder, v.filename, v.size, v.sha256, v.content_type, v.blob_key, cast(null as text) as version_id
+    select v.folder, v.filename, v.size, v.sha256, v.content_type, v.blob_key, v.id as version_id
       from file_versions v
       where v.channel_id = ${channelId} and v.since_seq <= ${at} and v.until_seq > ${at} ${folderIs('v')} ${onlyIn('v')}
         and not exists (select 1 from files l where l.channel_id = v.channel_id and l.folder = v.folder

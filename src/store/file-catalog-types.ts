@@ -1,5 +1,7 @@
 import type { BackupEntry, BackupScope } from './backup-entry-queries.ts';
-import type { ChangesOptions } from './changes-queries.ts';
+import type { ChangesOptions, StateName } from './changes-queries.ts';
+import type { FileAtSeq } from './channel-history.ts';
+import type { InstantResolution } from './instant-queries.ts';
 
 /**
  * Metadata of channel files, their kept versions, backups and the audit log. Times are epoch ms.
@@ -143,7 +145,8 @@ export interface FileCatalog {
   /** Inserts or replaces the live file's record; says which. */
   putFile(record: FileRecord): Promise<'created' | 'replaced'>;
   getFile(channelId: string, folder: string, filename: string): Promise<FileRecord | undefined>;
-  deleteFile(channelId: string, folder: string, filename: string): Promise<boolean>;
+  /** `at`: the delete's time (epoch ms), which the channel's clock records for instants. */
+  deleteFile(channelId: string, folder: string, filename: string, at: number): Promise<boolean>;
   /** Files of one folder by filename. */
   listFiles(channelId: string, folder: string, page: PageRequest): Promise<Page<FileRecord>>;
   /** Folders holding at least one live file, by name, with their live file counts. */
@@ -172,8 +175,14 @@ export interface FileCatalog {
   backupVersion(channelId: string, timestamp: string, folder: string, filename: string): Promise<FileVersion | undefined>;
   /** The file's version in the newest backup that holds it. */
   newestBackupVersion(channelId: string, folder: string, filename: string): Promise<FileVersion | undefined>;
-  /** What changed from backup `from` to backup `to` (null: the live files), by (folder, filename); see changes-queries.ts. */
-  changesBetween(channelId: string, from: string, to: string | null, options: ChangesOptions): Promise<Page<FileChange>>;
+  /** Which instant of the channel's history the time `at` (epoch ms) names, if retention still holds its state. */
+  resolveInstant(channelId: string, at: number): Promise<InstantResolution>;
+  /** The file at instant `seq` (from resolveInstant); undefined when it did not exist then. */
+  fileAtSeq(channelId: string, seq: number, folder: string, filename: string): Promise<FileAtSeq | undefined>;
+  /** What the channel held at instant `seq` within `scope`, by folder then filename. */
+  entriesAt(channelId: string, seq: number, scope: BackupScope): Promise<BackupEntry[]>;
+  /** What changed from state `from` (a backup, or an instant's seq) to `to` (null: the live files), by (folder, filename); see changes-queries.ts. */
+  changesBetween(channelId: string, from: StateName, to: StateName | null, options: ChangesOptions): Promise<Page<FileChange>>;
   /** What backup `timestamp` holds within `scope` (a folder, or the whole channel), by folder then filename. */
   backupEntries(channelId: string, timestamp: string, scope: BackupScope): Promise<BackupEntry[]>;
 

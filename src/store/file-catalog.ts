@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { backupExists } from '../errors/common-errors.ts';
-import { backupEntries } from './backup-entry-queries.ts';
+import { backupEntries, entriesAt } from './backup-entry-queries.ts';
 import { changesBetween } from './changes-queries.ts';
-import { advanceClock, endLiveSpan, fileAtBackup, newestInstantBackupOf, readClock, versionsOf } from './channel-history.ts';
+import { advanceClock, endLiveSpan, fileAtBackup, fileAtSeq, newestInstantBackupOf, readClock, versionsOf } from './channel-history.ts';
 import { BACKUP_UNIQUE, violates } from './database-errors.ts';
 import { listDeleted } from './deleted-files-queries.ts';
 import {
@@ -34,6 +34,7 @@ import type {
 } from './file-catalog-types.ts';
 import { newAuditId, newVersionId, newWriteId } from './ids.ts';
 import { canBeStoredKey } from './input-validation.ts';
+import { resolveInstant, retainFrom } from './instant-queries.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
 
@@ -65,10 +66,12 @@ export function fileCatalog(db: Db): FileCatalog {
           .where('filename', '=', record.filename)
           .executeTakeFirst();
         // The new bytes' place in the channel's history; the bytes they replace end there.
-        const seq = await advanceClock(trx, record.channelId, {
-          files: existing ? 0 : 1,
-          bytes: record.size - (existing ? Number(existing.size) : 0),
-        });
+        const seq = await advanceClock(
+          trx,
+          record.channelId,
+          { files: existing ? 0 : 1, bytes: record.size - (existing ? Number(existing.size) : 0) },
+          record.updatedAt,
+        );
         const row = fileRow(record, seq);
         await trx
           .insertInto('files')
@@ -99,7 +102,7 @@ export function fileCatalog(db: Db): FileCatalog {
       return row && toFileRecord(row);
     },
 
-    async deleteFile(channelId: string, folder: string, filename: string): Promise<boolean> {
+    async deleteFile(channelId: string, folder: string, filename: string, at: number): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const existing = await trx
           .deleteFrom('files')
@@ -109,7 +112,7 @@ export function fileCatalog(db: Db): FileCatalog {
           .returning('size')
           .executeTakeFirst();
         if (!existing) return false;
-        const seq = await advanceClock(trx, channelId, { files: -1, bytes: -Number(existing.size) });
+        const seq = await advanceClock(trx, channelId, { files: -1, bytes: -Number(existing.size) }, at);
         await endLiveSpan(trx, channelId, folder, filename, seq);
         return true;
       });
@@ -253,6 +256,9 @@ export function fileCatalog(db: Db): FileCatalog {
       return newest === undefined ? undefined : catalog.backupVersion(channelId, newest, folder, filename);
     },
 
+    resolveInstant: (channelId, at) => resolveInstant(db, channelId, at),
+    fileAtSeq: (channelId, seq, folder, filename) => fileAtSeq(db, channelId, seq, folder, filename),
+    entriesAt: (channelId, seq, scope) => entriesAt(db, channelId, { seq }, scope),
     changesBetween: (channelId, from, to, options) => changesBetween(db, channelId, from, to, options),
     async backupEntries(channelId, timestamp, scope) {
       const backup = await catalog.getBackup(channelId, timestamp);
@@ -276,11 +282,11 @@ export function fileCatalog(db: Db): FileCatalog {
           .filter((b) => b.created_at < rules.backupsOlderThan)
           .map((b) => b.timestamp);
 
-        const doomed: { id: string; blob_key: string }[] = [];
+        const doomed: { id: string; blob_key: string; until_seq: number | null }[] = [];
         const candidates = (timestamps: string[]) =>
           trx
             .selectFrom('file_versions as v')
-            .select(['v.id', 'v.blob_key'])
+            .select(['v.id', 'v.blob_key', 'v.until_seq'])
             .where('v.channel_id', '=', channelId)
             .where((eb) =>
               eb.or([
@@ -325,6 +331,9 @@ export function fileCatalog(db: Db): FileCatalog {
           doomed.push(...(await candidates(expiredBackups.slice(i, i + BATCH))));
 
         const ids = [...new Set(doomed.map((v) => v.id))];
+        // The states these versions belonged to are gone: instants before their spans' ends are no longer retained.
+        const ended = doomed.reduce((max, v) => Math.max(max, v.until_seq === null ? 0 : Number(v.until_seq)), 0);
+        if (ended > 0) await retainFrom(trx, channelId, ended);
         for (let i = 0; i < ids.length; i += BATCH)
           await trx
             .deleteFrom('file_versions')

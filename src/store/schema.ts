@@ -76,6 +76,17 @@ export interface ChannelClocksTable {
   seq: number;
   files: number;
   bytes: number;
+  /** The oldest seq whose state retention still holds completely (migration 006). */
+  retained_from_seq: number;
+  /** When that seq was ticked; null: from the channel's first tick. */
+  retained_from_at: number | null;
+}
+
+/** One advance of a channel's clock and when its write happened (migration 006). */
+export interface ClockTicksTable {
+  channel_id: string;
+  seq: number;
+  at: number;
 }
 
 export interface BackupsTable {
@@ -147,6 +158,7 @@ export interface Database {
   revoked_messages: RevokedMessagesTable;
   files: FilesTable;
   channel_clocks: ChannelClocksTable;
+  clock_ticks: ClockTicksTable;
   backups: BackupsTable;
   file_versions: FileVersionsTable;
   audit_events: AuditEventsTable;

@@ -71,5 +71,56 @@ for (const setup of FILE_SETUPS) {
       assert.equal(missing.code, 2, 'a usage error');
       assert.match(missing.stderr, /--from/);
     });
+
+    test('instants: file restore --at, folder and channel restore --at, backup diff --from-at/--to-at', async () => {
+      const ms = () => new Promise((resolve) => setTimeout(resolve, 5));
+      assert.equal((await client.put('at', 'x.txt', 'x one')).status, 201);
+      await ms();
+      const first = new Date().toISOString();
+      await ms();
+      assert.equal((await client.put('at', 'x.txt', 'x two')).status, 200);
+      assert.equal((await client.put('at', 'y.txt', 'y')).status, 201);
+      await ms();
+      const second = new Date().toISOString();
+      const channel = fixture.channel.id;
+
+      const diff = await cli('backup', 'diff', '--channel', channel, '--from-at', first, '--to-at', second, '--folder', 'at', '--json');
+      assert.equal(diff.code, 0, diff.stderr);
+      assert.deepEqual(
+        diff.json().items.map((c: { filename: string; change: string }) => [c.filename, c.change]),
+        [
+          ['x.txt', 'changed'],
+          ['y.txt', 'added'],
+        ],
+      );
+      const restored = await cli('file', 'restore', '--channel', channel, '--folder', 'at', '--file', 'x.txt', '--at', first, '--json');
+      assert.equal(restored.code, 0, restored.stderr);
+      assert.equal(restored.json().changed, true);
+      assert.equal((await client.get('at', 'x.txt')).body, 'x one');
+      const folder = await cli('folder', 'restore', '--channel', channel, '--folder', 'at', '--at', second, '--json');
+      assert.equal(folder.code, 0, folder.stderr);
+      assert.equal((await client.get('at', 'x.txt')).body, 'x two');
+      const plan = await cli('channel', 'restore', '--channel', channel, '--at', first, '--dry-run', '--delete', '--json');
+      assert.equal(plan.code, 0, plan.stderr);
+      assert.ok(plan.json().changes.some((c: { filename: string; action: string }) => c.filename === 'y.txt' && c.action === 'delete'));
+
+      const before = await cli(
+        'file',
+        'restore',
+        '--channel',
+        channel,
+        '--folder',
+        'at',
+        '--file',
+        'x.txt',
+        '--at',
+        '2000-01-01T00:00:00Z',
+        '--json',
+      );
+      assert.equal(before.code, 1);
+      assert.equal(JSON.parse(before.stdout || before.stderr).error.code, 'BACKUP_FILE_NOT_FOUND');
+      const both = await cli('channel', 'restore', '--channel', channel, '--at', first, '--backup', '20260101_000000');
+      assert.equal(both.code, 2, 'a usage error');
+    });
   });
 }

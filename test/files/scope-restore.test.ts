@@ -302,12 +302,17 @@ for (const setup of FILE_SETUPS) {
       for (const path of ['/api/channels/{channelRef}/folders/{folderName}/restore', '/api/channels/{channelRef}/restore']) {
         const operation = openapi.paths[path]?.post;
         assert.ok(operation, path);
-        const query = (operation.parameters as { in: string; name: string; required?: boolean }[]).filter((p) => p.in === 'query');
+        const query = (operation.parameters as { in: string; name: string; required?: boolean; schema: { format?: string } }[]).filter(
+          (p) => p.in === 'query',
+        );
+        // backupTimestamp or at: exactly one, which the service checks (400).
         assert.deepEqual(query.map((p) => [p.name, p.required === true]).sort(), [
-          ['backupTimestamp', true],
+          ['at', false],
+          ['backupTimestamp', false],
           ['delete', false],
           ['dryRun', false],
         ]);
+        assert.equal(query.find((p) => p.name === 'at')?.schema.format, 'date-time');
         const schema = operation.responses['200'].content['application/json'].schema;
         assert.deepEqual(Object.keys(schema.properties).sort(), ['changes', 'dryRun', 'safetyBackup', 'unchanged']);
       }

@@ -172,7 +172,23 @@ for (const setup of FILE_SETUPS) {
               ['GET', `/api/channels/${channel}/changes?from=${p}`],
               ['GET', `/api/channels/${channel}/changes?from=${timestamp}&to=${p}`],
               ['GET', `/api/channels/${channel}/changes?from=${timestamp}&folder=${p}`],
+              ['GET', `/api/channels/${channel}/changes?fromAt=${p}`],
+              ['GET', `/api/channels/${channel}/changes?from=${timestamp}&toAt=${p}`],
             );
+            // Folder and channel restores name a channel and a folder in the path, a backup or an instant in the query.
+            const folderRestore = (c: string, f: string) => `/api/channels/${c}/folders/${f}/restore`;
+            jobs.push(
+              ['POST', `${folderRestore(p, 'docs')}?backupTimestamp=${timestamp}`],
+              ['POST', `${folderRestore(channel, p)}?backupTimestamp=${timestamp}`],
+              ['POST', `${folderRestore(channel, p)}?backupTimestamp=${timestamp}&delete=true`],
+              ['POST', `${folderRestore(channel, 'docs')}?backupTimestamp=${p}&dryRun=true`],
+              ['POST', `${folderRestore(channel, 'docs')}?at=${p}&dryRun=true`],
+              ['POST', `/api/channels/${p}/restore?backupTimestamp=${timestamp}`],
+              ['POST', `/api/channels/${channel}/restore?backupTimestamp=${p}&dryRun=true`],
+              ['POST', `/api/channels/${channel}/restore?at=${p}&dryRun=true`],
+              ['POST', `/api/channels/${channel}/restore?backupTimestamp=${timestamp}&dryRun=${p}`],
+            );
+            jobs.push(['POST', `${file(channel, 'docs', 'a.txt')}/restore?at=${p}`]);
           }
         }
       // Names s3rver cannot store (see beyondS3rver) would only corrupt the test server's bucket.

@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createClient, fromViemAccount, type WalletAdminClient } from '../../src/client/index.ts';
+import { createClient, fromViemAccount, ProblemError, type WalletAdminClient } from '../../src/client/index.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { nextSecond } from '../helpers/files.ts';
 import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
@@ -36,12 +36,15 @@ for (const engine of ENGINES) {
     let svc: TestService;
     let expected: Expected;
     let api: WalletAdminClient;
+    /** Before the service opened the data, so before migration 006 ran on it. */
+    let upgradedAfter: number;
 
     before(async () => {
       storage = await createStorage(engine);
       await cp(path.join(FIXTURES, engine, 'data'), storage.dataDir, { recursive: true });
       if (storage.databaseUrl) await loadDump(storage.databaseUrl, await readFile(path.join(FIXTURES, engine, 'metadata.sql'), 'utf8'));
       expected = JSON.parse(await readFile(path.join(FIXTURES, engine, 'expected.json'), 'utf8')) as Expected;
+      upgradedAfter = Date.now();
       svc = await startTestService(engine, { storage, transport: 'socket' });
       api = createClient({ baseUrl: svc.baseUrl, signer: fromViemAccount(privateKeyToAccount(FIXTURE_KEY)) });
     });
@@ -97,6 +100,21 @@ for (const engine of ENGINES) {
         ],
       );
       assert.equal(await read('docs/b.txt'), FIRST['docs/b.txt']);
+    });
+
+    test('an instant before the upgrade is not retained (when each older write happened is unknown); one after it is', async () => {
+      const refusal = await api.restore(expected.channelId, 'docs', 'a.txt', { at: new Date(upgradedAfter - 1) }).then(
+        () => assert.fail('an instant before the upgrade was restored'),
+        (error: unknown) => error,
+      );
+      assert.ok(refusal instanceof ProblemError);
+      assert.equal(refusal.status, 404);
+      assert.equal(refusal.code, 'INSTANT_NOT_RETAINED');
+      const oldest = /oldest retained instant is (\S+)$/.exec(refusal.detail)?.[1];
+      assert.ok(oldest !== undefined && Date.parse(oldest) >= upgradedAfter, refusal.detail);
+      const before = await read('docs/a.txt');
+      await api.restore(expected.channelId, 'docs', 'a.txt', { at: new Date() });
+      assert.equal(await read('docs/a.txt'), before, 'the state now is the live one');
     });
 
     test('after the upgrade: new writes and an instant backup, restorable beside the old ones', async () => {

@@ -1,4 +1,4 @@
-import { type Command, integerOption, optionalString, stringOption } from '../command.ts';
+import { type Command, integerOption, optionalString, UsageError } from '../command.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -45,21 +45,30 @@ export const backupCommands: Command[] = [
   },
   {
     words: ['backup', 'diff'],
-    summary: 'List what changed in a channel between two backups, or since a backup',
+    summary: 'List what changed in a channel between two backups or instants, or since one',
     options: {
       ...channelOptions,
-      from: { type: 'string', required: true, placeholder: 'TS', description: 'The older backup, yyyyMMdd_HHmmss' },
+      from: { type: 'string', placeholder: 'TS', description: 'The older backup, yyyyMMdd_HHmmss (or --from-at)' },
+      'from-at': { type: 'string', placeholder: 'TIME', description: 'Instead of --from: the channel at this RFC 3339 instant' },
       to: { type: 'string', placeholder: 'TS', description: 'The newer backup (default: the live files now)' },
+      'to-at': { type: 'string', placeholder: 'TIME', description: 'Instead of --to: the channel at this RFC 3339 instant' },
       folder: { type: 'string', description: 'Only this folder' },
       limit: { type: 'string', description: 'How many (1–1000, default 50)' },
     },
     async run({ values, store, fileServices }) {
       const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
       const channel = await channelFrom(await store(), values);
-      const request = { from: stringOption(values, 'from'), to: optionalString(values, 'to'), folder: optionalString(values, 'folder') };
+      if ((values.from === undefined) === (values['from-at'] === undefined)) throw new UsageError('Give one of --from and --from-at');
+      const request = {
+        from: optionalString(values, 'from'),
+        fromAt: optionalString(values, 'from-at'),
+        to: optionalString(values, 'to'),
+        toAt: optionalString(values, 'to-at'),
+        folder: optionalString(values, 'folder'),
+      };
       const page = await (await fileServices()).changes.between(channel, request, { limit });
       const lines = page.items.map((c) => `${c.change.padEnd(7)}  ${String(c.size).padStart(10)} bytes  ${c.folder}/${c.filename}`);
-      const since = `${request.from} and ${request.to ?? 'now'}`;
+      const since = `${request.from ?? request.fromAt} and ${request.to ?? request.toAt ?? 'now'}`;
       return { json: { items: page.items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : `No changes between ${since}` };
     },
   },

@@ -11,25 +11,36 @@ const fileOptions = {
 export const fileCommands: Command[] = [
   {
     words: ['file', 'restore'],
-    summary: 'Restore a file from a backup (default: the newest holding it) or a kept version',
+    summary: 'Restore a file from a backup (default: the newest holding it), a kept version, or as it was at an instant',
     options: {
       ...fileOptions,
       backup: { type: 'string', description: 'Backup timestamp yyyyMMdd_HHmmss' },
       version: { type: 'string', description: 'Version id (from "file versions"), instead of a backup' },
+      at: { type: 'string', placeholder: 'TIME', description: 'Instead of a backup: the file as it was at this RFC 3339 instant' },
     },
     async run({ values, store, fileServices }) {
       const channel = await channelFrom(await store(), values);
       const requested = { folder: stringOption(values, 'folder'), filename: stringOption(values, 'file') };
-      const source = { backupTimestamp: optionalString(values, 'backup'), versionId: optionalString(values, 'version') };
+      const source = {
+        backupTimestamp: optionalString(values, 'backup'),
+        versionId: optionalString(values, 'version'),
+        at: optionalString(values, 'at'),
+      };
       const outcome = await (await fileServices()).restores.restore(channel, OPERATOR, requested, source);
-      const from = outcome.source.backupTimestamp ? `backup ${outcome.source.backupTimestamp}` : `version ${outcome.source.id}`;
+      // No source: the file held its live bytes at the instant.
+      const from =
+        outcome.source === null
+          ? `the instant ${source.at}`
+          : outcome.source.backupTimestamp
+            ? `backup ${outcome.source.backupTimestamp}`
+            : `version ${outcome.source.id}`;
       const json = {
         channelId: channel.id,
         folder: outcome.file.folder,
         filename: outcome.file.filename,
         size: outcome.file.size,
         sha256: outcome.file.sha256,
-        source: { backupTimestamp: outcome.source.backupTimestamp, versionId: outcome.source.id },
+        source: { backupTimestamp: outcome.source?.backupTimestamp ?? null, versionId: outcome.source?.id ?? null, at: source.at ?? null },
         changed: outcome.changed,
         keptVersionId: outcome.keptVersionId,
       };

@@ -1,11 +1,12 @@
 import type { ScopeRestoreOutcome } from '../../files/scope-restore-service.ts';
 import type { Channel } from '../../store/types.ts';
-import { type Command, type OptionValues, stringOption } from '../command.ts';
+import { type Command, type OptionValues, optionalString, stringOption, UsageError } from '../command.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 const restoreOptions = {
   ...channelOptions,
-  backup: { type: 'string', required: true, description: 'Backup timestamp yyyyMMdd_HHmmss' },
+  backup: { type: 'string', description: 'Backup timestamp yyyyMMdd_HHmmss (or --at)' },
+  at: { type: 'string', placeholder: 'TIME', description: 'Instead of a backup: the state at this RFC 3339 instant' },
   'dry-run': { type: 'boolean', description: 'Print what would change, change nothing' },
   delete: { type: 'boolean', description: 'Also delete live files the backup does not hold (default: keep them)' },
 } as const;
@@ -13,7 +14,7 @@ const restoreOptions = {
 export const scopeRestoreCommands: Command[] = [
   {
     words: ['folder', 'restore'],
-    summary: 'Restore a folder from a backup (a backup of the channel is taken first, to undo it)',
+    summary: 'Restore a folder from a backup or to an instant (a backup of the channel is taken first, to undo it)',
     options: { ...restoreOptions, folder: { type: 'string', required: true, description: 'Folder name' } },
     async run({ values, store, fileServices }) {
       const channel = await channelFrom(await store(), values);
@@ -24,7 +25,7 @@ export const scopeRestoreCommands: Command[] = [
   },
   {
     words: ['channel', 'restore'],
-    summary: 'Restore every folder of a channel from a backup (a backup of the channel is taken first, to undo it)',
+    summary: 'Restore every folder of a channel from a backup or to an instant (a backup of the channel is taken first, to undo it)',
     options: restoreOptions,
     async run({ values, store, fileServices }) {
       const channel = await channelFrom(await store(), values);
@@ -35,7 +36,13 @@ export const scopeRestoreCommands: Command[] = [
 ];
 
 function optionsOf(values: OptionValues) {
-  return { backupTimestamp: stringOption(values, 'backup'), dryRun: values['dry-run'] === true, delete: values.delete === true };
+  if ((values.backup === undefined) === (values.at === undefined)) throw new UsageError('Give one of --backup and --at');
+  return {
+    backupTimestamp: optionalString(values, 'backup'),
+    at: optionalString(values, 'at'),
+    dryRun: values['dry-run'] === true,
+    delete: values.delete === true,
+  };
 }
 
 function report(channel: Channel, scope: string, outcome: ScopeRestoreOutcome) {

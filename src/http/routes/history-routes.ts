@@ -38,9 +38,11 @@ export default async function historyRoutes(base: FastifyInstance, deps: FilesRo
     {
       config: { permission: 'files:read' },
       schema: {
-        summary: 'What changed in the channel from backup `from` to backup `to` (default: the live files now), by folder and filename',
+        summary:
+          'What changed in the channel from backup `from` (or instant `fromAt`) to backup `to` (or instant `toAt`; default: the live files now), by folder and filename',
         description:
           'added / changed / deleted; a file with the same bytes (sha256) in both states is no change. ' +
+          'An instant (RFC 3339) names the channel as it was then; 404 INSTANT_NOT_RETAINED when retention no longer holds it. ' +
           'Pass the same from, to and folder with `cursor` for the next page.',
         tags: ['backups'],
         params: ChannelParams,
@@ -49,8 +51,8 @@ export default async function historyRoutes(base: FastifyInstance, deps: FilesRo
       },
     },
     async (request) => {
-      const { from, to, folder } = request.query;
-      return deps.changes.between(channelOf(request), { from, to, folder }, pageRequestOf(request.query));
+      const { from, fromAt, to, toAt, folder } = request.query;
+      return deps.changes.between(channelOf(request), { from, fromAt, to, toAt, folder }, pageRequestOf(request.query));
     },
   );
 }

@@ -24,9 +24,10 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
     {
       config: { permission: 'files:restore', auditRefusalsAs: 'restore', checkBody: requireEmptyOrObject },
       schema: {
-        summary: 'Restore a file from a backup (or a kept version); answers the URL of the restored file',
+        summary: 'Restore a file from a backup (or a kept version, or its state at an instant); answers the URL of the restored file',
         description:
-          'The replaced bytes are kept as a version first, so every restore can be undone with ?versionId=: ' +
+          'One of backupTimestamp, versionId and at (RFC 3339: the file as it was then; 404 INSTANT_NOT_RETAINED when ' +
+          'retention no longer holds that state). The replaced bytes are kept as a version first, so every restore can be undone with ?versionId=: ' +
           `the ${KEPT_VERSION_HEADER} response header names that version (absent when nothing was replaced: ` +
           'the file did not exist, or already held these bytes). Conditional with If-Match (the ETag of the ' +
           'file it replaces, or *): 412 PRECONDITION_FAILED when not met, and nothing changes.',
@@ -56,7 +57,8 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
     },
     async (request, reply) => {
       const precondition = matchPrecondition(request.headers, 'a restore');
-      const source = { backupTimestamp: request.query.backupTimestamp, versionId: request.query.versionId };
+      const { backupTimestamp, versionId, at } = request.query;
+      const source = { backupTimestamp, versionId, at };
       const { file, keptVersionId } = await deps.restores.restore(
         channelOf(request),
         actorOf(request),
@@ -78,6 +80,6 @@ function requireEmptyOrObject(body: unknown): void {
   if (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body))) return;
   throw new AppError(
     'VALIDATION_FAILED',
-    'The restore body must be empty or a JSON object such as {}; the backup is chosen with ?backupTimestamp=',
+    'The restore body must be empty or a JSON object such as {}; the backup is chosen with ?backupTimestamp= (or ?at=, ?versionId=)',
   );
 }

@@ -10,7 +10,8 @@ import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 import { SCOPE_RESTORE_QUERY_NAMES, ScopeRestoreQuery, ScopeRestoreResultSchema } from '../schemas/scope-restore.ts';
 
 const DESCRIPTION =
-  'Compares the backup with the live files of the scope: a file the backup holds is replaced (other bytes) or created ' +
+  'The backup is named by backupTimestamp, or instead the state at an instant by at (RFC 3339; 404 INSTANT_NOT_RETAINED ' +
+  'when retention no longer holds it). Compares the backup with the live files of the scope: a file the backup holds is replaced (other bytes) or created ' +
   '(not live), a live file it does not hold is deleted with delete=true only. Unless dryRun=true or nothing differs, a ' +
   'backup of the channel is taken first (safetyBackup), then each file is restored as a single-file restore does ' +
   '(its current bytes kept as a version, an atomic sha256-checked copy) or deleted (kept as a deleted version). ' +
@@ -40,7 +41,7 @@ export default async function scopeRestoreRoutes(base: FastifyInstance, deps: Fi
     {
       ...route,
       schema: {
-        summary: 'Restore a folder from a backup (dryRun=true: the plan only)',
+        summary: 'Restore a folder from a backup or to an instant (dryRun=true: the plan only)',
         description: DESCRIPTION,
         tags: ['files'],
         params: FolderParams,
@@ -57,7 +58,7 @@ export default async function scopeRestoreRoutes(base: FastifyInstance, deps: Fi
     {
       ...route,
       schema: {
-        summary: 'Restore every folder of the channel from a backup (dryRun=true: the plan only)',
+        summary: 'Restore every folder of the channel from a backup or to an instant (dryRun=true: the plan only)',
         description: DESCRIPTION,
         tags: ['files'],
         params: ChannelParams,
@@ -70,7 +71,7 @@ export default async function scopeRestoreRoutes(base: FastifyInstance, deps: Fi
 }
 
 function optionsOf(query: Static<typeof ScopeRestoreQuery>): Omit<ScopeRestoreRequest, 'folder'> {
-  return { backupTimestamp: query.backupTimestamp, dryRun: query.dryRun === 'true', delete: query.delete === 'true' };
+  return { backupTimestamp: query.backupTimestamp, at: query.at, dryRun: query.dryRun === 'true', delete: query.delete === 'true' };
 }
 
 /**
@@ -93,6 +94,6 @@ function requireEmptyBody(body: unknown): void {
   if (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0)) return;
   throw new AppError(
     'VALIDATION_FAILED',
-    'The body of a folder or channel restore must be empty or {}; the backup and the options go in the query (backupTimestamp, dryRun, delete)',
+    'The body of a folder or channel restore must be empty or {}; the backup (or instant) and the options go in the query (backupTimestamp or at, dryRun, delete)',
   );
 }

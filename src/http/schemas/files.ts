@@ -70,9 +70,14 @@ export const AuditEventSchema = Type.Object({
 export const pageOf = <T extends ReturnType<typeof Type.Object>>(item: T) =>
   Type.Object({ items: Type.Array(item), next: Type.Union([Type.String(), Type.Null()]) });
 
+/** An instant of a channel's history (RFC 3339): its state then, as far as retention still holds it. */
+export const instantParameter = (description: string) =>
+  Type.Optional(Type.String({ format: 'date-time', maxLength: 100, description: `${description}, RFC 3339, e.g. 2026-11-23T15:04:05Z` }));
+
 export const RestoreQuery = Type.Object({
   backupTimestamp: Type.Optional(Type.String({ description: 'yyyyMMdd_HHmmss; default: the newest backup holding the file' })),
   versionId: Type.Optional(Type.String({ description: 'A version id from …/versions, instead of a backup' })),
+  at: instantParameter('Instead of a backup: the file as it was at this instant'),
 });
 
 export const DownloadQuery = Type.Object({

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PageQuery } from './files.ts';
+import { instantParameter, PageQuery } from './files.ts';
 
 const SHA256 = Type.String({ pattern: '^[0-9a-f]{64}$' });
 
@@ -18,8 +18,10 @@ export const DeletedFileSchema = Type.Object({
 // No pattern on the timestamps: a malformed one is INVALID_TIMESTAMP, as on the restore, not a schema refusal.
 export const ChangesQuery = Type.Object({
   ...PageQuery.properties,
-  from: Type.String({ maxLength: 100, description: 'The older backup, yyyyMMdd_HHmmss' }),
+  from: Type.Optional(Type.String({ maxLength: 100, description: 'The older backup, yyyyMMdd_HHmmss (or fromAt: exactly one of them)' })),
+  fromAt: instantParameter('Instead of from: the older state, the channel at this instant'),
   to: Type.Optional(Type.String({ maxLength: 100, description: 'The newer backup, yyyyMMdd_HHmmss; default: the live files now' })),
+  toAt: instantParameter('Instead of to: the newer state, the channel at this instant'),
   folder: Type.Optional(Type.String({ maxLength: 1000, description: 'Only this folder' })),
 });
 

@@ -1,13 +1,15 @@
 import { Type } from 'typebox';
+import { instantParameter } from './files.ts';
 
 /** The query parameters a folder or channel restore takes; any other is refused (see the route). */
-export const SCOPE_RESTORE_QUERY_NAMES = ['backupTimestamp', 'dryRun', 'delete'] as const;
+export const SCOPE_RESTORE_QUERY_NAMES = ['backupTimestamp', 'at', 'dryRun', 'delete'] as const;
 
 // Exactly "true" or "false": Ajv's coercion would also take 1, 0 and an empty value for a boolean.
 const Flag = (description: string) => Type.Optional(Type.Enum(['true', 'false'], { description }));
 
 export const ScopeRestoreQuery = Type.Object({
-  backupTimestamp: Type.String({ description: 'The backup to restore from, yyyyMMdd_HHmmss' }),
+  backupTimestamp: Type.Optional(Type.String({ description: 'The backup to restore from, yyyyMMdd_HHmmss (or at: exactly one of them)' })),
+  at: instantParameter('Instead of a backup: the state of the scope at this instant'),
   dryRun: Flag('true: answer the plan and change nothing (default false)'),
   delete: Flag('true: also delete live files of the scope that the backup does not hold (default false: they stay)'),
 });

@@ -4,6 +4,7 @@ import * as filesBackupsAudit from './002-files-backups-audit.ts';
 import * as auditFilterIndexes from './003-audit-filter-indexes.ts';
 import * as versionCreatedBy from './004-version-created-by.ts';
 import * as channelHistory from './005-channel-history.ts';
+import * as clockTicks from './006-clock-ticks.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '003-audit-filter-indexes': auditFilterIndexes,
   '004-version-created-by': versionCreatedBy,
   '005-channel-history': channelHistory,
+  '006-clock-ticks': clockTicks,
 };
 
 export const migrationProvider: MigrationProvider = {

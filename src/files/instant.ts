@@ -1,0 +1,40 @@
+import { checkRfc3339 } from '../auth/siwe/rfc3339.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { FileCatalog } from '../store/file-catalog-types.ts';
+
+/** An instant of a channel's history, resolved: the seq whose state it names, and the time asked. */
+export interface ResolvedInstant {
+  seq: number;
+  at: number;
+}
+
+/**
+ * The channel's state at an RFC 3339 instant (`name`: the parameter, for the messages). Malformed
+ * or in the future (after `now`) → VALIDATION_FAILED; older than retention still holds completely
+ * → INSTANT_NOT_RETAINED, naming the oldest instant that is.
+ */
+export async function resolveInstant(
+  catalog: FileCatalog,
+  channelId: string,
+  value: string,
+  now: number,
+  name = 'at',
+): Promise<ResolvedInstant> {
+  const parsed = checkRfc3339(value);
+  if (!parsed.ok) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `${name} must be an RFC 3339 date-time such as 2026-11-23T15:04:05Z (got "${value.slice(0, 40)}": ${parsed.reason})`,
+    );
+  }
+  const at = parsed.epochMs;
+  if (at > now) throw new AppError('VALIDATION_FAILED', `${name} (${value.slice(0, 40)}) is in the future; the newest state is now`);
+  const resolution = await catalog.resolveInstant(channelId, at);
+  if (!resolution.retained) {
+    throw new AppError(
+      'INSTANT_NOT_RETAINED',
+      `The channel's state at ${new Date(at).toISOString()} is no longer retained; the oldest retained instant is ${new Date(resolution.oldestRetainedAt).toISOString()}`,
+    );
+  }
+  return { seq: resolution.seq, at };
+}
