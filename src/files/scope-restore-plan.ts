@@ -1,5 +1,4 @@
-import type { BackupEntry } from '../store/backup-entry-queries.ts';
-import type { FileRecord } from '../store/file-catalog-types.ts';
+import type { BackupEntry, FileRecord } from '../store/file-catalog-types.ts';
 
 export type ScopeChangeAction = 'replace' | 'create' | 'delete';
 

@@ -1,7 +1,6 @@
 import { AppError, isAppError } from '../errors/app-error.ts';
 import { safeSegment } from '../storage/safe-path.ts';
-import type { BackupScope } from '../store/backup-entry-queries.ts';
-import type { FileCatalog, FileRecord } from '../store/file-catalog-types.ts';
+import type { BackupScope, FileCatalog, FileRecord } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import { type Actor, type AuditTrail, requestedDetails } from './audit-trail.ts';
 import type { BackupService } from './backup-service.ts';

@@ -1,25 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { backupEntryId, type HistoryState, stateAt, stateOfBackup } from './channel-history.ts';
-import type { BackupRecord } from './file-catalog-types.ts';
+import type { BackupEntry, BackupRecord, BackupScope } from './file-catalog-types.ts';
 import type { Database } from './schema.ts';
-
-/** Which part of a channel a backup is read for: one folder, or (no folder) all of it. */
-export interface BackupScope {
-  folder?: string | undefined;
-}
-
-/** One file as a backup (or an instant) holds it: the version to restore it from and what its bytes are. */
-export interface BackupEntry {
-  folder: string;
-  filename: string;
-  /** A backup's entry (bkp_…, or a pre-005 backup's row); at an instant, the kept version, null for the live bytes. */
-  versionId: string | null;
-  /** Null: the backup's bytes of this file are its live bytes (not written since). */
-  blobKey: string | null;
-  sha256: string;
-  size: number;
-  contentType: string;
-}
 
 /**
  * The files `backup` of the channel holds within `scope`, by folder then filename (see

@@ -1,18 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import { type HistoryState, readClock, stateAt, stateOfBackup, touchedBetween } from './channel-history.ts';
 import { toBackupRecord } from './file-catalog-rows.ts';
-import type { FileChange, Page, PageRequest } from './file-catalog-types.ts';
+import type { ChangesOptions, FileChange, Page, PageRequest, StateName } from './file-catalog-types.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
-
-export interface ChangesOptions {
-  /** Only this folder's files. */
-  folder?: string | undefined;
-  page: PageRequest;
-}
-
-/** A state as a request names it: a backup (yyyyMMdd_HHmmss) or an instant's seq, resolved already. */
-export type StateName = string | { seq: number };
 
 /**
  * What changed in a channel from state `from` to state `to` (null: the live files), by

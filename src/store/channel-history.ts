@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import { toFileVersion } from './file-catalog-rows.ts';
-import type { BackupRecord, FileVersion } from './file-catalog-types.ts';
+import type { BackupRecord, FileAtSeq, FileVersion } from './file-catalog-types.ts';
 import type { Database } from './schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -115,9 +115,6 @@ function sortKeyOfId(id: string): string {
   const entry = ENTRY_ID.exec(id);
   return entry ? `${BACKUP_ENTRY_PREFIX}${entry[1]}` : id;
 }
-
-/** A file's bytes at an instant of the history: the live record's, or a kept version's. */
-export type FileAtSeq = { kept: FileVersion } | { live: { size: number; sha256: string; contentType: string } };
 
 /**
  * The file as it was at `seq`: the live record when its bytes were written at or before it, else

@@ -1,8 +1,3 @@
-import type { BackupEntry, BackupScope } from './backup-entry-queries.ts';
-import type { ChangesOptions, StateName } from './changes-queries.ts';
-import type { FileAtSeq } from './channel-history.ts';
-import type { InstantResolution } from './instant-queries.ts';
-
 /**
  * Metadata of channel files, their kept versions, backups and the audit log. Times are epoch ms.
  * Paths are (channelId, folder, filename); folder and filename have passed safeSegment().
@@ -203,3 +198,40 @@ export interface FileCatalog {
   /** Newest first; only the events matching every field of `filter`. */
   listAudit(channelId: string, page: PageRequest, filter?: AuditFilter): Promise<Page<AuditEvent>>;
 }
+
+/** Which part of a channel a backup is read for: one folder, or (no folder) all of it. */
+export interface BackupScope {
+  folder?: string | undefined;
+}
+
+/** One file as a backup (or an instant) holds it: the version to restore it from and what its bytes are. */
+export interface BackupEntry {
+  folder: string;
+  filename: string;
+  /** A backup's entry (bkp_…, or a pre-005 backup's row); at an instant, the kept version, null for the live bytes. */
+  versionId: string | null;
+  /** Null: the backup's bytes of this file are its live bytes (not written since). */
+  blobKey: string | null;
+  sha256: string;
+  size: number;
+  contentType: string;
+}
+
+export interface ChangesOptions {
+  /** Only this folder's files. */
+  folder?: string | undefined;
+  page: PageRequest;
+}
+
+/** A state as a request names it: a backup (yyyyMMdd_HHmmss) or an instant's seq, resolved already. */
+export type StateName = string | { seq: number };
+
+/**
+ * Instants of a channel's history by time (migration 006): the state at T is the state at the
+ * newest seq ticked at or before T, complete only while retention has deleted nothing it needs
+ * (seq >= retained_from_seq).
+ */
+export type InstantResolution = { retained: true; seq: number } | { retained: false; oldestRetainedAt: number };
+
+/** A file's bytes at an instant of the history: the live record's, or a kept version's. */
+export type FileAtSeq = { kept: FileVersion } | { live: { size: number; sha256: string; contentType: string } };

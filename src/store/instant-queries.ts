@@ -1,14 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { InstantResolution } from './file-catalog-types.ts';
 import type { Database } from './schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-/**
- * Instants of a channel's history by time (migration 006): the state at T is the state at the
- * newest seq ticked at or before T, complete only while retention has deleted nothing it needs
- * (seq >= retained_from_seq).
- */
-export type InstantResolution = { retained: true; seq: number } | { retained: false; oldestRetainedAt: number };
 
 export async function resolveInstant(db: Db, channelId: string, at: number): Promise<InstantResolution> {
   const clock = await db
