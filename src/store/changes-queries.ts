@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { type HistoryState, readClock, stateAt, stateOfBackup, touchedBetween } from './channel-history.ts';
 import { toBackupRecord } from './file-catalog-rows.ts';
-import type { ChangesOptions, FileChange, Page, PageRequest, StateName } from './file-catalog-types.ts';
+import type { ChangesOptions, FileChange, Page, StateName } from './file-catalog-types.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
 
