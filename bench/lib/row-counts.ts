@@ -20,15 +20,22 @@ export interface RowCounter {
 export async function openRowCounter(deployment: Deployment): Promise<RowCounter> {
   const sqlFor = (table: string) => `select count(*) as n from ${table}`;
   if (deployment.engine === 'postgres') {
-    const client = new pg.Client({ connectionString: deployment.env.DATABASE_URL });
-    await client.connect();
     return {
+      // A connection per count: the bench outlives many minutes of a shared PostgreSQL, which
+      // others' tests may restart meanwhile, and a dropped idle connection must not crash the run.
       async count() {
-        const counts = {} as RowCounts;
-        for (const table of COUNTED_TABLES) counts[table] = Number((await client.query<{ n: string }>(sqlFor(table))).rows[0]!.n);
-        return counts;
+        const client = new pg.Client({ connectionString: deployment.env.DATABASE_URL });
+        client.on('error', () => {}); // a drop during the query fails the query below
+        await client.connect();
+        try {
+          const counts = {} as RowCounts;
+          for (const table of COUNTED_TABLES) counts[table] = Number((await client.query<{ n: string }>(sqlFor(table))).rows[0]!.n);
+          return counts;
+        } finally {
+          await client.end();
+        }
       },
-      close: () => client.end(),
+      async close() {},
     };
   }
   const db = new Database(path.join(deployment.dataDir, 'metadata.sqlite'), { readonly: true, fileMustExist: true });

@@ -452,12 +452,15 @@ export const fileScenarios: Scenario[] = [
   },
   {
     name: 'backup-incremental',
+    summary: 'a backup with 10 files changed, channels of 10,000 and 100,000 files (SQLite, disk): time, bytes written, rows added',
+    run: (c) => backupIncremental(c, 'disk', c.smoke ? [500, 2000] : [10_000, 100_000]),
+  },
+  {
+    // A scenario of its own: s3rver takes a quarter of an hour to fill, and its rows must not cost the SQLite ones.
+    name: 'backup-incremental-s3',
     summary:
-      'a backup with 10 files changed, channels of 10,000 and 100,000 files (SQLite) and 10,000 and 20,000 (S3 + PostgreSQL): time, bytes written, rows added, S3 requests',
-    run: async (c) => [
-      ...(await backupIncremental(c, 'disk', c.smoke ? [500, 2000] : [10_000, 100_000])),
-      ...(await backupIncremental(c, 's3', c.smoke ? [250, 1000] : S3_SIZES)),
-    ],
+      'backup-incremental with STORAGE=s3 (s3rver) and PostgreSQL metadata, channels of 10,000 and 20,000 files: also the S3 requests',
+    run: (c) => backupIncremental(c, 's3', c.smoke ? [250, 1000] : S3_SIZES),
   },
   {
     name: 'restore-channel',
