@@ -212,6 +212,8 @@ const FILE_BYTES = KiB;
 /** PUTs in flight while a channel is filled. */
 const UPLOAD_PARALLEL = 32;
 const FOLDER = 'data';
+/** Tries of one upload while a channel is filled (see fill). */
+const FILL_ATTEMPTS = 30;
 
 const thousands = (n: number) => n.toLocaleString('en-US');
 const fileName = (i: number) => `f${String(i).padStart(6, '0')}.bin`;
@@ -233,7 +235,20 @@ async function fill(files: Files, from: number, to: number, context: BenchContex
   const worker = async () => {
     while (next < to) {
       const i = next++;
-      await files.put(FOLDER, fileName(i), fileContent(i, 0));
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await files.put(FOLDER, fileName(i), fileContent(i, 0));
+          break;
+        } catch (error) {
+          // Filling is set-up, not measured, and takes many minutes on a shared machine: a 500
+          // (seen on s3rver under load: its copy of the upload's temporary object answered
+          // NoSuchKey) or a 503 (PostgreSQL restarted by another user) is retried and logged.
+          const transient = error instanceof Error && /: 50[03] /.test(error.message);
+          if (!transient || attempt === FILL_ATTEMPTS) throw error;
+          context.log(`${what}: ${error.message.slice(0, 200)}; retrying`);
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
     }
   };
   await Promise.all(Array.from({ length: UPLOAD_PARALLEL }, worker));
