@@ -105,10 +105,15 @@ async function record(newRows: Row[]): Promise<void> {
   );
   const machine = describeMachine();
   const settings = { durationSeconds: context.durationSeconds, runs: context.runs, warmupSeconds: context.warmupSeconds };
-  const key = (row: Row) => `${row.scenario}|${row.engine ?? ''}`;
+  // A scenario run again replaces its rows on the engines it ran on, also those whose name changed
+  // (another size): rows of the scenario that it no longer produces would pass for current.
+  const scenarioOf = (row: Row) =>
+    SCENARIOS.find((s) => row.scenario === s.name || row.scenario.startsWith(`${s.name} `))?.name ?? row.scenario;
+  const key = (row: Row) => `${scenarioOf(row)}|${row.engine ?? ''}`;
   const fresh = newRows.map((row) => ({ ...row, machine, settings }));
   const merged = [...previous.rows.filter((row) => !fresh.some((r) => key(r) === key(row))), ...fresh];
-  const order = (row: Row) => SCENARIOS.findIndex((s) => row.scenario.startsWith(s.name)) * 10 + (row.engine === 'postgres' ? 5 : 0);
+  const order = (row: Row) =>
+    SCENARIOS.findIndex((s) => row.scenario.startsWith(s.name)) * 10 + (row.engine?.startsWith('postgres') ? 5 : 0);
   merged.sort((a, b) => order(a) - order(b));
   await writeFile(file, `${JSON.stringify({ machine, rows: merged }, null, 2)}\n`);
   const table = markdownTable(merged);
