@@ -95,17 +95,21 @@ export async function startTestS3(bucket = `wallet-admin-${Math.random().toStrin
   process.env.AWS_SECRET_ACCESS_KEY = ACCESS_KEY;
   const directory = await mkdtemp(path.join(os.tmpdir(), 's3rver-'));
   const requests: S3Request[] = [];
-  let handling = 0;
+  // Requests in flight, per running server: one cut off by stop() may never settle (s3rver keeps
+  // waiting for the body of a connection that is gone), and must not keep idle() waiting forever.
+  let inFlight = { handling: 0 };
   const launch = async (port: number) => {
     const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory });
+    const counter = { handling: 0 };
+    inFlight = counter;
     server.middleware.unshift(
       async (ctx, next) => {
         requests.push({ method: ctx.method, path: ctx.path, copy: 'x-amz-copy-source' in ctx.headers });
-        handling++;
+        counter.handling++;
         try {
           await next();
         } finally {
-          handling--;
+          counter.handling--;
         }
       },
       decodeCopySourceAsS3Does,
@@ -133,7 +137,7 @@ export async function startTestS3(bucket = `wallet-admin-${Math.random().toStrin
       return keys.sort();
     },
     async idle() {
-      while (handling > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      while (inFlight.handling > 0) await new Promise((resolve) => setTimeout(resolve, 10));
     },
     async putText(key, text) {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: text }));
