@@ -30,6 +30,7 @@ const UNIT_FILES = [
   'files/conditional-writes.test.ts',
   'files/file-endpoints.test.ts',
   'files/restore-flow.test.ts',
+  'files/scope-restore-plan.test.ts',
   'files/retention-and-schedule.test.ts',
   'files/signed-links.test.ts',
   'http/auth-rate-limit.test.ts',

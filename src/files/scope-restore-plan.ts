@@ -1,4 +1,4 @@
-import type { BackupEntry, FileRecord } from '../store/file-catalog-types.ts';
+import type { FileChange } from '../store/file-catalog-types.ts';
 
 export type ScopeChangeAction = 'replace' | 'create' | 'delete';
 
@@ -17,29 +17,27 @@ export interface ScopeRestorePlan {
 }
 
 /**
- * What bringing a scope back to a backup changes: each file the backup holds is replaced (live with
- * other bytes) or created (not live), or left alone (same sha256); a live file the backup does not
- * hold is deleted only when `withDeletes`. Both lists must be of the same scope already.
+ * What bringing a scope back to a backup changes, from what changed in the scope since the backup
+ * (`sinceBackup`, the backup's state against the live files) and how many files are live in it:
+ * a file changed since is replaced, one deleted since is created again, one added since is deleted
+ * only when `withDeletes`. Every other live file already holds the backup's bytes: the files
+ * untouched since the backup are counted, never read.
  */
-export function planScopeRestore(entries: BackupEntry[], live: FileRecord[], withDeletes: boolean): ScopeRestorePlan {
-  const liveByPath = new Map(live.map((file) => [pathKey(file), file]));
+export function planScopeRestore(sinceBackup: FileChange[], liveFiles: number, withDeletes: boolean): ScopeRestorePlan {
   const changes: ScopeChange[] = [];
-  let unchanged = 0;
-  for (const entry of entries) {
-    const current = liveByPath.get(pathKey(entry));
-    liveByPath.delete(pathKey(entry));
-    if (current === undefined) changes.push(change(entry, 'create'));
-    else if (current.sha256 !== entry.sha256) changes.push(change(entry, 'replace'));
-    else unchanged++;
+  let liveAndDifferent = 0;
+  for (const file of sinceBackup) {
+    if (file.change === 'deleted') changes.push(change(file, 'create'));
+    else {
+      liveAndDifferent++;
+      if (file.change === 'changed') changes.push(change(file, 'replace'));
+      else if (withDeletes) changes.push(change(file, 'delete'));
+    }
   }
-  // Left in the map: live files the backup does not hold.
-  if (withDeletes) for (const extra of liveByPath.values()) changes.push(change(extra, 'delete'));
   changes.sort((a, b) => compare(a.folder, b.folder) || compare(a.filename, b.filename));
-  return { changes, unchanged };
+  // Two reads: a write between them may tip the count by one, never below none.
+  return { changes, unchanged: Math.max(0, liveFiles - liveAndDifferent) };
 }
-
-// Names cannot hold '/' (safeSegment), so folder/filename names one file unambiguously.
-const pathKey = (file: { folder: string; filename: string }): string => `${file.folder}/${file.filename}`;
 
 const change = (file: { folder: string; filename: string }, action: ScopeChangeAction): ScopeChange => ({
   folder: file.folder,

@@ -1,6 +1,6 @@
 import { AppError, isAppError } from '../errors/app-error.ts';
 import { safeSegment } from '../storage/safe-path.ts';
-import type { BackupScope, FileCatalog, FileRecord } from '../store/file-catalog-types.ts';
+import type { BackupScope, FileCatalog, StateName } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import { type Actor, type AuditTrail, requestedDetails } from './audit-trail.ts';
 import type { BackupService } from './backup-service.ts';
@@ -43,9 +43,10 @@ const FILE_CONCURRENCY = 4;
 const SAFETY_BACKUP_ATTEMPTS = 5;
 
 /**
- * Brings a folder, or a whole channel, back to a backup. The plan compares the backup's entries
- * with the live files of the scope; then, unless it is a dry run or nothing differs, a backup of
- * the channel is taken first (the undo), and each file goes through the single-file paths: the
+ * Brings a folder, or a whole channel, back to a backup. The plan is what changed in the scope
+ * since the backup: only the files written since are read (FileCatalog.changesSince), so its
+ * cost follows the change, not the scope. Then, unless it is a dry run or nothing differs, a
+ * backup of the channel is taken first (the undo), and each file goes through the single-file paths: the
  * restore (under the file's lock, the current bytes kept as a version, a verified atomic copy)
  * or the delete (which keeps a 'deleted' version). A crash leaves each file old or new; running
  * the same restore again does what is left.
@@ -93,32 +94,23 @@ export class ScopeRestoreService {
       throw new AppError('VALIDATION_FAILED', 'Give exactly one of backupTimestamp (yyyyMMdd_HHmmss) and at (RFC 3339)');
     }
     const scope: BackupScope = request.folder === undefined ? {} : { folder: safeSegment(request.folder, 'folder name') };
-    const live = () => this.liveFiles(channel, scope);
+    let from: StateName;
+    let source: RestoreSource;
     if (request.at !== undefined) {
       // Resolved once: every file is restored to the same state, whatever is written meanwhile.
       const instant: ResolvedInstant = await resolveInstant(catalog, channel.id, request.at, this.now());
-      const entries = await catalog.entriesAt(channel.id, instant.seq, scope);
-      return { plan: planScopeRestore(entries, await live(), request.delete), source: { at: instant } };
+      from = { seq: instant.seq };
+      source = { at: instant };
+    } else {
+      const timestamp = parseBackupTimestamp(request.backupTimestamp!);
+      if (!(await catalog.getBackup(channel.id, timestamp))) {
+        throw new AppError('BACKUP_NOT_FOUND', `This channel has no backup ${timestamp}`);
+      }
+      from = timestamp;
+      source = { backupTimestamp: timestamp };
     }
-    const timestamp = parseBackupTimestamp(request.backupTimestamp!);
-    if (!(await catalog.getBackup(channel.id, timestamp))) {
-      throw new AppError('BACKUP_NOT_FOUND', `This channel has no backup ${timestamp}`);
-    }
-    const entries = await catalog.backupEntries(channel.id, timestamp, scope);
-    return { plan: planScopeRestore(entries, await live(), request.delete), source: { backupTimestamp: timestamp } };
-  }
-
-  private async liveFiles(channel: Channel, scope: BackupScope): Promise<FileRecord[]> {
-    const { catalog } = this.deps;
-    if (scope.folder === undefined) return catalog.allFiles(channel.id);
-    const files: FileRecord[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await catalog.listFiles(channel.id, scope.folder, { limit: 1000, cursor });
-      files.push(...page.items);
-      cursor = page.next ?? undefined;
-    } while (cursor !== undefined);
-    return files;
+    const sinceThen = await catalog.changesSince(channel.id, from, scope);
+    return { plan: planScopeRestore(sinceThen, await catalog.countFiles(channel.id, scope), request.delete), source };
   }
 
   /**

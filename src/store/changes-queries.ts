@@ -22,16 +22,41 @@ export async function changesBetween(
   to: StateName | null,
   { folder, page }: ChangesOptions,
 ): Promise<Page<FileChange>> {
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, ['string', 'string']);
+  const changes = await diffStates(db, channelId, from, to, { folder, after, limit: page.limit + 1 });
+  return pageFrom(changes, page.limit, (c) => [c.folder, c.filename]);
+}
+
+/**
+ * Every change from state `from` to the live files within `folder` (or the whole channel), in
+ * one read: what a folder or channel restore must undo. Its cost follows the change, as above.
+ */
+export async function changesSince(
+  db: Kysely<Database>,
+  channelId: string,
+  from: StateName,
+  folder: string | undefined,
+): Promise<FileChange[]> {
+  return diffStates(db, channelId, from, null, { folder });
+}
+
+async function diffStates(
+  db: Kysely<Database>,
+  channelId: string,
+  from: StateName,
+  to: StateName | null,
+  { folder, after, limit }: { folder: string | undefined; after?: readonly [string, string] | undefined; limit?: number | undefined },
+): Promise<FileChange[]> {
   const older = await stateOf(db, channelId, from);
   const newer = to === null ? undefined : await stateOf(db, channelId, to);
-  if (older === undefined || (to !== null && newer === undefined)) return { items: [], next: null };
+  if (older === undefined || (to !== null && newer === undefined)) return [];
   const seqOf = (state: HistoryState) => ('seq' in state ? state.seq : undefined);
   const olderSeq = seqOf(older);
   const newerSeq = newer === undefined ? (await readClock(db, channelId)).seq : seqOf(newer);
   const only = olderSeq !== undefined && newerSeq !== undefined ? touchedBetween(channelId, olderSeq, newerSeq) : undefined;
   const scope = { folder, only };
-  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, ['string', 'string']);
   const afterCursor = after === undefined ? sql`` : sql`where (c.folder, c.filename) > (${after[0]}, ${after[1]})`;
+  const limited = limit === undefined ? sql`` : sql`limit ${limit}`;
 
   const result = await sql<Record<string, unknown>>`
     with older as (${stateAt(channelId, older, scope)}),
@@ -46,15 +71,14 @@ export async function changesBetween(
         where not exists (select 1 from newer n where n.folder = o.folder and n.filename = o.filename)
     ) c ${afterCursor}
     order by c.folder, c.filename
-    limit ${page.limit + 1}`.execute(db);
-  const changes: FileChange[] = result.rows.map((r) => ({
+    ${limited}`.execute(db);
+  return result.rows.map((r) => ({
     folder: String(r.folder),
     filename: String(r.filename),
     change: r.change as FileChange['change'],
     size: Number(r.size),
     sha256: String(r.sha256),
   }));
-  return pageFrom(changes, page.limit, (c) => [c.folder, c.filename]);
 }
 
 async function stateOf(db: Kysely<Database>, channelId: string, name: StateName): Promise<HistoryState | undefined> {

@@ -174,12 +174,16 @@ export interface FileCatalog {
   resolveInstant(channelId: string, at: number): Promise<InstantResolution>;
   /** The file at instant `seq` (from resolveInstant); undefined when it did not exist then. */
   fileAtSeq(channelId: string, seq: number, folder: string, filename: string): Promise<FileAtSeq | undefined>;
-  /** What the channel held at instant `seq` within `scope`, by folder then filename. */
-  entriesAt(channelId: string, seq: number, scope: BackupScope): Promise<BackupEntry[]>;
   /** What changed from state `from` (a backup, or an instant's seq) to `to` (null: the live files), by (folder, filename); see changes-queries.ts. */
   changesBetween(channelId: string, from: StateName, to: StateName | null, options: ChangesOptions): Promise<Page<FileChange>>;
-  /** What backup `timestamp` holds within `scope` (a folder, or the whole channel), by folder then filename. */
-  backupEntries(channelId: string, timestamp: string, scope: BackupScope): Promise<BackupEntry[]>;
+  /**
+   * Every change from state `from` (a backup, or an instant's seq) to the live files within `scope`,
+   * unpaged, by folder then filename: what a folder or channel restore undoes. Reads only the files
+   * written since an instant (see changes-queries.ts).
+   */
+  changesSince(channelId: string, from: StateName, scope: BackupScope): Promise<FileChange[]>;
+  /** Live files within `scope`: the whole channel's count is kept beside its clock, a folder's is one index count. */
+  countFiles(channelId: string, scope: BackupScope): Promise<number>;
 
   /**
    * Retention: removes backups of the channel beyond the newest `keepLast` that are also older

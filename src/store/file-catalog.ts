@@ -1,7 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { backupExists } from '../errors/common-errors.ts';
-import { backupEntries, entriesAt } from './backup-entry-queries.ts';
-import { changesBetween } from './changes-queries.ts';
+import { changesBetween, changesSince } from './changes-queries.ts';
 import { advanceClock, endLiveSpan, fileAtBackup, fileAtSeq, newestInstantBackupOf, readClock, versionsOf } from './channel-history.ts';
 import { BACKUP_UNIQUE, violates } from './database-errors.ts';
 import { listDeleted } from './deleted-files-queries.ts';
@@ -258,11 +257,17 @@ export function fileCatalog(db: Db): FileCatalog {
 
     resolveInstant: (channelId, at) => resolveInstant(db, channelId, at),
     fileAtSeq: (channelId, seq, folder, filename) => fileAtSeq(db, channelId, seq, folder, filename),
-    entriesAt: (channelId, seq, scope) => entriesAt(db, channelId, { seq }, scope),
     changesBetween: (channelId, from, to, options) => changesBetween(db, channelId, from, to, options),
-    async backupEntries(channelId, timestamp, scope) {
-      const backup = await catalog.getBackup(channelId, timestamp);
-      return backup === undefined ? [] : backupEntries(db, backup, scope);
+    changesSince: (channelId, from, scope) => changesSince(db, channelId, from, scope.folder),
+    async countFiles(channelId, scope) {
+      if (scope.folder === undefined) return (await readClock(db, channelId)).files;
+      const row = await db
+        .selectFrom('files')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('channel_id', '=', channelId)
+        .where('folder', '=', scope.folder)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
     },
 
     async pruneChannel(
