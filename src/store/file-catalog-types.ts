@@ -208,19 +208,6 @@ export interface BackupScope {
   folder?: string | undefined;
 }
 
-/** One file as a backup (or an instant) holds it: the version to restore it from and what its bytes are. */
-export interface BackupEntry {
-  folder: string;
-  filename: string;
-  /** A backup's entry (bkp_…, or a pre-005 backup's row); at an instant, the kept version, null for the live bytes. */
-  versionId: string | null;
-  /** Null: the backup's bytes of this file are its live bytes (not written since). */
-  blobKey: string | null;
-  sha256: string;
-  size: number;
-  contentType: string;
-}
-
 export interface ChangesOptions {
   /** Only this folder's files. */
   folder?: string | undefined;
