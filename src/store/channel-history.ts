@@ -130,6 +130,10 @@ export async function fileAtSeq(db: Db, channelId: string, seq: number, folder: 
     .where('since_seq', '<=', seq)
     .executeTakeFirst();
   if (live) return { live: { size: Number(live.size), sha256: live.sha256, contentType: live.content_type } };
+  // The file's spans follow each other: the one live at `seq` is the newest to start at or before
+  // it, if it had not ended by then (else the file did not exist at `seq`). One seek of
+  // file_versions_span_idx, however many versions the file has. Of two spans a crash left
+  // overlapping, the later start is the bytes that were live.
   const kept = await db
     .selectFrom('file_versions')
     .selectAll()
@@ -137,11 +141,10 @@ export async function fileAtSeq(db: Db, channelId: string, seq: number, folder: 
     .where('folder', '=', folder)
     .where('filename', '=', filename)
     .where('since_seq', '<=', seq)
-    .where('until_seq', '>', seq)
-    .orderBy('until_seq', 'desc')
+    .orderBy('since_seq', 'desc')
     .limit(1)
     .executeTakeFirst();
-  return kept && { kept: toFileVersion(kept) };
+  return kept && kept.until_seq !== null && Number(kept.until_seq) > seq ? { kept: toFileVersion(kept) } : undefined;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Logger } from '../logging/logger.ts';
 import { translateDriverError } from './database-errors.ts';
 import { translatingDriverErrors } from './error-translating-dialect.ts';
 import type { Database, Engine } from './schema.ts';
+import { withStatementCache } from './sqlite-statement-cache.ts';
 
 export interface OpenedDatabase {
   db: Kysely<Database>;
@@ -44,7 +45,7 @@ async function openSqliteDatabase(file: string): Promise<Kysely<Database>> {
     sqlite.close();
     throw translateDriverError(error);
   }
-  return new Kysely<Database>({ dialect: translatingDriverErrors(new SqliteDialect({ database: sqlite })) });
+  return new Kysely<Database>({ dialect: translatingDriverErrors(new SqliteDialect({ database: withStatementCache(sqlite) })) });
 }
 
 /**
