@@ -53,13 +53,15 @@ async function diffStates(
   const seqOf = (state: HistoryState) => ('seq' in state ? state.seq : undefined);
   const olderSeq = seqOf(older);
   const newerSeq = newer === undefined ? (await readClock(db, channelId)).seq : seqOf(newer);
-  const only = olderSeq !== undefined && newerSeq !== undefined ? touchedBetween(channelId, olderSeq, newerSeq) : undefined;
-  const scope = { folder, only };
+  const touched = olderSeq !== undefined && newerSeq !== undefined ? touchedBetween(channelId, olderSeq, newerSeq) : undefined;
+  const scope = { folder, only: touched === undefined ? undefined : 'touched' };
   const afterCursor = after === undefined ? sql`` : sql`where (c.folder, c.filename) > (${after[0]}, ${after[1]})`;
   const limited = limit === undefined ? sql`` : sql`limit ${limit}`;
 
+  // Materialized: the candidates are read once, then each is looked up in both states.
   const result = await sql<Record<string, unknown>>`
-    with older as (${stateAt(channelId, older, scope)}),
+    with ${touched === undefined ? sql`` : sql`touched as materialized (${touched}),`}
+         older as (${stateAt(channelId, older, scope)}),
          newer as (${stateAt(channelId, newer, scope)})
     select * from (
       select n.folder, n.filename, case when o.filename is null then 'added' else 'changed' end as change, n.size, n.sha256

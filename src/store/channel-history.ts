@@ -60,6 +60,26 @@ export async function advanceClock(
   return seq;
 }
 
+/**
+ * A live file added to (+1) or gone from (-1) a folder, inside the write's transaction, as the
+ * channel's count is kept beside its clock. The folder's row goes with its last file.
+ */
+export async function countInFolder(trx: Transaction<Database>, channelId: string, folder: string, delta: 1 | -1): Promise<void> {
+  await trx
+    .insertInto('folder_counts')
+    .values({ channel_id: channelId, folder, files: delta })
+    .onConflict((oc) => oc.columns(['channel_id', 'folder']).doUpdateSet((eb) => ({ files: eb('folder_counts.files', '+', delta) })))
+    .execute();
+  if (delta < 0) {
+    await trx
+      .deleteFrom('folder_counts')
+      .where('channel_id', '=', channelId)
+      .where('folder', '=', folder)
+      .where('files', '<=', 0)
+      .execute();
+  }
+}
+
 export interface ChannelClock {
   seq: number;
   files: number;
@@ -254,8 +274,12 @@ export interface StateRow {
 /** Which files a state query reads: one folder or all, and, when known, only these candidates. */
 export interface StateScope {
   folder?: string | undefined;
-  /** A SQL relation of (folder, filename) pairs to restrict the state to. */
-  only?: RawBuilder<unknown> | undefined;
+  /**
+   * The name of a relation (a CTE) of (folder, filename) pairs to restrict the state to. The
+   * candidates then drive the query: each is looked up by its key, so the cost follows their
+   * number, not the channel's size (filtering a channel-wide range by them read every file).
+   */
+  only?: string | undefined;
 }
 
 /** A state of a channel: an instant of its history (a backup's, or any retained one), or a backup from before migration 005. */
@@ -272,26 +296,29 @@ export const stateOfBackup = (backup: BackupRecord): HistoryState =>
  */
 export function stateAt(channelId: string, state: HistoryState | undefined, scope: StateScope = {}): RawBuilder<StateRow> {
   const folderIs = (alias: string) => (scope.folder === undefined ? sql`` : sql`and ${sql.ref(`${alias}.folder`)} = ${scope.folder}`);
-  const onlyIn = (alias: string) =>
-    scope.only === undefined ? sql`` : sql`and (${sql.ref(`${alias}.folder`)}, ${sql.ref(`${alias}.filename`)}) in (${scope.only})`;
+  // CROSS JOIN: SQLite then loops over the candidates first, whatever its statistics say.
+  const from = (table: string, alias: string) =>
+    scope.only === undefined
+      ? sql`from ${sql.table(table)} ${sql.ref(alias)} where ${sql.ref(`${alias}.channel_id`)} = ${channelId}`
+      : sql`from ${sql.table(scope.only)} t cross join ${sql.table(table)} ${sql.ref(alias)}
+          where ${sql.ref(`${alias}.channel_id`)} = ${channelId} and ${sql.ref(`${alias}.folder`)} = t.folder
+            and ${sql.ref(`${alias}.filename`)} = t.filename`;
   if (state === undefined) {
     return sql<StateRow>`select f.folder, f.filename, f.size, f.sha256, f.content_type, cast(null as text) as blob_key,
         cast(null as text) as version_id
-      from files f where f.channel_id = ${channelId} ${folderIs('f')} ${onlyIn('f')}`;
+      ${from('files', 'f')} ${folderIs('f')}`;
   }
   if ('legacyBackup' in state) {
     return sql<StateRow>`select v.folder, v.filename, v.size, v.sha256, v.content_type, v.blob_key, v.id as version_id
-      from file_versions v
-      where v.channel_id = ${channelId} and v.kind = 'backup' and v.backup_timestamp = ${state.legacyBackup} ${folderIs('v')} ${onlyIn('v')}`;
+      ${from('file_versions', 'v')} and v.kind = 'backup' and v.backup_timestamp = ${state.legacyBackup} ${folderIs('v')}`;
   }
   const at = state.seq;
   return sql<StateRow>`select f.folder, f.filename, f.size, f.sha256, f.content_type, cast(null as text) as blob_key,
         cast(null as text) as version_id
-      from files f where f.channel_id = ${channelId} and f.since_seq <= ${at} ${folderIs('f')} ${onlyIn('f')}
+      ${from('files', 'f')} and f.since_seq <= ${at} ${folderIs('f')}
     union all
     select v.folder, v.filename, v.size, v.sha256, v.content_type, v.blob_key, v.id as version_id
-      from file_versions v
-      where v.channel_id = ${channelId} and v.since_seq <= ${at} and v.until_seq > ${at} ${folderIs('v')} ${onlyIn('v')}
+      ${from('file_versions', 'v')} and v.since_seq <= ${at} and v.until_seq > ${at} ${folderIs('v')}
         and not exists (select 1 from files l where l.channel_id = v.channel_id and l.folder = v.folder
                         and l.filename = v.filename and l.since_seq <= ${at})`;
 }

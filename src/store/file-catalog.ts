@@ -1,7 +1,16 @@
 import { type Kysely, sql } from 'kysely';
 import { backupExists } from '../errors/common-errors.ts';
 import { changesBetween, changesSince } from './changes-queries.ts';
-import { advanceClock, endLiveSpan, fileAtBackup, fileAtSeq, newestInstantBackupOf, readClock, versionsOf } from './channel-history.ts';
+import {
+  advanceClock,
+  countInFolder,
+  endLiveSpan,
+  fileAtBackup,
+  fileAtSeq,
+  newestInstantBackupOf,
+  readClock,
+  versionsOf,
+} from './channel-history.ts';
 import { BACKUP_UNIQUE, violates } from './database-errors.ts';
 import { listDeleted } from './deleted-files-queries.ts';
 import {
@@ -86,6 +95,7 @@ export function fileCatalog(db: Db): FileCatalog {
           )
           .execute();
         await endLiveSpan(trx, record.channelId, record.folder, record.filename, seq);
+        if (!existing) await countInFolder(trx, record.channelId, record.folder, 1);
         return existing ? 'replaced' : 'created';
       });
     },
@@ -113,6 +123,7 @@ export function fileCatalog(db: Db): FileCatalog {
         if (!existing) return false;
         const seq = await advanceClock(trx, channelId, { files: -1, bytes: -Number(existing.size) }, at);
         await endLiveSpan(trx, channelId, folder, filename, seq);
+        await countInFolder(trx, channelId, folder, -1);
         return true;
       });
     },
@@ -128,19 +139,14 @@ export function fileCatalog(db: Db): FileCatalog {
     },
 
     async listFolders(channelId: string, page: PageRequest): Promise<Page<FolderSummary>> {
-      // The files primary key (channel_id, folder, filename) hands the rows over in folder order,
-      // so a page reads the files of its own folders only, not the whole channel's.
-      let query = db
-        .selectFrom('files')
-        .select((eb) => ['folder', eb.fn.countAll<number>().as('file_count')])
-        .where('channel_id', '=', channelId);
+      // Counted by every write (folder_counts): a page reads its own folders' rows, never their files.
+      let query = db.selectFrom('folder_counts').select(['folder', 'files']).where('channel_id', '=', channelId);
       if (page.cursor !== undefined) query = query.where('folder', '>', decodeCursor(page.cursor, ['string'])[0]);
       const rows = await query
-        .groupBy('folder')
         .orderBy('folder')
         .limit(page.limit + 1)
         .execute();
-      const folders = rows.map((r) => ({ name: r.folder, fileCount: Number(r.file_count) }));
+      const folders = rows.map((r) => ({ name: r.folder, fileCount: Number(r.files) }));
       return pageFrom(folders, page.limit, (f) => [f.name]);
     },
 
@@ -262,12 +268,12 @@ export function fileCatalog(db: Db): FileCatalog {
     async countFiles(channelId, scope) {
       if (scope.folder === undefined) return (await readClock(db, channelId)).files;
       const row = await db
-        .selectFrom('files')
-        .select((eb) => eb.fn.countAll().as('n'))
+        .selectFrom('folder_counts')
+        .select('files')
         .where('channel_id', '=', channelId)
         .where('folder', '=', scope.folder)
-        .executeTakeFirstOrThrow();
-      return Number(row.n);
+        .executeTakeFirst();
+      return Number(row?.files ?? 0);
     },
 
     async pruneChannel(

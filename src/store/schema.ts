@@ -82,6 +82,13 @@ export interface ChannelClocksTable {
   retained_from_at: number | null;
 }
 
+/** Live files per folder of a channel, kept by every write (migration 007); no row for a folder without any. */
+export interface FolderCountsTable {
+  channel_id: string;
+  folder: string;
+  files: number;
+}
+
 /** One advance of a channel's clock and when its write happened (migration 006). */
 export interface ClockTicksTable {
   channel_id: string;
@@ -159,6 +166,7 @@ export interface Database {
   files: FilesTable;
   channel_clocks: ChannelClocksTable;
   clock_ticks: ClockTicksTable;
+  folder_counts: FolderCountsTable;
   backups: BackupsTable;
   file_versions: FileVersionsTable;
   audit_events: AuditEventsTable;

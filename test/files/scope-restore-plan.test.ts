@@ -98,6 +98,14 @@ for (const engine of ENGINES) {
         }
       }
       assert.equal(compared, backups.length * 8);
+      // The folder counts every write keeps are the live files' (folders without one are not listed).
+      const counted = (await svc.service.store.files.listFolders(fixture.channel.id, { limit: 100 })).items;
+      const byFolder = new Map<string, number>();
+      for (const path of live.keys()) byFolder.set(path.split('/')[0]!, (byFolder.get(path.split('/')[0]!) ?? 0) + 1);
+      assert.deepEqual(
+        counted,
+        [...byFolder].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, fileCount]) => ({ name, fileCount })),
+      );
 
       // And the plan is what a restore does: the channel then holds exactly the backup's files.
       const target = backups[Math.floor(backups.length / 2)]!;

@@ -67,6 +67,11 @@ for (const engine of ENGINES) {
 
     test('the live files and both backups are there as written', async () => {
       for (const [file, text] of Object.entries(LIVE)) assert.equal(await read(file), text);
+      // The folder counts (migration 007) were filled from the live files.
+      assert.deepEqual((await api.listFolders(expected.channelId)).items, [
+        { name: 'docs', fileCount: 1 },
+        { name: 'other', fileCount: 2 },
+      ]);
       const backups = (await api.listBackups(expected.channelId)).items.map((b) => [b.timestamp, b.files]);
       assert.deepEqual(backups, [
         [expected.backups[1], 3],

@@ -5,7 +5,7 @@ import * as auditFilterIndexes from './003-audit-filter-indexes.ts';
 import * as versionCreatedBy from './004-version-created-by.ts';
 import * as channelHistory from './005-channel-history.ts';
 import * as clockTicks from './006-clock-ticks.ts';
-import * as spanIndexes from './007-span-indexes.ts';
+import * as historyLookups from './007-history-lookups.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -18,7 +18,7 @@ const migrations: Record<string, Migration> = {
   '004-version-created-by': versionCreatedBy,
   '005-channel-history': channelHistory,
   '006-clock-ticks': clockTicks,
-  '007-span-indexes': spanIndexes,
+  '007-history-lookups': historyLookups,
 };
 
 export const migrationProvider: MigrationProvider = {
