@@ -16,6 +16,7 @@ const UNIT_FILES = [
   'auth/bounded-cache.test.ts',
   'auth/keccak256.test.ts',
   'auth/keystore.test.ts',
+  'auth/message-lifetime.test.ts',
   'auth/siwe-grammar-vectors.test.ts',
   'auth/siwe-verification-vectors.test.ts',
   'auth/siwe.test.ts',

@@ -8,6 +8,8 @@ export interface MessageClaims {
   kind: 'siwe' | 'plain';
   /** Server nonce the message must have been issued, when the policy asks for one. */
   nonce: string | undefined;
+  /** When the message says it was signed (SIWE Issued At, a plain message's timestamp); 0 when it says nothing. */
+  issuedAt: number;
   /** Last instant (exclusive, skew included) at which the message still authenticates. */
   validUntil: number;
 }
@@ -32,22 +34,23 @@ function readSiweClaims(text: string, walletAddress: string, config: AuthConfig,
   }
   const skew = config.clockSkewSeconds * 1000;
   checkSiweRules(message, { domains: config.domains, address: walletAddress, time: now, skewMs: skew });
-  // Service policy on top of EIP-4361: no message from the future, none that lives forever.
+  // Service policy on top of EIP-4361: no message from the future, none that outlives AUTH_MAX_AGE.
+  // A signed message is a bearer credential: its own Expiration Time may shorten its life, never
+  // lengthen it beyond the operator's bound (one that says 2100 would otherwise serve for 75 years).
   const issuedAt = parseRfc3339(message.issuedAt)!;
   if (issuedAt > now + skew) {
     throw new AppError('AUTH_MESSAGE_NOT_YET_VALID', 'The message was issued in the future; check the client clock');
   }
-  if (message.expirationTime !== undefined) {
-    return { kind: 'siwe', nonce: message.nonce, validUntil: parseRfc3339(message.expirationTime)! + skew };
-  }
-  const validUntil = issuedAt + config.maxAgeSeconds * 1000 + skew;
-  if (validUntil <= now) {
+  const maxAgeEnd = issuedAt + config.maxAgeSeconds * 1000 + skew;
+  if (maxAgeEnd <= now) {
     throw new AppError(
       'AUTH_MESSAGE_EXPIRED',
-      `The message was issued more than ${config.maxAgeSeconds} seconds ago and has no expiration; sign a new one`,
+      `The message was issued at ${message.issuedAt}, more than AUTH_MAX_AGE (${config.maxAgeSeconds} seconds) ago; sign a new one`,
     );
   }
-  return { kind: 'siwe', nonce: message.nonce, validUntil };
+  // checkSiweRules refused an Expiration Time already past.
+  const expirationEnd = message.expirationTime === undefined ? Number.POSITIVE_INFINITY : parseRfc3339(message.expirationTime)! + skew;
+  return { kind: 'siwe', nonce: message.nonce, issuedAt, validUntil: Math.min(maxAgeEnd, expirationEnd) };
 }
 
 const ISO_8601 = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})/i;
@@ -70,7 +73,8 @@ function readPlainClaims(text: string, config: AuthConfig, now: number): Message
     case 'off':
       throw new AppError('AUTH_MESSAGE_REFUSED', 'X-MES must be a Sign-In with Ethereum (EIP-4361) message');
     case 'any':
-      return { kind: 'plain', nonce: undefined, validUntil: NEVER };
+      // A static credential by the operator's choice: no time of its own, so AUTH_MAX_AGE cannot bound it.
+      return { kind: 'plain', nonce: undefined, issuedAt: 0, validUntil: NEVER };
     case 'timestamped': {
       if (/[\r\n]/.test(text)) {
         throw new AppError('AUTH_MESSAGE_REFUSED', 'A plain X-MES must be a single line holding a timestamp');
@@ -90,7 +94,7 @@ function readPlainClaims(text: string, config: AuthConfig, now: number): Message
           `The message timestamp is more than ${config.maxAgeSeconds} seconds old; sign a new one`,
         );
       }
-      return { kind: 'plain', nonce: undefined, validUntil };
+      return { kind: 'plain', nonce: undefined, issuedAt: signedAt, validUntil };
     }
   }
 }
