@@ -8,8 +8,12 @@ export interface MessageClaims {
   kind: 'siwe' | 'plain';
   /** Server nonce the message must have been issued, when the policy asks for one. */
   nonce: string | undefined;
-  /** When the message says it was signed (SIWE Issued At, a plain message's timestamp); 0 when it says nothing. */
-  issuedAt: number;
+  /**
+   * The latest instant at which the message may have been signed, by what it says (SIWE Issued At,
+   * a plain message's timestamp): a time in whole seconds may mean any moment of that second, so
+   * it counts as its end. A sign-out everywhere ends the messages signed before it. 0: it does not say.
+   */
+  signedBy: number;
   /** Last instant (exclusive, skew included) at which the message still authenticates. */
   validUntil: number;
 }
@@ -50,23 +54,30 @@ function readSiweClaims(text: string, walletAddress: string, config: AuthConfig,
   }
   // checkSiweRules refused an Expiration Time already past.
   const expirationEnd = message.expirationTime === undefined ? Number.POSITIVE_INFINITY : parseRfc3339(message.expirationTime)! + skew;
-  return { kind: 'siwe', nonce: message.nonce, issuedAt, validUntil: Math.min(maxAgeEnd, expirationEnd) };
+  const signedBy = issuedAt + (hasFraction(message.issuedAt) ? 0 : 999);
+  return { kind: 'siwe', nonce: message.nonce, signedBy, validUntil: Math.min(maxAgeEnd, expirationEnd) };
 }
 
 const ISO_8601 = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})/i;
 const UNIX_TIME = /(?<![\d.])(\d{10}|\d{13})(?![\d.])/;
 
-/** Epoch ms of the first ISO-8601 or Unix (seconds or ms) timestamp in a line. */
-export function findTimestamp(line: string): number | undefined {
+/** The first ISO-8601 or Unix (seconds or ms) timestamp in a line: epoch ms, and whether it gave milliseconds. */
+export function findTimestamp(line: string): { at: number; toTheMillisecond: boolean } | undefined {
   const iso = ISO_8601.exec(line);
   if (iso) {
     const ms = Date.parse(iso[0]);
-    if (!Number.isNaN(ms)) return ms;
+    if (!Number.isNaN(ms)) return { at: ms, toTheMillisecond: hasFraction(iso[0]) };
   }
   const unix = UNIX_TIME.exec(line);
-  if (unix) return unix[1]!.length === 13 ? Number(unix[1]) : Number(unix[1]) * 1000;
+  if (unix)
+    return unix[1]!.length === 13
+      ? { at: Number(unix[1]), toTheMillisecond: true }
+      : { at: Number(unix[1]) * 1000, toTheMillisecond: false };
   return undefined;
 }
+
+/** Whether an RFC 3339 / ISO-8601 time gives fractions of a second. */
+const hasFraction = (time: string): boolean => /:\d{2}\.\d/.test(time);
 
 function readPlainClaims(text: string, config: AuthConfig, now: number): MessageClaims {
   switch (config.plainMessages) {
@@ -74,7 +85,7 @@ function readPlainClaims(text: string, config: AuthConfig, now: number): Message
       throw new AppError('AUTH_MESSAGE_REFUSED', 'X-MES must be a Sign-In with Ethereum (EIP-4361) message');
     case 'any':
       // A static credential by the operator's choice: no time of its own, so AUTH_MAX_AGE cannot bound it.
-      return { kind: 'plain', nonce: undefined, issuedAt: 0, validUntil: NEVER };
+      return { kind: 'plain', nonce: undefined, signedBy: 0, validUntil: NEVER };
     case 'timestamped': {
       if (/[\r\n]/.test(text)) {
         throw new AppError('AUTH_MESSAGE_REFUSED', 'A plain X-MES must be a single line holding a timestamp');
@@ -84,17 +95,17 @@ function readPlainClaims(text: string, config: AuthConfig, now: number): Message
         throw new AppError('AUTH_MESSAGE_REFUSED', 'A plain X-MES must hold an ISO-8601 or Unix timestamp');
       }
       const skew = config.clockSkewSeconds * 1000;
-      if (signedAt > now + skew) {
+      if (signedAt.at > now + skew) {
         throw new AppError('AUTH_MESSAGE_NOT_YET_VALID', 'The message timestamp is in the future; check the client clock');
       }
-      const validUntil = signedAt + config.maxAgeSeconds * 1000 + skew;
+      const validUntil = signedAt.at + config.maxAgeSeconds * 1000 + skew;
       if (validUntil <= now) {
         throw new AppError(
           'AUTH_MESSAGE_EXPIRED',
           `The message timestamp is more than ${config.maxAgeSeconds} seconds old; sign a new one`,
         );
       }
-      return { kind: 'plain', nonce: undefined, issuedAt: signedAt, validUntil };
+      return { kind: 'plain', nonce: undefined, signedBy: signedAt.at + (signedAt.toTheMillisecond ? 0 : 999), validUntil };
     }
   }
 }

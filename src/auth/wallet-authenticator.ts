@@ -7,7 +7,7 @@ import { BoundedCache } from './bounded-cache.ts';
 import type { ContractWalletVerifier } from './contract-wallet-verifier.ts';
 import { readMessageClaims } from './message-claims.ts';
 import { decodeMessageHeader, type ReceivedMessage } from './message-header.ts';
-import { issueNonce } from './nonces.ts';
+import { NONCE_KEY_NAME, newNonceKey, SignedNonces } from './nonces.ts';
 import { type Principal, principalOf } from './principal.ts';
 import type { AddressRecoverer } from './signature/address-recoverer.ts';
 import { isHexSignature } from './signature/parse-signature.ts';
@@ -33,6 +33,8 @@ export interface Authentication {
 
 interface VerifiedMessage {
   messageHash: string;
+  /** The latest instant the message may have been signed (see MessageClaims): a sign-out everywhere ends those before it. */
+  signedBy: number;
   validUntil: number;
   walletAddress: string;
 }
@@ -70,6 +72,7 @@ export class WalletAuthenticator {
   private readonly state: AuthState;
   private readonly now: () => number;
   private readonly principals = new WeakMap<PrincipalRecord, Principal>();
+  private nonces: Promise<SignedNonces> | undefined;
 
   constructor(private readonly deps: WalletAuthenticatorDeps) {
     this.signatures = new BoundedCache(deps.config.signatureCacheSize);
@@ -109,6 +112,13 @@ export class WalletAuthenticator {
     if (record.admin.status !== 'ACTIVE') {
       throw new AppError('ADMIN_SUSPENDED', `The admin of this wallet is ${record.admin.status}`);
     }
+    const signedOutBefore = record.admin.signedOutBefore;
+    if (signedOutBefore !== null && verified.signedBy < signedOutBefore) {
+      throw new AppError(
+        'AUTH_MESSAGE_REVOKED',
+        `Every message this admin signed before ${new Date(signedOutBefore).toISOString()} was signed out; sign a new one`,
+      );
+    }
     return {
       principal: this.principalView(record),
       walletAddress: verified.walletAddress,
@@ -117,32 +127,70 @@ export class WalletAuthenticator {
     };
   }
 
-  /** A nonce for a Sign-In with Ethereum message, recorded so that AUTH_REQUIRE_SERVER_NONCE accepts it once. */
-  issueNonce(): Promise<{ nonce: string; expiresAt: number }> {
-    return issueNonce(this.deps.store, this.deps.config.nonceTtlSeconds, this.now());
+  /**
+   * A nonce for a Sign-In with Ethereum message, signed rather than stored: with
+   * AUTH_REQUIRE_SERVER_NONCE a message must carry one, and only one message can use it.
+   */
+  async issueNonce(): Promise<{ nonce: string; expiresAt: number }> {
+    return (await this.signedNonces()).issue(this.now(), this.deps.config.nonceTtlSeconds);
   }
 
   /** Revokes the presented message for every instance sharing the store. */
   async logout(authentication: Authentication): Promise<void> {
-    await this.state.revoke(authentication.messageHash, authentication.validUntil);
+    await this.state.revoke(authentication.messageHash, authentication.validUntil, this.now());
+  }
+
+  /**
+   * Ends every message the signed-in admin has signed, this one included, on every instance: its
+   * admin record says from when messages count again, and every request reads that record.
+   */
+  async logoutEverywhere(authentication: Authentication): Promise<void> {
+    await this.deps.store.signOutEverywhere(authentication.principal.id);
+    this.state.forgetPrincipal(authentication.walletAddress);
   }
 
   private async verify(wal: string, signature: string, message: ReceivedMessage, now: number): Promise<VerifiedMessage> {
     const claims = readMessageClaims(message.text, wal, this.deps.config, now);
+    const nonce = claims.kind === 'siwe' && this.deps.config.requireServerNonce ? await this.issuedNonce(claims.nonce!, now) : undefined;
     await this.checkSignature(wal, signature, message.bytes);
     const messageHash = messageHashOf(wal, message.bytes);
-    if (claims.kind === 'siwe' && this.deps.config.requireServerNonce) {
-      const claim = await this.deps.store.claimNonce(claims.nonce!, messageHash, now, claims.validUntil);
-      if (claim === 'unknown' || claim === 'claimed-by-another-message') {
+    if (nonce !== undefined) {
+      // Kept as long as either could still be presented: the nonce may outlive a short message.
+      const claim = await this.deps.store.claimNonce(claims.nonce!, messageHash, Math.max(claims.validUntil, nonce.expiresAt));
+      if (claim === 'claimed-by-another-message') {
         throw new AppError(
           'AUTH_NONCE_INVALID',
-          claim === 'unknown'
-            ? 'The message nonce was not issued by this service or has expired; get one from GET /api/auth/nonce'
-            : 'The message nonce was already used by another message; get a new one from GET /api/auth/nonce',
+          'The message nonce was already used by another message; get a new one from GET /api/auth/nonce',
         );
       }
     }
-    return { messageHash, validUntil: claims.validUntil, walletAddress: toEip55(wal) };
+    return { messageHash, signedBy: claims.signedBy, validUntil: claims.validUntil, walletAddress: toEip55(wal) };
+  }
+
+  /** Checked before the signature: a nonce this service did not issue, or an expired one, costs no recovery. */
+  private async issuedNonce(nonce: string, now: number): Promise<{ expiresAt: number }> {
+    const check = (await this.signedNonces()).check(nonce, now);
+    if (!check.valid) {
+      throw new AppError(
+        'AUTH_NONCE_INVALID',
+        check.reason === 'expired'
+          ? 'The message nonce has expired; get a new one from GET /api/auth/nonce'
+          : 'The message nonce was not issued by this service; get one from GET /api/auth/nonce',
+      );
+    }
+    return check;
+  }
+
+  /** The key every instance on this database shares, read (or made) once. */
+  private signedNonces(): Promise<SignedNonces> {
+    this.nonces ??= this.deps.store
+      .serviceSecret(NONCE_KEY_NAME, newNonceKey)
+      .then((key) => new SignedNonces(Buffer.from(key, 'hex')))
+      .catch((error: unknown) => {
+        this.nonces = undefined; // asked again on the next call, once the database answers
+        throw error;
+      });
+    return this.nonces;
   }
 
   /** The API view of a record, built once per cached record rather than on every request. */

@@ -190,14 +190,20 @@ export function createClient(options: ClientOptions) {
       return signed && { headers: signed.headers, expiresAt: new Date(signed.expiresAt) };
     },
 
-    /** Revokes the message in use on every instance; the next call signs in again. Nothing to do when not signed in. */
-    async logout(): Promise<void> {
-      const headers = await session.peek();
+    /**
+     * Revokes the message in use on every instance; the next call signs in again. Nothing to do when
+     * not signed in. `{ all: true }`: ends every message this admin has signed, in every browser and
+     * tool (log out everywhere), signing in first when needed.
+     */
+    async logout(options: { all?: boolean } = {}): Promise<void> {
+      const headers = options.all ? await session.headers() : await session.peek();
       if (!headers) return;
       await session.discard(headers);
-      const response = await attempt({ method: 'POST', path: '/api/auth/logout' }, headers);
-      // An expired or already revoked message is as signed out as a revoked one.
-      if (!response.ok && response.status !== 401) throw await errorOf(response);
+      const path = options.all ? '/api/auth/logout?all=true' : '/api/auth/logout';
+      const response = await attempt({ method: 'POST', path }, headers);
+      // An expired or already revoked message is as signed out as a revoked one; but logging out
+      // everywhere is a change the service must have made.
+      if (!response.ok && (options.all || response.status !== 401)) throw await errorOf(response);
       await response.body?.cancel();
     },
 

@@ -76,8 +76,9 @@ export class SignInSession {
   async #sign(): Promise<Signed> {
     const { signer, baseUrl, lifetimeSeconds, statement } = this.#settings;
     const [address, chainId, nonce] = await Promise.all([signer.getAddress(), signer.getChainId(), this.#settings.nonce()]);
-    // Whole seconds, as the message shows them: the cache must not outlive what was signed.
-    const issuedAt = Math.floor(this.#settings.now() / 1000) * 1000;
+    // To the millisecond, as the message shows it: the service then knows exactly whether it was
+    // signed before a sign-out everywhere (a time in whole seconds counts as the end of its second).
+    const issuedAt = this.#settings.now();
     const expiresAt = issuedAt + lifetimeSeconds * 1000;
     const message = formatSignInMessage({
       domain: baseUrl.host,

@@ -36,9 +36,9 @@ export function toChecksumAddress(address: string): `0x${string}` {
   return out as `0x${string}`;
 }
 
-/** RFC 3339 in UTC with whole seconds, as the grammar's date-time accepts and wallets display. */
+/** RFC 3339 in UTC, with milliseconds unless there are none, as the grammar's date-time accepts. */
 function timestamp(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return date.toISOString().replace(/\.000Z$/, 'Z');
 }
 
 export function formatSignInMessage(fields: SignInMessageFields): string {

@@ -52,6 +52,7 @@ export function App({ session }: { session: ConsoleSession }) {
           <SignInView
             busy={state.status === 'signing-in' ? state.wallet : undefined}
             error={state.status === 'signed-out' ? state.error : undefined}
+            notice={state.status === 'signed-out' ? state.notice : undefined}
             onSignIn={(wallet, lifetime) => session.signIn(wallet, lifetime)}
           />
         )}

@@ -35,8 +35,8 @@ export interface ChannelTarget {
 
 /**
  * The one gate of every request on a channel: whether the caller may see the channel (404), holds
- * the permission (403) and names a valid folder and file (400), in that order; for audited
- * operations, a refusal at any of these steps is written to the channel's audit log.
+ * the permission (403) and names a valid folder and file (400), in that order. For audited
+ * operations, a refusal on a channel the caller can see is written to its audit log; a 404 nowhere.
  */
 export class ChannelAccess {
   constructor(
@@ -54,9 +54,11 @@ export class ChannelAccess {
   }
 
   async open(principal: Principal, request: AdminChannelRequest): Promise<ChannelTarget> {
-    let channel: Channel | undefined;
+    // A channel the caller may not see is refused before anything else, and nowhere recorded: its
+    // audit log belongs to its own tenant, and a record there (or its cost) would tell a channel
+    // that exists from one that does not.
+    const channel = await this.visibleChannel(principal, request.channelRef);
     try {
-      channel = await this.visibleChannel(principal, request.channelRef);
       requirePermission(principal, request.permission);
       return { channel, ...locationOf(request) };
     } catch (error) {
@@ -74,35 +76,24 @@ export class ChannelAccess {
 
   /**
    * A missing channel, another tenant's and one the caller is not linked to all get the same
-   * 404, so that nobody learns which channels exist.
+   * 404 at the same cost, so that nobody learns which channels exist: an id is looked up only when
+   * the caller is linked to it, a name only among the caller's own tenant's channels.
    */
   private async visibleChannel(principal: Principal, channelRef: string): Promise<Channel> {
-    const channel = await this.namedChannel(principal, channelRef);
+    const channel = CHANNEL_ID.test(channelRef)
+      ? principal.channelIds.includes(channelRef)
+        ? await this.channels.getChannel(channelRef)
+        : undefined
+      : await this.channels.findChannelByName(principal.tenantId, channelRef);
     if (channel === undefined || channel.tenantId !== principal.tenantId || !principal.channelIds.includes(channel.id)) {
       throw new AppError('CHANNEL_NOT_FOUND', `No channel "${channelRef.slice(0, 100)}" that this admin may use`);
     }
     return channel;
   }
 
-  /** The channel a reference names, whether or not the caller may see it: an id in any tenant, a name in the caller's. */
-  private namedChannel(principal: Principal, channelRef: string): Promise<Channel | undefined> {
-    return CHANNEL_ID.test(channelRef)
-      ? this.channels.getChannel(channelRef)
-      : this.channels.findChannelByName(principal.tenantId, channelRef);
-  }
-
-  /**
-   * A refusal before the caller could see the channel (not linked, another tenant's) is still an
-   * attempt on that channel's files: its audit log gets it, the caller the usual 404.
-   */
-  private async recordRefusal(
-    principal: Principal,
-    request: AdminChannelRequest,
-    seen: Channel | undefined,
-    error: unknown,
-  ): Promise<void> {
-    const channel = seen ?? (await this.namedChannel(principal, request.channelRef));
-    if (channel === undefined || request.audited === undefined) return;
+  /** A refusal on a channel the caller can see (a missing permission, a bad name): that channel's audit log gets it. */
+  private async recordRefusal(principal: Principal, request: AdminChannelRequest, channel: Channel, error: unknown): Promise<void> {
+    if (request.audited === undefined) return;
     const details = requestedDetails({ folder: request.folder, filename: request.filename, ...request.audited.asked });
     await this.audit.stopped(channel, { adminId: principal.id }, request.audited.action, details, error);
   }

@@ -11,6 +11,16 @@ export interface Logger {
 
 const CENSORED = '[redacted]';
 const CREDENTIAL_HEADERS = ['x-sig', 'x-mes', 'authorization'];
+/** Query parameters that are credentials: a signed link's signature stands in for the wallet. */
+const CREDENTIAL_PARAMETER = /([?&]signature=)[^&#]*/gi;
+
+/**
+ * A request target with its credentials redacted: a signed link's `signature=` authenticates a
+ * download until it expires, so a log line holding it would hand the file to whoever reads the log.
+ */
+export function censorUrl(url: string): string {
+  return url.replace(CREDENTIAL_PARAMETER, `$1${CENSORED}`);
+}
 
 /** A copy of a headers object without credential values (signatures, signed messages, bearer tokens). */
 function censorHeaders(headers: unknown): unknown {
@@ -20,11 +30,21 @@ function censorHeaders(headers: unknown): unknown {
   return copy;
 }
 
+/** A request as Fastify logs it on its own lines (errors, requests while closing), without credentials. */
+function censorRequest(req: unknown): unknown {
+  if (req === null || typeof req !== 'object') return req;
+  const copy: Record<string, unknown> = { ...(req as Record<string, unknown>) };
+  if ('headers' in copy) copy.headers = censorHeaders(copy.headers);
+  if (typeof copy.url === 'string') copy.url = censorUrl(copy.url);
+  return copy;
+}
+
 /**
- * JSON logs. Credentials never reach them: the request lines carry no headers, and anything that
- * logs a headers object, a request with headers or a private key gets them censored. Serializers
- * rather than pino's path redaction, which clones part of every line logged — at one line per
- * request a measurable cost (bench: auth-warm) — where a serializer runs only when its key is there.
+ * JSON logs. Credentials never reach them: the request lines carry no headers and their URLs no
+ * link signature, and anything that logs a headers object, a request, a URL or a private key gets
+ * them censored. Serializers rather than pino's path redaction, which clones part of every line
+ * logged — at one line per request a measurable cost (bench: auth-warm) — where a serializer runs
+ * only when its key is there.
  */
 export function createLogger(level: string, destination: pino.DestinationStream = standardOutput()): pino.Logger {
   return pino(
@@ -32,8 +52,8 @@ export function createLogger(level: string, destination: pino.DestinationStream 
       level,
       serializers: {
         headers: censorHeaders,
-        req: (req: unknown) =>
-          req !== null && typeof req === 'object' && 'headers' in req ? { ...req, headers: censorHeaders(req.headers) } : req,
+        req: censorRequest,
+        url: (url: unknown) => (typeof url === 'string' ? censorUrl(url) : url),
         privateKey: () => CENSORED,
       },
     },

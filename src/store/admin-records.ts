@@ -50,12 +50,23 @@ export function adminRecords(db: Db, now: () => number): AdminRecords {
       return rows.map((row) => toAdmin(row, attributes.get(row.id)));
     },
 
+    // A suspension and a wallet rotation end every message signed until then: reactivating the
+    // admin, or moving the wallet back, must not bring them back. (Messages are compared with it by
+    // the latest instant they may have been signed: see MessageClaims.signedBy.)
     async setAdminStatus(id, status) {
-      return updateAdmin(db, id, { status: requireStatus(status) }, now());
+      const valid = requireStatus(status);
+      const at = now();
+      return updateAdmin(db, id, valid === 'SUSPENDED' ? { status: valid, signed_out_before: at } : { status: valid }, at);
     },
 
     async setAdminWallet(id, wallet) {
-      return updateAdmin(db, id, { wallet: normalizeWallet(wallet) }, now());
+      const at = now();
+      return updateAdmin(db, id, { wallet: normalizeWallet(wallet), signed_out_before: at }, at);
+    },
+
+    async signOutEverywhere(id) {
+      const at = now();
+      return updateAdmin(db, id, { signed_out_before: at }, at);
     },
 
     async grantPermission(id, permission) {
@@ -86,6 +97,7 @@ export function toAdmin(row: AdminRow, attributes: { permissions: string[]; feat
     features: attributes?.features ?? [],
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    signedOutBefore: row.signed_out_before === null ? null : Number(row.signed_out_before),
   };
 }
 
@@ -146,6 +158,7 @@ async function insertAdmin(db: Db, input: ValidAdmin, now: number): Promise<Admi
     features: [...input.features].sort(),
     createdAt: now,
     updatedAt: now,
+    signedOutBefore: null,
   };
 }
 
@@ -163,14 +176,16 @@ async function requireAdmin(db: Db, id: string): Promise<Admin> {
   return admin;
 }
 
-async function updateAdmin(db: Db, id: string, change: { status: AdminStatus } | { wallet: string }, now: number): Promise<Admin> {
+type AdminChange = { status?: AdminStatus; wallet?: string; signed_out_before?: number };
+
+async function updateAdmin(db: Db, id: string, change: AdminChange, now: number): Promise<Admin> {
   const result = await db
     .updateTable('admins')
     .set({ ...change, updated_at: now })
     .where('id', '=', id)
     .executeTakeFirst()
     .catch((error: unknown) => {
-      throw 'wallet' in change && violates(error, WALLET_UNIQUE) ? walletTaken(change.wallet) : error;
+      throw change.wallet !== undefined && violates(error, WALLET_UNIQUE) ? walletTaken(change.wallet) : error;
     });
   if (result.numUpdatedRows === 0n) throw adminNotFound(id);
   return requireAdmin(db, id);

@@ -5,6 +5,7 @@ import { fileCatalog } from './file-catalog.ts';
 import { nonceAndRevocationRecords } from './nonce-and-revocation-records.ts';
 import { principalLookup } from './principal-lookup.ts';
 import type { Database, Engine } from './schema.ts';
+import { serviceSecrets } from './service-secrets.ts';
 import { tenantRecords } from './tenant-records.ts';
 import type { MetadataStore } from './types.ts';
 
@@ -23,6 +24,7 @@ export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => n
     ...channelRecords(db, now),
     ...principalLookup(db),
     ...nonceAndRevocationRecords(db),
+    ...serviceSecrets(db),
 
     async ping() {
       await sql`select 1`.execute(db);

@@ -22,6 +22,8 @@ export interface AdminsTable {
   status: AdminStatus;
   created_at: number;
   updated_at: number;
+  /** Messages the admin signed before this instant no longer authenticate (migration 008). */
+  signed_out_before: number | null;
 }
 
 export interface AdminPermissionsTable {
@@ -57,6 +59,14 @@ export interface AuthNoncesTable {
 export interface RevokedMessagesTable {
   message_hash: string;
   expires_at: number;
+  /** When it was logged out; 0 for revocations from before migration 008. */
+  revoked_at: number;
+}
+
+/** Keys shared by every instance on this database (migration 008). */
+export interface ServiceSecretsTable {
+  name: string;
+  value: string;
 }
 
 export interface FilesTable {
@@ -163,6 +173,7 @@ export interface Database {
   channel_admins: ChannelAdminsTable;
   auth_nonces: AuthNoncesTable;
   revoked_messages: RevokedMessagesTable;
+  service_secrets: ServiceSecretsTable;
   files: FilesTable;
   channel_clocks: ChannelClocksTable;
   clock_ticks: ClockTicksTable;

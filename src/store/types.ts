@@ -24,6 +24,8 @@ export interface Admin {
   features: string[]; // admin's own, sorted
   createdAt: number;
   updatedAt: number;
+  /** Messages the admin signed before this instant no longer authenticate; null: none ended so. */
+  signedOutBefore: number | null;
 }
 
 export interface Channel {
@@ -40,7 +42,7 @@ export interface PrincipalRecord {
   channelIds: string[]; // sorted
 }
 
-export type NonceClaim = 'claimed' | 'already-claimed-by-this-message' | 'claimed-by-another-message' | 'unknown';
+export type NonceClaim = 'claimed' | 'already-claimed-by-this-message' | 'claimed-by-another-message';
 
 export interface NewAdmin {
   tenantId: string;
@@ -73,6 +75,8 @@ export interface AdminRecords {
   setAdminWallet(id: string, wallet: string): Promise<Admin>;
   grantPermission(id: string, permission: string): Promise<Admin>;
   revokePermission(id: string, permission: string): Promise<Admin>;
+  /** Ends every message the admin has signed until now, on every instance (log out everywhere). */
+  signOutEverywhere(id: string): Promise<Admin>;
 }
 
 /** Finding the channel a request or a command names. */
@@ -102,33 +106,44 @@ export interface PrincipalLookup {
 }
 
 export interface NonceRecords {
-  /** Records a nonce this service issued; it can be claimed until expiresAt. */
-  saveNonce(nonce: string, expiresAt: number): Promise<void>;
   /**
-   * Binds an issued, unexpired nonce to one message (by hash) so that no other message can use it,
-   * and keeps it until keepUntil (the message's own expiry).
+   * Binds a nonce (already checked to be one this service issued) to one message, by hash, so that
+   * no other message can use it, and keeps that until keepUntil. The first message wins; the same
+   * message again is told so.
    */
-  claimNonce(nonce: string, messageHash: string, now: number, keepUntil: number): Promise<NonceClaim>;
+  claimNonce(nonce: string, messageHash: string, keepUntil: number): Promise<NonceClaim>;
 }
 
 export interface RevocationRecords {
-  revokeMessage(messageHash: string, expiresAt: number): Promise<void>;
-  isMessageRevoked(messageHash: string): Promise<boolean>;
+  revokeMessage(messageHash: string, expiresAt: number, now: number): Promise<void>;
+  /** Revocations made at or after `since` (epoch ms; 0: all) whose messages have not expired at `now`. */
+  revocationsSince(since: number, now: number): Promise<{ messageHash: string; expiresAt: number }[]>;
+}
+
+/** Keys shared by every instance on one database. */
+export interface ServiceSecrets {
+  /** The secret named `name`, made by `create` and stored by the first caller that needs it; the same for every later one. */
+  serviceSecret(name: string, create: () => string): Promise<string>;
 }
 
 export interface NonceAndRevocationRecords extends NonceRecords, RevocationRecords {
-  /** Deletes expired nonces and revocations; returns how many rows went. */
+  /** Deletes expired nonce claims and revocations; returns how many rows went. */
   purgeExpired(now: number): Promise<number>;
 }
 
-/** What authentication reads and writes: the signer's principal, revocations and nonces. */
-export interface AuthRecords extends PrincipalLookup, RevocationRecords, NonceRecords {}
+/** What authentication reads and writes: the signer's principal, revocations, nonces, and sign-outs. */
+export interface AuthRecords
+  extends PrincipalLookup,
+    RevocationRecords,
+    NonceRecords,
+    ServiceSecrets,
+    Pick<AdminRecords, 'signOutEverywhere'> {}
 
 /**
  * Every method of the store and its file catalog reports the database's own failures as AppErrors:
  * SERVICE_UNAVAILABLE when it cannot be reached, INSUFFICIENT_STORAGE when its disk is full.
  */
-export interface MetadataStore extends TenantDirectory, PrincipalLookup, NonceAndRevocationRecords {
+export interface MetadataStore extends TenantDirectory, PrincipalLookup, NonceAndRevocationRecords, ServiceSecrets {
   readonly engine: 'sqlite' | 'postgres';
   /** Files, versions, backups and the audit log, on the same database. */
   readonly files: FileCatalog;

@@ -10,7 +10,7 @@ import { isAppError } from '../../src/errors/app-error.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import type { MetadataStore } from '../../src/store/types.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { newWallet, signIn } from '../helpers/wallets.ts';
+import { authHeaders, newWallet, signIn } from '../helpers/wallets.ts';
 
 const DOMAIN = 'admin.example.com';
 
@@ -110,6 +110,35 @@ describe('WalletAuthenticator (no HTTP)', () => {
     assert.equal(await codeOf(auth.authenticate({ ...longer, sig: long.sig })), 'AUTH_SIGNATURE_INVALID');
     assert.equal(await codeOf(auth.authenticate(long)), 'OK');
     assert.equal(await codeOf(auth.authenticate(good)), 'OK');
+  });
+
+  test('a sign-out everywhere ends the messages signed before it: to the millisecond, a whole second counting as its end', async () => {
+    const auth = authenticator({ AUTH_STATE_REFRESH: '0' });
+    const admin = await store.createAdmin({ tenantId: fixture.tenant.id, wallet: newWallet().address, displayName: 'Signs out' });
+    const wallet = newWallet();
+    await store.setAdminWallet(admin.id, wallet.address);
+    const { signedOutBefore } = await store.signOutEverywhere(admin.id);
+    const cut = signedOutBefore!;
+    clock = cut + 1000;
+    const signedAt = async (at: number, text: (d: Date) => string = (d) => d.toISOString()) => {
+      const headers = asHeaders(
+        await signIn(wallet, DOMAIN, { issuedAt: new Date(at), nonce: `cut${at}x${Math.random().toString(36).slice(2, 8)}` }),
+      );
+      // viem writes Issued At with milliseconds; a whole-second one is written here by hand.
+      const message = Buffer.from(headers.mes.slice('base64:'.length), 'base64').toString('utf8');
+      const rewritten = message.replace(/Issued At: \S+/, `Issued At: ${text(new Date(at))}`);
+      return asHeaders(await authHeaders(wallet, rewritten));
+    };
+    assert.equal(await codeOf(auth.authenticate(await signedAt(cut - 1))), 'AUTH_MESSAGE_REVOKED', 'a millisecond before');
+    assert.equal(await codeOf(auth.authenticate(await signedAt(cut))), 'OK', 'at the instant');
+    const wholeSecond = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const secondOfCut = Math.floor(cut / 1000) * 1000;
+    assert.equal(
+      await codeOf(auth.authenticate(await signedAt(secondOfCut - 1000, wholeSecond))),
+      'AUTH_MESSAGE_REVOKED',
+      'the second before',
+    );
+    assert.equal(await codeOf(auth.authenticate(await signedAt(secondOfCut, wholeSecond))), 'OK', 'its own second may have been after it');
   });
 
   test('the pure-JS fallback recovers the same signers as the native library', async () => {

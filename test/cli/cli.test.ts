@@ -127,7 +127,7 @@ for (const engine of ENGINES) {
           await cli('admin', 'create', '--tenant', tenantId, '--wallet', wallet.address, '--name', 'M', '--owner', ownerId)
         ).json().id;
         const channelId = (await cli('channel', 'create', '--tenant', tenantId, '--name', 'c')).json().id;
-        const headers = await signIn(wallet, domain);
+        let headers = await signIn(wallet, domain);
         const principal = async () => {
           const response = await request(svc.baseUrl, '/api/auth/test', { headers: { ...headers } });
           return { status: response.status, body: response.json() };
@@ -140,9 +140,12 @@ for (const engine of ENGINES) {
             ['admin', 'grant', '--admin', adminId, '--permission', 'files:read'],
             (p) => p.body.principal?.effectivePermissions.includes('files:read'),
           ],
+          [['admin', 'logout', '--admin', adminId], (p) => p.status === 401 && p.body.code === 'AUTH_MESSAGE_REVOKED'],
           [['admin', 'set-status', '--admin', adminId, '--status', 'SUSPENDED'], (p) => p.status === 403],
         ];
         for (const [args, reached] of changes) {
+          // Logged out everywhere, the admin signs anew: the later changes are seen through a fresh message.
+          if (args[1] === 'set-status') headers = await signIn(wallet, domain, { nonce: 'afterlogout12345' });
           assert.equal((await cli(...args)).code, 0);
           const started = Date.now();
           let seen = false;

@@ -270,11 +270,38 @@ for (const engine of ENGINES) {
       const { page, injected } = await signedInPage(fixture.ownerWallet);
       const headers = headersOf(injected, 0);
       assert.equal((await fetch(`${svc.baseUrl}/api/auth/test`, { headers })).status, 200);
-      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign out', exact: true }).click();
       await page.getByRole('heading', { name: 'Sign in' }).waitFor();
       const after = await fetch(`${svc.baseUrl}/api/auth/test`, { headers });
       assert.equal(after.status, 401);
       assert.equal(((await after.json()) as { code: string }).code, 'AUTH_MESSAGE_REVOKED');
+      assertNoConsoleErrors(page);
+    });
+
+    test('sign out everywhere ends every message of the admin, in this page and elsewhere; a new sign-in works', async () => {
+      const member = await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:read'], channels: [fixture.channel] });
+      // Another tool signed in as the same admin before: its message must stop working too.
+      const elsewhere = apiAs(member.wallet);
+      await elsewhere.authTest();
+      const elsewhereHeaders = (await elsewhere.signedIn())!.headers;
+      const { page, injected } = await signedInPage(member.wallet);
+      const pageHeaders = headersOf(injected, 0);
+
+      await page.getByRole('button', { name: 'Sign out everywhere…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Sign out everywhere?' });
+      await dialog.waitFor();
+      assert.match(String(await dialog.textContent()), /stops working now, on every instance/);
+      await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+      await page.getByText(/Signed out everywhere/).waitFor();
+
+      for (const headers of [pageHeaders, elsewhereHeaders]) {
+        const refused = await fetch(`${svc.baseUrl}/api/auth/test`, { headers: { ...headers } });
+        assert.equal(refused.status, 401);
+        assert.equal(((await refused.json()) as { code: string }).code, 'AUTH_MESSAGE_REVOKED');
+      }
+      await page.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
+      await page.getByRole('heading', { name: 'Who am I' }).waitFor();
       assertNoConsoleErrors(page);
     });
 

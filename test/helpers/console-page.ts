@@ -22,6 +22,6 @@ export async function openSignedIn(
   const injected = await injectWallet(page, { privateKey: wallet.privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
   await page.goto(`${baseUrl}/console/${options.hash ?? ''}`);
   await page.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
-  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor();
   return { page, injected };
 }

@@ -9,6 +9,7 @@ import { createLogger } from '../../src/logging/logger.ts';
 import { createService, type Service } from '../../src/service/service.ts';
 import type { Setup } from './backends.ts';
 import { servedInProcess, serveInProcess } from './http.ts';
+import { assertNoSecretsInLogs, configuredSecrets } from './log-secrets.ts';
 import { createTestDatabase } from './postgres.ts';
 import type { TestS3 } from './s3-server.ts';
 
@@ -121,6 +122,8 @@ export async function startTestService(
       stopServing();
       await service.close();
       if (!options.storage) await storage.drop();
+      // Every service a test starts has its whole log checked: no credential, no configured secret.
+      assertNoSecretsInLogs(logs, configuredSecrets({ ...storageEnv(storage), ...options.env }));
     },
   };
 }

@@ -186,16 +186,18 @@ for (const engine of ENGINES) {
       assertProblem(await get(await authHeaders(fixture.ownerWallet, broken)), 401, 'AUTH_MESSAGE_MALFORMED');
     });
 
-    test('unknown wallet → 401; suspended admin → 403; reactivated → 200', async () => {
+    test('unknown wallet → 401; suspended admin → 403; reactivated → a new message 200, the old one stays ended', async () => {
       assertProblem(await get(await signIn(newWallet(), domain)), 401, 'AUTH_UNKNOWN_WALLET');
       const member = await createMemberAdmin(svc.service.store, fixture);
       const headers = await signIn(member.wallet, domain);
       assert.equal((await get(headers)).status, 200);
       await svc.service.store.setAdminStatus(member.admin.id, 'SUSPENDED');
-      await waitFor(async () => (await get(headers)).status === 403, 5000);
+      await waitFor(async () => (await get(headers)).status === 403, 10_000);
       assertProblem(await get(headers), 403, 'ADMIN_SUSPENDED');
       await svc.service.store.setAdminStatus(member.admin.id, 'ACTIVE');
-      await waitFor(async () => (await get(headers)).status === 200, 5000);
+      await waitFor(async () => (await get(headers)).status === 401, 10_000);
+      assertProblem(await get(headers), 401, 'AUTH_MESSAGE_REVOKED');
+      assert.equal((await get(await signIn(member.wallet, domain, { nonce: 'afterreactivation1' }))).status, 200);
     });
 
     test('logout revokes the presented message at once; a new message works', async () => {

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { openDatabase } from '../../src/store/database.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
-import { authHeaders, signIn } from '../helpers/wallets.ts';
+import { authHeaders, newWallet, signIn } from '../helpers/wallets.ts';
 
 for (const engine of ENGINES) {
   describe(`server nonces (${engine})`, () => {
@@ -41,6 +43,35 @@ for (const engine of ENGINES) {
       const headers = await signIn(fixture.ownerWallet, domain, { nonce: await nonce() });
       assert.equal((await get(headers)).status, 200);
       assert.equal((await get(headers)).status, 200, 'the same message may be presented again');
+    });
+
+    test('issuing nonces writes nothing: only a message that uses one, signed, leaves a row', async () => {
+      const rows = async () => {
+        // A connection of its own to the service's database, as an operator's psql or sqlite3 would be.
+        const { db } = await openDatabase({ dataDir: svc.config.dataDir, databaseUrl: svc.config.databaseUrl, logger: console });
+        try {
+          return Number((await sql<{ n: number | string }>`select count(*) as n from auth_nonces`.execute(db)).rows[0]!.n);
+        } finally {
+          await db.destroy();
+        }
+      };
+      const before = await rows();
+      await Promise.all(Array.from({ length: 300 }, nonce));
+      assert.equal(await rows(), before, '300 nonces, no row');
+      const forged = await get(await signIn(newWallet(), domain, { nonce: await nonce() }));
+      assert.equal(forged.json().code, 'AUTH_UNKNOWN_WALLET', 'a signature by a wallet that is no admin');
+      assert.equal((await get(await signIn(fixture.ownerWallet, domain, { nonce: await nonce() }))).status, 200);
+      assert.equal(await rows(), before + 2, 'one claim per message that used a nonce with a valid signature');
+    });
+
+    test('a nonce altered by one character, or of another form, is not one this service issued', async () => {
+      const issued = await nonce();
+      const altered = issued.slice(0, -1) + (issued.endsWith('0') ? '1' : '0');
+      for (const candidate of [altered, issued.toUpperCase(), `${issued}0`, 'abcdefgh12345678']) {
+        const refused = await get(await signIn(fixture.ownerWallet, domain, { nonce: candidate }));
+        assert.equal(refused.json().code, 'AUTH_NONCE_INVALID', candidate);
+        assert.match(refused.json().detail, /not issued by this service/);
+      }
     });
 
     test('one nonce serves one message only', async () => {

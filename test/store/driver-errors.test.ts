@@ -86,7 +86,7 @@ describe('driver errors', () => {
       );
       await assert.rejects(store.grantPermission('adm_x', 'p'), isAppErrorWith('SERVICE_UNAVAILABLE'), 'a transaction');
       await assert.rejects(store.loadPrincipalByWallet(randomWallet()), isAppErrorWith('SERVICE_UNAVAILABLE'));
-      await assert.rejects(store.claimNonce('n', 'h', 1, 2), isAppErrorWith('SERVICE_UNAVAILABLE'));
+      await assert.rejects(store.claimNonce('n', 'h', 2), isAppErrorWith('SERVICE_UNAVAILABLE'));
       await assert.rejects(store.files.putFile(aFile('chn_x')), isAppErrorWith('SERVICE_UNAVAILABLE'), 'a transaction of the file catalog');
       await assert.rejects(
         store.files.appendAudit({

@@ -72,6 +72,19 @@ export const adminCommands: Command[] = [
     },
   },
   {
+    words: ['admin', 'logout'],
+    summary: 'End every message the admin has signed, on every instance (log out everywhere); new sign-ins work as before',
+    options: adminOption,
+    async run({ values, store }) {
+      const admin = await (await store()).signOutEverywhere(stringOption(values, 'admin'));
+      const since = new Date(admin.signedOutBefore!).toISOString();
+      return {
+        json: { ...admin },
+        text: `Admin ${describe(admin)}: every message signed before ${since} is logged out (running servers within AUTH_STATE_REFRESH seconds)`,
+      };
+    },
+  },
+  {
     words: ['admin', 'set-wallet'],
     summary: "Move an admin to another wallet (the old wallet's signatures stop working)",
     options: { ...adminOption, wallet: { type: 'string', required: true, description: 'New wallet address' } },

@@ -1,5 +1,7 @@
+import { useState } from 'preact/hooks';
 import type { ChannelInfo, Page } from '../../client/index.ts';
 import { hrefOf } from '../routing.ts';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { formatTime } from '../ui/format.ts';
 import { Pager, usePages } from '../ui/pager.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
@@ -56,6 +58,7 @@ export function HomeView({ ctx }: { ctx: ViewContext }) {
           </dd>
         </dl>
       </section>
+      <SessionsCard ctx={ctx} />
       <section class="card" aria-labelledby="channels-title">
         <h2 id="channels-title">Channels</h2>
         <ProblemNotice error={channels.error} />
@@ -86,5 +89,52 @@ export function HomeView({ ctx }: { ctx: ViewContext }) {
         />
       </section>
     </>
+  );
+}
+
+/** Log out everywhere: for a lost laptop, a leaked message, or a shared machine left signed in. */
+function SessionsCard({ ctx }: { ctx: ViewContext }) {
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const name = ctx.signedIn.me.principal.displayName;
+  const confirm = async () => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await ctx.session.signOutEverywhere();
+    } catch (failure) {
+      setError(failure);
+      setBusy(false);
+      setAsking(false);
+    }
+  };
+  return (
+    <section class="card" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Sessions</h2>
+      <p>
+        Every signed message is a credential until it expires. Sign out everywhere ends all of them at once: this page, other browsers, and
+        scripts or tools signed in as {name}.
+      </p>
+      <ProblemNotice error={error} title="Not signed out everywhere" />
+      <button type="button" class="button" onClick={() => setAsking(true)}>
+        Sign out everywhere…
+      </button>
+      {asking && (
+        <ConfirmDialog
+          title="Sign out everywhere?"
+          confirmLabel="Sign out everywhere"
+          danger
+          busy={busy}
+          onConfirm={confirm}
+          onCancel={() => setAsking(false)}
+        >
+          <p>
+            Every message {name} has signed stops working now, on every instance of the service: in every browser, script and tool. Files
+            and settings are not touched. You sign in again with your wallet afterwards.
+          </p>
+        </ConfirmDialog>
+      )}
+    </section>
   );
 }

@@ -6,13 +6,15 @@ import { injectedWallet, type WalletChoice, watchWallets } from '../wallet/disco
 interface SignInProps {
   busy: WalletChoice | undefined;
   error: unknown;
+  /** What the last sign-out did, shown until the next sign-in. */
+  notice?: string | undefined;
   onSignIn(wallet: WalletChoice, lifetimeSeconds: number): void;
 }
 
 /** How long wallets get to announce themselves before the page says it found none. */
 const DISCOVERY_GRACE_MS = 600;
 
-export function SignInView({ busy, error, onSignIn }: SignInProps) {
+export function SignInView({ busy, error, notice, onSignIn }: SignInProps) {
   const [wallets, setWallets] = useState<WalletChoice[]>([]);
   const [searching, setSearching] = useState(true);
   const [lifetime, setLifetime] = useState(DEFAULT_LIFETIME_SECONDS);
@@ -75,6 +77,11 @@ export function SignInView({ busy, error, onSignIn }: SignInProps) {
         </div>
       )}
       {busy && <p aria-live="polite">Confirm the signature request in {busy.name}.</p>}
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
       <ProblemNotice error={error} title="Sign-in failed" />
     </section>
   );

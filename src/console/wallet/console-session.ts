@@ -25,7 +25,10 @@ interface EventedProvider {
 
 const STATEMENT = 'Sign in to the wallet-admin console.';
 
-export type SessionState = { status: 'signed-out'; error?: unknown } | { status: 'signing-in'; wallet: WalletChoice } | SignedIn;
+export type SessionState =
+  | { status: 'signed-out'; error?: unknown /** What the sign-out did, when it did more than this page's. */; notice?: string }
+  | { status: 'signing-in'; wallet: WalletChoice }
+  | SignedIn;
 
 export interface SignedIn {
   status: 'signed-in';
@@ -120,6 +123,22 @@ export class ConsoleSession {
             `Signed out in this page, but the service could not revoke the message (${failure instanceof Error ? failure.message : String(failure)}): it stays valid until it expires.`,
           );
     this.#set({ status: 'signed-out', error: reason ?? unrevoked });
+  }
+
+  /**
+   * Ends every message this admin has signed, in every browser and tool, on every instance; then
+   * this page is signed out too. A failure leaves the session as it was and is thrown to the view.
+   */
+  async signOutEverywhere(): Promise<void> {
+    const state = this.#state;
+    if (state.status !== 'signed-in') return;
+    state.renewal?.decline();
+    await state.client.logout({ all: true });
+    this.#unwatchAccounts();
+    this.#set({
+      status: 'signed-out',
+      notice: `Signed out everywhere: every message ${state.me.principal.displayName} had signed stopped working, in every browser and tool.`,
+    });
   }
 
   /**

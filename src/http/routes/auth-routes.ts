@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import type { WalletAuthenticator } from '../../auth/wallet-authenticator.ts';
 import { authenticationOf, walletHeaders } from '../plugins/wallet-auth.ts';
-import { AuthTestResponseSchema, NonceResponseSchema, WalletHeadersSchema } from '../schemas/auth.ts';
+import { AuthTestResponseSchema, LogoutQuery, NonceResponseSchema, WalletHeadersSchema } from '../schemas/auth.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 
 const PREVIEW_LENGTH = 20;
@@ -62,14 +62,17 @@ export default async function authRoutes(base: FastifyInstance, options: AuthRou
     {
       preHandler: app.requireWallet,
       schema: {
-        summary: 'Revoke the presented signed message on every instance',
+        summary: 'Revoke the presented signed message, or (all=true) every message the admin has signed, on every instance',
         tags: ['auth'],
         headers: WalletHeadersSchema,
+        querystring: LogoutQuery,
         response: { 204: { type: 'null', description: 'Revoked' }, ...authenticatedErrorResponses },
       },
     },
     async (request, reply) => {
-      await options.authenticator.logout(authenticationOf(request));
+      const authentication = authenticationOf(request);
+      if (request.query.all === 'true') await options.authenticator.logoutEverywhere(authentication);
+      else await options.authenticator.logout(authentication);
       return reply.code(204).send(null);
     },
   );

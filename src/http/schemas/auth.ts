@@ -50,3 +50,12 @@ export const WalletHeadersSchema = Type.Object({
   ),
   'x-wallet-address': Type.Optional(Type.String({ description: 'Optional; must equal X-WAL when sent' })),
 });
+
+export const LogoutQuery = Type.Object({
+  all: Type.Optional(
+    Type.Enum(['true', 'false'], {
+      description:
+        'true: end every message this admin has signed, on every instance (log out everywhere); default false: only the presented one',
+    }),
+  ),
+});

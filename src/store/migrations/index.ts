@@ -6,6 +6,7 @@ import * as versionCreatedBy from './004-version-created-by.ts';
 import * as channelHistory from './005-channel-history.ts';
 import * as clockTicks from './006-clock-ticks.ts';
 import * as historyLookups from './007-history-lookups.ts';
+import * as sessions from './008-sessions.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '005-channel-history': channelHistory,
   '006-clock-ticks': clockTicks,
   '007-history-lookups': historyLookups,
+  '008-sessions': sessions,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -31,9 +31,10 @@ export function lifecycleContract(ctx: ContractContext): void {
         await ctx.store.grantPermission(a.id, 'seen');
         assert.deepEqual((await other.loadPrincipalByWallet(a.wallet))?.admin.permissions, ['seen']);
         const n = nonce();
-        await ctx.store.saveNonce(n, Date.now() + 60_000);
-        assert.equal(await other.claimNonce(n, 'h1', Date.now(), Date.now() + 60_000), 'claimed');
-        assert.equal(await ctx.store.claimNonce(n, 'h2', Date.now(), Date.now() + 60_000), 'claimed-by-another-message');
+        assert.equal(await other.claimNonce(n, 'h1', Date.now() + 60_000), 'claimed');
+        assert.equal(await ctx.store.claimNonce(n, 'h2', Date.now() + 60_000), 'claimed-by-another-message');
+        assert.equal(await other.serviceSecret('shared-between-stores', () => 'from other'), 'from other');
+        assert.equal(await ctx.store.serviceSecret('shared-between-stores', () => 'from this'), 'from other');
       } finally {
         await other.close();
       }
