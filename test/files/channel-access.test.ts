@@ -35,10 +35,16 @@ describe('ChannelAccess: what a refusal reveals and where it is recorded', () =>
     unlinked = await store.createChannel({ tenantId: mine.tenant.id, name: 'unlinked' });
     principal = principalOf((await store.loadPrincipalByWallet(mine.ownerWallet.address))!);
     // Every lookup the gate makes, by name: the cost of an answer.
+    const counting =
+      <A extends unknown[], R>(name: string, lookup: (...args: A) => R) =>
+      (...args: A): R => {
+        calls.push(name);
+        return lookup(...args);
+      };
     const counted: ChannelLookup & LinkedChannelListing = {
-      getChannel: (id) => (calls.push('getChannel'), store.getChannel(id)),
-      findChannelByName: (tenantId, name) => (calls.push('findChannelByName'), store.findChannelByName(tenantId, name)),
-      listLinkedChannels: (...args) => (calls.push('listLinkedChannels'), store.listLinkedChannels(...args)),
+      getChannel: counting('getChannel', (id: string) => store.getChannel(id)),
+      findChannelByName: counting('findChannelByName', (tenantId: string, name: string) => store.findChannelByName(tenantId, name)),
+      listLinkedChannels: counting('listLinkedChannels', store.listLinkedChannels.bind(store)),
     };
     access = new ChannelAccess(counted, new AuditTrail(store.files, console));
   });
