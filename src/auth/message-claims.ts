@@ -6,6 +6,8 @@ import { checkSiweRules } from './siwe-rules.ts';
 /** What a message, once accepted, vouches for. Times are epoch ms. */
 export interface MessageClaims {
   kind: 'siwe' | 'plain';
+  /** The chain a SIWE message names; a plain message names none. */
+  chainId: number | undefined;
   /** Server nonce the message must have been issued, when the policy asks for one. */
   nonce: string | undefined;
   /** Last instant (exclusive, skew included) at which the message still authenticates. */
@@ -31,14 +33,14 @@ function readSiweClaims(text: string, walletAddress: string, config: AuthConfig,
     throw new AppError('AUTH_MESSAGE_MALFORMED', `X-MES is not a valid Sign-In with Ethereum message: ${reason}`);
   }
   const skew = config.clockSkewSeconds * 1000;
-  checkSiweRules(message, { domains: config.domains, address: walletAddress, time: now, skewMs: skew });
+  checkSiweRules(message, { domains: config.domains, address: walletAddress, chainIds: config.chainIds, time: now, skewMs: skew });
   // Service policy on top of EIP-4361: no message from the future, none that lives forever.
   const issuedAt = parseRfc3339(message.issuedAt)!;
   if (issuedAt > now + skew) {
     throw new AppError('AUTH_MESSAGE_NOT_YET_VALID', 'The message was issued in the future; check the client clock');
   }
   if (message.expirationTime !== undefined) {
-    return { kind: 'siwe', nonce: message.nonce, validUntil: parseRfc3339(message.expirationTime)! + skew };
+    return { kind: 'siwe', chainId: message.chainId, nonce: message.nonce, validUntil: parseRfc3339(message.expirationTime)! + skew };
   }
   const validUntil = issuedAt + config.maxAgeSeconds * 1000 + skew;
   if (validUntil <= now) {
@@ -47,7 +49,7 @@ function readSiweClaims(text: string, walletAddress: string, config: AuthConfig,
       `The message was issued more than ${config.maxAgeSeconds} seconds ago and has no expiration; sign a new one`,
     );
   }
-  return { kind: 'siwe', nonce: message.nonce, validUntil };
+  return { kind: 'siwe', chainId: message.chainId, nonce: message.nonce, validUntil };
 }
 
 const ISO_8601 = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})/i;
@@ -70,7 +72,7 @@ function readPlainClaims(text: string, config: AuthConfig, now: number): Message
     case 'off':
       throw new AppError('AUTH_MESSAGE_REFUSED', 'X-MES must be a Sign-In with Ethereum (EIP-4361) message');
     case 'any':
-      return { kind: 'plain', nonce: undefined, validUntil: NEVER };
+      return { kind: 'plain', chainId: undefined, nonce: undefined, validUntil: NEVER };
     case 'timestamped': {
       if (/[\r\n]/.test(text)) {
         throw new AppError('AUTH_MESSAGE_REFUSED', 'A plain X-MES must be a single line holding a timestamp');
@@ -90,7 +92,7 @@ function readPlainClaims(text: string, config: AuthConfig, now: number): Message
           `The message timestamp is more than ${config.maxAgeSeconds} seconds old; sign a new one`,
         );
       }
-      return { kind: 'plain', nonce: undefined, validUntil };
+      return { kind: 'plain', chainId: undefined, nonce: undefined, validUntil };
     }
   }
 }

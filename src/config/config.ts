@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { readChainIds } from './chain-settings.ts';
 import { type Env, EnvReader } from './env-readers.ts';
 
 export type PlainMessagePolicy = 'off' | 'timestamped' | 'any';
@@ -16,6 +17,8 @@ export interface AuthConfig {
   signatureCacheSize: number;
   /** How stale a cached principal or revocation answer may be; bounds propagation of changes. */
   stateRefreshSeconds: number;
+  /** Chain ids a SIWE message may name (AUTH_CHAIN_IDS); undefined accepts any. */
+  chainIds: number[] | undefined;
   rpcUrl: string | undefined;
   /** Failed authentications a client address may make per minute before 429 (AUTH_FAIL_LIMIT). */
   failLimit: number;
@@ -210,6 +213,7 @@ export function loadConfig(env: Env = process.env): Config {
       nonceTtlSeconds: read.seconds('AUTH_NONCE_TTL', 600, 10),
       signatureCacheSize: read.integer('AUTH_CACHE_SIZE', 10000, 0, 10_000_000),
       stateRefreshSeconds: read.seconds('AUTH_STATE_REFRESH', 2, 0, 5),
+      chainIds: readChainIds(read),
       rpcUrl: rpcUrl?.href,
       failLimit: read.integer('AUTH_FAIL_LIMIT', 100, 1, 1_000_000),
     },

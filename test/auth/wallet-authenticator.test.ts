@@ -33,13 +33,14 @@ describe('WalletAuthenticator (no HTTP)', () => {
     mes: h['X-MES'],
     walletAddress: h['X-Wallet-Address'],
   });
-  const codeOf = async (promise: Promise<unknown>) => {
+  const codeOf = async (promise: Promise<unknown>) => (await outcomeOf(promise)).code;
+  const outcomeOf = async (promise: Promise<unknown>): Promise<{ code: string; detail: string }> => {
     try {
       await promise;
-      return 'OK';
+      return { code: 'OK', detail: '' };
     } catch (error) {
       assert.ok(isAppError(error), String(error));
-      return error.code;
+      return { code: error.code, detail: error.message };
     }
   };
 
@@ -119,5 +120,18 @@ describe('WalletAuthenticator (no HTTP)', () => {
     assert.equal(noble.implementation, 'noble');
     const auth = new WalletAuthenticator({ config: loadConfig({ AUTH_DOMAINS: DOMAIN }).auth, store, recoverer: noble });
     assert.equal(await codeOf(auth.authenticate(asHeaders(await signIn(fixture.ownerWallet, DOMAIN)))), 'OK');
+  });
+
+  test('AUTH_CHAIN_IDS refuses a message naming another chain, before its signature is looked at', async () => {
+    const auth = authenticator({ AUTH_CHAIN_IDS: '1,8453' });
+    assert.equal(await codeOf(auth.authenticate(asHeaders(await signIn(fixture.ownerWallet, DOMAIN, { chainId: 8453 })))), 'OK');
+    const other = asHeaders(await signIn(fixture.ownerWallet, DOMAIN, { chainId: 10 }));
+    const refused = await outcomeOf(auth.authenticate(other));
+    assert.equal(refused.code, 'AUTH_CHAIN_NOT_ALLOWED');
+    assert.equal(refused.detail, 'The message names chain 10, which this service does not accept (accepted: 1, 8453)');
+    const forged = { ...other, sig: asHeaders(await signIn(newWallet(), DOMAIN, { chainId: 10 })).sig };
+    assert.equal(await codeOf(auth.authenticate(forged)), 'AUTH_CHAIN_NOT_ALLOWED');
+    // Unset, any chain is accepted.
+    assert.equal(await codeOf(authenticator().authenticate(other)), 'OK');
   });
 });

@@ -105,6 +105,16 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ ...s3, S3_PUBLIC_BASE_URL: 'ftp://cdn.example.com' }), /S3_PUBLIC_BASE_URL/);
   });
 
+  test('AUTH_CHAIN_IDS: unset accepts any chain; otherwise positive whole numbers', () => {
+    assert.equal(loadConfig({}).auth.chainIds, undefined);
+    assert.deepEqual(loadConfig({ AUTH_CHAIN_IDS: '1, 8453,1' }).auth.chainIds, [1, 8453]);
+    assert.throws(() => loadConfig({ AUTH_CHAIN_IDS: '1,0' }), /AUTH_CHAIN_IDS entries must be positive whole numbers \(got "0"\)/);
+    assert.throws(() => loadConfig({ AUTH_CHAIN_IDS: 'mainnet' }), /AUTH_CHAIN_IDS/);
+    assert.throws(() => loadConfig({ AUTH_CHAIN_IDS: '1.5' }), /AUTH_CHAIN_IDS/);
+    assert.throws(() => loadConfig({ AUTH_CHAIN_IDS: '99999999999999999999' }), /AUTH_CHAIN_IDS/);
+    assert.throws(() => loadConfig({ AUTH_CHAIN_IDS: ' , ' }), /AUTH_CHAIN_IDS must list at least one chain id/);
+  });
+
   test('config is read only when asked (nothing at import time)', async () => {
     process.env.PORT = 'not-a-port';
     try {
