@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { ContractWalletVerifier } from '../../src/auth/contract-wallet-verifier.ts';
 import { createAddressRecoverer } from '../../src/auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../../src/auth/wallet-authenticator.ts';
 import { loadConfig } from '../../src/config/config.ts';
@@ -10,7 +11,7 @@ import { isAppError } from '../../src/errors/app-error.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import type { MetadataStore } from '../../src/store/types.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { newWallet, signIn } from '../helpers/wallets.ts';
+import { authHeaders, newWallet, signIn } from '../helpers/wallets.ts';
 
 const DOMAIN = 'admin.example.com';
 
@@ -133,5 +134,77 @@ describe('WalletAuthenticator (no HTTP)', () => {
     assert.equal(await codeOf(auth.authenticate(forged)), 'AUTH_CHAIN_NOT_ALLOWED');
     // Unset, any chain is accepted.
     assert.equal(await codeOf(authenticator().authenticate(other)), 'OK');
+  });
+
+  describe('contract wallets: which signatures reach the chain', () => {
+    /** A verifier serving chain 31337 only, recording what it is asked and answering `approves`. */
+    function recordingVerifier(approves: boolean) {
+      const asked: { chainId: number; address: string; signature: string }[] = [];
+      const verifier: ContractWalletVerifier = {
+        codeCache: { hits: 0, misses: 0 },
+        mayVerifyOn: (chainId) => chainId === 31337,
+        async verify(chainId, address, _message, signature) {
+          asked.push({ chainId, address, signature });
+          return approves;
+        },
+      };
+      const auth = new WalletAuthenticator({
+        config: loadConfig({ AUTH_DOMAINS: DOMAIN, AUTH_PLAIN_MESSAGES: 'any' }).auth,
+        store,
+        recoverer: createAddressRecoverer(),
+        contractWallets: verifier,
+        now: () => clock,
+      });
+      return { auth, asked };
+    }
+    /** Headers claiming `wallet` but signed by a fresh key: a well-formed 65-byte signature that recovers elsewhere. */
+    const wrongKey = async (wallet: string, overrides: Parameters<typeof signIn>[2] = {}) => {
+      const signed = asHeaders(await signIn({ ...newWallet(), address: wallet as `0x${string}` }, DOMAIN, overrides));
+      return { ...signed, walletAddress: undefined };
+    };
+
+    test("an admin's wallet is asked on the message's own chain; an unknown wallet never, with the same answer", async () => {
+      const { auth, asked } = recordingVerifier(false);
+      const admin = await outcomeOf(auth.authenticate(await wrongKey(fixture.ownerWallet.address, { chainId: 31337 })));
+      assert.equal(admin.code, 'AUTH_SIGNATURE_INVALID');
+      assert.deepEqual(
+        asked.map((a) => [a.chainId, a.address]),
+        [[31337, fixture.ownerWallet.address]],
+      );
+      const unknown = await outcomeOf(auth.authenticate(await wrongKey(newWallet().address, { chainId: 31337 })));
+      assert.deepEqual(unknown, admin, 'the answer does not tell an admin wallet from another');
+      assert.equal(asked.length, 1, 'the unknown wallet was not asked about');
+    });
+
+    test('a chain without an RPC is never asked: the signature is an EOA one only, and the detail says why', async () => {
+      const { auth, asked } = recordingVerifier(true);
+      const refused = await outcomeOf(auth.authenticate(await wrongKey(fixture.ownerWallet.address, { chainId: 1 })));
+      assert.equal(refused.code, 'AUTH_SIGNATURE_INVALID');
+      assert.match(refused.detail, /no RPC is configured for chain 1/);
+      assert.deepEqual(asked, []);
+    });
+
+    test('a plain message names no chain: checked by recovery only, never asked', async () => {
+      const { auth, asked } = recordingVerifier(true);
+      const message = `Sign in at ${new Date(clock).toISOString()}`;
+      const plain = { ...asHeaders(await authHeaders(newWallet(), message)), wal: fixture.ownerWallet.address, walletAddress: undefined };
+      assert.equal(await codeOf(auth.authenticate(plain)), 'AUTH_SIGNATURE_INVALID');
+      assert.equal(await codeOf(auth.authenticate({ ...plain, sig: `0x${'ab'.repeat(100)}` })), 'AUTH_SIGNATURE_MALFORMED');
+      assert.equal(await codeOf(auth.authenticate(asHeaders(await authHeaders(fixture.ownerWallet, message)))), 'OK');
+      assert.deepEqual(asked, []);
+    });
+
+    test("a signature of another length is a contract wallet's to approve, on a chain with an RPC; a key's never asks", async () => {
+      const { auth, asked } = recordingVerifier(true);
+      const signed = await wrongKey(fixture.ownerWallet.address, { chainId: 31337 });
+      const long = `0x${'ab'.repeat(100)}`;
+      assert.equal(await codeOf(auth.authenticate({ ...signed, sig: long })), 'OK');
+      assert.deepEqual(
+        asked.map((a) => a.signature),
+        [long],
+      );
+      assert.equal(await codeOf(auth.authenticate(asHeaders(await signIn(fixture.ownerWallet, DOMAIN, { chainId: 31337 })))), 'OK');
+      assert.equal(asked.length, 1, 'a key-signed message asks nothing');
+    });
   });
 });
