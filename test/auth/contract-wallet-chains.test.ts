@@ -120,6 +120,31 @@ describe('contract wallets are checked on the chain their message names, and onl
     }
   });
 
+  test('credentials in AUTH_RPC_URL travel as Basic authorization, and no answer or log line shows them', async () => {
+    const password = 'rpc-s3cr3t';
+    const withCredentials = home.rpcUrl.replace('http://', `http://operator:${password}@`);
+    const svc = await startTestService('sqlite', { env: { AUTH_RPC_URL: `${HOME}=${withCredentials}`, AUTH_DOMAINS: DOMAIN } });
+    try {
+      await registerAdmin(svc, wallet, 'Contract wallet');
+      const before = home.rpcAuthorizations.length;
+      assert.equal((await authTest(svc, await contractSignIn(wallet, homeOwner, HOME))).status, 200);
+      const expected = `Basic ${Buffer.from(`operator:${password}`).toString('base64')}`;
+      assert.deepEqual(home.rpcAuthorizations.slice(before), [expected, expected]);
+
+      home.passThrough('fail');
+      const failed = await authTest(svc, await contractSignIn(wallet, homeOwner, HOME));
+      assertProblem(failed, 503, 'CONTRACT_WALLET_UNAVAILABLE');
+      for (const text of [failed.body, ...svc.logs]) assert.ok(!text.includes(password), text);
+      assert.ok(
+        svc.logs.some((line) => line.includes('CONTRACT_WALLET_UNAVAILABLE')),
+        'the failure was logged',
+      );
+    } finally {
+      home.passThrough('forward');
+      await svc.close();
+    }
+  });
+
   describe('a bare AUTH_RPC_URL (no chain named)', () => {
     test('the node is asked its chain once, at the first contract-wallet check; messages naming another chain are not checked on it', async () => {
       const svc = await startTestService('sqlite', { env: { AUTH_RPC_URL: home.rpcUrl, AUTH_DOMAINS: DOMAIN } });

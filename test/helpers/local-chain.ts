@@ -36,6 +36,8 @@ export interface LocalChain {
   rpcUrl: string;
   /** Every JSON-RPC method that arrived through rpcUrl, in order (a batch adds each of its calls). */
   rpcMethods: string[];
+  /** The Authorization header of every HTTP request through rpcUrl, in order. */
+  rpcAuthorizations: (string | undefined)[];
   passThrough(mode: PassThroughMode): void;
   publicClient: PublicClient;
   walletClient: WalletClient;
@@ -91,6 +93,7 @@ export async function startLocalChain(options: { chainId?: number } = {}): Promi
   }
 
   const rpcMethods: string[] = [];
+  const rpcAuthorizations: (string | undefined)[] = [];
   let mode: PassThroughMode = 'forward';
   let held: (() => void)[] = [];
   const proxy = http.createServer((req, res) => {
@@ -99,6 +102,7 @@ export async function startLocalChain(options: { chainId?: number } = {}): Promi
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       rpcMethods.push(...methodsOf(body));
+      rpcAuthorizations.push(req.headers.authorization);
       const forward = () => {
         fetch(nodeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
           .then(async (answer) => {
@@ -151,7 +155,19 @@ export async function startLocalChain(options: { chainId?: number } = {}): Promi
     throw error;
   }
 
-  return { chainId, nodeUrl, rpcUrl, rpcMethods, passThrough, publicClient, walletClient, deployer, output: () => printed, stop };
+  return {
+    chainId,
+    nodeUrl,
+    rpcUrl,
+    rpcMethods,
+    rpcAuthorizations,
+    passThrough,
+    publicClient,
+    walletClient,
+    deployer,
+    output: () => printed,
+    stop,
+  };
 }
 
 function listeningUrl(node: ChildProcess, printed: () => string): Promise<string> {
