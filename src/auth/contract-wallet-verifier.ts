@@ -1,61 +1,82 @@
-import { BaseError, createPublicClient, type Hex, HttpRequestError, http, TimeoutError, type Transport } from 'viem';
+import { encodeDeployData, erc6492SignatureValidatorAbi, erc6492SignatureValidatorByteCode, type Hex } from 'viem';
+import type { RpcConfig } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
+import { CallGate } from './rpc/call-gate.ts';
+import { type ChainNode, ChainNodes } from './rpc/chain-nodes.ts';
+import { CodeLookup } from './rpc/code-lookup.ts';
+import { JsonRpcNode, type RpcObserver, RpcReverted, RpcUnavailable } from './rpc/json-rpc-node.ts';
+import { personalMessageHash } from './signature/personal-message-hash.ts';
 
-/** Verifies signatures of smart-contract wallets (EIP-1271, and EIP-6492 before deployment) on chain. */
+/** Verifies signatures of smart-contract wallets (EIP-1271, and EIP-6492 before deployment) on their chain. */
 export interface ContractWalletVerifier {
-  verify(address: string, message: Uint8Array, signature: string): Promise<boolean>;
+  /** False when no RPC serves the chain, as far as is known without asking a node. */
+  mayVerifyOn(chainId: number): boolean;
+  /**
+   * Whether the wallet at `address` on `chainId` approves `signature` of the personal_sign
+   * `message`; false too when no RPC serves the chain. Throws CONTRACT_WALLET_UNAVAILABLE when
+   * the chain's node gives no answer.
+   */
+  verify(chainId: number, address: string, message: Uint8Array, signature: string): Promise<boolean>;
+  /** The eth_getCode cache's hits and misses, for metrics. */
+  readonly codeCache: { readonly hits: number; readonly misses: number };
 }
 
-export function createContractWalletVerifier(rpcUrl: string, timeoutMs = 10_000): ContractWalletVerifier {
-  const transport = http(rpcUrl, { timeout: timeoutMs, retryCount: 1 });
+/** Calls waiting for a turn, per call allowed in flight; beyond, a call is refused at once. */
+const WAITING_PER_SLOT = 4;
+
+const ERC6492_SUFFIX = '6492649264926492649264926492649264926492649264926492649264926492';
+
+export function createContractWalletVerifier(config: RpcConfig, observe: RpcObserver): ContractWalletVerifier {
+  const gate = new CallGate(config.concurrency, config.concurrency * WAITING_PER_SLOT);
+  const timeoutMs = config.timeoutSeconds * 1000;
+  const chains = new ChainNodes(config.nodes, (url) => new JsonRpcNode(url, { gate, timeoutMs, observe }));
+  const codes = new CodeLookup();
   return {
-    async verify(address, message, signature) {
-      // viem's verifyMessage answers false for any failed eth_call, a refused connection
-      // included, so an unreachable node would pass for a contract that refused. Only the
-      // transport sees the difference; it is watched per verification so that concurrent
-      // sign-ins cannot blame each other's failures.
-      let unreachable: Error | undefined;
-      const watched: Transport = (params) => {
-        const inner = transport(params);
-        const request = (async (args, options) => {
-          try {
-            return await inner.request(args, options);
-          } catch (error) {
-            unreachable ??= transportFailure(error);
-            throw error;
-          }
-        }) as typeof inner.request;
-        return { ...inner, request };
-      };
-      const client = createPublicClient({ transport: watched });
-      let valid = false;
+    codeCache: codes.counts,
+    mayVerifyOn: (chainId) => chains.mayServe(chainId),
+    async verify(chainId, address, message, signature) {
       try {
-        valid = await client.verifyMessage({
-          address: address as Hex,
-          message: { raw: message },
-          signature: signature as Hex,
-        });
+        const chain = await chains.nodeFor(chainId);
+        if (chain === undefined) return false;
+        // Only a contract can approve a signature its address did not make with a key; a wrapped
+        // (EIP-6492) signature brings the code that will be deployed there, so it is asked anyway.
+        if (!isErc6492Wrapped(signature) && !(await codes.hasCode(chain, address))) return false;
+        return await isApprovedOnChain(chain, address, message, signature);
       } catch (error) {
-        // A contract that reverts or answers nonsense has simply not approved the signature.
-        unreachable ??= transportFailure(error);
+        if (!(error instanceof RpcUnavailable || error instanceof RpcReverted)) throw error;
+        const reason = error instanceof RpcUnavailable ? error.message : 'an unexpected revert';
+        throw new AppError(
+          'CONTRACT_WALLET_UNAVAILABLE',
+          `The contract-wallet check got no answer from the RPC of chain ${chainId} (${reason}); try again`,
+          undefined,
+          { cause: error },
+        );
       }
-      if (valid) return true;
-      if (unreachable !== undefined) {
-        throw new AppError('CONTRACT_WALLET_UNAVAILABLE', 'The contract-wallet check could not reach the configured RPC node; try again', {
-          cause: unreachable.name,
-        });
-      }
-      return false;
     },
   };
 }
 
+function isErc6492Wrapped(signature: string): boolean {
+  return signature.length > 2 + 2 * 32 && signature.slice(-64).toLowerCase() === ERC6492_SUFFIX;
+}
+
 /**
- * The failure, when the node could not be asked or gave no usable reply (refused, timed out,
- * HTTP error status, not JSON). A JSON-RPC error reply, such as a revert, is an answer.
+ * One eth_call of the EIP-6492 universal validator, deployed for the call only (nothing is
+ * written on chain): it deploys a wrapped signature's wallet in the simulation, then asks the
+ * wallet's isValidSignature (EIP-1271).
  */
-function transportFailure(error: unknown): Error | undefined {
-  const isFailure = (e: unknown) => e instanceof HttpRequestError || e instanceof TimeoutError;
-  if (isFailure(error)) return error as Error;
-  return error instanceof BaseError ? (error.walk(isFailure) ?? undefined) : undefined;
+async function isApprovedOnChain({ chainId, node }: ChainNode, address: string, message: Uint8Array, signature: string): Promise<boolean> {
+  const data = encodeDeployData({
+    abi: erc6492SignatureValidatorAbi,
+    bytecode: erc6492SignatureValidatorByteCode,
+    args: [address.toLowerCase() as Hex, `0x${Buffer.from(personalMessageHash(message)).toString('hex')}`, signature as Hex],
+  });
+  try {
+    const answer = await node.request(String(chainId), 'eth_call', [{ data }, 'latest']);
+    return typeof answer === 'string' && /^0x0*1$/.test(answer);
+  } catch (error) {
+    // The validator reverts on what no wallet approves (a malformed signature, a failed deployment).
+    if (error instanceof RpcReverted) return false;
+    throw error;
+  }
 }

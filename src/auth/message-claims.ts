@@ -6,6 +6,8 @@ import { checkSiweRules } from './siwe-rules.ts';
 /** What a message, once accepted, vouches for. Times are epoch ms. */
 export interface MessageClaims {
   kind: 'siwe' | 'plain';
+  /** The chain a SIWE message names; a plain message names none. */
+  chainId: number | undefined;
   /** Server nonce the message must have been issued, when the policy asks for one. */
   nonce: string | undefined;
   /**
@@ -37,7 +39,7 @@ function readSiweClaims(text: string, walletAddress: string, config: AuthConfig,
     throw new AppError('AUTH_MESSAGE_MALFORMED', `X-MES is not a valid Sign-In with Ethereum message: ${reason}`);
   }
   const skew = config.clockSkewSeconds * 1000;
-  checkSiweRules(message, { domains: config.domains, address: walletAddress, time: now, skewMs: skew });
+  checkSiweRules(message, { domains: config.domains, address: walletAddress, chainIds: config.chainIds, time: now, skewMs: skew });
   // Service policy on top of EIP-4361: no message from the future, none that outlives AUTH_MAX_AGE.
   // A signed message is a bearer credential: its own Expiration Time may shorten its life, never
   // lengthen it beyond the operator's bound (one that says 2100 would otherwise serve for 75 years).
@@ -55,7 +57,7 @@ function readSiweClaims(text: string, walletAddress: string, config: AuthConfig,
   // checkSiweRules refused an Expiration Time already past.
   const expirationEnd = message.expirationTime === undefined ? Number.POSITIVE_INFINITY : parseRfc3339(message.expirationTime)! + skew;
   const signedBy = issuedAt + (hasFraction(message.issuedAt) ? 0 : 999);
-  return { kind: 'siwe', nonce: message.nonce, signedBy, validUntil: Math.min(maxAgeEnd, expirationEnd) };
+  return { kind: 'siwe', chainId: message.chainId, nonce: message.nonce, signedBy, validUntil: Math.min(maxAgeEnd, expirationEnd) };
 }
 
 const ISO_8601 = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})/i;
@@ -85,7 +87,7 @@ function readPlainClaims(text: string, config: AuthConfig, now: number): Message
       throw new AppError('AUTH_MESSAGE_REFUSED', 'X-MES must be a Sign-In with Ethereum (EIP-4361) message');
     case 'any':
       // A static credential by the operator's choice: no time of its own, so AUTH_MAX_AGE cannot bound it.
-      return { kind: 'plain', nonce: undefined, signedBy: 0, validUntil: NEVER };
+      return { kind: 'plain', chainId: undefined, nonce: undefined, signedBy: 0, validUntil: NEVER };
     case 'timestamped': {
       if (/[\r\n]/.test(text)) {
         throw new AppError('AUTH_MESSAGE_REFUSED', 'A plain X-MES must be a single line holding a timestamp');
@@ -105,7 +107,13 @@ function readPlainClaims(text: string, config: AuthConfig, now: number): Message
           `The message timestamp is more than ${config.maxAgeSeconds} seconds old; sign a new one`,
         );
       }
-      return { kind: 'plain', nonce: undefined, signedBy: signedAt.at + (signedAt.toTheMillisecond ? 0 : 999), validUntil };
+      return {
+        kind: 'plain',
+        chainId: undefined,
+        nonce: undefined,
+        signedBy: signedAt.at + (signedAt.toTheMillisecond ? 0 : 999),
+        validUntil,
+      };
     }
   }
 }

@@ -9,13 +9,15 @@ export interface SiweRuleOptions {
   /** The instant the message is judged at (epoch ms). */
   time: number;
   skewMs: number;
+  /** Chain ids the message may name; any when undefined. */
+  chainIds?: readonly number[] | undefined;
   /** A nonce the message must carry, when the caller expects a particular one. */
   nonce?: string;
 }
 
 /**
- * The EIP-4361 verification rules on a parsed message: domain binding, address, nonce, and the
- * expiration / not-before window at a given time. Signature and service policy live elsewhere.
+ * The EIP-4361 verification rules on a parsed message: domain binding, address, chain, nonce, and
+ * the expiration / not-before window at a given time. Signature and service policy live elsewhere.
  */
 export function checkSiweRules(message: SiweMessage, options: SiweRuleOptions): void {
   if (!options.domains.includes(message.domain.toLowerCase())) {
@@ -26,6 +28,12 @@ export function checkSiweRules(message: SiweMessage, options: SiweRuleOptions): 
   }
   if (options.address !== undefined && message.address.toLowerCase() !== options.address.toLowerCase()) {
     throw new AppError('AUTH_ADDRESS_MISMATCH', 'The address in the signed message is not X-WAL');
+  }
+  if (options.chainIds !== undefined && !options.chainIds.includes(message.chainId)) {
+    throw new AppError(
+      'AUTH_CHAIN_NOT_ALLOWED',
+      `The message names chain ${message.chainId}, which this service does not accept (accepted: ${options.chainIds.join(', ')})`,
+    );
   }
   if (options.nonce !== undefined && message.nonce !== options.nonce) {
     throw new AppError('AUTH_NONCE_INVALID', 'The message nonce is not the expected one');

@@ -152,7 +152,7 @@ export class WalletAuthenticator {
   private async verify(wal: string, signature: string, message: ReceivedMessage, now: number): Promise<VerifiedMessage> {
     const claims = readMessageClaims(message.text, wal, this.deps.config, now);
     const nonce = claims.kind === 'siwe' && this.deps.config.requireServerNonce ? await this.issuedNonce(claims.nonce!, now) : undefined;
-    await this.checkSignature(wal, signature, message.bytes);
+    await this.checkSignature(wal, signature, message.bytes, claims.chainId, now);
     const messageHash = messageHashOf(wal, message.bytes);
     if (nonce !== undefined) {
       // Kept as long as either could still be presented: the nonce may outlive a short message.
@@ -203,21 +203,33 @@ export class WalletAuthenticator {
     return principal;
   }
 
-  private async checkSignature(wal: string, signature: string, bytes: Uint8Array): Promise<void> {
+  /**
+   * The wallet's key made the signature (ecrecover), or else, for a SIWE message, the wallet is a
+   * contract that approves it on the message's own chain. The chain is asked only about an admin's
+   * wallet, so bad signatures for unknown wallets cost no RPC call; the answer is the same either way.
+   */
+  private async checkSignature(wal: string, signature: string, bytes: Uint8Array, chainId: number | undefined, now: number): Promise<void> {
     const contractWallets = this.deps.contractWallets;
-    // Contract wallets sign with signatures of any length; only they may skip the 65-byte form.
-    if (contractWallets && isHexSignature(signature) && signature.length !== 132) {
-      if (await contractWallets.verify(wal, bytes, signature)) return;
-      throw invalidSignature();
-    }
-    if (recoverPersonalSigner(this.deps.recoverer, signature, bytes) === wal.toLowerCase()) return;
-    if (contractWallets && (await contractWallets.verify(wal, bytes, signature))) return;
-    throw invalidSignature();
+    // Contract wallets sign with signatures of any length; only they may skip the 65-byte form,
+    // and only for a message that names the chain to ask (a plain message names none).
+    const anyLength = contractWallets !== undefined && chainId !== undefined && isHexSignature(signature) && signature.length !== 132;
+    if (!anyLength && recoverPersonalSigner(this.deps.recoverer, signature, bytes) === wal.toLowerCase()) return;
+    if (contractWallets === undefined || chainId === undefined) throw invalidSignature();
+    if (!contractWallets.mayVerifyOn(chainId)) throw invalidSignature(chainId);
+    if ((await this.state.principalRecord(wal, now)) === undefined) throw invalidSignature();
+    if (!(await contractWallets.verify(chainId, wal, bytes, signature))) throw invalidSignature();
   }
 }
 
-function invalidSignature(): AppError {
-  return new AppError('AUTH_SIGNATURE_INVALID', 'X-SIG is not a signature of X-MES by the wallet X-WAL');
+/** The same answer whether or not the wallet is an admin's; only the configuration may add to it. */
+function invalidSignature(chainWithoutRpc?: number): AppError {
+  const detail = 'X-SIG is not a signature of X-MES by the wallet X-WAL';
+  return new AppError(
+    'AUTH_SIGNATURE_INVALID',
+    chainWithoutRpc === undefined
+      ? detail
+      : `${detail}'s key, and no RPC is configured for chain ${chainWithoutRpc} to ask whether the wallet is a contract that approves it`,
+  );
 }
 
 function cachedMessageForm(messageHeader: string): string {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type RpcNode, readChainIds, readRpcNodes } from './chain-settings.ts';
 import { type Env, EnvReader } from './env-readers.ts';
 
 export type PlainMessagePolicy = 'off' | 'timestamped' | 'any';
@@ -16,9 +17,20 @@ export interface AuthConfig {
   signatureCacheSize: number;
   /** How stale a cached principal or revocation answer may be; bounds propagation of changes. */
   stateRefreshSeconds: number;
-  rpcUrl: string | undefined;
+  /** Chain ids a SIWE message may name (AUTH_CHAIN_IDS); undefined accepts any. */
+  chainIds: number[] | undefined;
+  rpc: RpcConfig;
   /** Failed authentications a client address may make per minute before 429 (AUTH_FAIL_LIMIT). */
   failLimit: number;
+}
+
+/** Where and how contract-wallet signatures are checked on chain; no node, no contract wallets. */
+export interface RpcConfig {
+  nodes: RpcNode[];
+  /** The longest one RPC call may take, its wait for a turn included (AUTH_RPC_TIMEOUT). */
+  timeoutSeconds: number;
+  /** RPC calls in flight at once, all chains together (AUTH_RPC_CONCURRENCY). */
+  concurrency: number;
 }
 
 export interface FilesConfig {
@@ -154,7 +166,6 @@ export function loadConfig(env: Env = process.env): Config {
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const publicBaseUrl = (publicBase?.href ?? `http://${urlHost}:${port}`).replace(/\/+$/, '');
   const databaseUrl = read.url('DATABASE_URL', ['postgres:', 'postgresql:']);
-  const rpcUrl = read.url('AUTH_RPC_URL', ['http:', 'https:']);
 
   const corsOrigins = read.list('CORS_ORIGINS') ?? [];
   for (const origin of corsOrigins) {
@@ -210,7 +221,12 @@ export function loadConfig(env: Env = process.env): Config {
       nonceTtlSeconds: read.seconds('AUTH_NONCE_TTL', 600, 10),
       signatureCacheSize: read.integer('AUTH_CACHE_SIZE', 10000, 0, 10_000_000),
       stateRefreshSeconds: read.seconds('AUTH_STATE_REFRESH', 2, 0, 5),
-      rpcUrl: rpcUrl?.href,
+      chainIds: readChainIds(read),
+      rpc: {
+        nodes: readRpcNodes(read),
+        timeoutSeconds: read.seconds('AUTH_RPC_TIMEOUT', 5, 1, 60),
+        concurrency: read.integer('AUTH_RPC_CONCURRENCY', 8, 1, 256),
+      },
       failLimit: read.integer('AUTH_FAIL_LIMIT', 100, 1, 1_000_000),
     },
     files: {

@@ -4,10 +4,10 @@ const PREFIX = 'wallet_admin_';
 const MAX_REQUEST_SERIES = 10_000;
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-/** Cumulative counts kept elsewhere (the signature cache), read when metrics are scraped. */
-export interface CacheCounts {
-  hits: number;
-  misses: number;
+/** Cumulative counts kept elsewhere (the signature cache, the eth_getCode cache), read when metrics are scraped. */
+interface CacheCounts {
+  readonly hits: number;
+  readonly misses: number;
 }
 
 /**
@@ -23,10 +23,12 @@ export class Metrics {
   private readonly writes: Counter<'action' | 'result'>;
   private readonly writeSeconds: Histogram<'action'>;
   private readonly writeBytes: Counter<'action'>;
+  private readonly rpcCalls: Counter<'chain' | 'method' | 'result'>;
+  private readonly rpcSeconds: Histogram<'chain' | 'method'>;
   /** Label sets already resolved: prom-client hashes the labels on every call otherwise. */
   private readonly requestSeries = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
 
-  constructor(signatureCache: CacheCounts) {
+  constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
     this.requests = new Counter({
@@ -73,14 +75,32 @@ export class Metrics {
       labelNames: ['action'],
       registers,
     });
-    for (const [name, read] of [
-      ['hits', () => signatureCache.hits],
-      ['misses', () => signatureCache.misses],
+    // Chains are those of AUTH_RPC_URL (or the one its bare URL's node names), methods three.
+    this.rpcCalls = new Counter({
+      name: `${PREFIX}rpc_calls_total`,
+      help: 'JSON-RPC calls of contract-wallet checks by chain, method and result (ok, error, timeout, rejected-busy)',
+      labelNames: ['chain', 'method', 'result'],
+      registers,
+    });
+    this.rpcSeconds = new Histogram({
+      name: `${PREFIX}rpc_call_duration_seconds`,
+      help: 'Latency of JSON-RPC calls sent, by chain and method',
+      labelNames: ['chain', 'method'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+  }
+
+  /** Exposes a cache's cumulative hits and misses as `<name>_hits_total` and `<name>_misses_total`. */
+  cache(name: string, description: string, counts: CacheCounts): void {
+    for (const [kind, read] of [
+      ['hits', () => counts.hits],
+      ['misses', () => counts.misses],
     ] as const) {
       new Counter({
-        name: `${PREFIX}signature_cache_${name}_total`,
-        help: `Signature-cache ${name}`,
-        registers,
+        name: `${PREFIX}${name}_${kind}_total`,
+        help: `${description} ${kind}`,
+        registers: [this.registry],
         collect() {
           this.reset();
           this.inc(read());
@@ -111,5 +131,11 @@ export class Metrics {
     this.writes.inc({ action, result });
     this.writeSeconds.observe({ action }, seconds);
     if (bytes !== undefined && result === 'ok') this.writeBytes.inc({ action }, bytes);
+  }
+
+  /** `seconds` is undefined for a call never sent (refused while busy, or timed out waiting). */
+  rpcCall(chain: string, method: string, result: string, seconds: number | undefined): void {
+    this.rpcCalls.inc({ chain, method, result });
+    if (seconds !== undefined) this.rpcSeconds.observe({ chain, method }, seconds);
   }
 }

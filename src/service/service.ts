@@ -4,7 +4,7 @@ import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
 import { MemoryFailureLimiter } from '../auth/limits/memory-failure-limiter.ts';
 import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
-import type { Config } from '../config/config.ts';
+import type { Config, RpcConfig } from '../config/config.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { type FileServices, openFileServices } from '../files/file-services.ts';
 import { buildApp } from '../http/app.ts';
@@ -38,13 +38,11 @@ export async function createService(config: Config, logger: Logger, options: Ser
   if (config.auth.plainMessages === 'any') {
     logger.warn({}, 'AUTH_PLAIN_MESSAGES=any: any signed message authenticates forever, like a static password; use SIWE messages');
   }
-  const authenticator = new WalletAuthenticator({
-    config: config.auth,
-    store,
-    recoverer,
-    contractWallets: config.auth.rpcUrl ? await openContractWalletVerifier(config.auth.rpcUrl) : undefined,
-  });
-  const metrics = new Metrics(authenticator.signatures);
+  const metrics = new Metrics();
+  const contractWallets = config.auth.rpc.nodes.length > 0 ? await openContractWalletVerifier(config.auth.rpc, metrics) : undefined;
+  const authenticator = new WalletAuthenticator({ config: config.auth, store, recoverer, contractWallets });
+  metrics.cache('signature_cache', 'Signature-cache', authenticator.signatures);
+  if (contractWallets) metrics.cache('rpc_code_cache', 'eth_getCode cache (contract-wallet checks)', contractWallets.codeCache);
   const fileServices = await openFileServices(config, store.files, logger, {
     recover: true,
     observe: (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes),
@@ -97,9 +95,9 @@ export async function createService(config: Config, logger: Logger, options: Ser
 // viem and ioredis take 0.3–0.4 s to load together: only deployments that use them (AUTH_RPC_URL,
 // REDIS_URL) pay for it, at start-up, never on a request.
 
-async function openContractWalletVerifier(rpcUrl: string): Promise<ContractWalletVerifier> {
+async function openContractWalletVerifier(rpc: RpcConfig, metrics: Metrics): Promise<ContractWalletVerifier> {
   const { createContractWalletVerifier } = await import('../auth/contract-wallet-verifier.ts');
-  return createContractWalletVerifier(rpcUrl);
+  return createContractWalletVerifier(rpc, (chain, method, result, seconds) => metrics.rpcCall(chain, method, result, seconds));
 }
 
 async function openRedisFailureLimiter(url: string, limit: number, logger: Logger): Promise<FailureLimiter> {

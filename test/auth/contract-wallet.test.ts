@@ -3,56 +3,20 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { type Address, encodeDeployData, encodeFunctionData, getContractAddress, type Hex, serializeErc6492Signature } from 'viem';
 import { assertProblem } from '../helpers/assertions.ts';
-import { type HttpResponse, request } from '../helpers/http.ts';
+import { authTest, contractSignIn, DOMAIN, deployWallet, registerAdmin, rpcCallsDuring } from '../helpers/contract-wallets.ts';
+import type { HttpResponse } from '../helpers/http.ts';
 import { type CompiledContract, compileContracts, deploy, type LocalChain, startLocalChain } from '../helpers/local-chain.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { type AuthHeaders, base64Header, newWallet, signIn, siweMessage, type TestWallet } from '../helpers/wallets.ts';
+import { newWallet, signIn, type TestWallet } from '../helpers/wallets.ts';
 
 // Contract wallets sign in on a real Anvil node running the contracts in test/fixtures/contracts;
 // the service reaches it only through the node's counting pass-through, so every RPC call it
-// makes is seen.
-
-const DOMAIN = 'admin.wallet.test';
-const CHAIN_ID = 31337;
+// makes is seen. AUTH_RPC_URL is a bare URL here, as before chains were named: the node is
+// asked its chain (contract-wallet-chains.test.ts has the CHAIN=URL form).
 
 interface Contracts {
   wallet: CompiledContract;
   factory: CompiledContract;
-}
-
-function freshNonce(): string {
-  return randomBytes(8).toString('hex');
-}
-
-/** Headers for a SIWE message naming `wallet` (a contract), personal-signed by `signer`. */
-async function contractSignIn(wallet: Address, signer: TestWallet): Promise<Record<string, string>> {
-  const message = siweMessage({ address: wallet }, DOMAIN, { chainId: CHAIN_ID, nonce: freshNonce() });
-  const signature = await signer.account.signMessage({ message });
-  return { 'X-WAL': wallet, 'X-SIG': signature, 'X-MES': base64Header(message) };
-}
-
-function authTest(svc: TestService, headers: Record<string, string> | AuthHeaders): Promise<HttpResponse> {
-  return request(svc.baseUrl, '/api/auth/test', { headers: { ...headers } });
-}
-
-async function registerAdmin(svc: TestService, wallet: Address, displayName: string): Promise<string> {
-  const tenant = await svc.service.store.createTenant({ name: `${displayName} ${freshNonce()}` });
-  const admin = await svc.service.store.createAdmin({ tenantId: tenant.id, wallet, displayName });
-  return admin.id;
-}
-
-/** Calls the node made through the pass-through while `action` ran. */
-async function rpcCallsDuring(chain: LocalChain, action: () => Promise<void>): Promise<string[]> {
-  const before = chain.rpcMethods.length;
-  await action();
-  return chain.rpcMethods.slice(before);
-}
-
-async function deployWallet(chain: LocalChain, contracts: Contracts, owner: TestWallet): Promise<Address> {
-  const address = await deploy(chain, contracts.wallet, [owner.address]);
-  const code = await chain.publicClient.getCode({ address });
-  assert.ok(code !== undefined && code.length > 2, 'the wallet is a deployed contract');
-  return address;
 }
 
 describe('contract-wallet sign-in on a local EVM node', () => {
@@ -75,7 +39,7 @@ describe('contract-wallet sign-in on a local EVM node', () => {
     before(async () => {
       svc = await startTestService('sqlite', { env: { AUTH_RPC_URL: chain.rpcUrl, AUTH_DOMAINS: DOMAIN } });
       owner = newWallet();
-      wallet = await deployWallet(chain, contracts, owner);
+      wallet = await deployWallet(chain, contracts.wallet, owner);
       adminId = await registerAdmin(svc, wallet, 'Contract wallet');
     });
     after(() => svc?.close());
@@ -165,7 +129,7 @@ describe('contract-wallet sign-in on a local EVM node', () => {
     const svc = await startTestService('sqlite', { env: { AUTH_DOMAINS: DOMAIN } });
     try {
       const owner = newWallet();
-      const wallet = await deployWallet(chain, contracts, owner);
+      const wallet = await deployWallet(chain, contracts.wallet, owner);
       await registerAdmin(svc, wallet, 'Contract wallet');
       const headers = await contractSignIn(wallet, owner);
       let response!: HttpResponse;
@@ -185,7 +149,7 @@ describe('contract-wallet sign-in on a local EVM node', () => {
     const svc = await startTestService('sqlite', { env: { AUTH_RPC_URL: doomed.rpcUrl, AUTH_DOMAINS: DOMAIN } });
     try {
       const owner = newWallet();
-      const wallet = await deployWallet(doomed, contracts, owner);
+      const wallet = await deployWallet(doomed, contracts.wallet, owner);
       await registerAdmin(svc, wallet, 'Contract wallet');
       const before = await authTest(svc, await contractSignIn(wallet, owner));
       assert.equal(before.status, 200, `signs in while the node is up: ${before.body}`);

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { ContractWalletVerifier } from '../../src/auth/contract-wallet-verifier.ts';
 import { createAddressRecoverer } from '../../src/auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../../src/auth/wallet-authenticator.ts';
 import { loadConfig } from '../../src/config/config.ts';
@@ -33,13 +34,14 @@ describe('WalletAuthenticator (no HTTP)', () => {
     mes: h['X-MES'],
     walletAddress: h['X-Wallet-Address'],
   });
-  const codeOf = async (promise: Promise<unknown>) => {
+  const codeOf = async (promise: Promise<unknown>) => (await outcomeOf(promise)).code;
+  const outcomeOf = async (promise: Promise<unknown>): Promise<{ code: string; detail: string }> => {
     try {
       await promise;
-      return 'OK';
+      return { code: 'OK', detail: '' };
     } catch (error) {
       assert.ok(isAppError(error), String(error));
-      return error.code;
+      return { code: error.code, detail: error.message };
     }
   };
 
@@ -148,5 +150,90 @@ describe('WalletAuthenticator (no HTTP)', () => {
     assert.equal(noble.implementation, 'noble');
     const auth = new WalletAuthenticator({ config: loadConfig({ AUTH_DOMAINS: DOMAIN }).auth, store, recoverer: noble });
     assert.equal(await codeOf(auth.authenticate(asHeaders(await signIn(fixture.ownerWallet, DOMAIN)))), 'OK');
+  });
+
+  test('AUTH_CHAIN_IDS refuses a message naming another chain, before its signature is looked at', async () => {
+    const auth = authenticator({ AUTH_CHAIN_IDS: '1,8453' });
+    assert.equal(await codeOf(auth.authenticate(asHeaders(await signIn(fixture.ownerWallet, DOMAIN, { chainId: 8453 })))), 'OK');
+    const other = asHeaders(await signIn(fixture.ownerWallet, DOMAIN, { chainId: 10 }));
+    const refused = await outcomeOf(auth.authenticate(other));
+    assert.equal(refused.code, 'AUTH_CHAIN_NOT_ALLOWED');
+    assert.equal(refused.detail, 'The message names chain 10, which this service does not accept (accepted: 1, 8453)');
+    const forged = { ...other, sig: asHeaders(await signIn(newWallet(), DOMAIN, { chainId: 10 })).sig };
+    assert.equal(await codeOf(auth.authenticate(forged)), 'AUTH_CHAIN_NOT_ALLOWED');
+    // Unset, any chain is accepted.
+    assert.equal(await codeOf(authenticator().authenticate(other)), 'OK');
+  });
+
+  describe('contract wallets: which signatures reach the chain', () => {
+    /** A verifier serving chain 31337 only, recording what it is asked and answering `approves`. */
+    function recordingVerifier(approves: boolean) {
+      const asked: { chainId: number; address: string; signature: string }[] = [];
+      const verifier: ContractWalletVerifier = {
+        codeCache: { hits: 0, misses: 0 },
+        mayVerifyOn: (chainId) => chainId === 31337,
+        async verify(chainId, address, _message, signature) {
+          asked.push({ chainId, address, signature });
+          return approves;
+        },
+      };
+      const auth = new WalletAuthenticator({
+        config: loadConfig({ AUTH_DOMAINS: DOMAIN, AUTH_PLAIN_MESSAGES: 'any' }).auth,
+        store,
+        recoverer: createAddressRecoverer(),
+        contractWallets: verifier,
+        now: () => clock,
+      });
+      return { auth, asked };
+    }
+    /** Headers claiming `wallet` but signed by a fresh key: a well-formed 65-byte signature that recovers elsewhere. */
+    const wrongKey = async (wallet: string, overrides: Parameters<typeof signIn>[2] = {}) => {
+      const signed = asHeaders(await signIn({ ...newWallet(), address: wallet as `0x${string}` }, DOMAIN, overrides));
+      return { ...signed, walletAddress: undefined };
+    };
+
+    test("an admin's wallet is asked on the message's own chain; an unknown wallet never, with the same answer", async () => {
+      const { auth, asked } = recordingVerifier(false);
+      const admin = await outcomeOf(auth.authenticate(await wrongKey(fixture.ownerWallet.address, { chainId: 31337 })));
+      assert.equal(admin.code, 'AUTH_SIGNATURE_INVALID');
+      assert.deepEqual(
+        asked.map((a) => [a.chainId, a.address]),
+        [[31337, fixture.ownerWallet.address]],
+      );
+      const unknown = await outcomeOf(auth.authenticate(await wrongKey(newWallet().address, { chainId: 31337 })));
+      assert.deepEqual(unknown, admin, 'the answer does not tell an admin wallet from another');
+      assert.equal(asked.length, 1, 'the unknown wallet was not asked about');
+    });
+
+    test('a chain without an RPC is never asked: the signature is an EOA one only, and the detail says why', async () => {
+      const { auth, asked } = recordingVerifier(true);
+      const refused = await outcomeOf(auth.authenticate(await wrongKey(fixture.ownerWallet.address, { chainId: 1 })));
+      assert.equal(refused.code, 'AUTH_SIGNATURE_INVALID');
+      assert.match(refused.detail, /no RPC is configured for chain 1/);
+      assert.deepEqual(asked, []);
+    });
+
+    test('a plain message names no chain: checked by recovery only, never asked', async () => {
+      const { auth, asked } = recordingVerifier(true);
+      const message = `Sign in at ${new Date(clock).toISOString()}`;
+      const plain = { ...asHeaders(await authHeaders(newWallet(), message)), wal: fixture.ownerWallet.address, walletAddress: undefined };
+      assert.equal(await codeOf(auth.authenticate(plain)), 'AUTH_SIGNATURE_INVALID');
+      assert.equal(await codeOf(auth.authenticate({ ...plain, sig: `0x${'ab'.repeat(100)}` })), 'AUTH_SIGNATURE_MALFORMED');
+      assert.equal(await codeOf(auth.authenticate(asHeaders(await authHeaders(fixture.ownerWallet, message)))), 'OK');
+      assert.deepEqual(asked, []);
+    });
+
+    test("a signature of another length is a contract wallet's to approve, on a chain with an RPC; a key's never asks", async () => {
+      const { auth, asked } = recordingVerifier(true);
+      const signed = await wrongKey(fixture.ownerWallet.address, { chainId: 31337 });
+      const long = `0x${'ab'.repeat(100)}`;
+      assert.equal(await codeOf(auth.authenticate({ ...signed, sig: long })), 'OK');
+      assert.deepEqual(
+        asked.map((a) => a.signature),
+        [long],
+      );
+      assert.equal(await codeOf(auth.authenticate(asHeaders(await signIn(fixture.ownerWallet, DOMAIN, { chainId: 31337 })))), 'OK');
+      assert.equal(asked.length, 1, 'a key-signed message asks nothing');
+    });
   });
 });

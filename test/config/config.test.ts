@@ -105,6 +105,65 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ ...s3, S3_PUBLIC_BASE_URL: 'ftp://cdn.example.com' }), /S3_PUBLIC_BASE_URL/);
   });
 
+  test('AUTH_CHAIN_IDS: unset accepts any chain; otherwise positive whole numbers', () => {
+    assert.equal(loadConfig({}).auth.chainIds, undefined);
+    assert.deepEqual(loadConfig({ AUTH_CHAIN_IDS: '1, 8453,1' }).auth.chainIds, [1, 8453]);
+    assert.throws(() => loadConfig({ AUTH_CHAIN_IDS: '1,0' }), /AUTH_CHAIN_IDS entries must be positive whole numbers \(got "0"\)/);
+    assert.throws(() => loadConfig({ AUTH_CHAIN_IDS: 'mainnet' }), /AUTH_CHAIN_IDS/);
+    assert.throws(() => loadConfig({ AUTH_CHAIN_IDS: '1.5' }), /AUTH_CHAIN_IDS/);
+    assert.throws(() => loadConfig({ AUTH_CHAIN_IDS: '99999999999999999999' }), /AUTH_CHAIN_IDS/);
+    assert.throws(() => loadConfig({ AUTH_CHAIN_IDS: ' , ' }), /AUTH_CHAIN_IDS must list at least one chain id/);
+  });
+
+  test('AUTH_RPC_URL: CHAIN=URL pairs, or one bare URL whose chain the node names; timeout and concurrency', () => {
+    const unset = loadConfig({}).auth.rpc;
+    assert.deepEqual(unset, { nodes: [], timeoutSeconds: 5, concurrency: 8 });
+    assert.deepEqual(loadConfig({ AUTH_RPC_URL: 'http://127.0.0.1:8545' }).auth.rpc.nodes, [
+      { chainId: undefined, url: 'http://127.0.0.1:8545/' },
+    ]);
+    // A bare URL may hold "=" in its query; only a leading "digits=" makes pairs.
+    assert.deepEqual(loadConfig({ AUTH_RPC_URL: 'https://rpc.example/?key=abc' }).auth.rpc.nodes, [
+      { chainId: undefined, url: 'https://rpc.example/?key=abc' },
+    ]);
+    assert.deepEqual(loadConfig({ AUTH_RPC_URL: '1=https://a.example/v2/key, 8453 = https://b.example' }).auth.rpc.nodes, [
+      { chainId: 1, url: 'https://a.example/v2/key' },
+      { chainId: 8453, url: 'https://b.example/' },
+    ]);
+    const set = loadConfig({ AUTH_RPC_URL: '1=https://a.example', AUTH_RPC_TIMEOUT: '2', AUTH_RPC_CONCURRENCY: '3' }).auth.rpc;
+    assert.equal(set.timeoutSeconds, 2);
+    assert.equal(set.concurrency, 3);
+    assert.throws(() => loadConfig({ AUTH_RPC_TIMEOUT: '0' }), /AUTH_RPC_TIMEOUT must be a whole number from 1 to 60/);
+    assert.throws(() => loadConfig({ AUTH_RPC_CONCURRENCY: '0' }), /AUTH_RPC_CONCURRENCY must be a whole number from 1 to 256/);
+  });
+
+  test('a bad AUTH_RPC_URL stops start-up, naming the chain or entry but never the URL, which may hold a secret', () => {
+    const problemsOf = (value: string) => {
+      try {
+        loadConfig({ AUTH_RPC_URL: value });
+      } catch (error) {
+        assert.ok(error instanceof ConfigError);
+        return error.message;
+      }
+      return assert.fail(`${value} was accepted`);
+    };
+    const secret = 's3cr3t';
+    const cases: [string, RegExp][] = [
+      [`ftp://user:${secret}@rpc.example`, /AUTH_RPC_URL must be an http: or https: URL, or CHAIN=URL pairs/],
+      [`rpc.example/${secret}`, /AUTH_RPC_URL must be an http: or https: URL/],
+      [`1=https://user:${secret}@a.example,1=https://b.example/${secret}`, /AUTH_RPC_URL names chain 1 more than once/],
+      [`0=https://a.example/${secret}`, /AUTH_RPC_URL entry 1 must be CHAIN=URL with a positive whole-number chain id/],
+      [`1=https://a.example,https://user:${secret}@b.example`, /AUTH_RPC_URL entry 2 must be CHAIN=URL/],
+      [`1=https://a.example,x=https://b.example/${secret}`, /AUTH_RPC_URL entry 2 must be CHAIN=URL/],
+      [`8453=ws://user:${secret}@b.example`, /AUTH_RPC_URL for chain 8453 must be an http: or https: URL/],
+      [`8453=${secret}`, /AUTH_RPC_URL for chain 8453 must be an http: or https: URL/],
+    ];
+    for (const [value, expected] of cases) {
+      const message = problemsOf(value);
+      assert.match(message, expected, value);
+      assert.doesNotMatch(message, new RegExp(secret), value);
+    }
+  });
+
   test('config is read only when asked (nothing at import time)', async () => {
     process.env.PORT = 'not-a-port';
     try {

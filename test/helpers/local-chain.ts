@@ -21,13 +21,24 @@ const require = createRequire(import.meta.url);
 const CONTRACTS_DIR = fileURLToPath(new URL('../fixtures/contracts/', import.meta.url));
 const START_TIMEOUT_MS = 15_000;
 
+/**
+ * How the pass-through treats the calls that arrive (each is counted in any case): `forward` to
+ * the node; `stall`, held unanswered until the mode changes back (then forwarded) or the chain
+ * stops; `fail`, answered 502 without asking the node.
+ */
+export type PassThroughMode = 'forward' | 'stall' | 'fail';
+
 export interface LocalChain {
+  chainId: number;
   /** The node itself, for the test's own deploys and reads; not counted. */
   nodeUrl: string;
   /** A counting pass-through to the node: the URL to give the service as AUTH_RPC_URL. */
   rpcUrl: string;
   /** Every JSON-RPC method that arrived through rpcUrl, in order (a batch adds each of its calls). */
   rpcMethods: string[];
+  /** The Authorization header of every HTTP request through rpcUrl, in order. */
+  rpcAuthorizations: (string | undefined)[];
+  passThrough(mode: PassThroughMode): void;
   publicClient: PublicClient;
   walletClient: WalletClient;
   /** An account the node holds unlocked and funded; it pays for deployments. */
@@ -55,9 +66,10 @@ function anvilBinary(): string {
   return path.join(path.dirname(manifest), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
 }
 
-/** Starts a fresh Anvil node on a random loopback port, with a counting pass-through in front of it. */
-export async function startLocalChain(): Promise<LocalChain> {
-  const node = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', '0', '--accounts', '1', '--chain-id', '31337'], {
+/** Starts a fresh Anvil node (chain 31337 unless told) on a random loopback port, with a counting pass-through in front of it. */
+export async function startLocalChain(options: { chainId?: number } = {}): Promise<LocalChain> {
+  const chainId = options.chainId ?? 31337;
+  const node = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', '0', '--accounts', '1', '--chain-id', String(chainId)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Anvil logs every call; the pipe must be drained or the node stalls once it fills.
@@ -81,22 +93,38 @@ export async function startLocalChain(): Promise<LocalChain> {
   }
 
   const rpcMethods: string[] = [];
+  const rpcAuthorizations: (string | undefined)[] = [];
+  let mode: PassThroughMode = 'forward';
+  let held: (() => void)[] = [];
   const proxy = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       rpcMethods.push(...methodsOf(body));
-      fetch(nodeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-        .then(async (answer) => {
-          res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-          res.end(Buffer.from(await answer.arrayBuffer()));
-        })
-        .catch(() => {
-          res.writeHead(502).end();
-        });
+      rpcAuthorizations.push(req.headers.authorization);
+      const forward = () => {
+        fetch(nodeUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+          .then(async (answer) => {
+            res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+            res.end(Buffer.from(await answer.arrayBuffer()));
+          })
+          .catch(() => {
+            res.writeHead(502).end();
+          });
+      };
+      if (mode === 'fail') res.writeHead(502).end();
+      else if (mode === 'stall') held.push(forward);
+      else forward();
     });
   });
+  const passThrough = (next: PassThroughMode) => {
+    mode = next;
+    if (next === 'stall') return;
+    const release = held;
+    held = [];
+    for (const forward of release) forward();
+  };
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const rpcUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 
@@ -105,6 +133,7 @@ export async function startLocalChain(): Promise<LocalChain> {
     if (stopped) return;
     stopped = true;
     process.removeListener('exit', killOnExit);
+    held = [];
     // Kept-alive sockets would otherwise stay open and let a "stopped" node look merely slow.
     proxy.closeAllConnections();
     await new Promise<void>((resolve) => proxy.close(() => resolve()));
@@ -126,7 +155,19 @@ export async function startLocalChain(): Promise<LocalChain> {
     throw error;
   }
 
-  return { nodeUrl, rpcUrl, rpcMethods, publicClient, walletClient, deployer, output: () => printed, stop };
+  return {
+    chainId,
+    nodeUrl,
+    rpcUrl,
+    rpcMethods,
+    rpcAuthorizations,
+    passThrough,
+    publicClient,
+    walletClient,
+    deployer,
+    output: () => printed,
+    stop,
+  };
 }
 
 function listeningUrl(node: ChildProcess, printed: () => string): Promise<string> {

@@ -4,19 +4,9 @@ import { assertProblem } from '../helpers/assertions.ts';
 import { FilesClient, nextSecond } from '../helpers/files.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
+import { sample } from '../helpers/metrics-text.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
-
-/** The value of one sample line of the exposition, or undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    const labelPart = line.slice(name.length).match(/^\{([^}]*)\}/)?.[1] ?? '';
-    if (wanted.every((w) => labelPart.split(',').includes(w))) return Number(line.split(' ').at(-1));
-  }
-  return undefined;
-}
 
 describe('GET /metrics', () => {
   let svc: TestService;
