@@ -75,9 +75,11 @@ export function startService(env: Record<string, string>, logFile: string, profi
   return startProcess([...profiling, BIN, 'serve'], { NODE_ENV: 'production', ...env }, logFile, '/readyz');
 }
 
+export type BaselineName = 'bare-fastify' | 'bare-contract' | 'express-viem';
+
 /** One of the baseline servers in bench/baselines. */
-export function startBaseline(name: 'bare-fastify' | 'express-viem', logFile: string): Promise<RunningServer> {
-  return startProcess(['--import', 'tsx', path.join(ROOT, 'bench/baselines', `${name}.ts`)], {}, logFile, '/ready');
+export function startBaseline(name: BaselineName, logFile: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  return startProcess(['--import', 'tsx', path.join(ROOT, 'bench/baselines', `${name}.ts`)], env, logFile, '/ready');
 }
 
 /** Resident set size of a process, from /proc (Linux). */
