@@ -37,6 +37,7 @@ const UNIT_FILES = [
   'http/auth-test.test.ts',
   'http/authorization-matrix.test.ts',
   'http/cors-and-platform.test.ts',
+  'http/forged-cursors.test.ts',
   'http/http-framing.test.ts',
   'http/listings.test.ts',
   'http/metrics.test.ts',
