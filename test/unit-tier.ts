@@ -29,6 +29,7 @@ const UNIT_FILES = [
   'files/concurrent-restores.test.ts',
   'files/conditional-writes.test.ts',
   'files/file-endpoints.test.ts',
+  'files/format-character-names.test.ts',
   'files/restore-flow.test.ts',
   'files/scope-restore-plan.test.ts',
   'files/retention-and-schedule.test.ts',
