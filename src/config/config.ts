@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { type Env, EnvReader } from './env-readers.ts';
+import { redactUrl } from './redaction.ts';
 
 export type PlainMessagePolicy = 'off' | 'timestamped' | 'any';
 export const PLAIN_MESSAGE_POLICIES: readonly PlainMessagePolicy[] = ['off', 'timestamped', 'any'];
@@ -122,7 +123,7 @@ function defaultAuthDomains(publicBaseUrl: string, listenHost: string | undefine
 function validateCorsOrigin(origin: string): string | undefined {
   if (origin === '*') return 'CORS_ORIGINS cannot be "*" because responses allow credentials; list the origins';
   if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/.test(origin)) {
-    return `CORS_ORIGINS entry "${origin}" must look like https://app.example.com or https://*.example.com`;
+    return `CORS_ORIGINS entry ${JSON.stringify(redactUrl(origin))} must look like https://app.example.com or https://*.example.com`;
   }
   return undefined;
 }

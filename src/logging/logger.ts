@@ -21,8 +21,20 @@ function censorHeaders(headers: unknown): unknown {
 }
 
 /**
+ * An error as pino serializes it, but a Redis client's failed command without its arguments:
+ * ioredis attaches `command: {name, args}` to a refused reply, and a refused sign-in to Redis is
+ * `HELLO 3 AUTH <user> <password>`, logged at every reconnection.
+ */
+function censorError(err: unknown): unknown {
+  const serialized = pino.stdSerializers.err(err as Error) as unknown;
+  if (serialized === null || typeof serialized !== 'object' || !('command' in serialized)) return serialized;
+  const command = serialized.command as { name?: unknown } | null;
+  return { ...serialized, command: { name: command?.name, args: CENSORED } };
+}
+
+/**
  * JSON logs. Credentials never reach them: the request lines carry no headers, and anything that
- * logs a headers object, a request with headers or a private key gets them censored. Serializers
+ * logs a headers object, a request with headers, a private key or a failed Redis command gets them censored. Serializers
  * rather than pino's path redaction, which clones part of every line logged — at one line per
  * request a measurable cost (bench: auth-warm) — where a serializer runs only when its key is there.
  */
@@ -35,6 +47,7 @@ export function createLogger(level: string, destination: pino.DestinationStream 
         req: (req: unknown) =>
           req !== null && typeof req === 'object' && 'headers' in req ? { ...req, headers: censorHeaders(req.headers) } : req,
         privateKey: () => CENSORED,
+        err: censorError,
       },
     },
     destination,

@@ -33,4 +33,19 @@ describe('failed-authentication limit shared through Redis', () => {
       'another address is only refused, not limited',
     );
   });
+
+  test('a Redis that refuses the credentials is logged without the password, at start-up and at every retry', async (t) => {
+    const secret = 'r3dis-Passw0rd';
+    const refused = new URL(REDIS_URL);
+    // A user the server does not know: refused with WRONGPASS whether or not the server has a password.
+    refused.username = 'wallet-admin-test-nobody';
+    refused.password = secret;
+    const svc = await startTestService('sqlite', { env: { REDIS_URL: refused.href } });
+    t.after(() => svc.close());
+    const deadline = Date.now() + 10_000;
+    while (svc.logs.filter((line) => line.includes('WRONGPASS')).length < 2 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(svc.logs.filter((line) => line.includes('WRONGPASS')).length >= 2, svc.logs.join('\n'));
+    for (const line of svc.logs) assert.ok(!line.includes(secret), line);
+  });
 });

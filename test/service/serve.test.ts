@@ -94,4 +94,37 @@ describe('wallet-admin serve', () => {
     assert.match(served.output(), /PORT/);
     assert.match(served.output(), /AUTH_PLAIN_MESSAGES/);
   });
+
+  test('a bad URL setting stops start-up with a message naming it and its host, and never its password', async () => {
+    const secret = 'pr0d-Passw0rd';
+    const served = serve({
+      DATA_DIR: os.tmpdir(),
+      DATABASE_URL: `postgres://wallet:${secret}@db.internal:notaport/wallet_admin`,
+      REDIS_URL: `redis://:${secret}@cache.internal:notaport`,
+      AUTH_RPC_URL: `wss://rpc:${secret}@rpc.internal/`,
+      STORAGE: 's3',
+      S3_BUCKET: 'files',
+      S3_ENDPOINT: `https://key:${secret}@s3.internal:99999`,
+      PUBLIC_BASE_URL: `https://admin:${secret}@admin.example.com:port`,
+      S3_PUBLIC_BASE_URL: `ftp://cdn:${secret}@cdn.example.com/`,
+      FILE_URL_SIGNING: 'true',
+      FILE_URL_SECRET: secret,
+    });
+    assert.notEqual(await served.exited, 0);
+    const output = served.output();
+    const hosts: [string, string][] = [
+      ['DATABASE_URL', 'db.internal'],
+      ['REDIS_URL', 'cache.internal'],
+      ['AUTH_RPC_URL', 'rpc.internal'],
+      ['S3_ENDPOINT', 's3.internal'],
+      ['PUBLIC_BASE_URL', 'admin.example.com'],
+      ['S3_PUBLIC_BASE_URL', 'cdn.example.com'],
+    ];
+    for (const [name, host] of hosts) {
+      assert.match(output, new RegExp(`${name} must be`), output);
+      assert.ok(output.includes(host), `${name}'s host is shown: ${output}`);
+    }
+    assert.match(output, /FILE_URL_SECRET must be/);
+    assert.ok(!output.includes(secret), output);
+  });
 });
