@@ -17,6 +17,7 @@ const UNIT_FILES = [
   'auth/keccak256.test.ts',
   'auth/keystore.test.ts',
   'auth/siwe-grammar-vectors.test.ts',
+  'auth/siwe-scheme.test.ts',
   'auth/siwe-verification-vectors.test.ts',
   'auth/siwe.test.ts',
   'auth/wallet-authenticator.test.ts',

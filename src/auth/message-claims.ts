@@ -31,7 +31,7 @@ function readSiweClaims(text: string, walletAddress: string, config: AuthConfig,
     throw new AppError('AUTH_MESSAGE_MALFORMED', `X-MES is not a valid Sign-In with Ethereum message: ${reason}`);
   }
   const skew = config.clockSkewSeconds * 1000;
-  checkSiweRules(message, { domains: config.domains, address: walletAddress, time: now, skewMs: skew });
+  checkSiweRules(message, { domains: config.domains, schemes: config.domainSchemes, address: walletAddress, time: now, skewMs: skew });
   // Service policy on top of EIP-4361: no message from the future, none that lives forever.
   const issuedAt = parseRfc3339(message.issuedAt)!;
   if (issuedAt > now + skew) {

@@ -9,6 +9,12 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export interface AuthConfig {
   /** Hosts (with port when not default) a SIWE message may name as its domain. */
   domains: string[];
+  /**
+   * Per domain of `domains`, the schemes a SIWE message naming it may carry (EIP-4361 makes the
+   * scheme optional; a message without one is not asked): the scheme its AUTH_DOMAINS entry gives
+   * (`https://admin.example.com`), else that of PUBLIC_BASE_URL, the service's origin.
+   */
+  domainSchemes: ReadonlyMap<string, readonly string[]>;
   clockSkewSeconds: number;
   maxAgeSeconds: number;
   plainMessages: PlainMessagePolicy;
@@ -120,6 +126,42 @@ function defaultAuthDomains(publicBaseUrl: string, listenHost: string | undefine
   return [...new Set([own, `127.0.0.1:${port}`, `localhost:${port}`])];
 }
 
+const DOMAIN_WITH_SCHEME = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+)\/?$/i;
+const SIGN_IN_SCHEMES = ['http', 'https'];
+
+/**
+ * The sign-in domains and the schemes allowed for each: an AUTH_DOMAINS entry is a host[:port],
+ * optionally with the scheme of its origin (`https://admin.example.com`); without one, the
+ * service's own scheme applies.
+ */
+function signInDomains(
+  entries: { domain: string; scheme?: string | undefined }[],
+  serviceScheme: string,
+): Pick<AuthConfig, 'domains' | 'domainSchemes'> {
+  const domainSchemes = new Map<string, string[]>();
+  for (const { domain, scheme } of entries) {
+    const schemes = domainSchemes.get(domain) ?? [];
+    const allowed = scheme ?? serviceScheme;
+    if (!schemes.includes(allowed)) schemes.push(allowed);
+    domainSchemes.set(domain, schemes);
+  }
+  return { domains: [...domainSchemes.keys()], domainSchemes };
+}
+
+/** One AUTH_DOMAINS entry, lowercase; a problem for a scheme other than http(s) or anything beyond host[:port]. */
+function parseAuthDomain(entry: string, problems: string[]): { domain: string; scheme?: string } | undefined {
+  const lower = entry.toLowerCase();
+  const withScheme = DOMAIN_WITH_SCHEME.exec(lower);
+  if (withScheme && SIGN_IN_SCHEMES.includes(withScheme[1]!)) return { domain: withScheme[2]!, scheme: withScheme[1]! };
+  if (withScheme || /[/@\s]/.test(lower)) {
+    problems.push(
+      `AUTH_DOMAINS entry ${JSON.stringify(redactUrl(entry))} must be a host[:port], optionally with http:// or https:// (e.g. https://admin.example.com)`,
+    );
+    return undefined;
+  }
+  return { domain: lower };
+}
+
 function validateCorsOrigin(origin: string): string | undefined {
   if (origin === '*') return 'CORS_ORIGINS cannot be "*" because responses allow credentials; list the origins';
   if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/.test(origin)) {
@@ -162,9 +204,10 @@ export function loadConfig(env: Env = process.env): Config {
     const problem = validateCorsOrigin(origin);
     if (problem) read.problems.push(problem);
   }
-  const domains = (read.list('AUTH_DOMAINS') ?? defaultAuthDomains(publicBaseUrl, publicBase === undefined ? host : undefined, port)).map(
-    (d) => d.toLowerCase(),
-  );
+  const listedDomains = read.list('AUTH_DOMAINS')?.flatMap((entry) => parseAuthDomain(entry, read.problems) ?? []);
+  const domainEntries =
+    listedDomains ?? defaultAuthDomains(publicBaseUrl, publicBase === undefined ? host : undefined, port).map((domain) => ({ domain }));
+  const serviceScheme = new URL(publicBaseUrl).protocol.slice(0, -1);
 
   const storageKind = read.oneOf('STORAGE', STORAGE_KINDS, 'disk');
   const s3Endpoint = read.url('S3_ENDPOINT', ['http:', 'https:']);
@@ -203,7 +246,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxConnections: read.integer('MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     },
     auth: {
-      domains,
+      ...signInDomains(domainEntries, serviceScheme),
       clockSkewSeconds: read.seconds('AUTH_CLOCK_SKEW', 30, 0, 3600),
       maxAgeSeconds: read.seconds('AUTH_MAX_AGE', 86400, 1),
       plainMessages: read.oneOf('AUTH_PLAIN_MESSAGES', PLAIN_MESSAGE_POLICIES, 'off'),
