@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const UNIT_FILES = [
   'auth/bounded-cache.test.ts',
+  'auth/failure-key.test.ts',
   'auth/keccak256.test.ts',
   'auth/keystore.test.ts',
   'auth/siwe-grammar-vectors.test.ts',

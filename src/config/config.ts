@@ -26,6 +26,8 @@ export interface AuthConfig {
   rpcUrl: string | undefined;
   /** Failed authentications a client address may make per minute before 429 (AUTH_FAIL_LIMIT). */
   failLimit: number;
+  /** An IPv6 client's failures count for its network of this many bits (AUTH_FAIL_IPV6_PREFIX; 128 = per address). */
+  failIpv6Prefix: number;
 }
 
 export interface FilesConfig {
@@ -256,6 +258,7 @@ export function loadConfig(env: Env = process.env): Config {
       stateRefreshSeconds: read.seconds('AUTH_STATE_REFRESH', 2, 0, 5),
       rpcUrl: rpcUrl?.href,
       failLimit: read.integer('AUTH_FAIL_LIMIT', 100, 1, 1_000_000),
+      failIpv6Prefix: read.integer('AUTH_FAIL_IPV6_PREFIX', 64, 1, 128),
     },
     files: {
       maxFileBytes: read.integer('MAX_FILE_BYTES', 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),

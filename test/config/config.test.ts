@@ -117,6 +117,14 @@ describe('configuration', () => {
     }
   });
 
+  test('AUTH_FAIL_IPV6_PREFIX: 64 by default, 1 to 128', () => {
+    assert.equal(loadConfig({}).auth.failIpv6Prefix, 64);
+    assert.equal(loadConfig({ AUTH_FAIL_IPV6_PREFIX: '128' }).auth.failIpv6Prefix, 128);
+    assert.equal(loadConfig({ AUTH_FAIL_IPV6_PREFIX: '48' }).auth.failIpv6Prefix, 48);
+    for (const bad of ['0', '129', '64.5', 'sixty-four', '-1'])
+      assert.throws(() => loadConfig({ AUTH_FAIL_IPV6_PREFIX: bad }), /AUTH_FAIL_IPV6_PREFIX must be a whole number from 1 to 128/, bad);
+  });
+
   test('a start-up message about a URL setting names it and its host, never the password', () => {
     const secret = 'Sup3r-S3cret';
     const settings: [string, Env][] = [

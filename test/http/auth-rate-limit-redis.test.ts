@@ -34,6 +34,34 @@ describe('failed-authentication limit shared through Redis', () => {
     );
   });
 
+  test('failures from many addresses of one IPv6 /64 count together across instances; another /64 is not blocked', async (t) => {
+    const env = { AUTH_FAIL_LIMIT: String(LIMIT), TRUST_PROXY: '127.0.0.1', REDIS_URL, AUTH_DOMAINS: 'admin.example.test' };
+    const [a, b] = await Promise.all([startTestService('sqlite', { env }), startTestService('sqlite', { env })]);
+    t.after(async () => {
+      await a.close();
+      await b.close();
+    });
+    const fixture = await createTenantFixture(a.service.store, 'SharedIpv6');
+    const bad = await badSignatureHeaders(fixture.ownerWallet, a.config.auth.domains[0]!);
+    const random = () => Math.floor(Math.random() * 0xffff).toString(16);
+    const network = `2001:db8:${random()}:${random()}:`;
+    for (let i = 1; i <= LIMIT; i++) {
+      const service = i % 2 === 0 ? a : b;
+      const answer = await request(service.baseUrl, '/api/auth/test', {
+        headers: { ...bad, 'X-Forwarded-For': `${network}${i}:0:0:${i}` },
+      });
+      assert.equal(answer.status, 401);
+    }
+    for (const service of [a, b])
+      assertProblem(
+        await request(service.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': `${network}:beef` } }),
+        429,
+        'RATE_LIMITED',
+      );
+    const neighbour = `2001:db8:${random()}:${random()}::1`;
+    assert.equal((await request(b.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': neighbour } })).status, 401);
+  });
+
   test('a Redis that refuses the credentials is logged without the password, at start-up and at every retry', async (t) => {
     const secret = 'r3dis-Passw0rd';
     const refused = new URL(REDIS_URL);
