@@ -39,7 +39,14 @@ function readSiweClaims(text: string, walletAddress: string, config: AuthConfig,
     throw new AppError('AUTH_MESSAGE_MALFORMED', `X-MES is not a valid Sign-In with Ethereum message: ${reason}`);
   }
   const skew = config.clockSkewSeconds * 1000;
-  checkSiweRules(message, { domains: config.domains, address: walletAddress, chainIds: config.chainIds, time: now, skewMs: skew });
+  checkSiweRules(message, {
+    domains: config.domains,
+    schemes: config.domainSchemes,
+    address: walletAddress,
+    chainIds: config.chainIds,
+    time: now,
+    skewMs: skew,
+  });
   // Service policy on top of EIP-4361: no message from the future, none that outlives AUTH_MAX_AGE.
   // A signed message is a bearer credential: its own Expiration Time may shorten its life, never
   // lengthen it beyond the operator's bound (one that says 2100 would otherwise serve for 75 years).

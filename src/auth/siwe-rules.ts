@@ -4,6 +4,8 @@ import { parseRfc3339, type SiweMessage } from './siwe/siwe-message.ts';
 export interface SiweRuleOptions {
   /** Domains the message may name (lowercase). */
   domains: string[];
+  /** Per domain, the schemes (lowercase) a message naming it may carry; a message without a scheme is not asked. */
+  schemes: ReadonlyMap<string, readonly string[]>;
   /** The wallet that must be named in the message, when known. */
   address?: string;
   /** The instant the message is judged at (epoch ms). */
@@ -16,14 +18,24 @@ export interface SiweRuleOptions {
 }
 
 /**
- * The EIP-4361 verification rules on a parsed message: domain binding, address, chain, nonce, and
- * the expiration / not-before window at a given time. Signature and service policy live elsewhere.
+ * The EIP-4361 verification rules on a parsed message: domain (and scheme) binding, address, chain,
+ * nonce, and the expiration / not-before window at a given time. Signature and service policy live elsewhere.
  */
 export function checkSiweRules(message: SiweMessage, options: SiweRuleOptions): void {
-  if (!options.domains.includes(message.domain.toLowerCase())) {
+  const domain = message.domain.toLowerCase();
+  if (!options.domains.includes(domain)) {
     throw new AppError(
       'AUTH_DOMAIN_MISMATCH',
       `The message signs in to "${message.domain}", which this service is not (expected ${options.domains.join(' or ')})`,
+    );
+  }
+  // The scheme is part of the origin the wallet saw: "javascript://host" or "http://host" for a
+  // service served over https is not this service, whatever the domain.
+  const schemes = options.schemes.get(domain) ?? [];
+  if (message.scheme !== undefined && !schemes.includes(message.scheme.toLowerCase())) {
+    throw new AppError(
+      'AUTH_DOMAIN_MISMATCH',
+      `The message signs in to "${message.scheme}://${message.domain}", but this service's scheme there is ${schemes.map((scheme) => `"${scheme}"`).join(' or ')} (expected that scheme, or none)`,
     );
   }
   if (options.address !== undefined && message.address.toLowerCase() !== options.address.toLowerCase()) {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
+import { redactUrlsIn } from '../config/redaction.ts';
 import { isAppError } from '../errors/app-error.ts';
 import type { OpenedFileServices } from '../files/file-services.ts';
 import type { MetadataStore } from '../store/types.ts';
@@ -119,7 +120,8 @@ export async function main(args: string[]): Promise<number> {
   } catch (error) {
     const usageProblem = error instanceof UsageError;
     const code = isAppError(error) ? error.code : usageProblem ? 'USAGE' : error instanceof ConfigError ? 'CONFIG_INVALID' : 'FAILED';
-    const message = error instanceof Error ? error.message : String(error);
+    // Settings' messages hide credentials already; a driver's error might quote a URL of its own.
+    const message = redactUrlsIn(error instanceof Error ? error.message : String(error));
     process.stderr.write(`wallet-admin: ${message}${usageProblem ? '\nRun "wallet-admin --help" for the commands.' : ''}\n`);
     if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
     return usageProblem ? 2 : 1;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type RpcNode, readChainIds, readRpcNodes } from './chain-settings.ts';
 import { type Env, EnvReader } from './env-readers.ts';
+import { redactUrl } from './redaction.ts';
 
 export type PlainMessagePolicy = 'off' | 'timestamped' | 'any';
 export const PLAIN_MESSAGE_POLICIES: readonly PlainMessagePolicy[] = ['off', 'timestamped', 'any'];
@@ -9,6 +10,12 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 export interface AuthConfig {
   /** Hosts (with port when not default) a SIWE message may name as its domain. */
   domains: string[];
+  /**
+   * Per domain of `domains`, the schemes a SIWE message naming it may carry (EIP-4361 makes the
+   * scheme optional; a message without one is not asked): the scheme its AUTH_DOMAINS entry gives
+   * (`https://admin.example.com`), else that of PUBLIC_BASE_URL, the service's origin.
+   */
+  domainSchemes: ReadonlyMap<string, readonly string[]>;
   clockSkewSeconds: number;
   maxAgeSeconds: number;
   plainMessages: PlainMessagePolicy;
@@ -22,6 +29,8 @@ export interface AuthConfig {
   rpc: RpcConfig;
   /** Failed authentications a client address may make per minute before 429 (AUTH_FAIL_LIMIT). */
   failLimit: number;
+  /** An IPv6 client's failures count for its network of this many bits (AUTH_FAIL_IPV6_PREFIX; 128 = per address). */
+  failIpv6Prefix: number;
 }
 
 /** Where and how contract-wallet signatures are checked on chain; no node, no contract wallets. */
@@ -131,10 +140,46 @@ function defaultAuthDomains(publicBaseUrl: string, listenHost: string | undefine
   return [...new Set([own, `127.0.0.1:${port}`, `localhost:${port}`])];
 }
 
+const DOMAIN_WITH_SCHEME = /^([a-z][a-z0-9+.-]*):\/\/([^/?#@\s]+)\/?$/i;
+const SIGN_IN_SCHEMES = ['http', 'https'];
+
+/**
+ * The sign-in domains and the schemes allowed for each: an AUTH_DOMAINS entry is a host[:port],
+ * optionally with the scheme of its origin (`https://admin.example.com`); without one, the
+ * service's own scheme applies.
+ */
+function signInDomains(
+  entries: { domain: string; scheme?: string | undefined }[],
+  serviceScheme: string,
+): Pick<AuthConfig, 'domains' | 'domainSchemes'> {
+  const domainSchemes = new Map<string, string[]>();
+  for (const { domain, scheme } of entries) {
+    const schemes = domainSchemes.get(domain) ?? [];
+    const allowed = scheme ?? serviceScheme;
+    if (!schemes.includes(allowed)) schemes.push(allowed);
+    domainSchemes.set(domain, schemes);
+  }
+  return { domains: [...domainSchemes.keys()], domainSchemes };
+}
+
+/** One AUTH_DOMAINS entry, lowercase; a problem for a scheme other than http(s) or anything beyond host[:port]. */
+function parseAuthDomain(entry: string, problems: string[]): { domain: string; scheme?: string } | undefined {
+  const lower = entry.toLowerCase();
+  const withScheme = DOMAIN_WITH_SCHEME.exec(lower);
+  if (withScheme && SIGN_IN_SCHEMES.includes(withScheme[1]!)) return { domain: withScheme[2]!, scheme: withScheme[1]! };
+  if (withScheme || /[/@\s]/.test(lower)) {
+    problems.push(
+      `AUTH_DOMAINS entry ${JSON.stringify(redactUrl(entry))} must be a host[:port], optionally with http:// or https:// (e.g. https://admin.example.com)`,
+    );
+    return undefined;
+  }
+  return { domain: lower };
+}
+
 function validateCorsOrigin(origin: string): string | undefined {
   if (origin === '*') return 'CORS_ORIGINS cannot be "*" because responses allow credentials; list the origins';
   if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/.test(origin)) {
-    return `CORS_ORIGINS entry "${origin}" must look like https://app.example.com or https://*.example.com`;
+    return `CORS_ORIGINS entry ${JSON.stringify(redactUrl(origin))} must look like https://app.example.com or https://*.example.com`;
   }
   return undefined;
 }
@@ -172,9 +217,10 @@ export function loadConfig(env: Env = process.env): Config {
     const problem = validateCorsOrigin(origin);
     if (problem) read.problems.push(problem);
   }
-  const domains = (read.list('AUTH_DOMAINS') ?? defaultAuthDomains(publicBaseUrl, publicBase === undefined ? host : undefined, port)).map(
-    (d) => d.toLowerCase(),
-  );
+  const listedDomains = read.list('AUTH_DOMAINS')?.flatMap((entry) => parseAuthDomain(entry, read.problems) ?? []);
+  const domainEntries =
+    listedDomains ?? defaultAuthDomains(publicBaseUrl, publicBase === undefined ? host : undefined, port).map((domain) => ({ domain }));
+  const serviceScheme = new URL(publicBaseUrl).protocol.slice(0, -1);
 
   const storageKind = read.oneOf('STORAGE', STORAGE_KINDS, 'disk');
   const s3Endpoint = read.url('S3_ENDPOINT', ['http:', 'https:']);
@@ -213,7 +259,7 @@ export function loadConfig(env: Env = process.env): Config {
       maxConnections: read.integer('MAX_CONNECTIONS', 10_000, 1, 1_000_000),
     },
     auth: {
-      domains,
+      ...signInDomains(domainEntries, serviceScheme),
       clockSkewSeconds: read.seconds('AUTH_CLOCK_SKEW', 30, 0, 3600),
       maxAgeSeconds: read.seconds('AUTH_MAX_AGE', 86400, 1),
       plainMessages: read.oneOf('AUTH_PLAIN_MESSAGES', PLAIN_MESSAGE_POLICIES, 'off'),
@@ -228,6 +274,7 @@ export function loadConfig(env: Env = process.env): Config {
         concurrency: read.integer('AUTH_RPC_CONCURRENCY', 8, 1, 256),
       },
       failLimit: read.integer('AUTH_FAIL_LIMIT', 100, 1, 1_000_000),
+      failIpv6Prefix: read.integer('AUTH_FAIL_IPV6_PREFIX', 64, 1, 128),
     },
     files: {
       maxFileBytes: read.integer('MAX_FILE_BYTES', 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),

@@ -1,6 +1,9 @@
+import { shownValue } from './redaction.ts';
+
 /**
  * Small typed readers over an environment map. Each collects its problem instead of throwing,
- * so start-up can report every bad setting at once, each by name.
+ * so start-up can report every bad setting at once, each by name. A problem quotes the value only
+ * through shownValue: never a secret, never a URL's credentials.
  */
 export type Env = Record<string, string | undefined>;
 
@@ -21,7 +24,7 @@ export class EnvReader {
     const value = this.raw(name);
     if (value === undefined) return fallback;
     if (!/^-?\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-      this.problems.push(`${name} must be a whole number from ${min} to ${max} (got "${value}")`);
+      this.problems.push(`${name} must be a whole number from ${min} to ${max} (got ${shownValue(name, value)})`);
       return fallback;
     }
     return Number(value);
@@ -37,7 +40,7 @@ export class EnvReader {
     if (value === undefined) return fallback;
     if (['true', '1', 'yes', 'on'].includes(value)) return true;
     if (['false', '0', 'no', 'off'].includes(value)) return false;
-    this.problems.push(`${name} must be true or false (got "${value}")`);
+    this.problems.push(`${name} must be true or false (got ${shownValue(name, value)})`);
     return fallback;
   }
 
@@ -45,7 +48,7 @@ export class EnvReader {
     const value = this.raw(name);
     if (value === undefined) return fallback;
     if ((choices as readonly string[]).includes(value)) return value as T;
-    this.problems.push(`${name} must be one of ${choices.join(', ')} (got "${value}")`);
+    this.problems.push(`${name} must be one of ${choices.join(', ')} (got ${shownValue(name, value)})`);
     return fallback;
   }
 
@@ -64,12 +67,12 @@ export class EnvReader {
     try {
       const parsed = new URL(value);
       if (!protocols.includes(parsed.protocol)) {
-        this.problems.push(`${name} must be a ${protocols.join(' or ')} URL (got "${parsed.protocol}")`);
+        this.problems.push(`${name} must be a ${protocols.join(' or ')} URL (got a ${parsed.protocol} URL: ${shownValue(name, value)})`);
         return undefined;
       }
       return parsed;
     } catch {
-      this.problems.push(`${name} must be an absolute URL (got "${value}")`);
+      this.problems.push(`${name} must be an absolute URL (got ${shownValue(name, value)})`);
       return undefined;
     }
   }

@@ -40,11 +40,23 @@ function censorRequest(req: unknown): unknown {
 }
 
 /**
+ * An error as pino serializes it, but a Redis client's failed command without its arguments:
+ * ioredis attaches `command: {name, args}` to a refused reply, and a refused sign-in to Redis is
+ * `HELLO 3 AUTH <user> <password>`, logged at every reconnection.
+ */
+function censorError(err: unknown): unknown {
+  const serialized = pino.stdSerializers.err(err as Error) as unknown;
+  if (serialized === null || typeof serialized !== 'object' || !('command' in serialized)) return serialized;
+  const command = serialized.command as { name?: unknown } | null;
+  return { ...serialized, command: { name: command?.name, args: CENSORED } };
+}
+
+/**
  * JSON logs. Credentials never reach them: the request lines carry no headers and their URLs no
- * link signature, and anything that logs a headers object, a request, a URL or a private key gets
- * them censored. Serializers rather than pino's path redaction, which clones part of every line
- * logged — at one line per request a measurable cost (bench: auth-warm) — where a serializer runs
- * only when its key is there.
+ * link signature, and anything that logs a headers object, a request, a URL, a private key or a
+ * failed Redis command gets them censored. Serializers rather than pino's path redaction, which
+ * clones part of every line logged — at one line per request a measurable cost (bench: auth-warm)
+ * — where a serializer runs only when its key is there.
  */
 export function createLogger(level: string, destination: pino.DestinationStream = standardOutput()): pino.Logger {
   return pino(
@@ -55,6 +67,7 @@ export function createLogger(level: string, destination: pino.DestinationStream 
         req: censorRequest,
         url: (url: unknown) => (typeof url === 'string' ? censorUrl(url) : url),
         privateKey: () => CENSORED,
+        err: censorError,
       },
     },
     destination,

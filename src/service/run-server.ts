@@ -1,6 +1,6 @@
 import { createSignInHeaders, curlCommand } from '../auth/signing/sign-in-headers.ts';
 import type { Config } from '../config/config.ts';
-import { DEMO_PRIVATE_KEY, seedDemoIfEmpty } from '../demo/demo-seed.ts';
+import { DEMO_PRIVATE_KEY, demoRefusal, seedDemoIfEmpty, withoutDemoNotice } from '../demo/demo-seed.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createService } from './service.ts';
 
@@ -10,7 +10,9 @@ const DEMO_MESSAGE_TTL_SECONDS = 86400;
 export async function runServer(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const service = await createService(config, logger);
-  const demo = config.production ? undefined : await seedDemoIfEmpty(service.store, service.files);
+  const noDemoBecause = demoRefusal(config);
+  const demo = noDemoBecause === undefined ? await seedDemoIfEmpty(service.store, service.files) : undefined;
+  const emptyWithoutDemo = noDemoBecause !== undefined && (await service.store.isEmpty());
   await service.app.listen({ host: config.host, port: config.port });
   const consoleUrl = `${config.publicBaseUrl}/console/`;
   logger.info(
@@ -18,6 +20,7 @@ export async function runServer(config: Config): Promise<void> {
     `wallet-admin listening on ${config.publicBaseUrl} (console: ${consoleUrl})`,
   );
 
+  if (emptyWithoutDemo) logger.warn({ reason: noDemoBecause }, withoutDemoNotice(noDemoBecause));
   if (demo) {
     const headers = await createSignInHeaders({
       privateKey: DEMO_PRIVATE_KEY,

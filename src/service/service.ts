@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
 import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
 import { MemoryFailureLimiter } from '../auth/limits/memory-failure-limiter.ts';
+import { keyedByNetwork } from '../auth/limits/network-key.ts';
 import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config, RpcConfig } from '../config/config.ts';
@@ -47,9 +48,13 @@ export async function createService(config: Config, logger: Logger, options: Ser
     recover: true,
     observe: (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes),
   });
-  const failures = config.redisUrl
-    ? await openRedisFailureLimiter(config.redisUrl, config.auth.failLimit, logger)
-    : new MemoryFailureLimiter(config.auth.failLimit);
+  // Counted per IPv4 address and per IPv6 network (AUTH_FAIL_IPV6_PREFIX), in Redis or in this process.
+  const failures = keyedByNetwork(
+    config.redisUrl
+      ? await openRedisFailureLimiter(config.redisUrl, config.auth.failLimit, logger)
+      : new MemoryFailureLimiter(config.auth.failLimit),
+    config.auth.failIpv6Prefix,
+  );
   const app = await buildApp({
     config,
     authenticator,

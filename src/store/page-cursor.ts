@@ -10,7 +10,12 @@ export function encodeCursor(key: readonly (string | number)[]): string {
   return Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
 }
 
-/** The key of a cursor with the given element types; a cursor this service did not issue → 400. */
+/**
+ * The key of a cursor with the given element types; a cursor this service did not issue → 400.
+ * Numbers in keys are epoch-ms times (bigint columns): only a non-negative safe integer can be one,
+ * and anything else (1.5, 1e308, 2^63, -1) would reach the query as a value PostgreSQL refuses
+ * (or SQLite compares as a real), so it is refused here like any other forged cursor.
+ */
 export function decodeCursor<const T extends readonly ('string' | 'number')[]>(
   cursor: string,
   shape: T,
@@ -24,10 +29,14 @@ export function decodeCursor<const T extends readonly ('string' | 'number')[]>(
   const fits =
     Array.isArray(key) &&
     key.length === shape.length &&
-    key.every((part, i) => typeof part === shape[i] && (typeof part !== 'string' || canBeStoredKey(part)));
+    key.every((part, i) => typeof part === shape[i] && (typeof part === 'string' ? canBeStoredKey(part) : isKeyNumber(part)));
   if (!fits)
     throw new AppError('VALIDATION_FAILED', 'cursor is not one this service issued; pass the `next` value of the previous page unchanged');
   return key as never;
+}
+
+function isKeyNumber(value: unknown): boolean {
+  return Number.isSafeInteger(value) && (value as number) >= 0;
 }
 
 /** Items beyond `limit` (one extra row is fetched) mean there is a next page. */

@@ -39,6 +39,7 @@ for (const recoverer of [createAddressRecoverer(), createAddressRecoverer({ pref
     const message = parseSiweMessage(text);
     checkSiweRules(message, {
       domains: [(c.domainBinding ?? c.domain).toLowerCase()],
+      schemes: new Map(), // the vectors are laid out without a scheme, which is then not compared
       address: c.address,
       time: c.time ? Date.parse(c.time) : Date.now(),
       skewMs: 0,

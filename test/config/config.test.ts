@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
+import type { Env } from '../../src/config/env-readers.ts';
+import { EnvReader } from '../../src/config/env-readers.ts';
 
 describe('configuration', () => {
   test('embedded defaults', () => {
@@ -173,4 +175,82 @@ describe('configuration', () => {
       delete process.env.PORT;
     }
   });
+
+  test('AUTH_FAIL_IPV6_PREFIX: 64 by default, 1 to 128', () => {
+    assert.equal(loadConfig({}).auth.failIpv6Prefix, 64);
+    assert.equal(loadConfig({ AUTH_FAIL_IPV6_PREFIX: '128' }).auth.failIpv6Prefix, 128);
+    assert.equal(loadConfig({ AUTH_FAIL_IPV6_PREFIX: '48' }).auth.failIpv6Prefix, 48);
+    for (const bad of ['0', '129', '64.5', 'sixty-four', '-1'])
+      assert.throws(() => loadConfig({ AUTH_FAIL_IPV6_PREFIX: bad }), /AUTH_FAIL_IPV6_PREFIX must be a whole number from 1 to 128/, bad);
+  });
+
+  test('a start-up message about a URL setting names it and its host, never the password', () => {
+    const secret = 'Sup3r-S3cret';
+    const settings: [string, Env][] = [
+      ['DATABASE_URL', {}],
+      ['REDIS_URL', {}],
+      ['AUTH_RPC_URL', {}],
+      ['S3_ENDPOINT', { STORAGE: 's3', S3_BUCKET: 'files' }],
+      ['PUBLIC_BASE_URL', {}],
+      ['S3_PUBLIC_BASE_URL', { STORAGE: 's3', S3_BUCKET: 'files' }],
+    ];
+    const values = [
+      // Malformed: these do not parse, so the credentials are found by pattern.
+      `postgres://admin:${secret}@db.example.com:notaport/app`,
+      `https://admin:${secret}@db.example.com:99999/`,
+      `postgres://admin:pa/${secret}@db.example.com:5432/app`,
+      `postgres://admin:${secret}@with@db.example.com:bad/app`,
+      `redis://:${secret}@db.example.com:port`,
+      `postgres://db.example.com:notaport/app?sslmode=require&password=${secret}`,
+      `admin:${secret}@db.example.com/app`,
+      // Well-formed but of the wrong scheme.
+      `mysql://admin:${secret}@db.example.com/app`,
+      `ftp://admin:${secret}@db.example.com/`,
+      `http://admin:${secret}@db.example.com/?token=${secret}`,
+    ];
+    for (const [name, context] of settings) {
+      for (const value of values) {
+        if (value.startsWith('http://') && name !== 'DATABASE_URL' && name !== 'REDIS_URL') continue; // an accepted value
+        const message = configErrorOf({ ...context, [name]: value });
+        assert.match(message, new RegExp(`${name} must be`), `${name}=${value}: ${message}`);
+        assert.ok(!message.includes(secret), `${name}=${value} shows its password: ${message}`);
+        if (!value.startsWith('admin:')) assert.match(message, /db\.example\.com/, `${name}=${value}: the host is shown`);
+      }
+    }
+  });
+
+  test('a secret setting is never echoed by any reader, whatever it is read as', () => {
+    for (const name of ['FILE_URL_SECRET', 'METRICS_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'SMTP_PASSWORD', 'VENDOR_API_KEY']) {
+      const value = 'not-what-it-should-be-7f3a';
+      const read = new EnvReader({ [name]: value });
+      read.integer(name, 0, 0, 10);
+      read.boolean(name, false);
+      read.oneOf(name, ['a', 'b'], 'a');
+      read.url(name, ['https:']);
+      assert.equal(read.problems.length, 4, name);
+      for (const problem of read.problems) {
+        assert.match(problem, new RegExp(`^${name} `));
+        assert.ok(!problem.includes(value), `${name}: ${problem}`);
+      }
+    }
+    const short = configErrorOf({ FILE_URL_SIGNING: 'true', FILE_URL_SECRET: 'too-short-secret-value' });
+    assert.match(short, /FILE_URL_SECRET/);
+    assert.ok(!short.includes('too-short-secret-value'));
+  });
+
+  test('other values are still quoted, so that the operator sees what was wrong', () => {
+    assert.match(configErrorOf({ PORT: 'eighty' }), /PORT must be a whole number from 0 to 65535 \(got "eighty"\)/);
+    assert.match(configErrorOf({ DATABASE_URL: 'mysql://db.example.com/app' }), /got a mysql: URL: "mysql:\/\/db\.example\.com\/app"/);
+    assert.match(configErrorOf({ CORS_ORIGINS: 'https://u:p4ss@x.example' }), /CORS_ORIGINS entry "https:\/\/\*\*\*@x\.example"/);
+  });
 });
+
+function configErrorOf(env: Env): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError, String(error));
+    return error.message;
+  }
+  assert.fail(`no ConfigError for ${JSON.stringify(env)}`);
+}

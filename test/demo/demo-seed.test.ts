@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { privateKeyToAccount } from 'viem/accounts';
-import { DEMO_PRIVATE_KEY, type DemoData, seedDemoIfEmpty } from '../../src/demo/demo-seed.ts';
+import { loadConfig } from '../../src/config/config.ts';
+import { isLoopbackHost } from '../../src/config/loopback.ts';
+import { DEMO_PRIVATE_KEY, type DemoData, demoRefusal, seedDemoIfEmpty } from '../../src/demo/demo-seed.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { sha256 } from '../helpers/files.ts';
 import { type HttpResponse, request } from '../helpers/http.ts';
@@ -101,3 +103,57 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe('where the demo data may be created', () => {
+  test('loopback is 127.0.0.0/8, ::1 in any spelling (and IPv4-mapped) and localhost; nothing else', () => {
+    for (const host of [
+      '127.0.0.1',
+      '127.1.2.3',
+      '127.255.255.254',
+      '::1',
+      '[::1]',
+      '0:0:0:0:0:0:0:1',
+      '::ffff:127.0.0.1',
+      'localhost',
+      'LocalHost',
+      'localhost.',
+    ])
+      assert.ok(isLoopbackHost(host), host);
+    for (const host of [
+      '0.0.0.0',
+      '::',
+      '[::]',
+      '10.0.0.1',
+      '192.168.1.10',
+      '128.0.0.1',
+      '::2',
+      '::ffff:10.0.0.1',
+      'admin.example.com',
+      'localhost.example.com',
+      '127.0.0.1.nip.io',
+      'my-localhost',
+      '',
+    ])
+      assert.ok(!isLoopbackHost(host), host);
+  });
+
+  test('only outside production, on a loopback HOST and a loopback PUBLIC_BASE_URL', () => {
+    const refusal = (env: Record<string, string>) => demoRefusal(loadConfig(env));
+    const allowed: Record<string, string>[] = [
+      {},
+      { HOST: 'localhost' },
+      { HOST: '::1' },
+      { HOST: '127.0.0.2', PUBLIC_BASE_URL: 'http://localhost:3000' },
+      { PUBLIC_BASE_URL: 'http://[::1]:8080' },
+    ];
+    for (const env of allowed) assert.equal(refusal(env), undefined, JSON.stringify(env));
+    assert.equal(refusal({ NODE_ENV: 'production' }), 'NODE_ENV=production');
+    assert.match(refusal({ HOST: '0.0.0.0' }) ?? '', /HOST 0\.0\.0\.0 is not a loopback address/);
+    assert.match(refusal({ HOST: '::' }) ?? '', /HOST :: is not a loopback address/);
+    assert.match(refusal({ HOST: '192.168.1.10', PUBLIC_BASE_URL: 'http://127.0.0.1:8080' }) ?? '', /HOST 192\.168\.1\.10/);
+    assert.match(
+      refusal({ PUBLIC_BASE_URL: 'https://admin.example.com' }) ?? '',
+      /PUBLIC_BASE_URL https:\/\/admin\.example\.com is not a loopback address/,
+    );
+  });
+});

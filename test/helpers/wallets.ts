@@ -15,6 +15,8 @@ export function newWallet(): TestWallet {
 }
 
 export interface SiweOverrides {
+  /** The optional scheme before the domain (`https://admin.example.com wants you…`); none by default. */
+  scheme?: string;
   domain?: string;
   address?: `0x${string}`;
   uri?: string;
@@ -41,6 +43,7 @@ export function siweMessage(wallet: Pick<TestWallet, 'address'>, domain: string,
     issuedAt,
     ...(expirationTime ? { expirationTime } : {}),
     ...(overrides.notBefore ? { notBefore: overrides.notBefore } : {}),
+    ...(overrides.scheme !== undefined ? { scheme: overrides.scheme } : {}),
   });
 }
 

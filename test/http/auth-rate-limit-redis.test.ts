@@ -33,4 +33,47 @@ describe('failed-authentication limit shared through Redis', () => {
       'another address is only refused, not limited',
     );
   });
+
+  test('failures from many addresses of one IPv6 /64 count together across instances; another /64 is not blocked', async (t) => {
+    const env = { AUTH_FAIL_LIMIT: String(LIMIT), TRUST_PROXY: '127.0.0.1', REDIS_URL, AUTH_DOMAINS: 'admin.example.test' };
+    const [a, b] = await Promise.all([startTestService('sqlite', { env }), startTestService('sqlite', { env })]);
+    t.after(async () => {
+      await a.close();
+      await b.close();
+    });
+    const fixture = await createTenantFixture(a.service.store, 'SharedIpv6');
+    const bad = await badSignatureHeaders(fixture.ownerWallet, a.config.auth.domains[0]!);
+    const random = () => Math.floor(Math.random() * 0xffff).toString(16);
+    const network = `2001:db8:${random()}:${random()}:`;
+    for (let i = 1; i <= LIMIT; i++) {
+      const service = i % 2 === 0 ? a : b;
+      const answer = await request(service.baseUrl, '/api/auth/test', {
+        headers: { ...bad, 'X-Forwarded-For': `${network}${i}:0:0:${i}` },
+      });
+      assert.equal(answer.status, 401);
+    }
+    for (const service of [a, b])
+      assertProblem(
+        await request(service.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': `${network}:beef` } }),
+        429,
+        'RATE_LIMITED',
+      );
+    const neighbour = `2001:db8:${random()}:${random()}::1`;
+    assert.equal((await request(b.baseUrl, '/api/auth/test', { headers: { ...bad, 'X-Forwarded-For': neighbour } })).status, 401);
+  });
+
+  test('a Redis that refuses the credentials is logged without the password, at start-up and at every retry', async (t) => {
+    const secret = 'r3dis-Passw0rd';
+    const refused = new URL(REDIS_URL);
+    // A user the server does not know: refused with WRONGPASS whether or not the server has a password.
+    refused.username = 'wallet-admin-test-nobody';
+    refused.password = secret;
+    const svc = await startTestService('sqlite', { env: { REDIS_URL: refused.href } });
+    t.after(() => svc.close());
+    const deadline = Date.now() + 10_000;
+    while (svc.logs.filter((line) => line.includes('WRONGPASS')).length < 2 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.ok(svc.logs.filter((line) => line.includes('WRONGPASS')).length >= 2, svc.logs.join('\n'));
+    for (const line of svc.logs) assert.ok(!line.includes(secret), line);
+  });
 });

@@ -40,7 +40,7 @@ describe('request log', () => {
     for (const secret of [auth['X-SIG'], auth['X-MES'], forged]) assert.ok(!text.includes(secret), 'a credential reached the log');
   });
 
-  test('headers, requests with headers and private keys are censored wherever they are logged', () => {
+  test("headers, requests with headers, private keys and a failed Redis command's arguments are censored wherever they are logged", () => {
     const lines: string[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, callback) {
@@ -53,8 +53,13 @@ describe('request log', () => {
     logger.info({ headers }, 'headers');
     logger.info({ req: { method: 'GET', headers } }, 'request');
     logger.info({ privateKey: '0xsecretkey' }, 'key');
+    // What ioredis attaches to a refused sign-in: the command, with the password among its arguments.
+    const refused = Object.assign(new Error('WRONGPASS invalid username-password pair'), {
+      command: { name: 'hello', args: ['3', 'AUTH', 'default', 'secret-redis-password'] },
+    });
+    logger.warn({ err: refused }, 'Redis unreachable');
     const text = lines.join('');
-    for (const secret of ['secretsig', 'secretmessage', 'secret-token', 'secretkey'])
+    for (const secret of ['secretsig', 'secretmessage', 'secret-token', 'secretkey', 'secret-redis-password'])
       assert.ok(!text.includes(secret), `${secret} reached the log`);
     const [first, second] = lines.map(
       (line) => JSON.parse(line) as { headers?: Record<string, string>; req?: { method: string; headers: Record<string, string> } },
@@ -64,5 +69,10 @@ describe('request log', () => {
     assert.equal(second!.req!.method, 'GET');
     assert.equal(second!.req!.headers.Authorization, '[redacted]');
     assert.deepEqual(headers['X-SIG'], '0xsecretsig', 'the logged object itself is not changed');
+    const error = JSON.parse(lines[3]!).err as { message: string; stack: string; command: { name: string } };
+    assert.equal(error.message, 'WRONGPASS invalid username-password pair', 'the error itself stays');
+    assert.match(error.stack, /WRONGPASS/);
+    assert.equal(error.command.name, 'hello', "the command's name stays");
+    assert.equal(refused.command.args.length, 4, 'the logged error itself is not changed');
   });
 });

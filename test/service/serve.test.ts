@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import { runCli } from '../helpers/cli.ts';
+import { seedTenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { spawnService as serve, waitForOutput } from '../helpers/service-process.ts';
 import { freePort } from '../helpers/test-service.ts';
@@ -83,15 +85,87 @@ describe('wallet-admin serve', () => {
     served.child.kill('SIGTERM');
     assert.equal(await served.exited, 0);
     assert.doesNotMatch(served.output(), /First start|curl/);
+    assert.match(served.output(), /No demo data was created on this first start on empty data: NODE_ENV=production\./);
     const tenant = await runCli(['tenant', 'create', '--name', 'First', '--json'], { DATA_DIR: dataDir });
     const list = await runCli(['admin', 'list', '--tenant', tenant.json().id, '--json'], { DATA_DIR: dataDir });
     assert.deepEqual(list.json().items, [], 'no demo admin was created');
   });
+
+  for (const [where, env] of [
+    ['listening on every interface (HOST=0.0.0.0)', { HOST: '0.0.0.0' }],
+    ['published at a public address (PUBLIC_BASE_URL=https://admin.example.com)', { PUBLIC_BASE_URL: 'https://admin.example.com' }],
+  ] as const) {
+    test(`a first start ${where} creates no demo data, says why and how to create the first admin`, async (t) => {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-serve-'));
+      t.after(() => rm(dataDir, { recursive: true, force: true }));
+      const served = serve({ DATA_DIR: dataDir, PORT: String(await freePort()), ...env });
+      t.after(() => served.child.kill('SIGKILL'));
+      await waitForOutput(served, /listening on/);
+      const [notice] = await waitForOutput(served, /"msg":"No demo data was created on this first start[^"]*"/);
+      served.child.kill('SIGTERM');
+      assert.equal(await served.exited, 0);
+      const reason =
+        'HOST' in env ? 'HOST 0.0.0.0 is not a loopback address' : 'PUBLIC_BASE_URL https://admin.example.com is not a loopback address';
+      assert.ok(notice.includes(reason), notice);
+      for (const command of ['tenant create', 'admin create', 'channel create', 'channel link'])
+        assert.ok(notice.includes(`wallet-admin ${command}`), command);
+      assert.doesNotMatch(served.output(), /created demo tenant|curl/);
+      const store = await openMetadataStore({ dataDir });
+      try {
+        assert.equal(await store.isEmpty(), true, 'no demo tenant, admin or channel');
+      } finally {
+        await store.close();
+      }
+
+      // A start on data that exists says nothing about demo data.
+      const seeded = await seedTenantFixture({ dataDir }, 'Real');
+      const again = serve({ DATA_DIR: dataDir, PORT: String(await freePort()), ...env });
+      t.after(() => again.child.kill('SIGKILL'));
+      await waitForOutput(again, /listening on/);
+      again.child.kill('SIGTERM');
+      assert.equal(await again.exited, 0);
+      assert.doesNotMatch(again.output(), /demo data/);
+      assert.ok(seeded.tenant.id);
+    });
+  }
 
   test('a bad setting stops start-up with a message naming it', async () => {
     const served = serve({ PORT: 'eighty', AUTH_PLAIN_MESSAGES: 'sometimes', DATA_DIR: os.tmpdir() });
     assert.notEqual(await served.exited, 0);
     assert.match(served.output(), /PORT/);
     assert.match(served.output(), /AUTH_PLAIN_MESSAGES/);
+  });
+
+  test('a bad URL setting stops start-up with a message naming it and its host, and never its password', async () => {
+    const secret = 'pr0d-Passw0rd';
+    const served = serve({
+      DATA_DIR: os.tmpdir(),
+      DATABASE_URL: `postgres://wallet:${secret}@db.internal:notaport/wallet_admin`,
+      REDIS_URL: `redis://:${secret}@cache.internal:notaport`,
+      AUTH_RPC_URL: `wss://rpc:${secret}@rpc.internal/`,
+      STORAGE: 's3',
+      S3_BUCKET: 'files',
+      S3_ENDPOINT: `https://key:${secret}@s3.internal:99999`,
+      PUBLIC_BASE_URL: `https://admin:${secret}@admin.example.com:port`,
+      S3_PUBLIC_BASE_URL: `ftp://cdn:${secret}@cdn.example.com/`,
+      FILE_URL_SIGNING: 'true',
+      FILE_URL_SECRET: secret,
+    });
+    assert.notEqual(await served.exited, 0);
+    const output = served.output();
+    const hosts: [string, string][] = [
+      ['DATABASE_URL', 'db.internal'],
+      ['REDIS_URL', 'cache.internal'],
+      ['AUTH_RPC_URL', 'rpc.internal'],
+      ['S3_ENDPOINT', 's3.internal'],
+      ['PUBLIC_BASE_URL', 'admin.example.com'],
+      ['S3_PUBLIC_BASE_URL', 'cdn.example.com'],
+    ];
+    for (const [name, host] of hosts) {
+      assert.match(output, new RegExp(`${name} must be`), output);
+      assert.ok(output.includes(host), `${name}'s host is shown: ${output}`);
+    }
+    assert.match(output, /FILE_URL_SECRET must be/);
+    assert.ok(!output.includes(secret), output);
   });
 });

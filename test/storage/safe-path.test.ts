@@ -40,6 +40,13 @@ describe('safeSegment: the one gate for every path segment', () => {
       '․․',
       '%c0%ae%c0%ae',
       'trailing%20',
+      // The zero-width non-joiner and joiner between visible characters: Persian, Devanagari, emoji.
+      'می\u200Cخواهم.txt',
+      'क्\u200Dष.txt',
+      '\u{1F469}\u200D\u{1F4BB} notes.md',
+      '\u{1F3F3}\uFE0F\u200D\u{1F308}.png',
+      'a\u200Cb',
+      '1\u200D2',
     ];
     for (const name of names) assert.equal(safeSegment(name, 'name'), name, JSON.stringify(name));
   });
@@ -80,6 +87,24 @@ describe('safeSegment: the one gate for every path segment', () => {
       ['x'.repeat(256), /255 bytes/],
       ['é'.repeat(128), /255 bytes/],
       [`${'😀'.repeat(63)}xxxx`, /255 bytes/],
+      // Format characters (\p{Cf}): shown as nothing, they reorder or disguise a name.
+      ['invoice\u202Egnp.exe', /format characters such as U\+202E \(right-to-left override\)/],
+      ...['\u202A', '\u202B', '\u202C', '\u202D', '\u202E', '\u2066', '\u2067', '\u2068', '\u2069', '\u200E', '\u200F', '\u061C'].map(
+        (bidi): [string, RegExp] => [`report${bidi}fdp.exe`, /format characters/],
+      ),
+      ...['\u200B', '\u00AD', '\u2060', '\uFEFF', '\u180E', '\u0600', '\u{E0001}', '\u{E0067}', '\u{1D173}'].map(
+        (invisible): [string, RegExp] => [`a${invisible}b.txt`, /format characters/],
+      ),
+      ['\uFEFFbom.txt', /format characters/],
+      // A joiner or non-joiner anywhere but between two visible characters only hides.
+      ['\u200Dstart.txt', /format characters/],
+      ['end.txt\u200C', /format characters/],
+      ['a\u200D.txt', /format characters/],
+      ['a.\u200Dtxt', /format characters/],
+      ['a \u200Cb', /format characters/],
+      ['a\u200D\u200Db', /format characters/],
+      ['a\u200D\u202Eb', /format characters/],
+      ['\u200C', /format characters/],
       ['lone\ud800', /surrogate/],
       ['\udc00tail', /surrogate/],
       ['\ud83d', /surrogate/],
@@ -110,7 +135,7 @@ describe('blobKey', () => {
 
   test('refuses no segments at all, and any unsafe segment wherever it stands', () => {
     assert.throws(() => blobKey(), isInvalidPath);
-    for (const bad of ['..', '', 'a/b', '.hidden', 'a\\b', 'a\0', 'a.']) {
+    for (const bad of ['..', '', 'a/b', '.hidden', 'a\\b', 'a\0', 'a.', 'a\u202Eb']) {
       assert.throws(() => blobKey(bad, 'x', 'y'), isInvalidPath, `first ${JSON.stringify(bad)}`);
       assert.throws(() => blobKey('x', bad, 'y'), isInvalidPath, `middle ${JSON.stringify(bad)}`);
       assert.throws(() => blobKey('x', 'y', bad), isInvalidPath, `last ${JSON.stringify(bad)}`);

@@ -44,9 +44,13 @@ async function walletAuth(app: FastifyInstance, options: { authenticator: Wallet
     if (client === undefined) throw new AppError('HTTP_MALFORMED', 'The connection closed before the request was handled');
     const retryAfterSeconds = await failures.blockedFor(client, Date.now());
     if (retryAfterSeconds !== undefined) {
-      throw new AppError('RATE_LIMITED', `Too many failed sign-ins from this address; try again in ${retryAfterSeconds} s`, {
-        retryAfterSeconds,
-      });
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many failed sign-ins from this address (for IPv6, from its network); try again in ${retryAfterSeconds} s`,
+        {
+          retryAfterSeconds,
+        },
+      );
     }
     try {
       request.authentication = await authenticator.authenticate(walletHeaders(request));
