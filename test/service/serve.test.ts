@@ -136,7 +136,7 @@ describe('wallet-admin serve', () => {
     assert.match(served.output(), /AUTH_PLAIN_MESSAGES/);
   });
 
-  test('a bad URL setting stops start-up with a message naming it and its host, and never its password', async () => {
+  test('a bad URL setting stops start-up with a message naming it and its host (an RPC URL not even that), and never its password', async () => {
     const secret = 'pr0d-Passw0rd';
     const served = serve({
       DATA_DIR: os.tmpdir(),
@@ -156,7 +156,6 @@ describe('wallet-admin serve', () => {
     const hosts: [string, string][] = [
       ['DATABASE_URL', 'db.internal'],
       ['REDIS_URL', 'cache.internal'],
-      ['AUTH_RPC_URL', 'rpc.internal'],
       ['S3_ENDPOINT', 's3.internal'],
       ['PUBLIC_BASE_URL', 'admin.example.com'],
       ['S3_PUBLIC_BASE_URL', 'cdn.example.com'],
@@ -165,6 +164,9 @@ describe('wallet-admin serve', () => {
       assert.match(output, new RegExp(`${name} must be`), output);
       assert.ok(output.includes(host), `${name}'s host is shown: ${output}`);
     }
+    // An RPC URL is named, never quoted: providers put their API key in its path.
+    assert.match(output, /AUTH_RPC_URL must be/);
+    assert.ok(!output.includes('rpc.internal'), output);
     assert.match(output, /FILE_URL_SECRET must be/);
     assert.ok(!output.includes(secret), output);
   });
