@@ -39,6 +39,7 @@ const UNIT_FILES = [
   'files/scope-restore-plan.test.ts',
   'files/retention-and-schedule.test.ts',
   'files/signed-links.test.ts',
+  'logging/batched-output.test.ts',
   'http/auth-rate-limit.test.ts',
   'http/auth-test.test.ts',
   'http/authorization-matrix.test.ts',

@@ -24,6 +24,8 @@ export interface WalletHeaders {
 
 export interface Authentication {
   principal: Principal;
+  /** The headers as received, which the authentication vouched for. */
+  received: WalletHeaders;
   /** EIP-55 checksum form. */
   walletAddress: string;
   /** Identifies the signed message of this wallet, for revocation. */
@@ -121,6 +123,7 @@ export class WalletAuthenticator {
     }
     return {
       principal: this.principalView(record),
+      received: headers,
       walletAddress: verified.walletAddress,
       messageHash: verified.messageHash,
       validUntil: verified.validUntil,

@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
 import type { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config } from '../config/config.ts';
-import type { Logger } from '../logging/logger.ts';
+import { type Logger, requestLineWriter } from '../logging/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Readiness } from '../observability/readiness.ts';
 import { SERVICE_VERSION } from '../version.ts';
@@ -12,6 +12,7 @@ import { BodyIdleGuard } from './body-idle-guard.ts';
 import { answerClientError, answerConnect, answerStalledBody, answerUnmetExpectation } from './client-errors.ts';
 import { loadConsoleAssets } from './console-assets.ts';
 import type { FilesRouteDeps } from './files-route-deps.ts';
+import { lazyRequestLogger } from './lazy-request-logger.ts';
 import channelScope from './plugins/channel-scope.ts';
 import errorHandler, { sendRouterProblem } from './plugins/error-handler.ts';
 import httpFraming from './plugins/http-framing.ts';
@@ -51,7 +52,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
-    logController: new RequestLog(),
+    logController: new RequestLog(requestLineWriter(deps.logger)),
+    childLoggerFactory: lazyRequestLogger,
     // No deadline for a whole request: it would cap an upload's duration, hence its size on a
     // slow line. The head has REQUEST_TIMEOUT (headersTimeout), a body BODY_IDLE_TIMEOUT (below).
     requestTimeout: 0,
@@ -92,7 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { readiness: deps.readiness });
   await app.register(consoleRoutes, { assets: await loadConsoleAssets(deps.consoleDir) });
-  await app.register(authRoutes, { authenticator });
+  await app.register(authRoutes, { authenticator, answerCacheSize: config.auth.signatureCacheSize });
   await app.register(linkedChannelsRoute, deps.files);
   // Every route on a channel, in one scope whose hook signs the caller in and resolves the
   // channel, the route's permission and the named file once (see plugins/channel-scope.ts).

@@ -1,7 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import type { WalletAuthenticator } from '../../auth/wallet-authenticator.ts';
-import { authenticationOf, walletHeaders } from '../plugins/wallet-auth.ts';
+import { BoundedCache } from '../../auth/bounded-cache.ts';
+import type { Principal } from '../../auth/principal.ts';
+import type { WalletAuthenticator, WalletHeaders } from '../../auth/wallet-authenticator.ts';
+import { authenticationOf } from '../plugins/wallet-auth.ts';
 import { AuthTestResponseSchema, LogoutQuery, NonceResponseSchema, WalletHeadersSchema } from '../schemas/auth.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 
@@ -10,10 +12,24 @@ const preview = (value: string) => `${value.slice(0, PREVIEW_LENGTH)}...`;
 
 export interface AuthRoutesOptions {
   authenticator: WalletAuthenticator;
+  /** Answers of GET /api/auth/test kept serialized (AUTH_CACHE_SIZE). */
+  answerCacheSize: number;
 }
+
+/** A credential's answer, serialized once: it changes only with the admin's record (a new Principal) or the headers. */
+interface CachedAnswer {
+  principal: Principal;
+  received: WalletHeaders;
+  body: string;
+}
+
+const sameHeaders = (a: WalletHeaders, b: WalletHeaders) =>
+  a.wal === b.wal && a.sig === b.sig && a.mes === b.mes && a.walletAddress === b.walletAddress;
 
 export default async function authRoutes(base: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
+  // As many as the verified credentials the authenticator keeps: the same requests repeat.
+  const answers = new BoundedCache<CachedAnswer>(options.answerCacheSize);
 
   app.get(
     '/api/auth/test',
@@ -26,19 +42,30 @@ export default async function authRoutes(base: FastifyInstance, options: AuthRou
         response: { 200: AuthTestResponseSchema, ...authenticatedErrorResponses },
       },
     },
-    async (request) => {
-      const { principal, walletAddress } = authenticationOf(request);
-      // requireWallet has already refused a request missing any of these.
-      const sent = walletHeaders(request);
-      const [wal, sig, mes] = [sent.wal ?? '', sent.sig ?? '', sent.mes ?? ''];
-      const sentWalletAddress = sent.walletAddress;
-      return {
-        principal,
-        authenticated: true,
-        headers: { 'X-WAL': preview(wal), 'X-SIG': preview(sig), 'X-MES': preview(mes) },
-        allHeaders: { 'X-WAL': wal, 'X-SIG': sig, 'X-MES': mes, 'X-Wallet-Address': sentWalletAddress ?? null },
-        walletAddress,
-      };
+    async (request, reply) => {
+      const authentication = authenticationOf(request);
+      const { principal, walletAddress, received } = authentication;
+      const now = Date.now();
+      let body = answers.get(
+        received.sig!,
+        now,
+        (answer) => answer.principal === principal && sameHeaders(answer.received, received),
+      )?.body;
+      if (body === undefined) {
+        // requireWallet has already refused a request missing any of these.
+        const [wal, sig, mes] = [received.wal ?? '', received.sig ?? '', received.mes ?? ''];
+        body = String(
+          reply.serialize({
+            principal,
+            authenticated: true,
+            headers: { 'X-WAL': preview(wal), 'X-SIG': preview(sig), 'X-MES': preview(mes) },
+            allHeaders: { 'X-WAL': wal, 'X-SIG': sig, 'X-MES': mes, 'X-Wallet-Address': received.walletAddress ?? null },
+            walletAddress,
+          }),
+        );
+        answers.set(received.sig!, { principal, received, body }, authentication.validUntil);
+      }
+      return reply.type('application/json').send(body);
     },
   );
 
