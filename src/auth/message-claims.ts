@@ -1,6 +1,6 @@
 import type { AuthConfig } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
-import { looksLikeSiweMessage, parseRfc3339, parseSiweMessage, type SiweMessage, SiweParseError } from './siwe/siwe-message.ts';
+import { looksLikeSiweMessage, parseSiweMessage, type SiweMessage, SiweParseError, timesOf } from './siwe/siwe-message.ts';
 import { checkSiweRules } from './siwe-rules.ts';
 
 /** What a message, once accepted, vouches for. Times are epoch ms. */
@@ -50,7 +50,8 @@ function readSiweClaims(text: string, walletAddress: string, config: AuthConfig,
   // Service policy on top of EIP-4361: no message from the future, none that outlives AUTH_MAX_AGE.
   // A signed message is a bearer credential: its own Expiration Time may shorten its life, never
   // lengthen it beyond the operator's bound (one that says 2100 would otherwise serve for 75 years).
-  const issuedAt = parseRfc3339(message.issuedAt)!;
+  const times = timesOf(message);
+  const issuedAt = times.issuedAt;
   if (issuedAt > now + skew) {
     throw new AppError('AUTH_MESSAGE_NOT_YET_VALID', 'The message was issued in the future; check the client clock');
   }
@@ -62,7 +63,7 @@ function readSiweClaims(text: string, walletAddress: string, config: AuthConfig,
     );
   }
   // checkSiweRules refused an Expiration Time already past.
-  const expirationEnd = message.expirationTime === undefined ? Number.POSITIVE_INFINITY : parseRfc3339(message.expirationTime)! + skew;
+  const expirationEnd = times.expirationTime === undefined ? Number.POSITIVE_INFINITY : times.expirationTime + skew;
   const signedBy = issuedAt + (hasFraction(message.issuedAt) ? 0 : 999);
   return { kind: 'siwe', chainId: message.chainId, nonce: message.nonce, signedBy, validUntil: Math.min(maxAgeEnd, expirationEnd) };
 }

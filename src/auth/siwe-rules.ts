@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
-import { parseRfc3339, type SiweMessage } from './siwe/siwe-message.ts';
+import { type SiweMessage, timesOf } from './siwe/siwe-message.ts';
 
 export interface SiweRuleOptions {
   /** Domains the message may name (lowercase). */
@@ -50,10 +50,11 @@ export function checkSiweRules(message: SiweMessage, options: SiweRuleOptions): 
   if (options.nonce !== undefined && message.nonce !== options.nonce) {
     throw new AppError('AUTH_NONCE_INVALID', 'The message nonce is not the expected one');
   }
-  if (message.notBefore !== undefined && parseRfc3339(message.notBefore)! > options.time + options.skewMs) {
+  const times = timesOf(message);
+  if (times.notBefore !== undefined && times.notBefore > options.time + options.skewMs) {
     throw new AppError('AUTH_MESSAGE_NOT_YET_VALID', `The message is not valid before ${message.notBefore}`);
   }
-  if (message.expirationTime !== undefined && parseRfc3339(message.expirationTime)! + options.skewMs <= options.time) {
+  if (times.expirationTime !== undefined && times.expirationTime + options.skewMs <= options.time) {
     throw new AppError('AUTH_MESSAGE_EXPIRED', `The message expired at ${message.expirationTime}`);
   }
 }

@@ -94,7 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { readiness: deps.readiness });
   await app.register(consoleRoutes, { assets: await loadConsoleAssets(deps.consoleDir) });
-  await app.register(authRoutes, { authenticator, answerCacheSize: config.auth.signatureCacheSize });
+  // The answers of the credentials that repeat: a short list (each answer is a couple of KiB).
+  await app.register(authRoutes, { authenticator, answerCacheSize: Math.min(config.auth.signatureCacheSize, 1000) });
   await app.register(linkedChannelsRoute, deps.files);
   // Every route on a channel, in one scope whose hook signs the caller in and resolves the
   // channel, the route's permission and the named file once (see plugins/channel-scope.ts).

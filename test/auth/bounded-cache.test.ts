@@ -44,6 +44,21 @@ describe('BoundedCache', () => {
     assert.equal(cache.get('b', 0), 0);
   });
 
+  it('keeps its order through heavy churn of deletions, expiries and re-insertions of the same keys', () => {
+    const cache = new BoundedCache<number>(50);
+    // Far more stale queue entries than live ones: the cache must still evict exactly the least recent.
+    for (let round = 0; round < 200; round++) {
+      for (let i = 0; i < 50; i++) cache.set(`k${i}`, round, round % 3 === 0 ? 0 : Infinity);
+      for (let i = 0; i < 50; i += 2) cache.delete(`k${i}`);
+    }
+    for (let i = 0; i < 50; i++) cache.set(`k${i}`, -1, Infinity);
+    for (let i = 0; i < 10; i++) cache.set(`new${i}`, i, Infinity);
+    assert.equal(cache.size, 50);
+    for (let i = 0; i < 10; i++) assert.equal(cache.get(`k${i}`, 1), undefined, `k${i}, the oldest, went first`);
+    for (let i = 10; i < 50; i++) assert.equal(cache.get(`k${i}`, 1), -1);
+    for (let i = 0; i < 10; i++) assert.equal(cache.get(`new${i}`, 1), i);
+  });
+
   it('stores nothing with a bound of 0', () => {
     const cache = new BoundedCache<number>(0);
     cache.set('a', 1, Infinity);

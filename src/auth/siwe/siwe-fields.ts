@@ -113,9 +113,11 @@ export function checkNonce(value: string): void {
   if (!NONCE.test(value)) throw invalidField('nonce', `${quote(value)} is not at least 8 letters (A-Z, a-z) and digits`);
 }
 
-export function checkDateTime(field: 'issuedAt' | 'expirationTime' | 'notBefore', value: string): void {
+/** Checks an RFC 3339 field and answers its epoch milliseconds. */
+export function checkDateTime(field: 'issuedAt' | 'expirationTime' | 'notBefore', value: string): number {
   const result = checkRfc3339(value);
   if (!result.ok) throw invalidField(field, `${quote(value)}: ${result.reason}`);
+  return result.epochMs;
 }
 
 /** request-id = *pchar */

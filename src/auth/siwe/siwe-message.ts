@@ -33,7 +33,30 @@ import {
 } from './siwe-fields.ts';
 
 export { isEip55Checksummed, toEip55 } from './eip55.ts';
-export { parseRfc3339 } from './rfc3339.ts';
+
+import { parseRfc3339 } from './rfc3339.ts';
+
+export { parseRfc3339 };
+
+/** A message's times in epoch milliseconds. */
+export interface SiweTimes {
+  issuedAt: number;
+  expirationTime?: number;
+  notBefore?: number;
+}
+
+/** The times parseSiweMessage read, so that the rules and the claims do not parse them again. */
+const PARSED_TIMES = new WeakMap<SiweMessage, SiweTimes>();
+
+/** The message's times: as parsed, or read now from a message built otherwise (its fields already checked). */
+export function timesOf(message: SiweMessage): SiweTimes {
+  const parsed = PARSED_TIMES.get(message);
+  if (parsed !== undefined) return parsed;
+  const times: SiweTimes = { issuedAt: parseRfc3339(message.issuedAt)! };
+  if (message.expirationTime !== undefined) times.expirationTime = parseRfc3339(message.expirationTime);
+  if (message.notBefore !== undefined) times.notBefore = parseRfc3339(message.notBefore);
+  return times;
+}
 export { SiweParseError } from './siwe-error.ts';
 
 export interface SiweMessage {
@@ -187,7 +210,7 @@ export function parseSiweMessage(text: string): SiweMessage {
   const nonce = lines.takeTagged('nonce');
   checkNonce(nonce);
   const issuedAt = lines.takeTagged('issuedAt');
-  checkDateTime('issuedAt', issuedAt);
+  const times: SiweTimes = { issuedAt: checkDateTime('issuedAt', issuedAt) };
 
   const message: SiweMessage = {
     ...(scheme !== undefined ? { scheme } : {}),
@@ -204,10 +227,11 @@ export function parseSiweMessage(text: string): SiweMessage {
   for (const field of ['expirationTime', 'notBefore'] as const) {
     if (lines.peek()?.startsWith(TAGS[field])) {
       const value = lines.takeTagged(field);
-      checkDateTime(field, value);
+      times[field] = checkDateTime(field, value);
       message[field] = value;
     }
   }
+  PARSED_TIMES.set(message, times);
   if (lines.peek()?.startsWith(TAGS.requestId)) {
     const requestId = lines.takeTagged('requestId');
     checkRequestId(requestId);

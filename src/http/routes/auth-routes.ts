@@ -12,7 +12,7 @@ const preview = (value: string) => `${value.slice(0, PREVIEW_LENGTH)}...`;
 
 export interface AuthRoutesOptions {
   authenticator: WalletAuthenticator;
-  /** Answers of GET /api/auth/test kept serialized (AUTH_CACHE_SIZE). */
+  /** Answers of GET /api/auth/test kept serialized. */
   answerCacheSize: number;
 }
 
@@ -28,7 +28,6 @@ const sameHeaders = (a: WalletHeaders, b: WalletHeaders) =>
 
 export default async function authRoutes(base: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
-  // As many as the verified credentials the authenticator keeps: the same requests repeat.
   const answers = new BoundedCache<CachedAnswer>(options.answerCacheSize);
 
   app.get(
