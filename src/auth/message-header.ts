@@ -1,7 +1,10 @@
 import { AppError } from '../errors/app-error.ts';
 
 export const BASE64_PREFIX = 'base64:';
-const STANDARD_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+// Standard alphabet, padded to a multiple of four: a character class and a length check, which V8
+// runs far faster than the grammar's alternation of groups of four.
+const BASE64_CHARACTERS = /^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]=|==)?$/;
+const isStandardBase64 = (text: string) => text.length % 4 === 0 && BASE64_CHARACTERS.test(text);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export interface ReceivedMessage {
@@ -19,7 +22,7 @@ export function decodeMessageHeader(value: string): ReceivedMessage {
   let bytes: Uint8Array;
   if (value.startsWith(BASE64_PREFIX)) {
     const encoded = value.slice(BASE64_PREFIX.length);
-    if (encoded === '' || !STANDARD_BASE64.test(encoded)) {
+    if (encoded === '' || !isStandardBase64(encoded)) {
       throw new AppError('AUTH_MESSAGE_MALFORMED', 'X-MES starts with "base64:" but the rest is not standard padded base64');
     }
     bytes = new Uint8Array(Buffer.from(encoded, 'base64'));

@@ -10,8 +10,9 @@ import { decodeMessageHeader, type ReceivedMessage } from './message-header.ts';
 import { NONCE_KEY_NAME, newNonceKey, SignedNonces } from './nonces.ts';
 import { type Principal, principalOf } from './principal.ts';
 import type { AddressRecoverer } from './signature/address-recoverer.ts';
-import { isHexSignature } from './signature/parse-signature.ts';
+import { isHexSignature, parseRecoverableSignature } from './signature/parse-signature.ts';
 import { recoverPersonalSigner } from './signature/recover-personal-signer.ts';
+import type { SignerRecovery } from './signature/recovery-pool.ts';
 import { toEip55 } from './siwe/siwe-message.ts';
 
 /** The authentication headers as received; undefined when not sent. */
@@ -26,6 +27,8 @@ export interface Authentication {
   principal: Principal;
   /** The headers as received, which the authentication vouched for. */
   received: WalletHeaders;
+  /** True when these headers were verified on an earlier request (the credential is in use, not new). */
+  repeated: boolean;
   /** EIP-55 checksum form. */
   walletAddress: string;
   /** Identifies the signed message of this wallet, for revocation. */
@@ -60,6 +63,8 @@ export interface WalletAuthenticatorDeps {
   config: AuthConfig;
   store: AuthRecords;
   recoverer: AddressRecoverer;
+  /** Recovers signers off the event loop (a RecoveryPool); without it, `recoverer` does, inline. */
+  signers?: SignerRecovery | undefined;
   contractWallets?: ContractWalletVerifier | undefined;
   now?: () => number;
 }
@@ -100,6 +105,7 @@ export class WalletAuthenticator {
     const signature = headers.sig!;
     const mes = cachedMessageForm(headers.mes!);
     let verified: VerifiedMessage | undefined = this.signatures.get(signature, now, (entry) => entry.wal === wal && entry.mes === mes);
+    const repeated = verified !== undefined;
     if (verified === undefined) {
       verified = await this.verify(wal, signature, decodeMessageHeader(headers.mes!), now);
       this.signatures.set(signature, { ...verified, wal, mes }, verified.validUntil);
@@ -124,6 +130,7 @@ export class WalletAuthenticator {
     return {
       principal: this.principalView(record),
       received: headers,
+      repeated,
       walletAddress: verified.walletAddress,
       messageHash: verified.messageHash,
       validUntil: verified.validUntil,
@@ -206,6 +213,14 @@ export class WalletAuthenticator {
     return principal;
   }
 
+  /** The signer's address: on the recovery workers when there are any, else here. Throws AUTH_SIGNATURE_MALFORMED. */
+  private recoverSigner(signature: string, message: Uint8Array): Promise<string | undefined> | string | undefined {
+    const parsed = parseRecoverableSignature(signature);
+    return this.deps.signers
+      ? this.deps.signers.recoverSigner(message, parsed)
+      : recoverPersonalSigner(this.deps.recoverer, parsed, message);
+  }
+
   /**
    * The wallet's key made the signature (ecrecover), or else, for a SIWE message, the wallet is a
    * contract that approves it on the message's own chain. The chain is asked only about an admin's
@@ -216,7 +231,7 @@ export class WalletAuthenticator {
     // Contract wallets sign with signatures of any length; only they may skip the 65-byte form,
     // and only for a message that names the chain to ask (a plain message names none).
     const anyLength = contractWallets !== undefined && chainId !== undefined && isHexSignature(signature) && signature.length !== 132;
-    if (!anyLength && recoverPersonalSigner(this.deps.recoverer, signature, bytes) === wal.toLowerCase()) return;
+    if (!anyLength && (await this.recoverSigner(signature, bytes)) === wal.toLowerCase()) return;
     if (contractWallets === undefined || chainId === undefined) throw invalidSignature();
     if (!contractWallets.mayVerifyOn(chainId)) throw invalidSignature(chainId);
     if ((await this.state.principalRecord(wal, now)) === undefined) throw invalidSignature();

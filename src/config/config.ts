@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { type RpcNode, readChainIds, readRpcNodes } from './chain-settings.ts';
 import { type Env, EnvReader } from './env-readers.ts';
@@ -31,6 +32,8 @@ export interface AuthConfig {
   failLimit: number;
   /** An IPv6 client's failures count for its network of this many bits (AUTH_FAIL_IPV6_PREFIX; 128 = per address). */
   failIpv6Prefix: number;
+  /** Worker threads that recover signers off the event loop (AUTH_RECOVERY_THREADS; 0: on the event loop). */
+  recoveryThreads: number;
 }
 
 /** Where and how contract-wallet signatures are checked on chain; no node, no contract wallets. */
@@ -275,6 +278,8 @@ export function loadConfig(env: Env = process.env): Config {
       },
       failLimit: read.integer('AUTH_FAIL_LIMIT', 100, 1, 1_000_000),
       failIpv6Prefix: read.integer('AUTH_FAIL_IPV6_PREFIX', 64, 1, 128),
+      // One core is the event loop's; the others may recover signatures, up to four.
+      recoveryThreads: read.integer('AUTH_RECOVERY_THREADS', Math.min(4, Math.max(0, availableParallelism() - 1)), 0, 64),
     },
     files: {
       maxFileBytes: read.integer('MAX_FILE_BYTES', 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),

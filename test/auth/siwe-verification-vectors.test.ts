@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { createAddressRecoverer } from '../../src/auth/signature/address-recoverer.ts';
+import { parseRecoverableSignature } from '../../src/auth/signature/parse-signature.ts';
 import { recoverPersonalSigner } from '../../src/auth/signature/recover-personal-signer.ts';
 import { parseSiweMessage, type SiweMessage } from '../../src/auth/siwe/siwe-message.ts';
 import { checkSiweRules } from '../../src/auth/siwe-rules.ts';
@@ -45,7 +46,7 @@ for (const recoverer of [createAddressRecoverer(), createAddressRecoverer({ pref
       skewMs: 0,
       ...(c.matchNonce !== undefined ? { nonce: c.matchNonce } : {}),
     });
-    const signer = recoverPersonalSigner(recoverer, c.signature, new TextEncoder().encode(text));
+    const signer = recoverPersonalSigner(recoverer, parseRecoverableSignature(c.signature), new TextEncoder().encode(text));
     if (signer !== c.address.toLowerCase()) throw new Error('signature does not match the address');
   }
 

@@ -1,5 +1,6 @@
 import { AppError } from '../../errors/app-error.ts';
 import { createAddressRecoverer } from '../signature/address-recoverer.ts';
+import { parseRecoverableSignature } from '../signature/parse-signature.ts';
 import { recoverPersonalSigner } from '../signature/recover-personal-signer.ts';
 import { isHexAddress, toEip55 } from '../siwe/eip55.ts';
 import { looksLikeSiweMessage, parseSiweMessage, SiweParseError } from '../siwe/siwe-message.ts';
@@ -54,7 +55,7 @@ export function headersFromSignature(input: ExternalSignature): SignInHeaders {
   }
   const expected = signerOf(text, input.address);
   const signature = input.signature.startsWith('0x') ? input.signature : `0x${input.signature}`;
-  const signer = recoverPersonalSigner(createAddressRecoverer(), signature, input.message);
+  const signer = recoverPersonalSigner(createAddressRecoverer(), parseRecoverableSignature(signature), input.message);
   if (signer === undefined || signer !== expected.toLowerCase()) {
     throw new AppError(
       'AUTH_SIGNATURE_INVALID',

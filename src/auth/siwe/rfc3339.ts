@@ -14,7 +14,8 @@ function isLeapYear(year: number): boolean {
 }
 
 function daysInMonth(year: number, month: number): number {
-  return month === 2 ? (isLeapYear(year) ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
 /** Date.UTC reads years 0-99 as 1900-1999; RFC 3339 years are literal. */
@@ -31,7 +32,13 @@ export function checkRfc3339(text: string): Rfc3339Check {
   if (match === null) {
     return { ok: false, reason: 'not an RFC 3339 date-time (YYYY-MM-DDThh:mm:ss[.fraction] then Z or ±hh:mm)' };
   }
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  // Each field read where it stands, without an intermediate array: every sign-in parses two or three times.
+  const year = Number(match[1]);
+  const month = Number(match[2]);
+  const day = Number(match[3]);
+  const hour = Number(match[4]);
+  const minute = Number(match[5]);
+  const second = Number(match[6]);
   const fraction = match[7] ?? '';
   const offsetSign = match[9];
 

@@ -62,7 +62,8 @@ export default async function authRoutes(base: FastifyInstance, options: AuthRou
             walletAddress,
           }),
         );
-        answers.set(received.sig!, { principal, received, body }, authentication.validUntil);
+        // Kept for credentials in use: a new one (most of a sign-in flood) would only push others out.
+        if (authentication.repeated) answers.set(received.sig!, { principal, received, body }, authentication.validUntil);
       }
       return reply.type('application/json').send(body);
     },
