@@ -48,7 +48,8 @@ export async function buildCli() {
   await rm(`${REPO_ROOT}dist`, { recursive: true, force: true });
   await build({
     ...BUNDLE_OPTIONS,
-    entryPoints: { main: `${REPO_ROOT}src/cli/main.ts` },
+    // The sign-in verification worker is an entry of its own (src/auth/verification-pool.ts starts it).
+    entryPoints: { main: `${REPO_ROOT}src/cli/main.ts`, 'verification-worker': `${REPO_ROOT}src/auth/verification-worker.ts` },
     outdir: `${REPO_ROOT}dist`,
     outExtension: { '.js': '.mjs' },
     splitting: true,

@@ -19,7 +19,7 @@ const UNIT_FILES = [
   'auth/keccak256.test.ts',
   'auth/keystore.test.ts',
   'auth/message-lifetime.test.ts',
-  'auth/recovery-pool.test.ts',
+  'auth/verification-pool.test.ts',
   'auth/siwe-grammar-vectors.test.ts',
   'auth/siwe-scheme.test.ts',
   'auth/siwe-verification-vectors.test.ts',

@@ -5,15 +5,13 @@ import type { AuthRecords, PrincipalRecord } from '../store/types.ts';
 import { AuthState } from './auth-state.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { ContractWalletVerifier } from './contract-wallet-verifier.ts';
-import { readMessageClaims } from './message-claims.ts';
-import { decodeMessageHeader, type ReceivedMessage } from './message-header.ts';
+import { checkMessage, refusalOf } from './message-check.ts';
+import { decodeMessageHeader } from './message-header.ts';
 import { NONCE_KEY_NAME, newNonceKey, SignedNonces } from './nonces.ts';
 import { type Principal, principalOf } from './principal.ts';
 import type { AddressRecoverer } from './signature/address-recoverer.ts';
-import { isHexSignature, parseRecoverableSignature } from './signature/parse-signature.ts';
-import { recoverPersonalSigner } from './signature/recover-personal-signer.ts';
-import type { SignerRecovery } from './signature/recovery-pool.ts';
 import { toEip55 } from './siwe/siwe-message.ts';
+import type { MessageChecker } from './verification-pool.ts';
 
 /** The authentication headers as received; undefined when not sent. */
 export interface WalletHeaders {
@@ -63,8 +61,8 @@ export interface WalletAuthenticatorDeps {
   config: AuthConfig;
   store: AuthRecords;
   recoverer: AddressRecoverer;
-  /** Recovers signers off the event loop (a RecoveryPool); without it, `recoverer` does, inline. */
-  signers?: SignerRecovery | undefined;
+  /** Checks new credentials off the event loop (a VerificationPool); without it, they are checked here with `recoverer`. */
+  checker?: MessageChecker | undefined;
   contractWallets?: ContractWalletVerifier | undefined;
   now?: () => number;
 }
@@ -107,7 +105,7 @@ export class WalletAuthenticator {
     let verified: VerifiedMessage | undefined = this.signatures.get(signature, now, (entry) => entry.wal === wal && entry.mes === mes);
     const repeated = verified !== undefined;
     if (verified === undefined) {
-      verified = await this.verify(wal, signature, decodeMessageHeader(headers.mes!), now);
+      verified = await this.verify(wal, signature, headers.mes!, now);
       this.signatures.set(signature, { ...verified, wal, mes }, verified.validUntil);
     }
     if (await this.state.isRevoked(verified.messageHash, now)) {
@@ -159,11 +157,17 @@ export class WalletAuthenticator {
     this.state.forgetPrincipal(authentication.walletAddress);
   }
 
-  private async verify(wal: string, signature: string, message: ReceivedMessage, now: number): Promise<VerifiedMessage> {
-    const claims = readMessageClaims(message.text, wal, this.deps.config, now);
+  /**
+   * A new credential: the message and its signer checked (checkMessage: on a worker when the pool
+   * has them), then what needs the service's state — the nonce, a contract wallet's approval.
+   */
+  private async verify(wal: string, signature: string, mes: string, now: number): Promise<VerifiedMessage> {
+    const input = { wal, sig: signature, mes, now, contractWallets: this.deps.contractWallets !== undefined };
+    const checked = this.deps.checker ? await this.deps.checker.check(input) : checkMessage(input, this.deps.config, this.deps.recoverer);
+    if (!checked.ok) throw refusalOf(checked);
+    const { claims, messageHash } = checked;
     const nonce = claims.kind === 'siwe' && this.deps.config.requireServerNonce ? await this.issuedNonce(claims.nonce!, now) : undefined;
-    await this.checkSignature(wal, signature, message.bytes, claims.chainId, now);
-    const messageHash = messageHashOf(wal, message.bytes);
+    if (checked.signer !== wal.toLowerCase()) await this.checkContractWallet(wal, signature, mes, claims.chainId, now);
     if (nonce !== undefined) {
       // Kept as long as either could still be presented: the nonce may outlive a short message.
       const claim = await this.deps.store.claimNonce(claims.nonce!, messageHash, Math.max(claims.validUntil, nonce.expiresAt));
@@ -177,7 +181,7 @@ export class WalletAuthenticator {
     return { messageHash, signedBy: claims.signedBy, validUntil: claims.validUntil, walletAddress: toEip55(wal) };
   }
 
-  /** Checked before the signature: a nonce this service did not issue, or an expired one, costs no recovery. */
+  /** A nonce this service issued and that has not expired, or AUTH_NONCE_INVALID. */
   private async issuedNonce(nonce: string, now: number): Promise<{ expiresAt: number }> {
     const check = (await this.signedNonces()).check(nonce, now);
     if (!check.valid) {
@@ -213,33 +217,20 @@ export class WalletAuthenticator {
     return principal;
   }
 
-  /** The signer's address: on the recovery workers when there are any, else here. Throws AUTH_SIGNATURE_MALFORMED. */
-  private recoverSigner(signature: string, message: Uint8Array): Promise<string | undefined> | string | undefined {
-    const parsed = parseRecoverableSignature(signature);
-    return this.deps.signers
-      ? this.deps.signers.recoverSigner(message, parsed)
-      : recoverPersonalSigner(this.deps.recoverer, parsed, message);
-  }
-
   /**
-   * The wallet's key made the signature (ecrecover), or else, for a SIWE message, the wallet is a
-   * contract that approves it on the message's own chain. The chain is asked only about an admin's
-   * wallet, so bad signatures for unknown wallets cost no RPC call; the answer is the same either way.
+   * The wallet's key did not make the signature: for a SIWE message, the wallet may be a contract
+   * that approves it on the message's own chain. The chain is asked only about an admin's wallet,
+   * so bad signatures for unknown wallets cost no RPC call; the answer is the same either way.
    */
-  private async checkSignature(wal: string, signature: string, bytes: Uint8Array, chainId: number | undefined, now: number): Promise<void> {
+  private async checkContractWallet(wal: string, signature: string, mes: string, chainId: number | undefined, now: number): Promise<void> {
     const contractWallets = this.deps.contractWallets;
-    // Contract wallets sign with signatures of any length; only they may skip the 65-byte form,
-    // and only for a message that names the chain to ask (a plain message names none).
-    const anyLength = contractWallets !== undefined && chainId !== undefined && isHexSignature(signature) && signature.length !== 132;
-    if (!anyLength && (await this.recoverSigner(signature, bytes)) === wal.toLowerCase()) return;
     if (contractWallets === undefined || chainId === undefined) throw invalidSignature();
     if (!contractWallets.mayVerifyOn(chainId)) throw invalidSignature(chainId);
     if ((await this.state.principalRecord(wal, now)) === undefined) throw invalidSignature();
-    if (!(await contractWallets.verify(chainId, wal, bytes, signature))) throw invalidSignature();
+    if (!(await contractWallets.verify(chainId, wal, decodeMessageHeader(mes).bytes, signature))) throw invalidSignature();
   }
 }
 
-/** The same answer whether or not the wallet is an admin's; only the configuration may add to it. */
 function invalidSignature(chainWithoutRpc?: number): AppError {
   const detail = 'X-SIG is not a signature of X-MES by the wallet X-WAL';
   return new AppError(
@@ -254,8 +245,4 @@ function cachedMessageForm(messageHeader: string): string {
   return messageHeader.length <= RAW_MESSAGE_MAX_LENGTH
     ? messageHeader
     : `sha256:${createHash('sha256').update(messageHeader, 'latin1').digest('base64')}`;
-}
-
-export function messageHashOf(wal: string, bytes: Uint8Array): string {
-  return createHash('sha256').update(wal.toLowerCase()).update('\0').update(bytes).digest('hex');
 }

@@ -3,9 +3,9 @@ import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts
 import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
 import { MemoryFailureLimiter } from '../auth/limits/memory-failure-limiter.ts';
 import { keyedByNetwork } from '../auth/limits/network-key.ts';
+import { checkMessage } from '../auth/message-check.ts';
 import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
-import { recoverPersonalSigner } from '../auth/signature/recover-personal-signer.ts';
-import { RecoveryPool } from '../auth/signature/recovery-pool.ts';
+import { VerificationPool } from '../auth/verification-pool.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config, RpcConfig } from '../config/config.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
@@ -43,16 +43,18 @@ export async function createService(config: Config, logger: Logger, options: Ser
   }
   const metrics = new Metrics();
   const contractWallets = config.auth.rpc.nodes.length > 0 ? await openContractWalletVerifier(config.auth.rpc, metrics) : undefined;
-  // Off the event loop only with the native recovery (the workers load it); the JS fallback stays inline.
-  const signers =
+  // Off the event loop only with the native recovery (a worker with the JavaScript fallback would
+  // spend more than it saves).
+  const checker =
     config.auth.recoveryThreads > 0 && recoverer.implementation === 'native'
-      ? new RecoveryPool(
+      ? new VerificationPool(
           config.auth.recoveryThreads,
-          (message, signature) => recoverPersonalSigner(recoverer, signature, message),
-          (err) => logger.error({ err }, 'a signature recovery worker failed; it is replaced'),
+          config.auth,
+          (input) => checkMessage(input, config.auth, recoverer),
+          (err) => logger.error({ err }, 'a sign-in verification worker failed; it is replaced'),
         )
       : undefined;
-  const authenticator = new WalletAuthenticator({ config: config.auth, store, recoverer, signers, contractWallets });
+  const authenticator = new WalletAuthenticator({ config: config.auth, store, recoverer, checker, contractWallets });
   metrics.cache('signature_cache', 'Signature-cache', authenticator.signatures);
   if (contractWallets) metrics.cache('rpc_code_cache', 'eth_getCode cache (contract-wallet checks)', contractWallets.codeCache);
   const fileServices = await openFileServices(config, store.files, logger, {
@@ -100,7 +102,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
     async close() {
       clearInterval(purge);
       await app.close();
-      await signers?.close();
+      await checker?.close();
       await scheduler.stop();
       await fileServices.close();
       await failures.close();

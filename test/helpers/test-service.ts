@@ -93,6 +93,10 @@ export async function startTestService(
     HOST: '127.0.0.1',
     PORT: String(port),
     LOG_LEVEL: 'info',
+    // In-process services check sign-ins on the event loop: a worker under tsx costs a second to
+    // start, and hundreds of services start here. The workers are tested on their own
+    // (verification-pool.test.ts, auth-test.test.ts) and by every test of the real bin.
+    AUTH_RECOVERY_THREADS: '0',
     ...storageEnv(storage),
     ...options.env,
   });
