@@ -180,15 +180,27 @@ export async function recoveriesPerSecond(seconds = 3): Promise<number> {
   return count / ((performance.now() - started) / 1000);
 }
 
+/** The service under one repeated sign-in, and the bare contract route (measured once per bench run). */
+function authWarmRun(
+  context: BenchContext,
+  engine: Engine,
+  env: Record<string, string>,
+): Promise<{ service: Measured; contract: Measured }> {
+  // Once per bench run: the row without the request log compares with the auth-warm row's own run.
+  return once(`warm ${engine} ${JSON.stringify(env)}`, () =>
+    withService(context, engine, env, async (server, deployment) => {
+      const headers = await warmHeaders(deployment, `127.0.0.1:${server.port}`);
+      // Measured while the service idles, so that both answer the same bytes on the same machine.
+      const contract = await bareContract(context, server, headers);
+      const service = checked(await measure(() => plan(server, context, { headers }), options(context)), [200], 'auth-warm');
+      return { service, contract };
+    }),
+  );
+}
+
 export async function authWarm(context: BenchContext, engine: Engine): Promise<Row> {
   const bare = await bareRoute(context);
-  const { service, contract } = await withService(context, engine, {}, async (server, deployment) => {
-    const headers = await warmHeaders(deployment, `127.0.0.1:${server.port}`);
-    // Measured while the service idles, so that both answer the same bytes on the same machine.
-    const contract = await bareContract(context, server, headers);
-    const service = checked(await measure(() => plan(server, context, { headers }), options(context)), [200], 'auth-warm');
-    return { service, contract };
-  });
+  const { service, contract } = await authWarmRun(context, engine, {});
   const ratio = service.median.requestsPerSecond / contract.median.requestsPerSecond;
   return {
     scenario: 'auth-warm',
@@ -199,6 +211,24 @@ export async function authWarm(context: BenchContext, engine: Engine): Promise<R
     target: '≥ 0.9 × bare contract route',
     met: ratio >= 0.9,
     details: { service, contract, bare },
+  };
+}
+
+/**
+ * auth-warm with LOG_LEVEL=warn: no line per request. The request log stays on by default; this row
+ * says what it costs, beside the row with it.
+ */
+async function authWarmWithoutRequestLog(context: BenchContext): Promise<Row> {
+  const withLog = await authWarmRun(context, 'sqlite', {});
+  const without = await authWarmRun(context, 'sqlite', { LOG_LEVEL: 'warn' });
+  const ratio = without.service.median.requestsPerSecond / without.contract.median.requestsPerSecond;
+  return {
+    scenario: 'auth-warm, request log off (LOG_LEVEL=warn)',
+    engine: 'sqlite',
+    measured: perSecond(without.service.median.requestsPerSecond),
+    baseline: `bare contract route ${perSecond(without.contract.median.requestsPerSecond)}; with the request log (the default) ${perSecond(withLog.service.median.requestsPerSecond)}`,
+    ratio: round(ratio),
+    details: { without, withLog, logCostRatio: round(withLog.service.median.requestsPerSecond / without.service.median.requestsPerSecond) },
   };
 }
 
@@ -304,8 +334,9 @@ export async function badSignatureFlood(context: BenchContext, engine: Engine): 
 export const authScenarios: Scenario[] = [
   {
     name: 'auth-warm',
-    summary: 'GET /api/auth/test with one valid header set repeated (signature-cache hits) vs a bare route answering the same bytes',
-    run: async (c) => [await authWarm(c, 'sqlite')],
+    summary:
+      'GET /api/auth/test with one valid header set repeated (signature-cache hits) vs a bare route answering the same bytes; again without the request log, to show its cost',
+    run: async (c) => [await authWarm(c, 'sqlite'), await authWarmWithoutRequestLog(c)],
   },
   {
     name: 'auth-cold',
