@@ -78,7 +78,16 @@ export class AppError extends Error {
 
   /** `options.cause` keeps the underlying failure (a driver error, say) for the log. */
   constructor(code: ErrorCode, message: string, extra?: Record<string, unknown>, options?: ErrorOptions) {
-    super(message, options);
+    // A refusal of the client's request (4xx) is answered, never debugged from a stack, and a
+    // flood of them (bad signatures, then 429s) would spend most of its time capturing stacks:
+    // only server failures carry one.
+    if (ErrorCodes[code] >= 500) super(message, options);
+    else {
+      const depth = Error.stackTraceLimit;
+      Error.stackTraceLimit = 0;
+      super(message, options);
+      Error.stackTraceLimit = depth;
+    }
     this.name = 'AppError';
     this.code = code;
     this.status = ErrorCodes[code];
