@@ -40,6 +40,7 @@ const UNIT_FILES = [
   'files/scope-restore-plan.test.ts',
   'files/retention-and-schedule.test.ts',
   'files/signed-links.test.ts',
+  'files/upload-content-type.test.ts',
   'logging/batched-output.test.ts',
   'http/auth-rate-limit.test.ts',
   'http/auth-test.test.ts',
