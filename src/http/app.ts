@@ -18,6 +18,7 @@ import errorHandler, { sendRouterProblem } from './plugins/error-handler.ts';
 import httpFraming from './plugins/http-framing.ts';
 import jsonBody from './plugins/json-body.ts';
 import openapi from './plugins/openapi.ts';
+import queryParameters from './plugins/query-parameters.ts';
 import responseHeaders, { BASE_HEADERS } from './plugins/response-headers.ts';
 import walletAuth from './plugins/wallet-auth.ts';
 import { RequestLog } from './request-log.ts';
@@ -84,6 +85,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.server.on('connect', answerConnect);
   app.server.on('request', new BodyIdleGuard(config.limits.bodyIdleSeconds * 1000, answerStalledBody).watch);
   await app.register(errorHandler, { onError: (error) => deps.metrics.error(error.code, error.status) });
+  // Before any route: its onRoute hook gives every route the refusal of unknown query parameters.
+  await app.register(queryParameters);
   // Registered early so that its onResponse hook sees every route.
   await app.register(fp(metricsRoute), { metrics: deps.metrics, token: config.metricsToken });
   await app.register(responseHeaders, { corsOrigins: config.corsOrigins });

@@ -77,8 +77,17 @@ for (const engine of ENGINES) {
 
     test('the link signs one path only: it does not open the versions or other files', async () => {
       const link = await restoreLink();
-      assert.equal((await request(svc.baseUrl, `${link.pathname}/versions${link.search}`)).status, 401);
-      assert.equal((await request(svc.baseUrl, pathAndQuery(link), { method: 'DELETE' })).status, 401);
+      // Only the download declares expires and signature: elsewhere they are unknown parameters, refused before anything else.
+      for (const refused of [
+        await request(svc.baseUrl, `${link.pathname}/versions${link.search}`),
+        await request(svc.baseUrl, pathAndQuery(link), { method: 'DELETE' }),
+      ]) {
+        assertProblem(refused, 400, 'VALIDATION_FAILED');
+        assert.match(refused.json().detail, /^Unknown query parameters: expires, signature;/);
+      }
+      assert.equal((await request(svc.baseUrl, `${link.pathname}/versions`)).status, 401, 'without them: wallet headers needed');
+      assert.equal((await request(svc.baseUrl, link.pathname, { method: 'DELETE' })).status, 401);
+      assert.equal((await client.get('docs', 'secret plan.pdf')).status, 200, 'the file was not deleted');
     });
 
     test('without a link the download still needs wallet headers', async () => {

@@ -20,7 +20,8 @@ describe('request log', () => {
   test('one line per answered request, with its id, route, status and time, and no credential', async () => {
     const auth = await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!);
     const before = svc.logs.length;
-    const ok = await request(svc.baseUrl, '/api/auth/test?probe=1', { headers: auth });
+    // A query the route declares (an unknown one is refused): the line shows the URL with it.
+    const ok = await request(svc.baseUrl, '/api/channels?limit=1', { headers: auth });
     const forged = `${auth['X-SIG'].slice(0, 40)}${auth['X-SIG'][40] === 'a' ? 'b' : 'a'}${auth['X-SIG'].slice(41)}`;
     const refused = await request(svc.baseUrl, '/api/auth/test', { headers: { ...auth, 'X-SIG': forged } });
     assert.deepEqual([ok.status, refused.status], [200, 401]);
@@ -31,7 +32,7 @@ describe('request log', () => {
     assert.equal(completed.length, 2, JSON.stringify(lines));
     assert.equal(lines.filter((line) => line.msg === 'incoming request').length, 0);
     const [first, second] = completed as [Record<string, unknown>, Record<string, unknown>];
-    assert.deepEqual([first.method, first.url, first.statusCode, first.remoteAddress], ['GET', '/api/auth/test?probe=1', 200, '127.0.0.1']);
+    assert.deepEqual([first.method, first.url, first.statusCode, first.remoteAddress], ['GET', '/api/channels?limit=1', 200, '127.0.0.1']);
     assert.equal(second.statusCode, 401);
     assert.match(String(first.reqId), /^[0-9a-f-]{36}$/);
     assert.notEqual(first.reqId, second.reqId);

@@ -43,12 +43,14 @@ export default async function consoleRoutes(app: FastifyInstance, options: { ass
   });
 
   const hidden = { schema: { hide: true } };
+  // The pages a browser opens by address: their query is the browser's, not the API's (see anyQuery).
+  const page = { ...hidden, config: { anyQuery: true } };
 
-  app.get('/', hidden, async (_request, reply) => reply.redirect('/console/', 302));
+  app.get('/', page, async (_request, reply) => reply.redirect('/console/', 302));
 
-  app.get('/console', hidden, async (request, reply) => reply.redirect(`/console/${queryOf(request)}`, 308));
+  app.get('/console', page, async (request, reply) => reply.redirect(`/console/${queryOf(request)}`, 308));
 
-  app.get('/console/', hidden, async (request, reply) => sendFile(request, reply, built(assets).index, INDEX_CACHE));
+  app.get('/console/', page, async (request, reply) => sendFile(request, reply, built(assets).index, INDEX_CACHE));
 
   app.get<{ Params: { name: string } }>('/console/assets/:name', hidden, async (request, reply) => {
     const file = built(assets).assets.get(request.params.name);

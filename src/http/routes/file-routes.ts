@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { downloadDisposition } from '../../files/download-disposition.ts';
 import { entityTagOf } from '../../files/preconditions.ts';
+import { uploadContentType } from '../../files/upload-content-type.ts';
 import type { FileRecord } from '../../store/file-catalog-types.ts';
 import { parseRangeHeader } from '../byte-range.ts';
 import { matchesEtag } from '../entity-tags.ts';
@@ -25,13 +26,6 @@ import {
 } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 
-const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
-
-function storedContentType(header: string | undefined): string {
-  const type = (header ?? '').split(';')[0]!.trim().toLowerCase();
-  return MEDIA_TYPE.test(type) ? type : 'application/octet-stream';
-}
-
 const errors = { ...authenticatedErrorResponses, 400: problemRef, 404: problemRef };
 
 /** Upload, download, list, delete and version history of channel files; registered in the channel scope. */
@@ -49,24 +43,30 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
         summary: 'Upload a file (the body is the bytes); a replaced file stays restorable as a version',
         description:
           'Conditional with If-Match (the ETag of the file it replaces, or * for any) or If-None-Match ' +
-          '(* to create only): 412 PRECONDITION_FAILED when the live file does not meet it, and nothing changes.',
+          '(* to create only): 412 PRECONDITION_FAILED when the live file does not meet it, and nothing changes. ' +
+          "Stored with the Content-Type sent; without one (or with application/x-www-form-urlencoded, curl --data-binary's default), " +
+          "with the usual type of the file name's extension, else application/octet-stream. A form (multipart/form-data, curl -F) is 415.",
         tags: ['files'],
         params: FileParams,
         headers: UploadHeaders,
-        response: { 200: UploadedFileSchema, 201: UploadedFileSchema, ...errors, 412: problemRef, 413: problemRef, 507: problemRef },
+        response: {
+          200: UploadedFileSchema,
+          201: UploadedFileSchema,
+          ...errors,
+          412: problemRef,
+          413: problemRef,
+          415: problemRef,
+          507: problemRef,
+        },
       },
     },
     async (request, reply) => {
       const precondition = uploadPrecondition(request.headers);
+      const path = filePathOf(request);
+      // Before the body is read: a refused form upload stores nothing.
+      const contentType = uploadContentType(request.headers['content-type'], path.filename);
       const body = (request.body as Readable | undefined) ?? emptyBody();
-      const { created, file } = await deps.files.put(
-        channelOf(request),
-        actorOf(request),
-        filePathOf(request),
-        body,
-        storedContentType(request.headers['content-type']),
-        precondition,
-      );
+      const { created, file } = await deps.files.put(channelOf(request), actorOf(request), path, body, contentType, precondition);
       return reply
         .code(created ? 201 : 200)
         .header('ETag', entityTagOf(file))

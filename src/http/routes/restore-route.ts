@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { AppError } from '../../errors/app-error.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { actorOf, channelOf, filePathOf } from '../plugins/channel-scope.ts';
 import { matchPrecondition } from '../preconditions.ts';
+import { requireEmptyRestoreBody } from '../restore-body.ts';
 import { FileParams, IfMatchHeaders, RestoreQuery } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
 
@@ -22,7 +22,7 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
   app.post(
     '/api/channels/:channelRef/folders/:folderName/files/:filename/restore',
     {
-      config: { permission: 'files:restore', auditRefusalsAs: 'restore', checkBody: requireEmptyOrObject },
+      config: { permission: 'files:restore', auditRefusalsAs: 'restore', checkBody: requireEmptyBody },
       schema: {
         summary: 'Restore a file from a backup (or a kept version, or its state at an instant); answers the URL of the restored file',
         description:
@@ -75,11 +75,7 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
   );
 }
 
-/** The contract sends no body or `{}`; any JSON object is accepted and ignored, anything else refused. */
-function requireEmptyOrObject(body: unknown): void {
-  if (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body))) return;
-  throw new AppError(
-    'VALIDATION_FAILED',
-    'The restore body must be empty or a JSON object such as {}; the backup is chosen with ?backupTimestamp= (or ?at=, ?versionId=)',
-  );
+/** The backup is named in the query: a body naming one (`{"backupTimestamp": …}`) is refused, not ignored. */
+function requireEmptyBody(body: unknown): void {
+  requireEmptyRestoreBody(body, 'name the backup with backupTimestamp, versionId or at');
 }

@@ -1,13 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
-import { AppError } from '../../errors/app-error.ts';
 import type { ScopeRestoreRequest } from '../../files/scope-restore-service.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { actorOf, channelOf, folderOf } from '../plugins/channel-scope.ts';
+import { requireEmptyRestoreBody } from '../restore-body.ts';
 import { ChannelParams, FolderParams } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
-import { SCOPE_RESTORE_QUERY_NAMES, ScopeRestoreQuery, ScopeRestoreResultSchema } from '../schemas/scope-restore.ts';
+import { ScopeRestoreQuery, ScopeRestoreResultSchema } from '../schemas/scope-restore.ts';
 
 const DESCRIPTION =
   'The backup is named by backupTimestamp, or instead the state at an instant by at (RFC 3339; 404 INSTANT_NOT_RETAINED ' +
@@ -20,7 +20,6 @@ const DESCRIPTION =
 
 const route = {
   config: { permission: 'files:restore', auditRefusalsAs: 'restore', checkBody: requireEmptyBody },
-  preValidation: refuseUnknownQuery,
 } as const;
 
 const response = {
@@ -74,26 +73,7 @@ function optionsOf(query: Static<typeof ScopeRestoreQuery>): Omit<ScopeRestoreRe
   return { backupTimestamp: query.backupTimestamp, at: query.at, dryRun: query.dryRun === 'true', delete: query.delete === 'true' };
 }
 
-/**
- * A misspelt option (`?dry_run=true`) must not turn a dry run into a restore, nor `?delet=true`
- * silently keep files: an unknown parameter is refused, not ignored.
- */
-async function refuseUnknownQuery(request: FastifyRequest): Promise<void> {
-  const allowed: readonly string[] = SCOPE_RESTORE_QUERY_NAMES;
-  const unknown = Object.keys((request.query ?? {}) as object).find((name) => !allowed.includes(name));
-  if (unknown !== undefined) {
-    throw new AppError(
-      'VALIDATION_FAILED',
-      `Unknown query parameter "${unknown.slice(0, 60)}"; a folder or channel restore takes ${SCOPE_RESTORE_QUERY_NAMES.join(', ')}`,
-    );
-  }
-}
-
-/** No body, or `{}`: the options are query parameters, so a body carrying any (`{"delete":true}`) is refused rather than ignored. */
+/** The options are query parameters: a body carrying any (`{"delete":true}`) is refused, not ignored. */
 function requireEmptyBody(body: unknown): void {
-  if (body === undefined || (typeof body === 'object' && body !== null && !Array.isArray(body) && Object.keys(body).length === 0)) return;
-  throw new AppError(
-    'VALIDATION_FAILED',
-    'The body of a folder or channel restore must be empty or {}; the backup (or instant) and the options go in the query (backupTimestamp or at, dryRun, delete)',
-  );
+  requireEmptyRestoreBody(body, 'name the backup with backupTimestamp or at, and the options dryRun and delete,');
 }

@@ -1,9 +1,6 @@
 import { Type } from 'typebox';
 import { instantParameter } from './files.ts';
 
-/** The query parameters a folder or channel restore takes; any other is refused (see the route). */
-export const SCOPE_RESTORE_QUERY_NAMES = ['backupTimestamp', 'at', 'dryRun', 'delete'] as const;
-
 // Exactly "true" or "false": Ajv's coercion would also take 1, 0 and an empty value for a boolean.
 const Flag = (description: string) => Type.Optional(Type.Enum(['true', 'false'], { description }));
 
