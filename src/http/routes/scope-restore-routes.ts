@@ -6,8 +6,9 @@ import type { ScopeRestoreRequest } from '../../files/scope-restore-service.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { actorOf, channelOf, folderOf } from '../plugins/channel-scope.ts';
 import { ChannelParams, FolderParams } from '../schemas/files.ts';
-import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { SCOPE_RESTORE_QUERY_NAMES, ScopeRestoreQuery, ScopeRestoreResultSchema } from '../schemas/scope-restore.ts';
+import { WALLET_SECURITY } from '../schemas/security.ts';
 
 const DESCRIPTION =
   'The backup is named by backupTimestamp, or instead the state at an instant by at (RFC 3339; 404 INSTANT_NOT_RETAINED ' +
@@ -26,10 +27,7 @@ const route = {
 const response = {
   200: ScopeRestoreResultSchema,
   ...authenticatedErrorResponses,
-  400: problemRef,
-  404: problemRef,
-  500: problemRef,
-  507: problemRef,
+  ...problemResponses(404, 413, 415, 507),
 };
 
 /** Restores of a folder or of a whole channel from a backup; registered in the channel scope. */
@@ -44,6 +42,7 @@ export default async function scopeRestoreRoutes(base: FastifyInstance, deps: Fi
         summary: 'Restore a folder from a backup or to an instant (dryRun=true: the plan only)',
         description: DESCRIPTION,
         tags: ['files'],
+        security: WALLET_SECURITY,
         params: FolderParams,
         querystring: ScopeRestoreQuery,
         response,
@@ -61,6 +60,7 @@ export default async function scopeRestoreRoutes(base: FastifyInstance, deps: Fi
         summary: 'Restore every folder of the channel from a backup or to an instant (dryRun=true: the plan only)',
         description: DESCRIPTION,
         tags: ['files'],
+        security: WALLET_SECURITY,
         params: ChannelParams,
         querystring: ScopeRestoreQuery,
         response,
