@@ -50,6 +50,7 @@ const UNIT_FILES = [
   'http/listings.test.ts',
   'http/metrics.test.ts',
   'http/nonces-and-instances.test.ts',
+  'http/openapi-document.test.ts',
   'http/request-log.test.ts',
   'http/resource-limits.test.ts',
   'http/sessions.test.ts',
