@@ -27,6 +27,7 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>wallet-admin API reference</title>
+<link rel="icon" type="image/png" href="${API_REFERENCE_ASSETS_PATH}/favicon-32x32.png">
 <link rel="stylesheet" href="${API_REFERENCE_ASSETS_PATH}/swagger-ui.css">
 </head>
 <body>
@@ -64,6 +65,7 @@ async function load(): Promise<ApiReferenceAssets> {
   const assets = new Map([
     await packaged('swagger-ui-bundle.js', 'text/javascript; charset=utf-8'),
     await packaged('swagger-ui.css', 'text/css; charset=utf-8'),
+    await packaged('favicon-32x32.png', 'image/png'),
     ['start.js', staticFile(Buffer.from(START_SCRIPT), 'text/javascript; charset=utf-8')] as const,
   ]);
   return { page: staticFile(Buffer.from(PAGE), 'text/html; charset=utf-8'), assets };
