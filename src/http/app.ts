@@ -22,6 +22,7 @@ import queryParameters from './plugins/query-parameters.ts';
 import responseHeaders, { BASE_HEADERS } from './plugins/response-headers.ts';
 import walletAuth from './plugins/wallet-auth.ts';
 import { RequestLog } from './request-log.ts';
+import apiReferenceRoutes from './routes/api-reference-routes.ts';
 import authRoutes from './routes/auth-routes.ts';
 import channelRoutes from './routes/channel-routes.ts';
 import consoleRoutes from './routes/console-routes.ts';
@@ -97,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, { readiness: deps.readiness });
   await app.register(consoleRoutes, { assets: await loadConsoleAssets(deps.consoleDir) });
+  await app.register(apiReferenceRoutes);
   // The answers of the credentials that repeat: a short list (each answer is a couple of KiB).
   await app.register(authRoutes, { authenticator, answerCacheSize: Math.min(config.auth.signatureCacheSize, 1000) });
   await app.register(linkedChannelsRoute, deps.files);

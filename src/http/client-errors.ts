@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError, type ErrorCode } from '../errors/app-error.ts';
-import { PROBLEM_CONTENT_TYPE } from './plugins/error-handler.ts';
 import { ALLOWED_METHODS, BASE_HEADERS } from './plugins/response-headers.ts';
+import { PROBLEM_CONTENT_TYPE } from './schemas/problem.ts';
 
 /** Node's codes for requests it could not read, with ours. */
 const CLIENT_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {

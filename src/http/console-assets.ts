@@ -1,23 +1,16 @@
-import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { errnoCode } from '../errors/errno-code.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
+import { type StaticFile, staticFile } from './static-file.ts';
 
 /** Where `npm run build` writes the console (scripts/build.mjs, buildConsole). */
 export const DEFAULT_CONSOLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'console');
 
-export interface ConsoleFile {
-  body: Buffer;
-  contentType: string;
-  /** A strong validator: the hash of the bytes, quoted. */
-  etag: string;
-}
-
 export interface ConsoleAssets {
-  index: ConsoleFile;
+  index: StaticFile;
   /** By file name: the hashed names under assets/, one level, nothing else. */
-  assets: ReadonlyMap<string, ConsoleFile>;
+  assets: ReadonlyMap<string, StaticFile>;
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -30,9 +23,8 @@ const CONTENT_TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
-function consoleFile(name: string, body: Buffer): ConsoleFile {
-  const contentType = CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream';
-  return { body, contentType, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+function consoleFile(name: string, body: Buffer): StaticFile {
+  return staticFile(body, CONTENT_TYPES[path.extname(name)] ?? 'application/octet-stream');
 }
 
 /**
@@ -53,7 +45,7 @@ export async function loadConsoleAssets(dir: string = DEFAULT_CONSOLE_DIR): Prom
     if (errnoCode(error) === 'ENOENT') return [];
     throw error;
   });
-  const assets = new Map<string, ConsoleFile>();
+  const assets = new Map<string, StaticFile>();
   for (const entry of entries) {
     if (entry.isFile()) assets.set(entry.name, consoleFile(entry.name, await readFile(path.join(assetsDir, entry.name))));
   }

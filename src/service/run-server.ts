@@ -15,9 +15,10 @@ export async function runServer(config: Config): Promise<void> {
   const emptyWithoutDemo = noDemoBecause !== undefined && (await service.store.isEmpty());
   await service.app.listen({ host: config.host, port: config.port });
   const consoleUrl = `${config.publicBaseUrl}/console/`;
+  const apiReferenceUrl = `${config.publicBaseUrl}/api/docs`;
   logger.info(
-    { engine: service.store.engine, dataDir: config.dataDir, authDomains: config.auth.domains, consoleUrl },
-    `wallet-admin listening on ${config.publicBaseUrl} (console: ${consoleUrl})`,
+    { engine: service.store.engine, dataDir: config.dataDir, authDomains: config.auth.domains, consoleUrl, apiReferenceUrl },
+    `wallet-admin listening on ${config.publicBaseUrl} (console: ${consoleUrl}, API reference: ${apiReferenceUrl})`,
   );
 
   if (emptyWithoutDemo) logger.warn({ reason: noDemoBecause }, withoutDemoNotice(noDemoBecause));
@@ -35,7 +36,8 @@ export async function runServer(config: Config): Promise<void> {
         `${curlCommand(`${config.publicBaseUrl}/api/auth/test`, headers)}\n\n` +
         `Channel "demo" holds example files, one backup and a changed welcome/prices.csv to restore.\n\n` +
         `Or open the admin console at ${consoleUrl} and sign in there with a browser wallet that holds the\n` +
-        `development key (README says how to import it into one).\n\n`,
+        `development key (README says how to import it into one).\n\n` +
+        `The API reference: ${apiReferenceUrl} (the OpenAPI document: ${config.publicBaseUrl}/api/openapi.json).\n\n`,
     );
   }
 

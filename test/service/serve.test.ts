@@ -61,6 +61,13 @@ describe('wallet-admin serve', () => {
     const page = await request(consoleUrl, consoleUrl);
     assert.equal(page.status, 200, page.body);
     assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
+    // …and the API reference, served by the built service too.
+    const apiReferenceUrl = `http://127.0.0.1:${port}/api/docs`;
+    assert.ok(served.output().includes(`The API reference: ${apiReferenceUrl}`), served.output());
+    assert.ok(served.output().includes(`"apiReferenceUrl":"${apiReferenceUrl}"`), 'the listening log line names the API reference');
+    const reference = await request(apiReferenceUrl, apiReferenceUrl);
+    assert.equal(reference.status, 200, reference.body);
+    assert.match(reference.body, /swagger-ui-bundle\.js/);
 
     served.child.kill('SIGTERM');
     assert.equal(await served.exited, 0);

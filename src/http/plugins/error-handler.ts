@@ -2,8 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, type ErrorCode, isAppError } from '../../errors/app-error.ts';
-
-export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
+import { PROBLEM_CONTENT_TYPE } from '../schemas/problem.ts';
 
 /** RFC 9457 problem details, with the stable `code` clients branch on. */
 export interface Problem {

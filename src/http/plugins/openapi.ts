@@ -1,24 +1,73 @@
-import swagger from '@fastify/swagger';
+import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { ProblemSchema } from '../schemas/problem.ts';
+import { Type } from 'typebox';
+import { baseErrorResponses, ProblemSchema } from '../schemas/problem.ts';
+import { NO_SECURITY, SECURITY_SCHEMES } from '../schemas/security.ts';
+
+/** OpenAPI 3.1: its schemas are JSON Schema (2020-12), so `type: 'null'` and the route schemas carry over as they are. */
+const OPENAPI_VERSION = '3.1.0';
+
+/**
+ * A HEAD operation (Fastify's, made from a GET that asks for it) answers the GET's status and
+ * headers, never a body.
+ */
+const documentHead: SwaggerTransform = ({ schema, url, route }) => {
+  if (route.method !== 'HEAD' || schema === undefined) return { schema, url };
+  const responses = Object.entries((schema.response ?? {}) as Record<string, { description?: string; headers?: object }>);
+  return {
+    url,
+    schema: {
+      ...schema,
+      summary: `The headers of GET ${url}, without the body`,
+      response: Object.fromEntries(
+        responses.map(([status, { description, headers }]) => [status, { type: 'null', description, ...(headers ? { headers } : {}) }]),
+      ),
+    },
+  };
+};
 
 /** OpenAPI 3 generated from the route schemas; must be registered before the routes. */
 async function openapi(app: FastifyInstance, options: { publicBaseUrl: string; version: string }): Promise<void> {
   app.addSchema(ProblemSchema);
   await app.register(swagger, {
     openapi: {
-      openapi: '3.0.3',
+      openapi: OPENAPI_VERSION,
       info: {
         title: 'wallet-admin',
         version: options.version,
-        description: 'Administration of multi-tenant channels; callers sign in with an Ethereum wallet (X-WAL, X-SIG, X-MES).',
+        description:
+          'Administration of multi-tenant channels; callers sign in with an Ethereum wallet: the three headers X-WAL, X-SIG and ' +
+          'X-MES together (`npx wallet-admin sign` prints them). Every error is application/problem+json (RFC 9457) with a stable `code`; ' +
+          'every time is an RFC 3339 UTC string.',
       },
       servers: [{ url: options.publicBaseUrl }],
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
+    transform: documentHead,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  let document: string | undefined;
+  app.get(
+    '/api/openapi.json',
+    {
+      schema: {
+        summary: 'This document (OpenAPI 3.1)',
+        tags: ['docs'],
+        security: NO_SECURITY,
+        response: {
+          200: { description: 'The OpenAPI document', content: { 'application/json': { schema: Type.Object({}) } } },
+          ...baseErrorResponses,
+        },
+      },
+    },
+    // Sent as a string, which Fastify does not serialize again: the response schema above only documents it.
+    async (_request, reply) => {
+      document ??= JSON.stringify(app.swagger());
+      return reply.type('application/json').send(document);
+    },
+  );
 }
 
 export default fp(openapi, { name: 'openapi' });

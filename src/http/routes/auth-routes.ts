@@ -5,7 +5,8 @@ import type { Principal } from '../../auth/principal.ts';
 import type { WalletAuthenticator, WalletHeaders } from '../../auth/wallet-authenticator.ts';
 import { authenticationOf } from '../plugins/wallet-auth.ts';
 import { AuthTestResponseSchema, LogoutQuery, NonceResponseSchema, WalletHeadersSchema } from '../schemas/auth.ts';
-import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+import { authenticatedErrorResponses, baseErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { NO_SECURITY, WALLET_SECURITY } from '../schemas/security.ts';
 
 const PREVIEW_LENGTH = 20;
 const preview = (value: string) => `${value.slice(0, PREVIEW_LENGTH)}...`;
@@ -37,6 +38,7 @@ export default async function authRoutes(base: FastifyInstance, options: AuthRou
       schema: {
         summary: 'Report the authenticated principal and the authentication headers received',
         tags: ['auth'],
+        security: WALLET_SECURITY,
         headers: WalletHeadersSchema,
         response: { 200: AuthTestResponseSchema, ...authenticatedErrorResponses },
       },
@@ -75,7 +77,8 @@ export default async function authRoutes(base: FastifyInstance, options: AuthRou
       schema: {
         summary: 'Issue a nonce for a Sign-In with Ethereum message',
         tags: ['auth'],
-        response: { 200: NonceResponseSchema, 503: problemRef },
+        security: NO_SECURITY,
+        response: { 200: NonceResponseSchema, ...baseErrorResponses, ...problemResponses(503) },
       },
     },
     async () => {
@@ -91,9 +94,10 @@ export default async function authRoutes(base: FastifyInstance, options: AuthRou
       schema: {
         summary: 'Revoke the presented signed message, or (all=true) every message the admin has signed, on every instance',
         tags: ['auth'],
+        security: WALLET_SECURITY,
         headers: WalletHeadersSchema,
         querystring: LogoutQuery,
-        response: { 204: { type: 'null', description: 'Revoked' }, ...authenticatedErrorResponses },
+        response: { 204: { type: 'null', description: 'Revoked' }, ...authenticatedErrorResponses, ...problemResponses(413, 415) },
       },
     },
     async (request, reply) => {

@@ -6,9 +6,10 @@ import { pageRequestOf } from '../page-request.ts';
 import { actorOf, channelOf } from '../plugins/channel-scope.ts';
 import { FolderSchema } from '../schemas/channels.ts';
 import { AuditEventSchema, AuditQuery, BackupSchema, ChannelParams, PageQuery, pageOf } from '../schemas/files.ts';
-import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { WALLET_SECURITY } from '../schemas/security.ts';
 
-const errors = { ...authenticatedErrorResponses, 400: problemRef, 404: problemRef };
+const errors = { ...authenticatedErrorResponses, ...problemResponses(404) };
 
 /** Folders, backups and the audit log of a channel; registered in the channel scope. */
 export default async function channelRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
@@ -21,6 +22,7 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
       schema: {
         summary: 'Folders of the channel that hold at least one live file, by name, with their file counts',
         tags: ['files'],
+        security: WALLET_SECURITY,
         params: ChannelParams,
         querystring: PageQuery,
         response: { 200: pageOf(FolderSchema), ...errors },
@@ -39,8 +41,9 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
       schema: {
         summary: 'Back up every folder of the channel now (one backup per channel per second)',
         tags: ['backups'],
+        security: WALLET_SECURITY,
         params: ChannelParams,
-        response: { 201: BackupSchema, ...errors, 409: problemRef, 507: problemRef },
+        response: { 201: BackupSchema, ...errors, ...problemResponses(409, 413, 415, 507) },
       },
     },
     async (request, reply) => {
@@ -56,6 +59,7 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
       schema: {
         summary: 'Backups of the channel, newest first',
         tags: ['backups'],
+        security: WALLET_SECURITY,
         params: ChannelParams,
         querystring: PageQuery,
         response: { 200: pageOf(BackupSchema), ...errors },
@@ -76,6 +80,7 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
         description:
           'Filters (action, adminId, folder, filename, result) combine with AND; pass the same filters with `cursor` for the next page.',
         tags: ['audit'],
+        security: WALLET_SECURITY,
         params: ChannelParams,
         querystring: AuditQuery,
         response: { 200: pageOf(AuditEventSchema), ...errors },

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/app-error.ts';
-import type { ConsoleAssets, ConsoleFile } from '../console-assets.ts';
-import { matchesEtag } from '../entity-tags.ts';
+import type { ConsoleAssets } from '../console-assets.ts';
+import { sendStaticFile } from '../static-file.ts';
 
 /**
  * The page may load only its own files and talk only to this origin: no inline script or style,
@@ -50,12 +50,12 @@ export default async function consoleRoutes(app: FastifyInstance, options: { ass
 
   app.get('/console', page, async (request, reply) => reply.redirect(`/console/${queryOf(request)}`, 308));
 
-  app.get('/console/', page, async (request, reply) => sendFile(request, reply, built(assets).index, INDEX_CACHE));
+  app.get('/console/', page, async (request, reply) => sendStaticFile(request, reply, built(assets).index, INDEX_CACHE));
 
   app.get<{ Params: { name: string } }>('/console/assets/:name', hidden, async (request, reply) => {
     const file = built(assets).assets.get(request.params.name);
     if (file === undefined) throw new AppError('NOT_FOUND', `The console has no file ${request.params.name}; reload /console/`);
-    return sendFile(request, reply, file, ASSET_CACHE);
+    return sendStaticFile(request, reply, file, ASSET_CACHE);
   });
 
   // Anything else under /console/ is the console's too: its 404 carries the same policy.
@@ -73,12 +73,4 @@ function built(assets: ConsoleAssets | undefined): ConsoleAssets {
 function queryOf(request: FastifyRequest): string {
   const at = request.url.indexOf('?');
   return at === -1 ? '' : request.url.slice(at);
-}
-
-function sendFile(request: FastifyRequest, reply: FastifyReply, file: ConsoleFile, cacheControl: string): FastifyReply {
-  // The API's no-store, Pragma and Expires (plugins/response-headers.ts) would forbid the caching
-  // these files are made for.
-  reply.removeHeader('Pragma').removeHeader('Expires').header('Cache-Control', cacheControl).header('ETag', file.etag);
-  if (matchesEtag(request.headers['if-none-match'], file.etag)) return reply.code(304).send();
-  return reply.type(file.contentType).send(file.body);
 }

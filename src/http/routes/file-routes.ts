@@ -12,6 +12,7 @@ import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { pageRequestOf } from '../page-request.ts';
 import { actorOf, channelOf, filePathOf, folderOf } from '../plugins/channel-scope.ts';
 import { matchPrecondition, uploadPrecondition } from '../preconditions.ts';
+import { DOWNLOAD_RESPONSES, DownloadHeaders, documentStreamedUpload } from '../schemas/file-bytes.ts';
 import {
   DownloadQuery,
   FileParams,
@@ -24,9 +25,10 @@ import {
   UploadHeaders,
   VersionSchema,
 } from '../schemas/files.ts';
-import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { WALLET_OR_SIGNED_LINK_SECURITY, WALLET_SECURITY } from '../schemas/security.ts';
 
-const errors = { ...authenticatedErrorResponses, 400: problemRef, 404: problemRef };
+const errors = { ...authenticatedErrorResponses, ...problemResponses(404) };
 
 /** Upload, download, list, delete and version history of channel files; registered in the channel scope. */
 export default async function fileRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
@@ -38,7 +40,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
   app.put(
     '/api/channels/:channelRef/folders/:folderName/files/:filename',
     {
-      config: { permission: 'files:write' },
+      config: { permission: 'files:write', swaggerTransform: documentStreamedUpload },
       schema: {
         summary: 'Upload a file (the body is the bytes); a replaced file stays restorable as a version',
         description:
@@ -47,16 +49,14 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
           "Stored with the Content-Type sent; without one (or with application/x-www-form-urlencoded, curl --data-binary's default), " +
           "with the usual type of the file name's extension, else application/octet-stream. A form (multipart/form-data, curl -F) is 415.",
         tags: ['files'],
+        security: WALLET_SECURITY,
         params: FileParams,
         headers: UploadHeaders,
         response: {
-          200: UploadedFileSchema,
-          201: UploadedFileSchema,
+          200: { ...UploadedFileSchema, description: 'Replaced: the file as now stored' },
+          201: { ...UploadedFileSchema, description: 'Created: the file as stored' },
           ...errors,
-          412: problemRef,
-          413: problemRef,
-          415: problemRef,
-          507: problemRef,
+          ...problemResponses(412, 413, 415, 507),
         },
       },
     },
@@ -77,13 +77,16 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
   app.get(
     '/api/channels/:channelRef/folders/:folderName/files/:filename',
     {
-      config: { permission: 'files:read', signedLinks: true },
+      // HEAD (Fastify's, from this route) answers the same headers without the bytes: documented too.
+      config: { permission: 'files:read', signedLinks: true, swagger: { exposeHeadRoute: true } },
       schema: {
         summary: 'Download a file (Range and ETag supported); with ?expires&signature from a signed link, no wallet headers are needed',
         tags: ['files'],
+        security: WALLET_OR_SIGNED_LINK_SECURITY,
         params: FileParams,
         querystring: DownloadQuery,
-        response: { ...errors, 403: problemRef, 416: problemRef },
+        headers: DownloadHeaders,
+        response: { ...DOWNLOAD_RESPONSES, ...errors, ...problemResponses(416) },
       },
     },
     async (request, reply) => {
@@ -115,9 +118,14 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
         summary: 'Delete a file; it stays restorable as a version',
         description: 'Conditional with If-Match (the ETag of the file, or *): 412 PRECONDITION_FAILED when not met, and nothing changes.',
         tags: ['files'],
+        security: WALLET_SECURITY,
         params: FileParams,
         headers: IfMatchHeaders,
-        response: { 204: { type: 'null' }, ...errors, 412: problemRef },
+        response: {
+          204: { type: 'null', description: 'Deleted; restorable from its deleted version' },
+          ...errors,
+          ...problemResponses(412),
+        },
       },
     },
     async (request, reply) => {
@@ -134,6 +142,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
       schema: {
         summary: 'List the files of a folder',
         tags: ['files'],
+        security: WALLET_SECURITY,
         params: FolderParams,
         querystring: PageQuery,
         response: { 200: pageOf(FileSchema), ...errors },
@@ -152,6 +161,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
       schema: {
         summary: 'Every stored version of a file, newest first',
         tags: ['files'],
+        security: WALLET_SECURITY,
         params: FileParams,
         querystring: PageQuery,
         response: { 200: pageOf(VersionSchema), ...errors },

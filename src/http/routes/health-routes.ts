@@ -1,16 +1,22 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Readiness } from '../../observability/readiness.ts';
-import { problemRef } from '../schemas/problem.ts';
+import { baseErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { NO_SECURITY } from '../schemas/security.ts';
 
-const StatusSchema = Type.Object({ status: Type.String() });
+const StatusSchema = (status: string) => Type.Object({ status: Type.Literal(status) });
 
 export default async function healthRoutes(app: FastifyInstance, options: { readiness: Readiness }): Promise<void> {
   app.get(
     '/healthz',
     {
       logLevel: 'warn',
-      schema: { summary: 'The process is up', tags: ['health'], response: { 200: StatusSchema } },
+      schema: {
+        summary: 'The process is up',
+        tags: ['health'],
+        security: NO_SECURITY,
+        response: { 200: StatusSchema('ok'), ...baseErrorResponses },
+      },
     },
     async () => ({ status: 'ok' }),
   );
@@ -22,7 +28,8 @@ export default async function healthRoutes(app: FastifyInstance, options: { read
       schema: {
         summary: "The metadata database and the file storage answer (a load balancer's health check)",
         tags: ['health'],
-        response: { 200: StatusSchema, 503: problemRef },
+        security: NO_SECURITY,
+        response: { 200: StatusSchema('ready'), ...baseErrorResponses, ...problemResponses(503) },
       },
     },
     async () => {

@@ -6,9 +6,10 @@ import { pageRequestOf } from '../page-request.ts';
 import { channelOf, folderOf } from '../plugins/channel-scope.ts';
 import { ChannelParams, FolderParams, PageQuery, pageOf } from '../schemas/files.ts';
 import { ChangesQuery, DeletedFileSchema, FileChangeSchema } from '../schemas/history.ts';
-import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { WALLET_SECURITY } from '../schemas/security.ts';
 
-const errors = { ...authenticatedErrorResponses, 400: problemRef, 404: problemRef };
+const errors = { ...authenticatedErrorResponses, ...problemResponses(404) };
 
 /** A channel's past: deleted files that can still be restored, and what changed between backups; registered in the channel scope. */
 export default async function historyRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
@@ -22,6 +23,7 @@ export default async function historyRoutes(base: FastifyInstance, deps: FilesRo
         summary: 'Files deleted from the folder that can still be restored, by filename, each with its newest deletion',
         description: 'Restore one with POST …/files/{filename}/restore?versionId={versionId}. A file uploaded again is not listed.',
         tags: ['files'],
+        security: WALLET_SECURITY,
         params: FolderParams,
         querystring: PageQuery,
         response: { 200: pageOf(DeletedFileSchema), ...errors },
@@ -45,6 +47,7 @@ export default async function historyRoutes(base: FastifyInstance, deps: FilesRo
           'An instant (RFC 3339) names the channel as it was then; 404 INSTANT_NOT_RETAINED when retention no longer holds it. ' +
           'Pass the same from, to and folder with `cursor` for the next page.',
         tags: ['backups'],
+        security: WALLET_SECURITY,
         params: ChannelParams,
         querystring: ChangesQuery,
         response: { 200: pageOf(FileChangeSchema), ...errors },

@@ -6,7 +6,8 @@ import { pageRequestOf } from '../page-request.ts';
 import { authenticationOf } from '../plugins/wallet-auth.ts';
 import { ChannelSchema } from '../schemas/channels.ts';
 import { PageQuery, pageOf } from '../schemas/files.ts';
-import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+import { authenticatedErrorResponses } from '../schemas/problem.ts';
+import { WALLET_SECURITY } from '../schemas/security.ts';
 
 /**
  * The caller's own channels. Outside the channel scope: it names no channel, so there is none to
@@ -23,8 +24,9 @@ export default async function linkedChannelsRoute(base: FastifyInstance, deps: P
       schema: {
         summary: 'The channels the signed-in admin is linked to, by name then id',
         tags: ['channels'],
+        security: WALLET_SECURITY,
         querystring: PageQuery,
-        response: { 200: pageOf(ChannelSchema), ...authenticatedErrorResponses, 400: problemRef },
+        response: { 200: pageOf(ChannelSchema), ...authenticatedErrorResponses },
       },
     },
     async (request) => {

@@ -6,7 +6,8 @@ import { actorOf, channelOf, filePathOf } from '../plugins/channel-scope.ts';
 import { matchPrecondition } from '../preconditions.ts';
 import { requireEmptyRestoreBody } from '../restore-body.ts';
 import { FileParams, IfMatchHeaders, RestoreQuery } from '../schemas/files.ts';
-import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { WALLET_SECURITY } from '../schemas/security.ts';
 
 /** The contract's content type, byte for byte. The URL in the body is ASCII (percent-encoded). */
 export const RESTORE_CONTENT_TYPE = 'text/plain;charset=ISO-8859-1';
@@ -32,26 +33,26 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
           'the file did not exist, or already held these bytes). Conditional with If-Match (the ETag of the ' +
           'file it replaces, or *): 412 PRECONDITION_FAILED when not met, and nothing changes.',
         tags: ['files'],
+        security: WALLET_SECURITY,
         params: FileParams,
         headers: IfMatchHeaders,
         querystring: RestoreQuery,
         // No body schema: Fastify would refuse the contract's empty body as "not an object".
         response: {
-          200: Type.String({
-            description: `The URL of the restored file (${RESTORE_CONTENT_TYPE})`,
+          // Declared under its media type: the document says what is sent, and Fastify, which
+          // serializes JSON only, sends the string as it is.
+          200: {
+            description: 'The URL of the restored file, percent-encoded (ASCII), no newline',
             headers: {
               [KEPT_VERSION_HEADER]: {
                 type: 'string',
                 description: 'The version (ver_…) that keeps the replaced bytes; restore it with ?versionId= to undo',
               },
             },
-          }),
+            content: { [RESTORE_CONTENT_TYPE]: { schema: Type.String({ format: 'uri' }) } },
+          },
           ...authenticatedErrorResponses,
-          400: problemRef,
-          404: problemRef,
-          412: problemRef,
-          500: problemRef,
-          507: problemRef,
+          ...problemResponses(404, 412, 413, 415, 507),
         },
       },
     },

@@ -6,8 +6,9 @@ import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { actorOf, channelOf, folderOf } from '../plugins/channel-scope.ts';
 import { requireEmptyRestoreBody } from '../restore-body.ts';
 import { ChannelParams, FolderParams } from '../schemas/files.ts';
-import { authenticatedErrorResponses, problemRef } from '../schemas/problem.ts';
+import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { ScopeRestoreQuery, ScopeRestoreResultSchema } from '../schemas/scope-restore.ts';
+import { WALLET_SECURITY } from '../schemas/security.ts';
 
 const DESCRIPTION =
   'The backup is named by backupTimestamp, or instead the state at an instant by at (RFC 3339; 404 INSTANT_NOT_RETAINED ' +
@@ -25,10 +26,7 @@ const route = {
 const response = {
   200: ScopeRestoreResultSchema,
   ...authenticatedErrorResponses,
-  400: problemRef,
-  404: problemRef,
-  500: problemRef,
-  507: problemRef,
+  ...problemResponses(404, 413, 415, 507),
 };
 
 /** Restores of a folder or of a whole channel from a backup; registered in the channel scope. */
@@ -43,6 +41,7 @@ export default async function scopeRestoreRoutes(base: FastifyInstance, deps: Fi
         summary: 'Restore a folder from a backup or to an instant (dryRun=true: the plan only)',
         description: DESCRIPTION,
         tags: ['files'],
+        security: WALLET_SECURITY,
         params: FolderParams,
         querystring: ScopeRestoreQuery,
         response,
@@ -60,6 +59,7 @@ export default async function scopeRestoreRoutes(base: FastifyInstance, deps: Fi
         summary: 'Restore every folder of the channel from a backup or to an instant (dryRun=true: the plan only)',
         description: DESCRIPTION,
         tags: ['files'],
+        security: WALLET_SECURITY,
         params: ChannelParams,
         querystring: ScopeRestoreQuery,
         response,

@@ -42,12 +42,8 @@ export const NonceResponseSchema = Type.Object({
   expiresAt: Type.String({ format: 'date-time' }),
 });
 
+/** X-WAL, X-SIG and X-MES are the wallet security schemes (schemas/security.ts); this is the optional fourth. */
 export const WalletHeadersSchema = Type.Object({
-  'x-wal': Type.Optional(Type.String({ description: 'Wallet address, 0x + 40 hex' })),
-  'x-sig': Type.Optional(Type.String({ description: '65-byte personal_sign signature, 0x + 130 hex' })),
-  'x-mes': Type.Optional(
-    Type.String({ description: 'Signed message: as is when header-safe, else "base64:" + base64 of its UTF-8 bytes' }),
-  ),
   'x-wallet-address': Type.Optional(Type.String({ description: 'Optional; must equal X-WAL when sent' })),
 });
 

@@ -80,9 +80,12 @@ export const RestoreQuery = Type.Object({
   at: instantParameter('Instead of a backup: the file as it was at this instant'),
 });
 
+/** A signed link's two parameters: opaque, copied from the URL a restore or the client's link gave. */
 export const DownloadQuery = Type.Object({
-  expires: Type.Optional(Type.String()),
-  signature: Type.Optional(Type.String()),
+  expires: Type.Optional(
+    Type.String({ description: "Signed link: the link's expiry as the service wrote it (with signature, no wallet headers are needed)" }),
+  ),
+  signature: Type.Optional(Type.String({ description: "Signed link: the service's signature of the path and expires" })),
 });
 
 const IF_MATCH = Type.Optional(

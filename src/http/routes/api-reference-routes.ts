@@ -1,0 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { AppError } from '../../errors/app-error.ts';
+import { API_REFERENCE_ASSETS_PATH, apiReferenceAssets } from '../api-reference-assets.ts';
+import { baseErrorResponses } from '../schemas/problem.ts';
+import { NO_SECURITY } from '../schemas/security.ts';
+import { sendStaticFile } from '../static-file.ts';
+
+/**
+ * The console's policy (console-routes.ts), but for inline styles: Swagger UI (React) sets style
+ * attributes. Scripts stay its own files, and nothing is fetched from or sent to another origin.
+ */
+const API_REFERENCE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Swagger UI's files have fixed names across versions: checked each time (304 while unchanged). */
+const CACHE = 'no-cache';
+
+/** GET /api/docs: a readable reference of /api/openapi.json (Swagger UI, served from node_modules). */
+export default async function apiReferenceRoutes(app: FastifyInstance): Promise<void> {
+  const assets = apiReferenceAssets();
+
+  // This plugin's own scope: the policy reaches these routes, errors included, and no API route.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.header('Content-Security-Policy', API_REFERENCE_CSP);
+    done();
+  });
+
+  app.get(
+    '/api/docs',
+    {
+      schema: {
+        summary: 'This API reference, readable in a browser (Swagger UI, every file served by this service)',
+        tags: ['docs'],
+        security: NO_SECURITY,
+        response: {
+          200: { description: 'The reference page', content: { 'text/html': { schema: Type.String() } } },
+          304: { type: 'null', description: 'Not modified (If-None-Match)' },
+          ...baseErrorResponses,
+        },
+      },
+    },
+    async (request, reply) => sendStaticFile(request, reply, (await assets()).page, CACHE),
+  );
+
+  app.get<{ Params: { name: string } }>(`${API_REFERENCE_ASSETS_PATH}/:name`, { schema: { hide: true } }, async (request, reply) => {
+    const file = (await assets()).assets.get(request.params.name);
+    if (file === undefined) throw new AppError('NOT_FOUND', `The API reference has no file ${request.params.name.slice(0, 100)}`);
+    return sendStaticFile(request, reply, file, CACHE);
+  });
+}

@@ -1,0 +1,66 @@
+import type { SwaggerTransform } from '@fastify/swagger';
+import { Type } from 'typebox';
+
+/** A file's bytes, of the type it was uploaded with (application/octet-stream when none was usable). */
+const BYTES = { '*/*': { schema: Type.String({ format: 'binary' }) } };
+
+const header = (description: string) => ({ type: 'string', description });
+
+const REPRESENTATION_HEADERS = {
+  ETag: header('"<sha256>", the strong tag an If-None-Match or a later If-Match names'),
+  'Last-Modified': header('When the file was last written, an HTTP date'),
+  'Accept-Ranges': header('bytes'),
+  'Content-Disposition': header('attachment; filename*=… except for plain text, images, audio and video (inline)'),
+  'Content-Security-Policy': header('sandbox: a download never runs as a page of the API'),
+};
+
+/** A download's conditions (sent by browsers and curl alike), documented; their format is checked by the route. */
+export const DownloadHeaders = Type.Object({
+  range: Type.Optional(Type.String({ description: 'One range, bytes=start-end, bytes=start- or bytes=-suffix: 206 with that part' })),
+  'if-none-match': Type.Optional(Type.String({ description: 'ETags (or *): 304 when the file still has one of them' })),
+});
+
+/** The answers of a download (GET and HEAD), besides the errors. */
+export const DOWNLOAD_RESPONSES = {
+  200: {
+    description: 'The whole file',
+    headers: { ...REPRESENTATION_HEADERS, 'Content-Length': header('The file size in bytes') },
+    content: BYTES,
+  },
+  206: {
+    description: 'The requested range of the file',
+    headers: {
+      ...REPRESENTATION_HEADERS,
+      'Content-Range': header('bytes start-end/size'),
+      'Content-Length': header('The length of the range'),
+    },
+    content: BYTES,
+  },
+  304: {
+    type: 'null',
+    description: 'Not modified: If-None-Match names the current ETag; no body',
+    headers: { ETag: REPRESENTATION_HEADERS.ETag },
+  },
+};
+
+/**
+ * The upload's request body, for the document only. The route has no body schema, on purpose:
+ * the body is a stream, and Fastify would validate it against the schema of its media type.
+ */
+export const documentStreamedUpload: SwaggerTransform = ({ schema, url }) => ({
+  url,
+  schema: {
+    ...schema,
+    body: {
+      content: {
+        '*/*': {
+          schema: Type.String({
+            format: 'binary',
+            description:
+              "The file's bytes, of any type, streamed to storage as they arrive (up to MAX_FILE_BYTES); its Content-Type is stored with it",
+          }),
+        },
+      },
+    },
+  },
+});

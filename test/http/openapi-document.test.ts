@@ -1,0 +1,287 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { dereference, validate } from '@readme/openapi-parser';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { type HttpResponse, request } from '../helpers/http.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { type AuthHeaders, signIn } from '../helpers/wallets.ts';
+
+/**
+ * /api/openapi.json is checked against the service itself: the document must be valid OpenAPI,
+ * and every operation it lists is called, its answers (successes and errors) matched against
+ * what it declares for that status: the media type, the JSON body's schema, no body when none is
+ * declared. An operation without a request here fails the test, so a new route cannot go
+ * undocumented or untried.
+ */
+
+// ajv-formats is CommonJS: its function is the module itself, under `default` only for bundlers.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+
+type Operation = {
+  security?: Record<string, string[]>[];
+  parameters?: { in: string; name: string }[];
+  responses: Record<string, { content?: Record<string, { schema: object }>; headers?: Record<string, object> }>;
+};
+type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
+
+const METHODS = ['get', 'head', 'put', 'post', 'delete', 'patch', 'options'];
+const WALLET_REQUIREMENT = { walletAddress: [], walletSignature: [], walletMessage: [] };
+
+function operationsOf(document: Document): [string, Operation][] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]): [string, Operation] => [`${method.toUpperCase()} ${path}`, operation]),
+  );
+}
+
+/** `application/json; charset=utf-8` → `application/json;charset=utf-8`, lower case: how media types compare. */
+const normalized = (mediaType: string) => mediaType.toLowerCase().replaceAll(' ', '');
+
+function declaredMediaType(declared: string[], actual: string): string | undefined {
+  const type = normalized(actual);
+  const base = type.split(';')[0]!;
+  return declared.find((candidate) => {
+    const wanted = normalized(candidate);
+    if (wanted === '*/*') return true;
+    if (wanted.endsWith('/*')) return base.startsWith(wanted.slice(0, -1));
+    // Declared with parameters (the restore's charset): those exact bytes; otherwise the type.
+    return wanted.includes(';') ? type === wanted : base === wanted;
+  });
+}
+
+/** The operation whose path template matches `path` (no query), for the method. */
+function operationKeyOf(document: Document, method: string, path: string): string | undefined {
+  const bare = path.split('?')[0]!;
+  const template = Object.keys(document.paths).find((candidate) => {
+    const pattern = candidate.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, '[^/]+');
+    return new RegExp(`^${pattern}$`).test(bare) && document.paths[candidate]![method.toLowerCase()] !== undefined;
+  });
+  return template === undefined ? undefined : `${method} ${template}`;
+}
+
+for (const engine of ['sqlite'] as const) {
+  describe(`the OpenAPI document describes the API as it answers (${engine})`, () => {
+    let svc: TestService;
+    let fixture: TenantFixture;
+    let owner: AuthHeaders;
+    let raw: Document;
+    let document: Document;
+    const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+    ajv.addFormat('binary', true);
+    const validators = new Map<object, ValidateFunction>();
+    /** Operation key → the statuses it answered here. */
+    const answered = new Map<string, number[]>();
+
+    before(async () => {
+      // Signed links, so that the download's alternative security (a link, no wallet) is called too.
+      svc = await startTestService(engine, { env: { FILE_URL_SIGNING: 'true', FILE_URL_SECRET: 'openapi-test-secret-0123456789abcdef' } });
+      fixture = await createTenantFixture(svc.service.store, 'Docs');
+      owner = await signIn(fixture.ownerWallet, new URL(svc.baseUrl).host);
+      raw = (await request(svc.baseUrl, '/api/openapi.json')).json();
+      document = (await dereference(structuredClone(raw) as never)) as unknown as Document;
+    });
+    after(() => svc.close());
+
+    /** Sends the request and checks its answer against the operation the document lists for it. */
+    async function call(
+      method: string,
+      path: string,
+      options: { headers?: object; body?: string; auth?: boolean } = {},
+    ): Promise<HttpResponse> {
+      const key = operationKeyOf(document, method, path);
+      assert.ok(key, `${method} ${path} is in the document`);
+      const headers = { ...(options.auth === false ? {} : owner), ...options.headers };
+      const response = await request(svc.baseUrl, path, { method, headers, body: options.body });
+      assertConforms(key, response);
+      answered.set(key, [...(answered.get(key) ?? []), response.status]);
+      return response;
+    }
+
+    function assertConforms(key: string, response: HttpResponse): void {
+      const where = `${key} answered ${response.status} ${response.headers['content-type'] ?? ''}: ${response.body.slice(0, 300)}`;
+      const declared =
+        document.paths[key.slice(key.indexOf(' ') + 1)]![key.split(' ')[0]!.toLowerCase()]!.responses[String(response.status)];
+      assert.ok(declared, `${where}: status not declared`);
+      if (key.startsWith('HEAD ')) {
+        assert.equal(response.bytes.length, 0, `${where}: a HEAD has no body`);
+        return;
+      }
+      if (declared.content === undefined) {
+        assert.equal(response.bytes.length, 0, `${where}: no body is declared`);
+        return;
+      }
+      const actualType = response.headers['content-type'];
+      assert.ok(actualType, `${where}: no Content-Type`);
+      const mediaType = declaredMediaType(Object.keys(declared.content), actualType);
+      assert.ok(mediaType, `${where}: Content-Type not among ${Object.keys(declared.content).join(', ')}`);
+      const schema = declared.content[mediaType]!.schema;
+      if (!/json/.test(actualType)) {
+        if ((schema as { format?: string }).format === 'uri') assert.ok(URL.canParse(response.body), `${where}: not a URL`);
+        return;
+      }
+      let validator = validators.get(schema);
+      if (validator === undefined) {
+        validator = ajv.compile(schema);
+        validators.set(schema, validator);
+      }
+      assert.ok(validator(response.json()), `${where}: body does not match its schema: ${JSON.stringify(validator.errors)}`);
+    }
+
+    test('is a valid OpenAPI 3.1 document', async () => {
+      assert.equal(raw.openapi, '3.1.0');
+      const result = await validate(structuredClone(raw) as never);
+      assert.ok(result.valid, JSON.stringify(result, null, 1));
+    });
+
+    test('every operation names its security: the three wallet headers together, or none', () => {
+      const schemes = (raw as unknown as { components: { securitySchemes: Record<string, { in: string; name: string }> } }).components
+        .securitySchemes;
+      assert.deepEqual(
+        Object.values(schemes).map((scheme) => `${scheme.in}:${scheme.name}`),
+        ['header:X-WAL', 'header:X-SIG', 'header:X-MES'],
+      );
+      for (const [key, operation] of operationsOf(document)) {
+        assert.ok(Array.isArray(operation.security), `${key} declares its security`);
+        for (const requirement of operation.security) {
+          assert.ok(
+            Object.keys(requirement).length === 0 || JSON.stringify(requirement) === JSON.stringify(WALLET_REQUIREMENT),
+            `${key}: ${JSON.stringify(requirement)}`,
+          );
+        }
+        // A HEAD answers no body, so declares none.
+        for (const [status, response] of Object.entries(key.startsWith('HEAD ') ? {} : operation.responses)) {
+          if (Number(status) < 400) continue;
+          assert.deepEqual(Object.keys(response.content ?? {}), ['application/problem+json'], `${key} ${status} is a problem`);
+        }
+      }
+    });
+
+    test('every time in an answer is declared an RFC 3339 string', () => {
+      const times: string[] = [];
+      const visit = (schema: unknown, where: string): void => {
+        if (schema === null || typeof schema !== 'object') return;
+        for (const [name, value] of Object.entries(schema as Record<string, unknown>)) {
+          if (name === 'properties') {
+            for (const [property, propertySchema] of Object.entries(value as Record<string, { type?: unknown; format?: string }>)) {
+              if (/At$|^time$/.test(property)) {
+                times.push(`${where}.${property}`);
+                assert.equal(propertySchema.format, 'date-time', `${where}.${property}`);
+                assert.equal(propertySchema.type, 'string', `${where}.${property}`);
+              }
+            }
+          }
+          visit(value, `${where}.${name}`);
+        }
+      };
+      for (const [key, operation] of operationsOf(document)) visit(operation.responses, key);
+      // createdAt, updatedAt, time, deletedAt, expiresAt: the check saw them.
+      for (const name of ['createdAt', 'updatedAt', 'time', 'deletedAt', 'expiresAt']) {
+        assert.ok(
+          times.some((time) => time.endsWith(`.${name}`)),
+          `${name} is in the document`,
+        );
+      }
+    });
+
+    test('every operation answers as it is documented, its errors included', async () => {
+      const channel = `/api/channels/${fixture.channel.id}`;
+      const file = `${channel}/folders/docs/files/notes.txt`;
+      const plain = { 'Content-Type': 'text/plain' };
+
+      await call('GET', '/api/openapi.json', { auth: false });
+      await call('GET', '/healthz', { auth: false });
+      await call('GET', '/readyz', { auth: false });
+      const docs = await call('GET', '/api/docs', { auth: false });
+      await call('GET', '/api/docs', { auth: false, headers: { 'If-None-Match': docs.headers.etag } });
+      await call('GET', '/api/auth/test');
+      await call('GET', '/api/auth/nonce', { auth: false });
+
+      assert.equal((await call('PUT', file, { headers: plain, body: 'first version' })).status, 201);
+      const backup = await call('POST', `${channel}/backups`);
+      assert.equal(backup.status, 201);
+      const replaced = await call('PUT', file, { headers: plain, body: 'second version' });
+      assert.equal(replaced.status, 200);
+      assert.equal((await call('PUT', file, { headers: { ...plain, 'If-None-Match': '*' }, body: 'x' })).status, 412);
+
+      assert.equal((await call('GET', '/api/channels')).status, 200);
+      assert.equal((await call('GET', '/api/channels?limit=0')).status, 400);
+      await call('GET', `${channel}/folders`);
+      await call('GET', `${channel}/folders/docs/files`);
+      await call('GET', `${file}/versions`);
+      await call('GET', `${channel}/backups`);
+      await call('GET', `${channel}/audit?action=upload`);
+      assert.equal((await call('GET', `${channel}/audit?action=sing`)).status, 400);
+      await call('GET', `${channel}/changes?from=${backup.json().timestamp}`);
+
+      const download = await call('GET', file);
+      assert.equal(download.body, 'second version');
+      for (const name of ['etag', 'content-length', 'accept-ranges', 'last-modified', 'content-disposition']) {
+        assert.ok(download.headers[name], `the download sends ${name}`);
+      }
+      const part = await call('GET', file, { headers: { Range: 'bytes=0-5' } });
+      assert.equal(part.status, 206);
+      assert.equal(part.headers['content-range'], 'bytes 0-5/14');
+      assert.equal((await call('GET', file, { headers: { 'If-None-Match': download.headers.etag } })).status, 304);
+      assert.equal((await call('GET', file, { headers: { Range: 'bytes=100-200' } })).status, 416);
+      assert.equal((await call('HEAD', file)).headers['content-length'], '14');
+      assert.equal((await call('HEAD', `${channel}/folders/docs/files/none.txt`)).status, 404);
+
+      const restored = await call('POST', `${file}/restore?backupTimestamp=${backup.json().timestamp}`);
+      assert.equal(restored.status, 200);
+      assert.equal(restored.headers['content-type'], 'text/plain;charset=ISO-8859-1');
+      // The signed link the restore answered: no wallet needed (the download's other security).
+      const link = new URL(restored.body);
+      assert.equal((await call('GET', `${link.pathname}${link.search}`, { auth: false })).body, 'first version');
+      assert.equal((await call('POST', `${file}/restore?backupTimestamp=20000101_000000`)).status, 404);
+      const unmet = { 'If-Match': `"${'0'.repeat(64)}"` };
+      assert.equal((await call('POST', `${file}/restore`, { headers: unmet })).status, 412);
+      assert.equal((await call('POST', `${file}/restore`, { headers: plain, body: 'x' })).status, 400);
+      assert.equal((await call('POST', `${file}/restore`, { headers: { 'Content-Type': 'application/xml' }, body: '<x/>' })).status, 415);
+      assert.equal((await call('POST', `${channel}/folders/docs/restore?backupTimestamp=20000101_000000&dryRun=true`)).status, 404);
+      await call('POST', `${channel}/folders/docs/restore?backupTimestamp=${backup.json().timestamp}&dryRun=true`);
+      await call('POST', `${channel}/restore?backupTimestamp=${backup.json().timestamp}&dryRun=true`);
+      assert.equal((await call('POST', `${channel}/restore?dry_run=true`)).status, 400);
+
+      assert.equal((await call('DELETE', file)).status, 204);
+      assert.equal((await call('DELETE', file)).status, 404);
+      await call('GET', `${channel}/folders/docs/deleted`);
+
+      // Every operation that needs a wallet refuses a request without one (401), and every
+      // operation on a channel answers 404 for a channel the admin is not linked to.
+      const member = await createMemberAdmin(svc.service.store, fixture, { channels: [fixture.channel] });
+      const memberHeaders = await signIn(member.wallet, new URL(svc.baseUrl).host);
+      for (const [key, operation] of operationsOf(document)) {
+        const [method, template] = key.split(' ') as [string, string];
+        const concrete = template
+          .replace('{channelRef}', fixture.channel.id)
+          .replace('{folderName}', 'docs')
+          .replace('{filename}', 'notes.txt');
+        if (JSON.stringify(operation.security) === JSON.stringify([WALLET_REQUIREMENT])) {
+          assert.equal((await call(method, concrete, { auth: false })).status, 401, key);
+        }
+        if (template.includes('{channelRef}')) {
+          assert.equal((await call(method, concrete.replace(fixture.channel.id, 'chn_none'))).status, 404, key);
+          // Linked to the channel, without any permission.
+          if (key !== 'GET /api/channels') {
+            assert.equal((await call(method, concrete, { headers: memberHeaders })).status, 403, key);
+          }
+        }
+      }
+
+      // Last: it revokes the owner's message.
+      assert.equal((await call('POST', '/api/auth/logout')).status, 204);
+      assert.equal((await call('GET', '/api/auth/test')).status, 401);
+
+      for (const [key] of operationsOf(document)) {
+        const statuses = answered.get(key) ?? [];
+        assert.ok(
+          statuses.some((status) => status < 400),
+          `${key} was called with success here (answered: ${statuses.join(', ') || 'nothing'}); add a request for it`,
+        );
+      }
+    });
+  });
+}
