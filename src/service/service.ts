@@ -17,6 +17,7 @@ import { Metrics } from '../observability/metrics.ts';
 import { Readiness } from '../observability/readiness.ts';
 import { openMetadataStore } from '../store/open-metadata-store.ts';
 import type { MetadataStore } from '../store/types.ts';
+import { assertDataDirWritable } from './writable-data-dir.ts';
 
 export interface Service {
   app: FastifyInstance;
@@ -36,6 +37,7 @@ export interface ServiceOptions {
 
 /** Wires store, authentication and HTTP together; the one composition root of the server. */
 export async function createService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
+  await assertDataDirWritable(config);
   const store = await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   const recoverer = createAddressRecoverer({ onFallback: (reason) => logger.warn({}, reason) });
   if (config.auth.plainMessages === 'any') {
