@@ -57,6 +57,8 @@ const UNIT_FILES = [
   'http/resource-limits.test.ts',
   'http/sessions.test.ts',
   'service/serve.test.ts',
+  'service/shutdown.test.ts',
+  'service/unwritable-data-dir.test.ts',
   'storage/disk-blob-storage.test.ts',
   'storage/lock-files.test.ts',
   'storage/safe-path.test.ts',

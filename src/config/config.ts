@@ -116,6 +116,11 @@ export interface Config {
   redisUrl: string | undefined;
   /** When set, GET /metrics needs Authorization: Bearer <token>. */
   metricsToken: string | undefined;
+  /**
+   * How long a SIGTERM/SIGINT lets requests in flight finish before their connections are cut: an
+   * upload whose client keeps sending would otherwise hold the shutdown as long as it likes.
+   */
+  shutdownTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -253,6 +258,7 @@ export function loadConfig(env: Env = process.env): Config {
     production: read.string('NODE_ENV', 'development') === 'production',
     databaseUrl: databaseUrl?.href,
     corsOrigins,
+    shutdownTimeoutSeconds: read.seconds('SHUTDOWN_TIMEOUT', 10, 0, 3600),
     limits: {
       requestTimeoutSeconds: read.seconds('REQUEST_TIMEOUT', 30, 1, 3600),
       bodyIdleSeconds: read.seconds('BODY_IDLE_TIMEOUT', 30, 1, 3600),

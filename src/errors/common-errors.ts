@@ -31,3 +31,13 @@ export function metadataUnavailable(cause: unknown): AppError {
 export function metadataFull(cause: unknown): AppError {
   return new AppError('INSUFFICIENT_STORAGE', 'The metadata database has no space left; nothing was changed', undefined, { cause });
 }
+
+/** The metadata database refuses writes (its file is read-only to the service): an operator must act. */
+export function metadataReadOnly(cause: unknown): AppError {
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    'The metadata database cannot be written now; nothing was changed, and an operator must fix its storage',
+    undefined,
+    { cause },
+  );
+}

@@ -95,11 +95,19 @@ export class LockFiles implements OpenedFileLocks {
   }
 }
 
-/** A full disk refuses the operation (507) as any write on it would; other failures pass unchanged. */
+/**
+ * A full disk refuses the operation (507), and a lock directory that cannot be written (read-only,
+ * permission denied) 503, as any write on that storage would; other failures pass unchanged.
+ */
 function lockFileError(error: unknown): unknown {
   const code = errnoCode(error);
   if (code === 'ENOSPC' || code === 'EDQUOT') {
-    return new AppError('INSUFFICIENT_STORAGE', 'the storage is full: the file could not be locked; nothing was changed');
+    return new AppError('INSUFFICIENT_STORAGE', 'the storage is full: the file could not be locked; nothing was changed', undefined, {
+      cause: error,
+    });
+  }
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'EIO') {
+    return new AppError('STORAGE_UNAVAILABLE', `the file could not be locked (${code}); nothing was changed`, undefined, { cause: error });
   }
   return error;
 }

@@ -3,6 +3,9 @@ import type { Logger } from '../logging/logger.ts';
 import type { OpenedFileLocks } from './file-locks.ts';
 import { LockFiles } from './lock-files.ts';
 
+/** Where the lock files live under DATA_DIR when the metadata is SQLite. */
+export const LOCK_FILES_DIR = 'locks';
+
 /**
  * Per-file locks shared by every process that shares the metadata: advisory locks of the
  * PostgreSQL database (any number of instances and hosts), or lock files in DATA_DIR (one host).
@@ -16,5 +19,5 @@ export async function openFileLocks(
     const { PostgresLocks } = await import('./postgres-locks.ts');
     return new PostgresLocks(options.databaseUrl, logger);
   }
-  return new LockFiles(path.join(options.dataDir, 'locks'));
+  return new LockFiles(path.join(options.dataDir, LOCK_FILES_DIR));
 }

@@ -3,10 +3,11 @@ import type { Config } from '../config/config.ts';
 import { DEMO_PRIVATE_KEY, demoRefusal, seedDemoIfEmpty, withoutDemoNotice } from '../demo/demo-seed.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createService } from './service.ts';
+import { closeOnSignal } from './shutdown-signals.ts';
 
 const DEMO_MESSAGE_TTL_SECONDS = 86400;
 
-/** `wallet-admin serve`: listen until SIGTERM/SIGINT, then drain and close. */
+/** `wallet-admin serve`: listen until SIGTERM/SIGINT, then drain (for at most SHUTDOWN_TIMEOUT) and close. */
 export async function runServer(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const service = await createService(config, logger);
@@ -41,15 +42,5 @@ export async function runServer(config: Config): Promise<void> {
     );
   }
 
-  await new Promise<void>((resolve) => {
-    const stop = (signal: string) => {
-      logger.info({ signal }, 'shutting down');
-      service.close().then(resolve, (err: unknown) => {
-        logger.error({ err }, 'shutdown failed');
-        resolve();
-      });
-    };
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    process.once('SIGINT', () => stop('SIGINT'));
-  });
+  await closeOnSignal((deadlineMs) => service.close(deadlineMs), config.shutdownTimeoutSeconds * 1000, logger);
 }

@@ -17,6 +17,7 @@ import { Metrics } from '../observability/metrics.ts';
 import { Readiness } from '../observability/readiness.ts';
 import { openMetadataStore } from '../store/open-metadata-store.ts';
 import type { MetadataStore } from '../store/types.ts';
+import { assertDataDirWritable } from './writable-data-dir.ts';
 
 export interface Service {
   app: FastifyInstance;
@@ -24,7 +25,11 @@ export interface Service {
   authenticator: WalletAuthenticator;
   /** The file, backup and restore services the routes use (the demo seeds its files through them). */
   files: FileServices;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, lets the requests in flight finish for at most `deadlineMs`, then
+   * cuts the connections still open (an upload cut midway stores nothing), and closes the stores.
+   */
+  close(deadlineMs?: number): Promise<void>;
 }
 
 const PURGE_INTERVAL_MS = 60_000;
@@ -36,6 +41,7 @@ export interface ServiceOptions {
 
 /** Wires store, authentication and HTTP together; the one composition root of the server. */
 export async function createService(config: Config, logger: Logger, options: ServiceOptions = {}): Promise<Service> {
+  await assertDataDirWritable(config);
   const store = await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, logger });
   const recoverer = createAddressRecoverer({ onFallback: (reason) => logger.warn({}, reason) });
   if (config.auth.plainMessages === 'any') {
@@ -99,9 +105,19 @@ export async function createService(config: Config, logger: Logger, options: Ser
     store,
     authenticator,
     files: fileServices,
-    async close() {
+    async close(deadlineMs = Number.POSITIVE_INFINITY) {
       clearInterval(purge);
-      await app.close();
+      const cut = Number.isFinite(deadlineMs)
+        ? setTimeout(() => {
+            logger.warn({ deadlineMs }, 'requests still in flight at the shutdown deadline: their connections are cut');
+            app.server.closeAllConnections();
+          }, deadlineMs)
+        : undefined;
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(cut);
+      }
       await checker?.close();
       await scheduler.stop();
       await fileServices.close();

@@ -1,5 +1,5 @@
 import { isAppError } from '../errors/app-error.ts';
-import { metadataFull, metadataUnavailable } from '../errors/common-errors.ts';
+import { metadataFull, metadataReadOnly, metadataUnavailable } from '../errors/common-errors.ts';
 
 /**
  * Everything the store knows about its drivers' errors, in one place: which mean an outage or a
@@ -24,15 +24,23 @@ const UNAVAILABLE_CODES = new Set([
   '08003',
   '08004',
   '08006', // connection exceptions
-  'SQLITE_BUSY',
-  'SQLITE_IOERR',
-  'SQLITE_CANTOPEN',
 ]);
+
+/**
+ * SQLite's primary codes of an outage; better-sqlite3 reports extended codes (SQLITE_IOERR_WRITE,
+ * SQLITE_CANTOPEN_ISDIR, SQLITE_BUSY_SNAPSHOT…), which begin with their primary code.
+ */
+const SQLITE_UNAVAILABLE_PREFIXES = ['SQLITE_BUSY', 'SQLITE_IOERR', 'SQLITE_CANTOPEN'];
+
+function sqliteCodeIn(code: unknown, primary: string): boolean {
+  return typeof code === 'string' && (code === primary || code.startsWith(`${primary}_`));
+}
 
 function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
+  if (SQLITE_UNAVAILABLE_PREFIXES.some((primary) => sqliteCodeIn(code, primary))) return true;
   const message = (error as { message?: unknown }).message;
   return (
     typeof message === 'string' &&
@@ -46,16 +54,28 @@ function isDatabaseUnavailable(error: unknown): boolean {
 function isDatabaseFull(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const code = (error as { code?: unknown }).code;
-  return code === 'SQLITE_FULL' || code === '53100';
+  return sqliteCodeIn(code, 'SQLITE_FULL') || code === '53100';
 }
 
 /**
- * An outage → AppError SERVICE_UNAVAILABLE, a full disk → INSUFFICIENT_STORAGE, the driver error
- * kept as the cause; any other error unchanged.
+ * The database refuses writes: SQLite's file (or its directory, where the journal goes) is read-only
+ * to this process, or PostgreSQL is in read-only mode (a hot standby, default_transaction_read_only:
+ * read_only_sql_transaction).
+ */
+function isDatabaseReadOnly(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return sqliteCodeIn(code, 'SQLITE_READONLY') || code === '25006';
+}
+
+/**
+ * An outage or a database that refuses writes → AppError SERVICE_UNAVAILABLE, a full disk →
+ * INSUFFICIENT_STORAGE, the driver error kept as the cause; any other error unchanged.
  */
 export function translateDriverError(error: unknown): unknown {
   if (isAppError(error)) return error;
   if (isDatabaseFull(error)) return metadataFull(error);
+  if (isDatabaseReadOnly(error)) return metadataReadOnly(error);
   if (isDatabaseUnavailable(error)) return metadataUnavailable(error);
   return error;
 }

@@ -90,6 +90,15 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ BODY_IDLE_TIMEOUT: '1.5' }), /BODY_IDLE_TIMEOUT/);
   });
 
+  test('SHUTDOWN_TIMEOUT: how long a shutdown waits for requests in flight, 10 s by default, 0 to 3600', () => {
+    assert.equal(loadConfig({}).shutdownTimeoutSeconds, 10);
+    assert.equal(loadConfig({ SHUTDOWN_TIMEOUT: '0' }).shutdownTimeoutSeconds, 0);
+    assert.equal(loadConfig({ SHUTDOWN_TIMEOUT: '45' }).shutdownTimeoutSeconds, 45);
+    for (const bad of ['-1', '3601', '2.5', 'soon']) {
+      assert.throws(() => loadConfig({ SHUTDOWN_TIMEOUT: bad }), /SHUTDOWN_TIMEOUT must be a whole number from 0 to 3600/, bad);
+    }
+  });
+
   test('restore URLs: signing on S3 needs no secret but at most 7 days; S3_PUBLIC_BASE_URL only with S3', () => {
     const s3 = { STORAGE: 's3', S3_BUCKET: 'files' };
     const presigned = loadConfig({

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
 import { BIN } from './cli.ts';
 
 export interface ServiceProcess {
@@ -11,8 +11,12 @@ export interface ServiceProcess {
  * `wallet-admin serve` in its own process, as an operator runs it (bin/wallet-admin.js, or the
  * same sources bundled, for tests that restart it often: see cliBundle); output collected.
  */
-export function spawnService(env: Record<string, string>, entry = BIN): ServiceProcess {
-  const child = spawn(process.execPath, [entry, 'serve'], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export function spawnService(env: Record<string, string>, entry = BIN, as: Pick<SpawnOptions, 'uid' | 'gid'> = {}): ServiceProcess {
+  const child = spawn(process.execPath, [entry, 'serve'], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    ...as,
+  });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -44,3 +48,9 @@ export async function waitUntilReady(served: ServiceProcess, baseUrl: string, ti
   }
   throw new Error(`the service at ${baseUrl} did not become ready:\n${served.output()}`);
 }
+
+/**
+ * Who the service runs as in tests of file permissions: root ignores permission bits, so a test
+ * running as root starts the service as `nobody`; anyone else runs it as themselves.
+ */
+export const UNPRIVILEGED: Pick<SpawnOptions, 'uid' | 'gid'> = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};

@@ -201,8 +201,9 @@ describe('DiskBlobStorage on disk', () => {
     assert.equal(await textOf(storage, 'files/chn_2/not.wa-tmp-x'), 'a blob');
   });
 
-  test('a full disk becomes INSUFFICIENT_STORAGE (507), a path too long for the filesystem INVALID_PATH; anything else passes unchanged', () => {
-    const errno = (code: string) => Object.assign(new Error(`${code}: simulated`), { code, errno: -1, syscall: 'write' });
+  test('a full disk becomes INSUFFICIENT_STORAGE (507), unwritable storage STORAGE_UNAVAILABLE (503), a path too long for the filesystem INVALID_PATH; anything else passes unchanged', () => {
+    const errno = (code: string) =>
+      Object.assign(new Error(`${code}: simulated, open '/srv/data/storage/x'`), { code, errno: -1, syscall: 'open' });
     for (const code of ['ENOSPC', 'EDQUOT']) {
       const mapped = toStorageError(errno(code));
       assert.ok(isAppError(mapped), code);
@@ -211,7 +212,16 @@ describe('DiskBlobStorage on disk', () => {
     }
     const tooLong = toStorageError(errno('ENAMETOOLONG'));
     assert.ok(isAppError(tooLong) && tooLong.code === 'INVALID_PATH' && tooLong.status === 400);
-    for (const other of [errno('EIO'), errno('EACCES'), new Error('plain'), new AppError('NOT_FOUND', 'already mapped')]) {
+    for (const code of ['EACCES', 'EPERM', 'EROFS', 'EIO']) {
+      const cause = errno(code);
+      const mapped = toStorageError(cause);
+      assert.ok(isAppError(mapped), code);
+      assert.equal(mapped.code, 'STORAGE_UNAVAILABLE');
+      assert.equal(mapped.status, 503);
+      assert.equal(mapped.cause, cause, 'the log keeps the cause');
+      assert.doesNotMatch(mapped.message, /\/srv/, 'the client learns no path');
+    }
+    for (const other of [errno('EBADF'), new Error('plain'), new AppError('NOT_FOUND', 'already mapped')]) {
       assert.equal(toStorageError(other), other);
     }
   });

@@ -55,6 +55,9 @@ describe('driver errors', () => {
       assert.equal((translated as AppError).cause, driverError);
     }
     isAppErrorWith('SERVICE_UNAVAILABLE')(translateDriverError(new Error('Connection terminated unexpectedly')));
+    // better-sqlite3 reports SQLite's extended codes, which begin with the primary one.
+    for (const code of ['SQLITE_IOERR_WRITE', 'SQLITE_CANTOPEN_ISDIR', 'SQLITE_READONLY', 'SQLITE_READONLY_DIRECTORY', '25006'])
+      isAppErrorWith('SERVICE_UNAVAILABLE')(translateDriverError(Object.assign(new Error('driver'), { code })));
     for (const code of ['SQLITE_FULL', '53100'])
       isAppErrorWith('INSUFFICIENT_STORAGE')(translateDriverError(Object.assign(new Error('full'), { code })));
 
@@ -152,6 +155,23 @@ describe('driver errors', () => {
         );
       } finally {
         other.close();
+        await store.close();
+      }
+    });
+
+    test('a database file the service may not write rejects writes with SERVICE_UNAVAILABLE, reads still answer', async () => {
+      // Opened read-only, SQLite refuses writes as it does for a file whose mode or mount forbids them.
+      const store = storeOn(() => {}, { readonly: true });
+      try {
+        await assert.rejects(store.createTenant({ name: 'read-only' }), (error) => {
+          isAppErrorWith('SERVICE_UNAVAILABLE')(error);
+          assert.match(String((error as AppError).cause), /readonly/, 'the driver error is kept for the log');
+          assert.doesNotMatch((error as AppError).message, /metadata\.sqlite|\//, 'the client learns no path');
+          return true;
+        });
+        await assert.rejects(store.files.putFile(aFile('chn_x')), isAppErrorWith('SERVICE_UNAVAILABLE'));
+        assert.equal(await store.isEmpty(), false);
+      } finally {
         await store.close();
       }
     });

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { chmod, chown, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { createSignInHeaders } from '../../src/auth/signing/sign-in-headers.ts';
+import { DEMO_PRIVATE_KEY } from '../../src/demo/demo-seed.ts';
+import { request } from '../helpers/http.ts';
+import { spawnService, UNPRIVILEGED, waitForOutput } from '../helpers/service-process.ts';
+import { freePort } from '../helpers/test-service.ts';
+
+/** A directory the unprivileged service user may enter (mkdtemp makes 0700 ones, owned by whoever runs the test). */
+async function sharedTempDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
+  const base = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-unwritable-'));
+  t.after(() => rm(base, { recursive: true, force: true }));
+  await chmod(base, 0o755);
+  return base;
+}
+
+/** Gives the service user a tree, or takes write access to it away from everyone but root. */
+async function handOver(dir: string): Promise<void> {
+  if (UNPRIVILEGED.uid === undefined) return;
+  await chown(dir, UNPRIVILEGED.uid, UNPRIVILEGED.gid!);
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    await chown(path.join(entry.parentPath, entry.name), UNPRIVILEGED.uid, UNPRIVILEGED.gid!);
+  }
+}
+
+async function readOnly(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isDirectory()) await chmod(path.join(entry.parentPath, entry.name), 0o555);
+  }
+  await chmod(dir, 0o555);
+}
+
+const NO_STACK = /\n\s+at /;
+
+describe('a DATA_DIR the service cannot write', () => {
+  test('empty: start-up stops, naming the path and the cause, without a stack; nothing listens', async (t) => {
+    const dataDir = path.join(await sharedTempDir(t), 'data');
+    await mkdir(dataDir, { mode: 0o555 });
+    await chmod(dataDir, 0o555);
+    const served = spawnService({ DATA_DIR: dataDir, PORT: String(await freePort()) }, undefined, UNPRIVILEGED);
+    t.after(() => served.child.kill('SIGKILL'));
+    assert.equal(await served.exited, 1, served.output());
+    assert.ok(
+      served
+        .output()
+        .includes(`wallet-admin: DATA_DIR ${dataDir} is not writable (EACCES: permission denied): cannot write a file in ${dataDir}.`),
+      served.output(),
+    );
+    assert.doesNotMatch(served.output(), NO_STACK);
+    assert.doesNotMatch(served.output(), /listening/);
+  });
+
+  test('storage turned read-only under a running service: uploads and deletes answer 503 STORAGE_UNAVAILABLE, nothing changes; the next start refuses', async (t) => {
+    const dataDir = path.join(await sharedTempDir(t), 'data');
+    await mkdir(dataDir);
+    await handOver(dataDir);
+    const port = await freePort();
+    const served = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, undefined, UNPRIVILEGED);
+    t.after(() => served.child.kill('SIGKILL'));
+    await waitForOutput(served, /created demo tenant/);
+
+    const origin = `http://127.0.0.1:${port}`;
+    const headers = await createSignInHeaders({ privateKey: DEMO_PRIVATE_KEY, domain: `127.0.0.1:${port}`, uri: origin, ttlSeconds: 600 });
+    const file = '/api/channels/demo/folders/welcome/files/README.txt';
+    const before = await request(origin, file, { headers });
+    assert.equal(before.status, 200);
+
+    await readOnly(path.join(dataDir, 'storage'));
+    const attempts = [
+      await request(origin, file, { method: 'PUT', headers, body: 'replaced' }),
+      await request(origin, '/api/channels/demo/folders/new/files/a.txt', { method: 'PUT', headers, body: 'new' }),
+      await request(origin, file, { method: 'DELETE', headers }),
+    ];
+    for (const answer of attempts) {
+      assert.equal(answer.status, 503, answer.body);
+      assert.equal(answer.headers['content-type'], 'application/problem+json');
+      assert.equal(answer.json().code, 'STORAGE_UNAVAILABLE');
+      assert.ok(!answer.body.includes(dataDir), `the client learns no path: ${answer.body}`);
+    }
+    const after = await request(origin, file, { headers });
+    assert.equal(after.status, 200);
+    assert.equal(after.body, before.body, 'the file is as it was');
+    // The log keeps the cause for the operator.
+    await waitForOutput(served, /"level":50.*EACCES: permission denied/);
+
+    served.child.kill('SIGTERM');
+    assert.equal(await served.exited, 0);
+
+    const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, undefined, UNPRIVILEGED);
+    t.after(() => again.child.kill('SIGKILL'));
+    assert.equal(await again.exited, 1, again.output());
+    assert.ok(
+      again
+        .output()
+        .includes(
+          `DATA_DIR ${dataDir} is not writable (EACCES: permission denied): cannot write a file in ${path.join(dataDir, 'storage')}.`,
+        ),
+      again.output(),
+    );
+    assert.doesNotMatch(again.output(), NO_STACK);
+  });
+
+  test('a metadata database the service may not write: start-up refuses, naming the file', async (t) => {
+    const dataDir = path.join(await sharedTempDir(t), 'data');
+    await mkdir(dataDir);
+    await handOver(dataDir);
+    const port = await freePort();
+    const first = spawnService({ DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' }, undefined, UNPRIVILEGED);
+    t.after(() => first.child.kill('SIGKILL'));
+    await waitForOutput(first, /listening on/);
+    first.child.kill('SIGTERM');
+    assert.equal(await first.exited, 0);
+
+    const database = path.join(dataDir, 'metadata.sqlite');
+    await chmod(database, 0o444);
+    if (UNPRIVILEGED.uid !== undefined) await chown(database, 0, 0);
+    const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, undefined, UNPRIVILEGED);
+    t.after(() => again.child.kill('SIGKILL'));
+    assert.equal(await again.exited, 1, again.output());
+    assert.ok(
+      again.output().includes(`DATA_DIR ${dataDir} is not writable (EACCES: permission denied): cannot open ${database} for writing.`),
+      again.output(),
+    );
+    assert.doesNotMatch(again.output(), /listening/);
+  });
+});
