@@ -32,10 +32,7 @@ export function channelAndPrincipalContract(ctx: ContractContext): void {
       const first = await ctx.store.createChannel({ tenantId: (await ctx.tenant()).id, name });
       const second = await ctx.store.createChannel({ tenantId: (await ctx.tenant()).id, name });
       await ctx.store.createChannel({ tenantId: first.tenantId, name: `${name}-other` });
-      assert.deepEqual(
-        (await ctx.store.findChannelsByName(` ${name} `)).map((c) => c.id).sort(),
-        [first.id, second.id].sort(),
-      );
+      assert.deepEqual((await ctx.store.findChannelsByName(` ${name} `)).map((c) => c.id).sort(), [first.id, second.id].sort());
       assert.deepEqual(await ctx.store.findChannelsByName(`${name}-missing`), []);
     });
 

@@ -36,13 +36,17 @@ export function tenantAndAdminContract(ctx: ContractContext): void {
       const second = await ctx.tenant('Listed two');
       await ctx.store.addTenantFeature(second.id, 'reports');
       const listed = await ctx.store.listTenants();
-      const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+      const byId = (a?: { id: string }, b?: { id: string }) => (a?.id ?? '').localeCompare(b?.id ?? '');
       assert.deepEqual(
         listed.filter((t) => t.id === first.id || t.id === second.id).sort(byId),
         [await ctx.store.getTenant(first.id), await ctx.store.getTenant(second.id)].sort(byId),
       );
       const times = listed.map((t) => t.createdAt);
-      assert.deepEqual(times, [...times].sort((a, b) => a - b), 'oldest first');
+      assert.deepEqual(
+        times,
+        [...times].sort((a, b) => a - b),
+        'oldest first',
+      );
     });
 
     test('a tenant name must not be blank', async () => {
