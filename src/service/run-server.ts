@@ -31,7 +31,7 @@ export async function runServer(config: Config): Promise<void> {
     process.stdout.write(
       `\nFirst start: created demo tenant ${demo.tenantId}, owner admin ${demo.adminId} and channel ${demo.channelId}\n` +
         `for the published development wallet ${headers['X-WAL']} (Hardhat/Anvil account #0; never use it for real data).\n` +
-        `Try it (valid for 24 hours; \`npx wallet-admin sign --private-key <key>\` signs a new one):\n\n` +
+        `Try it (valid for 24 hours; \`npm exec --no -- wallet-admin sign --private-key <key>\` in the project's folder signs a new one):\n\n` +
         `${curlCommand(`${config.publicBaseUrl}/api/auth/test`, headers)}\n\n` +
         `Channel "demo" holds example files, one backup and a changed welcome/prices.csv to restore.\n\n` +
         `Or open the admin console at ${consoleUrl} and sign in there with a browser wallet that holds the\n` +
