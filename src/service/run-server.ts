@@ -1,6 +1,6 @@
 import { createSignInHeaders, curlCommand } from '../auth/signing/sign-in-headers.ts';
 import type { Config } from '../config/config.ts';
-import { DEMO_PRIVATE_KEY, demoRefusal, seedDemoIfEmpty, withoutDemoNotice } from '../demo/demo-seed.ts';
+import { DEMO_PRIVATE_KEY, demoRefusal, firstAdminBanner, seedDemoIfEmpty, withoutDemoNotice } from '../demo/demo-seed.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createService } from './service.ts';
 
@@ -20,7 +20,11 @@ export async function runServer(config: Config): Promise<void> {
     `wallet-admin listening on ${config.publicBaseUrl} (console: ${consoleUrl})`,
   );
 
-  if (emptyWithoutDemo) logger.warn({ reason: noDemoBecause }, withoutDemoNotice(noDemoBecause));
+  if (emptyWithoutDemo) {
+    logger.warn({ reason: noDemoBecause }, withoutDemoNotice(noDemoBecause));
+    // The log line is for the record; the operator at the terminal gets the commands one per line.
+    process.stdout.write(firstAdminBanner(noDemoBecause));
+  }
   if (demo) {
     const headers = await createSignInHeaders({
       privateKey: DEMO_PRIVATE_KEY,

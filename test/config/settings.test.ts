@@ -14,7 +14,10 @@ function readmeSettings(): Map<string, string> {
   const rows = new Map<string, string>();
   for (const line of lines.slice(head + 2)) {
     if (!line.startsWith('|')) break;
-    const [names, fallbacks] = line.split(/(?<!\\)\|/).slice(1, 3).map((cell) => cell.trim());
+    const [names, fallbacks] = line
+      .split(/(?<!\\)\|/)
+      .slice(1, 3)
+      .map((cell) => cell.trim());
     // `S3_ENDPOINT` / `S3_BUCKET` … share a row, their defaults split the same way.
     const nameList = names!.split(' / ').map((n) => n.replaceAll('`', ''));
     const fallbackList = nameList.length > 1 ? fallbacks!.split(' / ') : [fallbacks!];
