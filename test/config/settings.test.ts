@@ -22,7 +22,7 @@ function readmeSettings(): Map<string, string> {
     const nameList = names!.split(' / ').map((n) => n.replaceAll('`', ''));
     const fallbackList = nameList.length > 1 ? fallbacks!.split(' / ') : [fallbacks!];
     assert.equal(fallbackList.length, nameList.length, line);
-    nameList.forEach((name, i) => rows.set(name, fallbackList[i]!.replaceAll('`', '')));
+    for (const [i, name] of nameList.entries()) rows.set(name, fallbackList[i]!.replaceAll('`', ''));
   }
   return rows;
 }
