@@ -28,6 +28,7 @@ const UNIT_FILES = [
   'cli/secret-input.test.ts',
   'client/client.test.ts',
   'config/config.test.ts',
+  'config/settings.test.ts',
   'console/console-bundle.test.ts',
   'console/console-serving.test.ts',
   'demo/demo-seed.test.ts',

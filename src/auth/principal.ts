@@ -1,5 +1,5 @@
 import type { PrincipalRecord } from '../store/types.ts';
-import { ALL_PERMISSIONS } from './permissions.ts';
+import { effectivePermissions } from './permissions.ts';
 
 /** The caller as the API shows it (contract: member `principal` of the authentication test). */
 export interface Principal {
@@ -18,9 +18,6 @@ const NO_OWNER = 'N/A';
 
 export function principalOf(record: PrincipalRecord): Principal {
   const { admin } = record;
-  const isOwner = admin.ownerAdminId === null;
-  const permissions = new Set<string>(admin.permissions);
-  if (isOwner) for (const p of ALL_PERMISSIONS) permissions.add(p);
   return {
     id: admin.id,
     type: 'ADMIN',
@@ -29,7 +26,7 @@ export function principalOf(record: PrincipalRecord): Principal {
     ownerAdminId: admin.ownerAdminId ?? NO_OWNER,
     status: admin.status,
     channelIds: [...record.channelIds],
-    effectivePermissions: [...permissions].sort(),
+    effectivePermissions: effectivePermissions(admin),
     effectiveFeatures: [...new Set([...record.tenantFeatures, ...admin.features])].sort(),
   };
 }

@@ -34,6 +34,8 @@ export interface Command {
   words: string[];
   summary: string;
   options: Record<string, OptionSpec>;
+  /** Printed after the options by --help (serve: the settings). */
+  moreHelp?: () => string;
   /** Long-running commands (serve) own their lifecycle and return nothing to print. */
   run(context: CommandContext): Promise<CommandResult | undefined>;
 }
@@ -62,4 +64,12 @@ export function integerOption(values: OptionValues, name: string, bounds: { min:
 }
 
 /** Wrong use of the CLI (exit 2), as opposed to a failure of what was asked (exit 1). */
-export class UsageError extends Error {}
+export class UsageError extends Error {
+  /** The command whose use was wrong, when known: its --help is the hint. */
+  constructor(
+    message: string,
+    readonly command?: Command,
+  ) {
+    super(message);
+  }
+}

@@ -4,6 +4,7 @@ import { redactUrlsIn } from '../config/redaction.ts';
 import { isAppError } from '../errors/app-error.ts';
 import type { OpenedFileServices } from '../files/file-services.ts';
 import type { MetadataStore } from '../store/types.ts';
+import { SERVICE_VERSION } from '../version.ts';
 import { type Command, type OptionValues, UsageError } from './command.ts';
 import { adminCommands } from './commands/admin-commands.ts';
 import { backupCommands } from './commands/backup-commands.ts';
@@ -13,6 +14,7 @@ import { scopeRestoreCommands } from './commands/scope-restore-commands.ts';
 import { serveCommand } from './commands/serve-command.ts';
 import { signCommand } from './commands/sign-command.ts';
 import { tenantCommands } from './commands/tenant-commands.ts';
+import { commandHelp, commandList, groupHelp } from './help.ts';
 
 const COMMANDS: Command[] = [
   serveCommand,
@@ -25,28 +27,33 @@ const COMMANDS: Command[] = [
   signCommand,
 ];
 
-function findCommand(args: string[]): { command: Command; rest: string[] } {
-  const words = args.filter((a, i) => !a.startsWith('-') && args.slice(0, i).every((b) => !b.startsWith('-')));
-  const command = [...COMMANDS].sort((a, b) => b.words.length - a.words.length).find((c) => c.words.every((w, i) => words[i] === w));
-  if (!command) throw new UsageError(args.length === 0 ? 'No command given' : `Unknown command "${words.join(' ')}"`);
-  return { command, rest: args.slice(command.words.length) };
+const HELP_FLAGS = new Set(['-h', '--help']);
+
+/** The leading words of the arguments, up to the first option: the command, or a group of commands. */
+function leadingWords(args: string[]): string[] {
+  const firstOption = args.findIndex((a) => a.startsWith('-'));
+  return firstOption === -1 ? args : args.slice(0, firstOption);
 }
 
-function usage(command?: Command): string {
-  if (command) {
-    const options = Object.entries(command.options).map(
-      ([name, spec]) =>
-        `  --${name}${spec.type === 'string' ? ` ${spec.placeholder ?? 'VALUE'}` : ''}${spec.multiple ? ' (repeatable)' : ''}${spec.required ? ' (required)' : ''}  ${spec.description}`,
-    );
-    return [`wallet-admin ${command.words.join(' ')}: ${command.summary}`, ...options, '  --json  Print one JSON object'].join('\n');
+type Found = { command: Command; rest: string[] } | { group: string[]; commands: Command[] };
+
+function findCommand(args: string[]): Found {
+  const words = leadingWords(args);
+  const command = [...COMMANDS].sort((a, b) => b.words.length - a.words.length).find((c) => c.words.every((w, i) => words[i] === w));
+  if (command) return { command, rest: args.slice(command.words.length) };
+  // The longest run of words that begins some commands (tenant, tenant feature): a group.
+  for (let length = words.length; length > 0; length--) {
+    const group = words.slice(0, length);
+    const commands = COMMANDS.filter((c) => c.words.length > length && group.every((w, i) => c.words[i] === w));
+    if (commands.length > 0) {
+      if (length < words.length)
+        throw new UsageError(
+          `Unknown command "${words.join(' ')}"; the subcommands of "${group.join(' ')}" are ${commands.map((c) => c.words.slice(length).join(' ')).join(', ')}`,
+        );
+      return { group, commands };
+    }
   }
-  return [
-    'Usage: wallet-admin <command> [options] [--json]',
-    '',
-    ...COMMANDS.map((c) => `  ${c.words.join(' ').padEnd(20)} ${c.summary}`),
-    '',
-    'Settings (DATA_DIR, DATABASE_URL, …) come from environment variables; see README.',
-  ].join('\n');
+  throw new UsageError(`Unknown command "${words.join(' ')}"`);
 }
 
 function parseOptions(command: Command, rest: string[]): OptionValues {
@@ -57,18 +64,18 @@ function parseOptions(command: Command, rest: string[]): OptionValues {
   try {
     ({ values } = parseArgs({
       args: rest,
-      options: { ...options, json: { type: 'boolean' }, help: { type: 'boolean' } },
+      options: { ...options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
       allowPositionals: false,
     }));
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(`${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '')}`, command);
   }
   if (values.help) return values;
   for (const [name, spec] of Object.entries(command.options)) {
     const value = values[name];
-    if (spec.required && (value === undefined || value === '')) throw new UsageError(`Missing required option --${name}`);
-    if (typeof value === 'string' && value.trim() === '') throw new UsageError(`Option --${name} must not be empty`);
+    if (spec.required && (value === undefined || value === '')) throw new UsageError(`Missing required option --${name}`, command);
+    if (typeof value === 'string' && value.trim() === '') throw new UsageError(`Option --${name} must not be empty`, command);
   }
   return values;
 }
@@ -78,15 +85,28 @@ export async function main(args: string[]): Promise<number> {
   const json = args.includes('--json');
   let store: MetadataStore | undefined;
   let fileServices: OpenedFileServices | undefined;
+  let running: Command | undefined;
   try {
-    if (args.length === 0 || args[0] === '--help' || args[0] === 'help') {
-      process.stdout.write(`${usage()}\n`);
+    if (args.length === 0 || HELP_FLAGS.has(args[0]!) || args[0] === 'help') {
+      process.stdout.write(`${commandList(COMMANDS)}\n`);
       return args.length === 0 ? 2 : 0;
     }
-    const { command, rest } = findCommand(args);
+    if (args[0] === '--version') {
+      process.stdout.write(`${SERVICE_VERSION}\n`);
+      return 0;
+    }
+    const found = findCommand(args);
+    if ('group' in found) {
+      // `wallet-admin tenant` alone is a question too, but an incomplete command: exit 2 after the answer.
+      const asked = args.some((a) => HELP_FLAGS.has(a));
+      (asked ? process.stdout : process.stderr).write(`${groupHelp(found.group, found.commands)}\n`);
+      return asked ? 0 : 2;
+    }
+    const { command, rest } = found;
+    running = command;
     const values = parseOptions(command, rest);
     if (values.help) {
-      process.stdout.write(`${usage(command)}\n`);
+      process.stdout.write(`${commandHelp(command)}\n`);
       return 0;
     }
     const config: Config = loadConfig(process.env);
@@ -122,7 +142,12 @@ export async function main(args: string[]): Promise<number> {
     const code = isAppError(error) ? error.code : usageProblem ? 'USAGE' : error instanceof ConfigError ? 'CONFIG_INVALID' : 'FAILED';
     // Settings' messages hide credentials already; a driver's error might quote a URL of its own.
     const message = redactUrlsIn(error instanceof Error ? error.message : String(error));
-    process.stderr.write(`wallet-admin: ${message}${usageProblem ? '\nRun "wallet-admin --help" for the commands.' : ''}\n`);
+    const hint = !usageProblem
+      ? ''
+      : (error.command ?? running)
+        ? `\nRun "wallet-admin ${(error.command ?? running)!.words.join(' ')} --help" for its options.`
+        : '\nRun "wallet-admin --help" for the commands.';
+    process.stderr.write(`wallet-admin: ${message}${hint}\n`);
     if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
     return usageProblem ? 2 : 1;
   } finally {

@@ -30,16 +30,37 @@ export function demoRefusal(config: Pick<Config, 'production' | 'host' | 'public
   return undefined;
 }
 
+// No double quote anywhere: the lines also go into a JSON log message, whose readers stop at one.
+const ID_OF_JSON = "node -p 'JSON.parse(fs.readFileSync(0)).id'";
+
+/**
+ * How to create the first tenant, owner admin and channel, as shell lines that run as printed
+ * from the project's folder with the service's settings, but for the wallet's address (and the names, if you like).
+ */
+export const FIRST_ADMIN_COMMANDS = [
+  `TENANT=$(npm exec --no -- wallet-admin tenant create --name my-organisation --json | ${ID_OF_JSON})`,
+  `ADMIN=$(npm exec --no -- wallet-admin admin create --tenant $TENANT --wallet 0xYOUR_WALLET_ADDRESS --name owner --json | ${ID_OF_JSON})`,
+  `CHANNEL=$(npm exec --no -- wallet-admin channel create --tenant $TENANT --name main --json | ${ID_OF_JSON})`,
+  'npm exec --no -- wallet-admin channel link --channel $CHANNEL --admin $ADMIN',
+];
+
 /** The start-up line of a first start that created no demo data: why, and how to create the first admin instead. */
 export function withoutDemoNotice(reason: string): string {
   return (
     `No demo data was created on this first start on empty data: ${reason}. The demo owner's private key is published, ` +
     'so demo data is created only without NODE_ENV=production, on a loopback HOST and a loopback PUBLIC_BASE_URL. ' +
-    'Create the first tenant, owner admin and channel with the CLI (same settings): ' +
-    'wallet-admin tenant create --name NAME; ' +
-    'wallet-admin admin create --tenant TENANT_ID --wallet YOUR_WALLET_ADDRESS --name NAME; ' +
-    'wallet-admin channel create --tenant TENANT_ID --name NAME; ' +
-    'wallet-admin channel link --channel CHANNEL_ID --admin ADMIN_ID'
+    `Create the first tenant, owner admin and channel with the CLI (same settings): ${FIRST_ADMIN_COMMANDS.join('; ')}`
+  );
+}
+
+/** What a first start without demo data prints for people: the same commands, one per line, ready to paste. */
+export function firstAdminBanner(reason: string): string {
+  return (
+    `\nNo tenant exists yet, and no demo data was created (${reason}).\n` +
+    "Create the first tenant, owner admin and channel with the CLI, from the project's folder and with the\n" +
+    "service's settings (DATA_DIR or DATABASE_URL), putting your wallet's address in the second line:\n\n" +
+    `${FIRST_ADMIN_COMMANDS.map((line) => `  ${line}`).join('\n')}\n\n` +
+    'Then sign in with that wallet (the console, or: npm exec --no -- wallet-admin sign --help).\n\n'
   );
 }
 

@@ -1,6 +1,6 @@
 import { createSignInHeaders, curlCommand } from '../auth/signing/sign-in-headers.ts';
 import type { Config } from '../config/config.ts';
-import { DEMO_PRIVATE_KEY, demoRefusal, seedDemoIfEmpty, withoutDemoNotice } from '../demo/demo-seed.ts';
+import { DEMO_PRIVATE_KEY, demoRefusal, firstAdminBanner, seedDemoIfEmpty, withoutDemoNotice } from '../demo/demo-seed.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createService } from './service.ts';
 import { closeOnSignal } from './shutdown-signals.ts';
@@ -22,7 +22,11 @@ export async function runServer(config: Config): Promise<void> {
     `wallet-admin listening on ${config.publicBaseUrl} (console: ${consoleUrl}, API reference: ${apiReferenceUrl})`,
   );
 
-  if (emptyWithoutDemo) logger.warn({ reason: noDemoBecause }, withoutDemoNotice(noDemoBecause));
+  if (emptyWithoutDemo) {
+    logger.warn({ reason: noDemoBecause }, withoutDemoNotice(noDemoBecause));
+    // The log line is for the record; the operator at the terminal gets the commands one per line.
+    process.stdout.write(firstAdminBanner(noDemoBecause));
+  }
   if (demo) {
     const headers = await createSignInHeaders({
       privateKey: DEMO_PRIVATE_KEY,
@@ -33,7 +37,7 @@ export async function runServer(config: Config): Promise<void> {
     process.stdout.write(
       `\nFirst start: created demo tenant ${demo.tenantId}, owner admin ${demo.adminId} and channel ${demo.channelId}\n` +
         `for the published development wallet ${headers['X-WAL']} (Hardhat/Anvil account #0; never use it for real data).\n` +
-        `Try it (valid for 24 hours; \`npx wallet-admin sign --private-key <key>\` signs a new one):\n\n` +
+        `Try it (valid for 24 hours; \`npm exec --no -- wallet-admin sign --private-key <key>\` in the project's folder signs a new one):\n\n` +
         `${curlCommand(`${config.publicBaseUrl}/api/auth/test`, headers)}\n\n` +
         `Channel "demo" holds example files, one backup and a changed welcome/prices.csv to restore.\n\n` +
         `Or open the admin console at ${consoleUrl} and sign in there with a browser wallet that holds the\n` +

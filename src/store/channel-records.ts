@@ -54,6 +54,18 @@ export function channelRecords(db: Db, now: () => number): ChannelRecords {
       return rows.map(toChannel);
     },
 
+    async findChannelsByName(name) {
+      if (!canBeStoredKey(name)) return [];
+      const rows = await db
+        .selectFrom('channels')
+        .selectAll()
+        .where('name', '=', name.trim())
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(toChannel);
+    },
+
     async listLinkedChannels(tenantId, adminId, page) {
       // The tenant is checked here too, not only by the links' foreign keys: a listing never
       // crosses tenants, whatever the links hold.

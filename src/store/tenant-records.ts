@@ -27,6 +27,20 @@ export function tenantRecords(db: Db, now: () => number): TenantRecords {
       return selectTenant(db, id);
     },
 
+    async listTenants() {
+      const rows = await db.selectFrom('tenants').selectAll().orderBy('created_at').orderBy('id').execute();
+      const features = await db.selectFrom('tenant_features').select(['tenant_id', 'feature']).execute();
+      return rows.map((row) => ({
+        id: row.id,
+        name: row.name,
+        features: features
+          .filter((f) => f.tenant_id === row.id)
+          .map((f) => f.feature)
+          .sort(),
+        createdAt: row.created_at,
+      }));
+    },
+
     async addTenantFeature(tenantId, feature) {
       const label = requireLabel(feature, 'Feature');
       await requireTenant(db, tenantId);

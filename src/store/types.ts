@@ -63,6 +63,8 @@ export interface TenantRecords {
   isEmpty(): Promise<boolean>;
   createTenant(input: { name: string }): Promise<Tenant>;
   getTenant(id: string): Promise<Tenant | undefined>;
+  /** Every tenant, oldest first (the operator's overview; tenants are few). */
+  listTenants(): Promise<Tenant[]>;
   addTenantFeature(tenantId: string, feature: string): Promise<Tenant>;
 }
 
@@ -94,6 +96,8 @@ export interface LinkedChannelListing {
 export interface ChannelRecords extends ChannelLookup, LinkedChannelListing {
   createChannel(input: { tenantId: string; name: string }): Promise<Channel>;
   listChannels(tenantId: string): Promise<Channel[]>;
+  /** The channels of that name in every tenant (names are unique per tenant only), oldest first. */
+  findChannelsByName(name: string): Promise<Channel[]>;
   linkChannel(channelId: string, adminId: string): Promise<void>;
   unlinkChannel(channelId: string, adminId: string): Promise<void>;
 }

@@ -1,29 +1,37 @@
+import { ALL_PERMISSIONS, effectivePermissions } from '../../auth/permissions.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { tenantNotFound } from '../../errors/common-errors.ts';
 import { ADMIN_STATUSES, type Admin, type AdminStatus } from '../../store/types.ts';
 import type { Command } from '../command.ts';
 import { listOption, optionalString, stringOption } from '../command.ts';
+import { knownPermission } from '../option-checks.ts';
+import { adminJson } from '../record-views.ts';
 
 function describe(admin: Admin): string {
   const owner = admin.ownerAdminId ? `owner ${admin.ownerAdminId}` : 'owner admin';
-  const permissions = admin.permissions.length > 0 ? admin.permissions.join(', ') : 'none';
+  // What the admin may do, not what rows were granted: an owner admin holds every permission.
+  const held = effectivePermissions(admin);
+  const permissions = held.length > 0 ? held.join(', ') : 'none';
   return `${admin.id}  ${admin.wallet}  ${admin.status}  "${admin.displayName}"  (${owner}; permissions: ${permissions})`;
 }
 
-const adminOption = { admin: { type: 'string', required: true, description: 'Admin id (adm_…)' } } as const;
-const permissionOption = { permission: { type: 'string', required: true, description: 'Permission, e.g. files:restore' } } as const;
+const PERMISSIONS = ALL_PERMISSIONS.join(', ');
+const adminOption = { admin: { type: 'string', required: true, placeholder: 'ID', description: 'Admin id (adm_…)' } } as const;
+const permissionOption = {
+  permission: { type: 'string', required: true, placeholder: 'PERMISSION', description: `One of ${PERMISSIONS}` },
+} as const;
 
 export const adminCommands: Command[] = [
   {
     words: ['admin', 'create'],
     summary: 'Create an admin for a wallet; without --owner it is an owner admin holding every permission',
     options: {
-      tenant: { type: 'string', required: true, description: 'Tenant id (t_…)' },
-      wallet: { type: 'string', required: true, description: 'Wallet address, 0x + 40 hex, any letter case' },
-      name: { type: 'string', required: true, description: 'Display name' },
-      owner: { type: 'string', description: 'Id of the owning admin; omit for an owner admin' },
-      permission: { type: 'string', multiple: true, description: 'Permission to grant (repeatable)' },
-      feature: { type: 'string', multiple: true, description: 'Feature of this admin (repeatable)' },
+      tenant: { type: 'string', required: true, placeholder: 'ID', description: 'Tenant id (t_…)' },
+      wallet: { type: 'string', required: true, placeholder: '0x…', description: 'Wallet address, 0x + 40 hex, any letter case' },
+      name: { type: 'string', required: true, placeholder: 'NAME', description: 'Display name' },
+      owner: { type: 'string', placeholder: 'ADMIN_ID', description: 'Id of the owning admin; omit for an owner admin' },
+      permission: { type: 'string', multiple: true, placeholder: 'PERMISSION', description: `Permission to grant: ${PERMISSIONS}` },
+      feature: { type: 'string', multiple: true, placeholder: 'NAME', description: 'Feature of this admin (a label of your own)' },
     },
     async run({ values, store }) {
       const admin = await (await store()).createAdmin({
@@ -31,16 +39,16 @@ export const adminCommands: Command[] = [
         wallet: stringOption(values, 'wallet'),
         displayName: stringOption(values, 'name'),
         ownerAdminId: optionalString(values, 'owner') ?? null,
-        permissions: listOption(values, 'permission'),
+        permissions: listOption(values, 'permission').map(knownPermission),
         features: listOption(values, 'feature'),
       });
-      return { json: { ...admin }, text: `Created admin ${describe(admin)}` };
+      return { json: adminJson(admin), text: `Created admin ${describe(admin)}` };
     },
   },
   {
     words: ['admin', 'set-status'],
     summary: 'Suspend or reactivate an admin',
-    options: { ...adminOption, status: { type: 'string', required: true, description: 'ACTIVE or SUSPENDED' } },
+    options: { ...adminOption, status: { type: 'string', required: true, placeholder: 'STATUS', description: 'ACTIVE or SUSPENDED' } },
     async run({ values, store }) {
       const status = stringOption(values, 'status').toUpperCase();
       if (!ADMIN_STATUSES.includes(status as AdminStatus)) {
@@ -50,7 +58,7 @@ export const adminCommands: Command[] = [
         );
       }
       const admin = await (await store()).setAdminStatus(stringOption(values, 'admin'), status as AdminStatus);
-      return { json: { ...admin }, text: `Admin ${describe(admin)}` };
+      return { json: adminJson(admin), text: `Admin ${describe(admin)}` };
     },
   },
   {
@@ -58,8 +66,11 @@ export const adminCommands: Command[] = [
     summary: 'Grant a permission',
     options: { ...adminOption, ...permissionOption },
     async run({ values, store }) {
-      const admin = await (await store()).grantPermission(stringOption(values, 'admin'), stringOption(values, 'permission'));
-      return { json: { ...admin }, text: `Admin ${describe(admin)}` };
+      const admin = await (await store()).grantPermission(
+        stringOption(values, 'admin'),
+        knownPermission(stringOption(values, 'permission')),
+      );
+      return { json: adminJson(admin), text: `Admin ${describe(admin)}` };
     },
   },
   {
@@ -67,8 +78,13 @@ export const adminCommands: Command[] = [
     summary: 'Revoke a permission',
     options: { ...adminOption, ...permissionOption },
     async run({ values, store }) {
-      const admin = await (await store()).revokePermission(stringOption(values, 'admin'), stringOption(values, 'permission'));
-      return { json: { ...admin }, text: `Admin ${describe(admin)}` };
+      const s = await store();
+      const adminId = stringOption(values, 'admin');
+      const permission = stringOption(values, 'permission');
+      // An unknown permission an admin holds anyway (stored before they were checked) may still go.
+      if (!(await s.getAdmin(adminId))?.permissions.includes(permission)) knownPermission(permission);
+      const admin = await s.revokePermission(adminId, permission);
+      return { json: adminJson(admin), text: `Admin ${describe(admin)}` };
     },
   },
   {
@@ -79,7 +95,7 @@ export const adminCommands: Command[] = [
       const admin = await (await store()).signOutEverywhere(stringOption(values, 'admin'));
       const since = new Date(admin.signedOutBefore!).toISOString();
       return {
-        json: { ...admin },
+        json: adminJson(admin),
         text: `Admin ${describe(admin)}: every message signed before ${since} is logged out (running servers within AUTH_STATE_REFRESH seconds)`,
       };
     },
@@ -87,22 +103,22 @@ export const adminCommands: Command[] = [
   {
     words: ['admin', 'set-wallet'],
     summary: "Move an admin to another wallet (the old wallet's signatures stop working)",
-    options: { ...adminOption, wallet: { type: 'string', required: true, description: 'New wallet address' } },
+    options: { ...adminOption, wallet: { type: 'string', required: true, placeholder: '0x…', description: 'New wallet address' } },
     async run({ values, store }) {
       const admin = await (await store()).setAdminWallet(stringOption(values, 'admin'), stringOption(values, 'wallet'));
-      return { json: { ...admin }, text: `Admin ${describe(admin)}` };
+      return { json: adminJson(admin), text: `Admin ${describe(admin)}` };
     },
   },
   {
     words: ['admin', 'list'],
     summary: 'List the admins of a tenant',
-    options: { tenant: { type: 'string', required: true, description: 'Tenant id (t_…)' } },
+    options: { tenant: { type: 'string', required: true, placeholder: 'ID', description: 'Tenant id (t_…)' } },
     async run({ values, store }) {
       const tenantId = stringOption(values, 'tenant');
       const s = await store();
       if (!(await s.getTenant(tenantId))) throw tenantNotFound(tenantId);
       const admins = await s.listAdmins(tenantId);
-      return { json: { items: admins }, text: admins.length > 0 ? admins.map(describe).join('\n') : 'No admins' };
+      return { json: { items: admins.map(adminJson) }, text: admins.length > 0 ? admins.map(describe).join('\n') : 'No admins' };
     },
   },
 ];

@@ -1,7 +1,7 @@
-import { type Command, integerOption, optionalString, UsageError } from '../command.ts';
+import { type Command, integerOption, optionalString } from '../command.ts';
+import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
+import { isoTime as iso } from '../record-views.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export const backupCommands: Command[] = [
   {
@@ -57,15 +57,16 @@ export const backupCommands: Command[] = [
     },
     async run({ values, store, fileServices }) {
       const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
-      const channel = await channelFrom(await store(), values);
-      if ((values.from === undefined) === (values['from-at'] === undefined)) throw new UsageError('Give one of --from and --from-at');
+      atMostOneOf(values, ['from', 'from-at'], true);
+      atMostOneOf(values, ['to', 'to-at']);
       const request = {
-        from: optionalString(values, 'from'),
-        fromAt: optionalString(values, 'from-at'),
-        to: optionalString(values, 'to'),
-        toAt: optionalString(values, 'to-at'),
+        from: backupOption(values, 'from'),
+        fromAt: instantOption(values, 'from-at'),
+        to: backupOption(values, 'to'),
+        toAt: instantOption(values, 'to-at'),
         folder: optionalString(values, 'folder'),
       };
+      const channel = await channelFrom(await store(), values);
       const page = await (await fileServices()).changes.between(channel, request, { limit });
       const lines = page.items.map((c) => `${c.change.padEnd(7)}  ${String(c.size).padStart(10)} bytes  ${c.folder}/${c.filename}`);
       const since = `${request.from ?? request.fromAt} and ${request.to ?? request.toAt ?? 'now'}`;

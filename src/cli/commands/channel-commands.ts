@@ -1,9 +1,12 @@
+import { tenantNotFound } from '../../errors/common-errors.ts';
 import type { Command } from '../command.ts';
-import { stringOption } from '../command.ts';
+import { optionalString, stringOption } from '../command.ts';
+import { channelJson } from '../record-views.ts';
+import { channelFrom, channelOptions } from './channel-option.ts';
 
 const linkOptions = {
-  channel: { type: 'string', required: true, description: 'Channel id (chn_…)' },
-  admin: { type: 'string', required: true, description: 'Admin id (adm_…)' },
+  ...channelOptions,
+  admin: { type: 'string', required: true, placeholder: 'ID', description: 'Admin id (adm_…)' },
 } as const;
 
 export const channelCommands: Command[] = [
@@ -11,12 +14,26 @@ export const channelCommands: Command[] = [
     words: ['channel', 'create'],
     summary: 'Create a channel in a tenant',
     options: {
-      tenant: { type: 'string', required: true, description: 'Tenant id (t_…)' },
-      name: { type: 'string', required: true, description: 'Channel name, unique in the tenant' },
+      tenant: { type: 'string', required: true, placeholder: 'ID', description: 'Tenant id (t_…)' },
+      name: { type: 'string', required: true, placeholder: 'NAME', description: 'Channel name, unique in the tenant' },
     },
     async run({ values, store }) {
       const channel = await (await store()).createChannel({ tenantId: stringOption(values, 'tenant'), name: stringOption(values, 'name') });
-      return { json: { ...channel }, text: `Created channel ${channel.id} (${channel.name}) in ${channel.tenantId}` };
+      return { json: channelJson(channel), text: `Created channel ${channel.id} (${channel.name}) in ${channel.tenantId}` };
+    },
+  },
+  {
+    words: ['channel', 'list'],
+    summary: 'List the channels (id and name) of a tenant, or of every tenant',
+    options: { tenant: { type: 'string', placeholder: 'ID', description: 'Tenant id (t_…); default: every tenant' } },
+    async run({ values, store }) {
+      const s = await store();
+      const tenantId = optionalString(values, 'tenant');
+      if (tenantId !== undefined && !(await s.getTenant(tenantId))) throw tenantNotFound(tenantId);
+      const tenantIds = tenantId !== undefined ? [tenantId] : (await s.listTenants()).map((t) => t.id);
+      const channels = (await Promise.all(tenantIds.map((id) => s.listChannels(id)))).flat();
+      const lines = channels.map((c) => `${c.id}  ${c.tenantId}  ${c.name}`);
+      return { json: { items: channels.map(channelJson) }, text: lines.length > 0 ? lines.join('\n') : 'No channels' };
     },
   },
   {
@@ -24,10 +41,11 @@ export const channelCommands: Command[] = [
     summary: 'Let an admin act on a channel',
     options: linkOptions,
     async run({ values, store }) {
-      const channelId = stringOption(values, 'channel');
+      const s = await store();
+      const channel = await channelFrom(s, values);
       const adminId = stringOption(values, 'admin');
-      await (await store()).linkChannel(channelId, adminId);
-      return { json: { channelId, adminId, linked: true }, text: `Linked ${adminId} to ${channelId}` };
+      await s.linkChannel(channel.id, adminId);
+      return { json: { channelId: channel.id, adminId, linked: true }, text: `Linked ${adminId} to ${channel.id} (${channel.name})` };
     },
   },
   {
@@ -35,10 +53,11 @@ export const channelCommands: Command[] = [
     summary: 'Stop an admin acting on a channel',
     options: linkOptions,
     async run({ values, store }) {
-      const channelId = stringOption(values, 'channel');
+      const s = await store();
+      const channel = await channelFrom(s, values);
       const adminId = stringOption(values, 'admin');
-      await (await store()).unlinkChannel(channelId, adminId);
-      return { json: { channelId, adminId, linked: false }, text: `Unlinked ${adminId} from ${channelId}` };
+      await s.unlinkChannel(channel.id, adminId);
+      return { json: { channelId: channel.id, adminId, linked: false }, text: `Unlinked ${adminId} from ${channel.id} (${channel.name})` };
     },
   },
 ];

@@ -1,5 +1,7 @@
 import { filePath } from '../../files/file-path.ts';
 import { type Command, integerOption, optionalString, stringOption } from '../command.ts';
+import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
+import { isoTime } from '../record-views.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 const fileOptions = {
@@ -14,18 +16,19 @@ export const fileCommands: Command[] = [
     summary: 'Restore a file from a backup (default: the newest holding it), a kept version, or as it was at an instant',
     options: {
       ...fileOptions,
-      backup: { type: 'string', description: 'Backup timestamp yyyyMMdd_HHmmss' },
-      version: { type: 'string', description: 'Version id (from "file versions"), instead of a backup' },
+      backup: { type: 'string', placeholder: 'TS', description: 'Backup timestamp yyyyMMdd_HHmmss' },
+      version: { type: 'string', placeholder: 'ID', description: 'Version id (from "file versions"), instead of a backup' },
       at: { type: 'string', placeholder: 'TIME', description: 'Instead of a backup: the file as it was at this RFC 3339 instant' },
     },
     async run({ values, store, fileServices }) {
+      atMostOneOf(values, ['backup', 'version', 'at']);
+      const source = {
+        backupTimestamp: backupOption(values, 'backup'),
+        versionId: optionalString(values, 'version'),
+        at: instantOption(values, 'at'),
+      };
       const channel = await channelFrom(await store(), values);
       const requested = { folder: stringOption(values, 'folder'), filename: stringOption(values, 'file') };
-      const source = {
-        backupTimestamp: optionalString(values, 'backup'),
-        versionId: optionalString(values, 'version'),
-        at: optionalString(values, 'at'),
-      };
       const outcome = await (await fileServices()).restores.restore(channel, OPERATOR, requested, source);
       // No source: the file held its live bytes at the instant.
       const from =
@@ -67,7 +70,7 @@ export const fileCommands: Command[] = [
         timestamp: v.backupTimestamp,
         size: v.size,
         sha256: v.sha256,
-        time: new Date(v.createdAt).toISOString(),
+        time: isoTime(v.createdAt),
       }));
       const lines = items.map(
         (v) => `${v.id}  ${v.kind.padEnd(8)}  ${v.timestamp ?? '-'.padEnd(15)}  ${String(v.size).padStart(10)} bytes  ${v.time}`,
@@ -89,7 +92,7 @@ export const fileCommands: Command[] = [
       const page = await (await fileServices()).deleted.list(channel, stringOption(values, 'folder'), { limit });
       const items = page.items.map((v) => ({
         filename: v.filename,
-        deletedAt: new Date(v.createdAt).toISOString(),
+        deletedAt: isoTime(v.createdAt),
         deletedBy: v.createdBy,
         versionId: v.id,
         size: v.size,

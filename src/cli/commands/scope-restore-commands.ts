@@ -1,11 +1,12 @@
 import type { ScopeRestoreOutcome } from '../../files/scope-restore-service.ts';
 import type { Channel } from '../../store/types.ts';
-import { type Command, type OptionValues, optionalString, stringOption, UsageError } from '../command.ts';
+import { type Command, type OptionValues, stringOption } from '../command.ts';
+import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 const restoreOptions = {
   ...channelOptions,
-  backup: { type: 'string', description: 'Backup timestamp yyyyMMdd_HHmmss (or --at)' },
+  backup: { type: 'string', placeholder: 'TS', description: 'Backup timestamp yyyyMMdd_HHmmss (or --at)' },
   at: { type: 'string', placeholder: 'TIME', description: 'Instead of a backup: the state at this RFC 3339 instant' },
   'dry-run': { type: 'boolean', description: 'Print what would change, change nothing' },
   delete: { type: 'boolean', description: 'Also delete live files the backup does not hold (default: keep them)' },
@@ -17,9 +18,10 @@ export const scopeRestoreCommands: Command[] = [
     summary: 'Restore a folder from a backup or to an instant (a backup of the channel is taken first, to undo it)',
     options: { ...restoreOptions, folder: { type: 'string', required: true, description: 'Folder name' } },
     async run({ values, store, fileServices }) {
+      const options = optionsOf(values);
       const channel = await channelFrom(await store(), values);
       const folder = stringOption(values, 'folder');
-      const outcome = await (await fileServices()).scopeRestores.restore(channel, OPERATOR, { folder, ...optionsOf(values) });
+      const outcome = await (await fileServices()).scopeRestores.restore(channel, OPERATOR, { folder, ...options });
       return report(channel, `folder ${folder}`, outcome);
     },
   },
@@ -28,18 +30,19 @@ export const scopeRestoreCommands: Command[] = [
     summary: 'Restore every folder of a channel from a backup or to an instant (a backup of the channel is taken first, to undo it)',
     options: restoreOptions,
     async run({ values, store, fileServices }) {
+      const options = optionsOf(values);
       const channel = await channelFrom(await store(), values);
-      const outcome = await (await fileServices()).scopeRestores.restore(channel, OPERATOR, optionsOf(values));
+      const outcome = await (await fileServices()).scopeRestores.restore(channel, OPERATOR, options);
       return report(channel, `channel ${channel.id}`, outcome);
     },
   },
 ];
 
 function optionsOf(values: OptionValues) {
-  if ((values.backup === undefined) === (values.at === undefined)) throw new UsageError('Give one of --backup and --at');
+  atMostOneOf(values, ['backup', 'at'], true);
   return {
-    backupTimestamp: optionalString(values, 'backup'),
-    at: optionalString(values, 'at'),
+    backupTimestamp: backupOption(values, 'backup'),
+    at: instantOption(values, 'at'),
     dryRun: values['dry-run'] === true,
     delete: values.delete === true,
   };

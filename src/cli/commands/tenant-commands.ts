@@ -1,26 +1,42 @@
 import type { Command } from '../command.ts';
 import { stringOption } from '../command.ts';
+import { tenantJson } from '../record-views.ts';
 
 export const tenantCommands: Command[] = [
   {
     words: ['tenant', 'create'],
     summary: 'Create a tenant',
-    options: { name: { type: 'string', required: true, description: 'Tenant name' } },
+    options: { name: { type: 'string', required: true, placeholder: 'NAME', description: 'Tenant name' } },
     async run({ values, store }) {
       const tenant = await (await store()).createTenant({ name: stringOption(values, 'name') });
-      return { json: { ...tenant }, text: `Created tenant ${tenant.id} (${tenant.name})` };
+      return { json: tenantJson(tenant), text: `Created tenant ${tenant.id} (${tenant.name})` };
+    },
+  },
+  {
+    words: ['tenant', 'list'],
+    summary: 'List every tenant (id and name), oldest first',
+    options: {},
+    async run({ store }) {
+      const tenants = await (await store()).listTenants();
+      const lines = tenants.map((t) => `${t.id}  ${t.name}${t.features.length > 0 ? `  (features: ${t.features.join(', ')})` : ''}`);
+      return { json: { items: tenants.map(tenantJson) }, text: lines.length > 0 ? lines.join('\n') : 'No tenants yet' };
     },
   },
   {
     words: ['tenant', 'feature', 'add'],
     summary: 'Give a tenant a feature (every admin of the tenant gets it)',
     options: {
-      tenant: { type: 'string', required: true, description: 'Tenant id (t_…)' },
-      feature: { type: 'string', required: true, description: 'Feature name' },
+      tenant: { type: 'string', required: true, placeholder: 'ID', description: 'Tenant id (t_…)' },
+      feature: {
+        type: 'string',
+        required: true,
+        placeholder: 'NAME',
+        description: 'Feature name (a label of your own; the service checks none)',
+      },
     },
     async run({ values, store }) {
       const tenant = await (await store()).addTenantFeature(stringOption(values, 'tenant'), stringOption(values, 'feature'));
-      return { json: { ...tenant }, text: `Tenant ${tenant.id} features: ${tenant.features.join(', ')}` };
+      return { json: tenantJson(tenant), text: `Tenant ${tenant.id} features: ${tenant.features.join(', ')}` };
     },
   },
 ];

@@ -27,6 +27,15 @@ export function channelAndPrincipalContract(ctx: ContractContext): void {
       assert.equal((results.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason.code, 'CHANNEL_NAME_TAKEN');
     });
 
+    test('findChannelsByName finds a name in every tenant that has it, and nothing else', async () => {
+      const name = `shared-${Date.now()}-${Math.random()}`;
+      const first = await ctx.store.createChannel({ tenantId: (await ctx.tenant()).id, name });
+      const second = await ctx.store.createChannel({ tenantId: (await ctx.tenant()).id, name });
+      await ctx.store.createChannel({ tenantId: first.tenantId, name: `${name}-other` });
+      assert.deepEqual((await ctx.store.findChannelsByName(` ${name} `)).map((c) => c.id).sort(), [first.id, second.id].sort());
+      assert.deepEqual(await ctx.store.findChannelsByName(`${name}-missing`), []);
+    });
+
     test('createChannel needs a real tenant and a name', async () => {
       await assert.rejects(ctx.store.createChannel({ tenantId: 't_missing', name: 'x' }), { code: 'TENANT_NOT_FOUND' });
       await assert.rejects(ctx.store.createChannel({ tenantId: (await ctx.tenant()).id, name: ' ' }), {

@@ -31,6 +31,24 @@ export function tenantAndAdminContract(ctx: ContractContext): void {
       assert.equal(await ctx.store.getTenant('t_nosuchtenant'), undefined);
     });
 
+    test('listTenants lists every tenant with its features, as getTenant reads it', async () => {
+      const first = await ctx.tenant('Listed one');
+      const second = await ctx.tenant('Listed two');
+      await ctx.store.addTenantFeature(second.id, 'reports');
+      const listed = await ctx.store.listTenants();
+      const byId = (a?: { id: string }, b?: { id: string }) => (a?.id ?? '').localeCompare(b?.id ?? '');
+      assert.deepEqual(
+        listed.filter((t) => t.id === first.id || t.id === second.id).sort(byId),
+        [await ctx.store.getTenant(first.id), await ctx.store.getTenant(second.id)].sort(byId),
+      );
+      const times = listed.map((t) => t.createdAt);
+      assert.deepEqual(
+        times,
+        [...times].sort((a, b) => a - b),
+        'oldest first',
+      );
+    });
+
     test('a tenant name must not be blank', async () => {
       await assert.rejects(ctx.store.createTenant({ name: '  ' }), { code: 'VALIDATION_FAILED', message: /Tenant name/ });
     });

@@ -1,0 +1,49 @@
+import { ALL_PERMISSIONS, isPermission } from '../auth/permissions.ts';
+import { checkRfc3339 } from '../auth/siwe/rfc3339.ts';
+import { parseBackupTimestamp } from '../files/backup-timestamp.ts';
+import { type OptionValues, optionalString, UsageError } from './command.ts';
+
+/*
+ * The CLI checks the options it passes on to the file services before they do, so that a refusal
+ * names the option the operator typed (--backup), not the API parameter behind it (backupTimestamp).
+ */
+
+/** A backup's timestamp option (--backup, --from, --to), checked for shape and calendar. */
+export function backupOption(values: OptionValues, name: string): string | undefined {
+  const value = optionalString(values, name);
+  return value === undefined ? undefined : parseBackupTimestamp(value, `--${name}`);
+}
+
+/** An instant option (--at, --from-at, --to-at): an RFC 3339 date-time, not in the future. */
+export function instantOption(values: OptionValues, name: string): string | undefined {
+  const value = optionalString(values, name);
+  if (value === undefined) return undefined;
+  const parsed = checkRfc3339(value);
+  if (!parsed.ok) {
+    throw new UsageError(
+      `--${name} must be an RFC 3339 date-time such as 2026-11-23T15:04:05Z (got "${value.slice(0, 40)}": ${parsed.reason})`,
+    );
+  }
+  if (parsed.epochMs > Date.now()) throw new UsageError(`--${name} (${value.slice(0, 40)}) is in the future; the newest state is now`);
+  return value;
+}
+
+/** At most one (or, when `required`, exactly one) of these options. */
+export function atMostOneOf(values: OptionValues, names: string[], required = false): void {
+  const given = names.filter((name) => values[name] !== undefined);
+  const list = names
+    .map((name) => `--${name}`)
+    .join(names.length > 2 ? ', ' : ' and ')
+    .replace(/, (--[^,]+)$/, ' and $1');
+  if (given.length > 1)
+    throw new UsageError(`Give ${required ? 'one' : 'at most one'} of ${list}, not ${given.map((n) => `--${n}`).join(' and ')}`);
+  if (required && given.length === 0) throw new UsageError(`Give one of ${list}`);
+}
+
+/** A permission must be one the service checks: a typo stored would grant nothing and say nothing. */
+export function knownPermission(value: string): string {
+  if (!isPermission(value)) {
+    throw new UsageError(`--permission "${value.slice(0, 60)}" is not a permission; the permissions are ${ALL_PERMISSIONS.join(', ')}`);
+  }
+  return value;
+}

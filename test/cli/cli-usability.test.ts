@@ -1,0 +1,200 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
+import { SETTINGS } from '../../src/config/settings.ts';
+import { runCli } from '../helpers/cli.ts';
+import { newWallet } from '../helpers/wallets.ts';
+
+const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const PACKAGE_VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+
+/** Every command as `wallet-admin --help` lists it: the words before the summary. */
+function listedCommands(help: string): string[][] {
+  const start = help.indexOf('Commands:\n');
+  const end = help.indexOf('\n\n', start);
+  return help
+    .slice(start + 'Commands:\n'.length, end)
+    .split('\n')
+    .map((line) => line.trim().split(/ {2,}/)[0]!.split(' '));
+}
+
+describe('CLI usability', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  const cli = (...args: string[]) => runCli(args, env);
+
+  before(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-cli-usability-'));
+    env = { DATA_DIR: dataDir };
+  });
+  after(() => rm(dataDir, { recursive: true, force: true }));
+
+  test('--version, --help, a group and every command answer -h with their options', async () => {
+    const version = await cli('--version');
+    assert.deepEqual([version.code, version.stdout.trim()], [0, PACKAGE_VERSION]);
+
+    const help = await cli('--help');
+    assert.equal(help.code, 0);
+    const commands = listedCommands(help.stdout);
+    for (const words of [['tenant', 'list'], ['channel', 'list'], ['serve'], ['admin', 'grant']]) {
+      assert.ok(
+        commands.some((c) => c.join(' ') === words.join(' ')),
+        words.join(' '),
+      );
+    }
+
+    const group = await cli('tenant', '--help');
+    assert.equal(group.code, 0, group.stderr);
+    for (const sub of ['create', 'list', 'feature add']) assert.match(group.stdout, new RegExp(`^  ${sub} `, 'm'));
+    const bare = await cli('channel');
+    assert.equal(bare.code, 2, 'a group alone is an incomplete command');
+    assert.match(bare.stderr, /^ {2}list /m);
+
+    for (const words of commands) {
+      const answer = await cli(...words, '-h');
+      assert.equal(answer.code, 0, `${words.join(' ')} -h: ${answer.stderr}`);
+      assert.match(answer.stdout, new RegExp(`^Usage: wallet-admin ${words.join(' ')} `), words.join(' '));
+      assert.match(answer.stdout, /--json/);
+    }
+    const grant = await cli('admin', 'grant', '--help');
+    assert.match(grant.stdout, /--admin ID +Admin id \(adm_…\) \(required\)/);
+    for (const permission of ALL_PERMISSIONS) assert.ok(grant.stdout.includes(permission), permission);
+  });
+
+  test('serve --help lists every setting with its default', async () => {
+    const help = await cli('serve', '--help');
+    assert.equal(help.code, 0, help.stderr);
+    for (const setting of SETTINGS) {
+      const line = help.stdout.split('\n').find((l) => l.trim().startsWith(`${setting.name} `));
+      assert.ok(line, setting.name);
+      assert.ok(line.includes(`(default: ${setting.fallback})`), line);
+    }
+  });
+
+  test('unknown commands and options are usage errors naming what was wrong', async () => {
+    const unknown = await cli('tenant', 'frobnicate');
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /Unknown command "tenant frobnicate"; the subcommands of "tenant" are create, list, feature add/);
+    const option = await cli('tenant', 'list', '--bogus');
+    assert.equal(option.code, 2);
+    assert.match(option.stderr, /--bogus/);
+    assert.match(option.stderr, /wallet-admin tenant list --help/);
+  });
+
+  test('tenants, admins and channels: listed, named by name, times in RFC 3339, permissions checked', async () => {
+    const tenant = await cli('tenant', 'create', '--name', 'Acme', '--json');
+    assert.equal(tenant.code, 0, tenant.stderr);
+    const tenantId = tenant.json().id;
+    const other = (await cli('tenant', 'create', '--name', 'Other', '--json')).json().id;
+    const ownerRun = await cli('admin', 'create', '--tenant', tenantId, '--wallet', newWallet().address, '--name', 'Owner', '--json');
+    const owner = ownerRun.json();
+    const member = (
+      await cli('admin', 'create', '--tenant', tenantId, '--wallet', newWallet().address, '--name', 'Member', '--owner', owner.id, '--json')
+    ).json();
+    const channel = (await cli('channel', 'create', '--tenant', tenantId, '--name', 'news', '--json')).json();
+    await cli('channel', 'create', '--tenant', other, '--name', 'news', '--json');
+
+    const tenants = await cli('tenant', 'list', '--json');
+    assert.deepEqual(
+      tenants.json().items.map((t: { id: string; name: string }) => [t.id, t.name]),
+      [
+        [tenantId, 'Acme'],
+        [other, 'Other'],
+      ],
+    );
+    assert.match((await cli('tenant', 'list')).stdout, new RegExp(`^${tenantId}  Acme$`, 'm'));
+    const channels = await cli('channel', 'list', '--tenant', tenantId, '--json');
+    assert.deepEqual(
+      channels.json().items.map((c: { id: string; name: string }) => [c.id, c.name]),
+      [[channel.id, 'news']],
+    );
+    assert.equal((await cli('channel', 'list', '--json')).json().items.length, 2, 'every tenant');
+    assert.match((await cli('channel', 'list')).stdout, new RegExp(`^${channel.id}  ${tenantId}  news$`, 'm'));
+
+    // A channel by name, with its tenant; without it the refusal names the tenants that have one.
+    const linked = await cli('channel', 'link', '--channel', 'news', '--tenant', tenantId, '--admin', member.id, '--json');
+    assert.deepEqual(linked.json(), { channelId: channel.id, adminId: member.id, linked: true });
+    const ambiguous = await cli('channel', 'unlink', '--channel', 'news', '--admin', member.id);
+    assert.equal(ambiguous.code, 1);
+    assert.ok(ambiguous.stderr.includes(tenantId) && ambiguous.stderr.includes(other), ambiguous.stderr);
+    const backup = await cli('backup', 'create', '--channel', 'news', '--tenant', tenantId, '--json');
+    assert.equal(backup.json().channelId, channel.id, backup.stderr);
+
+    // Every time of the --json output is an RFC 3339 UTC string.
+    const admins = await cli('admin', 'list', '--tenant', tenantId, '--json');
+    const times = [
+      tenant.json().createdAt,
+      ownerRun.json().createdAt,
+      ownerRun.json().updatedAt,
+      channel.createdAt,
+      backup.json().createdAt,
+      ...tenants.json().items.map((t: { createdAt: string }) => t.createdAt),
+      ...channels.json().items.map((c: { createdAt: string }) => c.createdAt),
+      ...admins.json().items.flatMap((a: { createdAt: string; updatedAt: string }) => [a.createdAt, a.updatedAt]),
+    ];
+    for (const time of times) assert.match(time, RFC3339_UTC);
+    const loggedOut = await cli('admin', 'logout', '--admin', member.id, '--json');
+    assert.match(loggedOut.json().signedOutBefore, RFC3339_UTC);
+
+    // An owner holds every permission, and admin list says so.
+    const ownerListed = admins.json().items.find((a: { id: string }) => a.id === owner.id);
+    assert.deepEqual(ownerListed.effectivePermissions, [...ALL_PERMISSIONS].sort());
+    const ownerLine = (await cli('admin', 'list', '--tenant', tenantId)).stdout.split('\n').find((l) => l.startsWith(owner.id));
+    assert.ok(ownerLine?.includes(`permissions: ${[...ALL_PERMISSIONS].sort().join(', ')}`), ownerLine);
+
+    // A misspelt permission is refused with the valid ones, and nothing is stored.
+    const typo = await cli('admin', 'grant', '--admin', member.id, '--permission', 'files:restor', '--json');
+    assert.equal(typo.code, 2);
+    for (const permission of ALL_PERMISSIONS) assert.ok(typo.stderr.includes(permission), typo.stderr);
+    const created = await cli(
+      'admin',
+      'create',
+      '--tenant',
+      tenantId,
+      '--wallet',
+      newWallet().address,
+      '--name',
+      'T',
+      '--owner',
+      owner.id,
+      '--permission',
+      'audit:reed',
+    );
+    assert.equal(created.code, 2);
+    assert.match(created.stderr, /"audit:reed" is not a permission/);
+    const after = (await cli('admin', 'list', '--tenant', tenantId, '--json')).json().items;
+    assert.equal(after.length, 2, 'no admin was created');
+    assert.deepEqual(after.find((a: { id: string }) => a.id === member.id).permissions, []);
+    assert.equal((await cli('admin', 'revoke', '--admin', member.id, '--permission', 'files:restor')).code, 2);
+  });
+
+  test('option errors name the CLI options, not the API parameters', async () => {
+    const tenantId = (await cli('tenant', 'create', '--name', 'Options', '--json')).json().id;
+    await cli('channel', 'create', '--tenant', tenantId, '--name', 'main');
+    const base = ['--channel', 'main', '--tenant', tenantId];
+    const cases: [string[], RegExp][] = [
+      [['file', 'restore', ...base, '--folder', 'd', '--file', 'f', '--backup', 'yesterday'], /--backup must be a real UTC date/],
+      [['file', 'restore', ...base, '--folder', 'd', '--file', 'f', '--at', 'noon'], /--at must be an RFC 3339 date-time/],
+      [
+        ['file', 'restore', ...base, '--folder', 'd', '--file', 'f', '--backup', '20260101_000000', '--version', 'ver_x'],
+        /--backup and --version/,
+      ],
+      [['backup', 'diff', ...base, '--from', '2026-01-01'], /--from must be/],
+      [
+        ['backup', 'diff', ...base, '--from-at', '2026-01-01T00:00:00Z', '--to', '20260101_000000', '--to-at', '2026-01-01T00:00:00Z'],
+        /--to and --to-at/,
+      ],
+      [['channel', 'restore', ...base, '--at', '2999-01-01T00:00:00Z'], /--at \(2999-01-01T00:00:00Z\) is in the future/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(...args);
+      assert.notEqual(result.code, 0, args.join(' '));
+      assert.match(result.stderr, message, args.join(' '));
+      assert.doesNotMatch(result.stderr, /backupTimestamp|versionId|fromAt|toAt/, args.join(' '));
+    }
+  });
+});

@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rename, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { spawnService, waitForOutput } from '../helpers/service-process.ts';
+import { freePort } from '../helpers/test-service.ts';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const README = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+const MARKER = '<!-- walk-through:';
+const BASE_DEFINITION = 'BASE=http://127.0.0.1:8080';
+
+/** bash -euo pipefail with stdin closed: a socket as stdin makes bash read bashrc files as for a remote shell. */
+function runBash(
+  script: string,
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The fenced block that follows the marker, as printed. */
+function walkThrough(): string {
+  const marker = README.indexOf(MARKER);
+  assert.ok(marker > 0, 'README marks its walk-through');
+  const match = /```sh\n([\s\S]*?)\n```/.exec(README.slice(marker));
+  assert.ok(match, 'a sh block follows the marker');
+  return match[1]!;
+}
+
+test("README's walk-through runs as printed against a first start with the demo data", async (t) => {
+  assert.doesNotMatch(README, /npx wallet-admin/, 'npx would fetch a registry package outside the project folder');
+  const block = walkThrough();
+  assert.ok(block.startsWith(`${BASE_DEFINITION}\n`), 'the block defines where the service listens first');
+
+  // The block runs in the project's folder, as the README says (npm exec finds the project's own
+  // bin there only), with the service on its defaults but for the port and an empty DATA_DIR: the
+  // demo data of a first start. A .wallet-admin/ of the developer's own is put back afterwards.
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-walk-through-'));
+  t.after(() => rm(dataDir, { recursive: true, force: true }));
+  const own = path.join(REPO, '.wallet-admin');
+  const kept = path.join(dataDir, 'kept-wallet-admin');
+  if (existsSync(own)) await rename(own, kept);
+  t.after(async () => {
+    await rm(own, { recursive: true, force: true });
+    if (existsSync(kept)) await rename(kept, own);
+  });
+  const port = await freePort();
+  const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dataDir, DATA_DIR: path.join(dataDir, 'data'), PORT: String(port) };
+  const served = spawnService(env);
+  t.after(() => served.child.kill('SIGKILL'));
+  await waitForOutput(served, /listening on/);
+
+  // The only change: the port the block itself defines.
+  const script = block.replace(BASE_DEFINITION, `BASE=http://127.0.0.1:${port}`);
+  const { code, stdout, stderr } = await runBash(script, REPO, env);
+  assert.equal(code, 0, `${stdout}\n${stderr}`);
+  assert.ok(existsSync(path.join(own, 'headers.txt')), 'the signed headers are in .wallet-admin/');
+
+  assert.match(stdout, /"name":"demo"/);
+  assert.match(stdout, /\{"name":"reports","fileCount":1\},\{"name":"welcome","fileCount":2\}/);
+  const backup = /^backup (\d{8}_\d{6})$/m.exec(stdout)?.[1];
+  assert.ok(backup, stdout);
+  const url = new RegExp(`^restored http://127\\.0\\.0\\.1:${port}/api/channels/chn_\\w+/folders/docs/files/notes\\.txt$`, 'm').exec(
+    stdout,
+  );
+  assert.ok(url, stdout);
+  const after = stdout.slice(url.index);
+  const first = after.indexOf('\nfirst version\n');
+  const second = after.indexOf('\nsecond version\n');
+  assert.ok(first > 0 && second > first, 'the restore brought the first version back, its undo the second');
+  assert.match(stdout, /^chn_\w+ {2}t_\w+ {2}demo$/m);
+  assert.match(stdout, new RegExp(`^Restored docs/notes\\.txt from backup ${backup} `, 'm'));
+
+  // The signed headers were written where git ignores them.
+  const ignored = await promisify(execFile)('git', ['check-ignore', '.wallet-admin/headers.txt'], { cwd: REPO });
+  assert.equal(ignored.stdout.trim(), '.wallet-admin/headers.txt');
+
+  served.child.kill('SIGTERM');
+  assert.equal(await served.exited, 0);
+});

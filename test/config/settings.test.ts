@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { loadConfig } from '../../src/config/config.ts';
+import { SETTINGS } from '../../src/config/settings.ts';
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+/** The rows of README's configuration table: each variable with its default, as written there. */
+function readmeSettings(): Map<string, string> {
+  const lines = README.split('\n');
+  const head = lines.indexOf('| Variable | Default | Meaning |');
+  assert.ok(head > 0, "README's configuration table");
+  const rows = new Map<string, string>();
+  for (const line of lines.slice(head + 2)) {
+    if (!line.startsWith('|')) break;
+    const [names, fallbacks] = line
+      .split(/(?<!\\)\|/)
+      .slice(1, 3)
+      .map((cell) => cell.trim());
+    // `S3_ENDPOINT` / `S3_BUCKET` … share a row, their defaults split the same way.
+    const nameList = names!.split(' / ').map((n) => n.replaceAll('`', ''));
+    const fallbackList = nameList.length > 1 ? fallbacks!.split(' / ') : [fallbacks!];
+    assert.equal(fallbackList.length, nameList.length, line);
+    for (const [i, name] of nameList.entries()) rows.set(name, fallbackList[i]!.replaceAll('`', ''));
+  }
+  return rows;
+}
+
+test("README's configuration table and the settings serve --help prints name the same variables, with the same defaults", () => {
+  const readme = readmeSettings();
+  assert.deepEqual([...readme.keys()].sort(), SETTINGS.map((s) => s.name).sort());
+  for (const setting of SETTINGS) assert.equal(setting.fallback, readme.get(setting.name), setting.name);
+});
+
+test('the settings list holds exactly the variables loadConfig reads', () => {
+  const read = new Set<string>();
+  const env = new Proxy({} as Record<string, string | undefined>, {
+    get(_, name) {
+      if (typeof name === 'string') read.add(name);
+      return undefined;
+    },
+  });
+  loadConfig(env);
+  // S3_* are read only with STORAGE=s3: read them too.
+  const s3 = new Proxy({ STORAGE: 's3', S3_BUCKET: 'b' } as Record<string, string | undefined>, {
+    get(target, name) {
+      if (typeof name === 'string') read.add(name);
+      return typeof name === 'string' ? target[name] : undefined;
+    },
+  });
+  loadConfig(s3);
+  assert.deepEqual([...read].sort(), SETTINGS.map((s) => s.name).sort());
+});
