@@ -29,6 +29,11 @@ export const SETTINGS: readonly SettingInfo[] = [
   { name: 'KEEP_ALIVE_TIMEOUT', fallback: '72', meaning: 'seconds an idle kept-alive connection stays open' },
   { name: 'MAX_CONNECTIONS', fallback: '10000', meaning: 'open connections at once; beyond it new ones are closed' },
   {
+    name: 'SHUTDOWN_TIMEOUT',
+    fallback: '10',
+    meaning: 'seconds a SIGTERM or SIGINT lets requests in flight finish; then they are cut and the service exits',
+  },
+  {
     name: 'CORS_ORIGINS',
     fallback: 'none',
     meaning: 'origins allowed to call from a browser (https://app.example.com, https://*.example.com)',
