@@ -31,4 +31,12 @@ describe('the API reference (/api/docs) in Chromium', () => {
     );
     assertNoConsoleErrors(page);
   });
+
+  test('the address with a trailing slash leads to the same page', async () => {
+    const page = await browser.newPage();
+    const response = await page.goto(`${svc.baseUrl}/api/docs/`);
+    assert.equal(response?.status(), 200);
+    assert.equal(new URL(page.url()).pathname, '/api/docs');
+    await page.getByRole('button', { name: 'Authorize' }).waitFor();
+  });
 });

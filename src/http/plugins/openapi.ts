@@ -38,7 +38,7 @@ async function openapi(app: FastifyInstance, options: { publicBaseUrl: string; v
         version: options.version,
         description:
           'Administration of multi-tenant channels; callers sign in with an Ethereum wallet: the three headers X-WAL, X-SIG and ' +
-          'X-MES together (`npx wallet-admin sign` prints them). Every error is application/problem+json (RFC 9457) with a stable `code`; ' +
+          'X-MES together (`npm exec --no -- wallet-admin sign` prints them). Every error is application/problem+json (RFC 9457) with a stable `code`; ' +
           'every time is an RFC 3339 UTC string.',
       },
       servers: [{ url: options.publicBaseUrl }],

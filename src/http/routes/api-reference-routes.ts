@@ -53,6 +53,9 @@ export default async function apiReferenceRoutes(app: FastifyInstance): Promise<
     async (request, reply) => sendStaticFile(request, reply, (await assets()).page, CACHE),
   );
 
+  // People type the address with a trailing slash as often as without.
+  app.get('/api/docs/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/api/docs', 308));
+
   app.get<{ Params: { name: string } }>(`${API_REFERENCE_ASSETS_PATH}/:name`, { schema: { hide: true } }, async (request, reply) => {
     const file = (await assets()).assets.get(request.params.name);
     if (file === undefined) throw new AppError('NOT_FOUND', `The API reference has no file ${request.params.name.slice(0, 100)}`);
