@@ -46,7 +46,8 @@ describe('shutdown', () => {
     const port = await freePort();
     const served = spawnService({ DATA_DIR: dataDir, PORT: String(port), SHUTDOWN_TIMEOUT: '1' });
     t.after(() => served.child.kill('SIGKILL'));
-    await waitForOutput(served, /created demo tenant/);
+    // Listening, so the demo's own writes (their temporary files too) are done and SIGTERM is handled.
+    await waitForOutput(served, /listening on/);
     const origin = `http://127.0.0.1:${port}`;
     const headers = await createSignInHeaders({ privateKey: DEMO_PRIVATE_KEY, domain: `127.0.0.1:${port}`, uri: origin, ttlSeconds: 600 });
 
@@ -64,7 +65,11 @@ describe('shutdown', () => {
     const trickle = setInterval(() => socket.writable && socket.write('x'.repeat(64)), 20);
     t.after(() => clearInterval(trickle));
     const storage = path.join(dataDir, 'storage');
-    await until(async () => (await namesUnder(storage)).some((name) => name.startsWith('.wa-tmp-')), 'the upload is being written');
+    // The upload's temporary file, beside its target in the folder `slow`.
+    await until(
+      async () => (await readdir(storage, { recursive: true })).some((name) => /(^|\/)slow\/\.wa-tmp-/.test(name)),
+      'the upload is being written',
+    );
 
     served.child.kill('SIGTERM');
     assert.equal(await exitWithin(served.exited, 'SIGTERM during a slow upload'), 0);
