@@ -28,6 +28,18 @@ export function instantOption(values: OptionValues, name: string): string | unde
   return value;
 }
 
+/**
+ * A plan's tag (--if-match): 64 hex digits as --dry-run prints them, or quoted as its JSON and the
+ * API's ETag carry them; answered as the entity tag ("…") the service compares.
+ */
+export function planTagOption(values: OptionValues, name: string): string | undefined {
+  const value = optionalString(values, name);
+  if (value === undefined) return undefined;
+  const tag = /^(?:"([0-9a-f]{64})"|([0-9a-f]{64}))$/.exec(value.trim());
+  if (!tag) throw new UsageError(`--${name} must be the plan tag --dry-run prints (64 hex digits), not "${value.slice(0, 80)}"`);
+  return `"${tag[1] ?? tag[2]}"`;
+}
+
 /** At most one (or, when `required`, exactly one) of these options. */
 export function atMostOneOf(values: OptionValues, names: string[], required = false): void {
   const given = names.filter((name) => values[name] !== undefined);

@@ -79,6 +79,27 @@ export interface AuditEvent {
   code: string | null;
   sha256: string | null;
   createdAt: number;
+  /**
+   * The operation the event belongs to (op_…): a folder or channel restore's own event, its safety
+   * backup's and those of the files it restored or deleted carry its id. Null for everything else.
+   */
+  operationId: string | null;
+  /** A folder or channel restore's own event: what it was asked and what it did; null on every other event. */
+  operation: AuditOperation | null;
+}
+
+/** A folder or channel restore as its audit event records it (migration 009). */
+export interface AuditOperation {
+  /** A folder's restore (the event's folder names it) or the whole channel's. */
+  scope: 'folder' | 'channel';
+  /** The instant restored, as asked (RFC 3339); null when a backup was named (the event's backupTimestamp). */
+  at: string | null;
+  delete: boolean;
+  dryRun: boolean;
+  /** The backup taken before the first change; null when none was (a dry run, nothing to change, refused). */
+  safetyBackup: string | null;
+  /** Files done: per action, those the plan left alone (unchanged), and those whose restore or delete failed. */
+  counts: { replaced: number; created: number; deleted: number; unchanged: number; failed: number };
 }
 
 export type NewAuditEvent = Omit<AuditEvent, 'id'>;
@@ -90,6 +111,7 @@ export interface AuditFilter {
   folder?: string | undefined;
   filename?: string | undefined;
   result?: AuditResult | undefined;
+  operationId?: string | undefined;
 }
 
 /**

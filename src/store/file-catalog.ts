@@ -394,13 +394,14 @@ export function fileCatalog(db: Db): FileCatalog {
 
     async listAudit(channelId: string, page: PageRequest, filter: AuditFilter = {}): Promise<Page<AuditEvent>> {
       // The keyset cursor is (created_at, id) whatever the filter, so a page's `next` goes on with
-      // the same filter; each filter has an index starting (channel_id, column) (migration 003).
+      // the same filter; each filter has an index starting (channel_id, column) (migrations 003, 009).
       let query = db.selectFrom('audit_events').selectAll().where('channel_id', '=', channelId);
       if (filter.action !== undefined) query = query.where('action', '=', filter.action);
       if (filter.adminId !== undefined) query = query.where('admin_id', '=', filter.adminId);
       if (filter.folder !== undefined) query = query.where('folder', '=', filter.folder);
       if (filter.filename !== undefined) query = query.where('filename', '=', filter.filename);
       if (filter.result !== undefined) query = query.where('result', '=', filter.result);
+      if (filter.operationId !== undefined) query = query.where('operation_id', '=', filter.operationId);
       const rows = await query
         .where(olderThan(page.cursor))
         .orderBy('created_at', 'desc')

@@ -150,6 +150,9 @@ export interface AuditEventsTable {
   code: string | null;
   sha256: string | null;
   created_at: number;
+  /** Migration 009: the operation the event belongs to, and a scope restore's own record of it (JSON of AuditOperation). */
+  operation_id: string | null;
+  operation_details: string | null;
 }
 
 export interface PendingWritesTable {

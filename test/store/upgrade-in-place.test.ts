@@ -176,6 +176,19 @@ for (const setup of FILE_SETUPS) {
           ['other/d.txt', 'added'],
         ],
       );
+      // A backup written before the upgrade has no place on the new clock: it lies before every state that has one.
+      const toNow = (await api.changes(expected.channelId, { from: expected.backups[0] })).items;
+      assert.ok(toNow.length > 0);
+      assert.deepEqual((await api.changes(expected.channelId, { from: expected.backups[0], toAt: new Date() })).items, toNow);
+      const inverted = await api.changes(expected.channelId, { from: instant.timestamp, to: expected.backups[1] }).then(
+        () => assert.fail('a range from the new backup back to an old one was answered'),
+        (error: unknown) => error as ProblemError,
+      );
+      assert.equal(inverted.status, 400);
+      assert.match(inverted.detail, new RegExp(`^to \\(${expected.backups[1]}\\) is older than from \\(${instant.timestamp}\\)`));
+      // Events of the old release belong to no operation.
+      const old = (await api.listAudit(expected.channelId, { limit: 1000 })).items.filter((e) => Date.parse(e.time) < upgradedAfter);
+      assert.ok(old.length > 0 && old.every((e) => e.operationId === null && e.operation === null));
     });
   });
 

@@ -13,7 +13,9 @@ export const ProblemSchema = Type.Object(
     requestId: Type.String(),
     retryAfterSeconds: Type.Optional(Type.Integer({ description: '429: seconds until a sign-in is tried again (also Retry-After)' })),
     currentEtag: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], { description: "412: the live file's ETag, null when there is none" }),
+      Type.Union([Type.String(), Type.Null()], {
+        description: "412: the live file's ETag, null when there is none; for a folder or channel restore, the current plan's ETag",
+      }),
     ),
     size: Type.Optional(Type.Integer({ description: "416: the file's length in bytes (also Content-Range: bytes */size)" })),
   },
