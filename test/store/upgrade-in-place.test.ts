@@ -187,7 +187,7 @@ for (const setup of FILE_SETUPS) {
       assert.equal(inverted.status, 400);
       assert.match(inverted.detail, new RegExp(`^to \\(${expected.backups[1]}\\) is older than from \\(${instant.timestamp}\\)`));
       // Events of the old release belong to no operation.
-      const old = (await api.listAudit(expected.channelId, { limit: 1000 })).items.filter((e) => Date.parse(e.time) < upgradedAfter);
+      const old = (await api.listAudit(expected.channelId, { limit: 1000 })).items.filter((e) => Date.parse(e.time) < fx.upgradedAfter);
       assert.ok(old.length > 0 && old.every((e) => e.operationId === null && e.operation === null));
     });
   });
