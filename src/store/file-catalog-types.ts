@@ -159,8 +159,11 @@ export interface Page<T> {
 }
 
 export interface FileCatalog {
-  /** Inserts or replaces the live file's record; says which. */
-  putFile(record: FileRecord): Promise<'created' | 'replaced'>;
+  /**
+   * Inserts or replaces the live file's record; says which. `endsWrite`: the journal entry
+   * (beginWrite) of the write this records, removed in the same transaction.
+   */
+  putFile(record: FileRecord, endsWrite?: string): Promise<'created' | 'replaced'>;
   getFile(channelId: string, folder: string, filename: string): Promise<FileRecord | undefined>;
   /** `at`: the delete's time (epoch ms), which the channel's clock records for instants. */
   deleteFile(channelId: string, folder: string, filename: string, at: number): Promise<boolean>;
@@ -171,7 +174,6 @@ export interface FileCatalog {
   /** Every live file of a channel, for taking a backup. */
   allFiles(channelId: string): Promise<FileRecord[]>;
 
-  addVersion(version: NewFileVersion): Promise<FileVersion>;
   getVersion(channelId: string, id: string): Promise<FileVersion | undefined>;
   /** Versions of one file, newest first (createdAt, then id). */
   listVersions(channelId: string, folder: string, filename: string, page: PageRequest): Promise<Page<FileVersion>>;
@@ -216,7 +218,11 @@ export interface FileCatalog {
   /** Channel ids that have any file, version or backup (for the scheduler). */
   channelsWithFiles(): Promise<string[]>;
 
-  beginWrite(write: Omit<PendingWrite, 'id'>): Promise<string>;
+  /**
+   * Journals a write of a live file (see write-journal.ts) and, in the same transaction, records
+   * `keeps`: the version that keeps the bytes the write replaces or deletes.
+   */
+  beginWrite(write: Omit<PendingWrite, 'id'>, keeps?: NewFileVersion): Promise<{ writeId: string; kept: FileVersion | undefined }>;
   endWrite(id: string): Promise<void>;
   pendingWrites(): Promise<PendingWrite[]>;
 
