@@ -4,11 +4,12 @@ import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { saveResponse } from '../ui/download.ts';
 import { formatBackupTimestamp, formatBytes, formatTime, shortHash } from '../ui/format.ts';
 import { PagedList, usePagedLoad } from '../ui/paged-list.tsx';
-import { messageOf, ProblemNotice } from '../ui/problem-notice.tsx';
+import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { RowButton } from '../ui/row-button.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { ChannelHeader } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
+import { undoRestoreOffer } from './undo.ts';
 
 const KIND_LABELS: Record<string, string> = {
   backup: 'Backup',
@@ -48,24 +49,10 @@ export function FileView({ ctx, channel, folder, filename }: { ctx: ViewContext;
       const { keptVersionId } = await ctx.client.restore(channel, folder, filename, source);
       setRestoring(undefined);
       reload();
-      const undo = keptVersionId;
       ctx.announce(
         `${filename} restored: ${describe(version).toLowerCase()}.`,
-        undo
-          ? {
-              label: 'Undo restore',
-              run: () =>
-                ctx.client.restore(channel, folder, filename, { versionId: undo }).then(
-                  () => {
-                    ctx.announce(`Restore of ${filename} undone.`);
-                    reload();
-                  },
-                  (error: unknown) => {
-                    ctx.session.noticeError(error);
-                    ctx.announce(`Could not undo the restore: ${messageOf(error)}`);
-                  },
-                ),
-            }
+        keptVersionId
+          ? undoRestoreOffer(ctx, filename, () => ctx.client.restore(channel, folder, filename, { versionId: keptVersionId }), reload)
           : undefined,
       );
     } catch (error) {
