@@ -15,6 +15,7 @@ import { serveCommand } from './commands/serve-command.ts';
 import { signCommand } from './commands/sign-command.ts';
 import { tenantCommands } from './commands/tenant-commands.ts';
 import { commandHelp, commandList, groupHelp } from './help.ts';
+import { inOptionNames } from './option-names.ts';
 
 const COMMANDS: Command[] = [
   serveCommand,
@@ -28,6 +29,12 @@ const COMMANDS: Command[] = [
 ];
 
 const HELP_FLAGS = new Set(['-h', '--help']);
+
+/**
+ * Refusals of a value's shape, by whichever layer noticed: the CLI passes its options on as given,
+ * so these are a malformed option, wrong use of the CLI (exit 2) like the ones it checks itself.
+ */
+const MALFORMED_INPUT = new Set(['VALIDATION_FAILED', 'INVALID_TIMESTAMP', 'INVALID_PATH']);
 
 /** The leading words of the arguments, up to the first option: the command, or a group of commands. */
 function leadingWords(args: string[]): string[] {
@@ -138,14 +145,16 @@ export async function main(args: string[]): Promise<number> {
     else if (result) process.stdout.write(`${json ? JSON.stringify(result.json) : result.text}\n`);
     return 0;
   } catch (error) {
-    const usageProblem = error instanceof UsageError;
+    const usageProblem = error instanceof UsageError || (isAppError(error) && MALFORMED_INPUT.has(error.code));
     const code = isAppError(error) ? error.code : usageProblem ? 'USAGE' : error instanceof ConfigError ? 'CONFIG_INVALID' : 'FAILED';
     // Settings' messages hide credentials already; a driver's error might quote a URL of its own.
-    const message = redactUrlsIn(error instanceof Error ? error.message : String(error));
+    let message = redactUrlsIn(error instanceof Error ? error.message : String(error));
+    if (isAppError(error) && running) message = inOptionNames(message, Object.keys(running.options));
+    const helpFor = error instanceof UsageError ? (error.command ?? running) : running;
     const hint = !usageProblem
       ? ''
-      : (error.command ?? running)
-        ? `\nRun "wallet-admin ${(error.command ?? running)!.words.join(' ')} --help" for its options.`
+      : helpFor
+        ? `\nRun "wallet-admin ${helpFor.words.join(' ')} --help" for its options.`
         : '\nRun "wallet-admin --help" for the commands.';
     process.stderr.write(`wallet-admin: ${message}${hint}\n`);
     if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);

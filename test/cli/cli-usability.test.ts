@@ -197,4 +197,44 @@ describe('CLI usability', () => {
       assert.doesNotMatch(result.stderr, /backupTimestamp|versionId|fromAt|toAt/, args.join(' '));
     }
   });
+
+  test('malformed or inverted option values: usage errors (exit 2) in the options typed, before anything is done', async () => {
+    const tenantId = (await cli('tenant', 'create', '--name', 'Ranges', '--json')).json().id;
+    const channel = (await cli('channel', 'create', '--tenant', tenantId, '--name', 'main', '--json')).json().id;
+    const diff = ['backup', 'diff', '--channel', channel];
+    const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+    const cases: [string[], RegExp][] = [
+      [
+        [...diff, '--from-at', '2026-01-02T00:00:00Z', '--to-at', '2026-01-01T00:00:00Z'],
+        /--to-at \(2026-01-01T00:00:00Z\) is older than --from-at \(2026-01-02T00:00:00Z\); swap them/,
+      ],
+      [
+        [...diff, '--from', '20260102_000000', '--to', '20260101_000000'],
+        /--to \(20260101_000000\) is older than --from \(20260102_000000\)/,
+      ],
+      [[...diff, '--from', '20260102_000000', '--to-at', '2026-01-01T23:59:59Z'], /--to-at \(2026-01-01T23:59:59Z\) is older than --from /],
+      [[...diff, '--from-at', '2026-01-02T00:00:01Z', '--to', '20260102_000000'], /--to \(20260102_000000\) is older than --from-at /],
+      [[...diff, '--from', '20260101_000000', '--folder', 'a/b'], /^wallet-admin: --folder must not contain '\/'/],
+      [['file', 'versions', '--channel', channel, '--folder', 'docs', '--file', '..'], /^wallet-admin: --file must not be '\.' or '\.\.'/],
+      [['sign', '--private-key', '0x12'], /^wallet-admin: --private-key must be 64 hexadecimal digits/],
+      [['sign', '--print-message', '--address', '0x12'], /^wallet-admin: --address must be 0x followed by 40 hexadecimal digits/],
+      [['sign', '--private-key', key, '--nonce', 'ab'], /^wallet-admin: --nonce: "ab" is not at least 8 letters/],
+      [['sign', '--private-key', key, '--domain', 'a/b'], /^wallet-admin: --domain: "a\/b" is not an RFC 3986 authority/],
+      [['sign', '--private-key', key, '--ttl', '99999999999999'], /--ttl must be a whole number from 1 to/],
+      [['sign', '--private-key', key, '--plain', '--uri', 'http://x'], /--uri shapes a Sign-In with Ethereum message, not a --plain one/],
+      [['admin', 'create', '--tenant', tenantId, '--wallet', '0x12', '--name', 'A'], /^wallet-admin: --wallet must be 0x followed by 40/],
+      [['tenant', 'create', '--name', 'n'.repeat(201)], /^wallet-admin: --name must be at most 200 characters/],
+      [['admin', 'set-status', '--admin', 'adm_x', '--status', 'RETIRED'], /^wallet-admin: --status must be ACTIVE or SUSPENDED/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(...args);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, message, args.join(' '));
+      assert.match(result.stderr, new RegExp(`Run "wallet-admin ${args[0]}( ${args[1]})? --help" for its options`), args.join(' '));
+      assert.doesNotMatch(result.stderr, /backupTimestamp|fromAt|toAt|folder name|file name|Wallet address|Tenant name|The private key/);
+    }
+    const tenants = (await cli('tenant', 'list', '--json')).json().items.map((t: { name: string }) => t.name);
+    assert.ok(!tenants.some((n: string) => n.startsWith('nnn')), 'no tenant was created');
+    assert.deepEqual((await cli('admin', 'list', '--tenant', tenantId, '--json')).json().items, [], 'no admin was created');
+  });
 });

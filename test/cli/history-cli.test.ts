@@ -65,7 +65,7 @@ for (const setup of FILE_SETUPS) {
       assert.equal(unknown.code, 1);
       assert.equal(JSON.parse(unknown.stdout || unknown.stderr).error.code, 'BACKUP_NOT_FOUND');
       const malformed = await cli('backup', 'diff', '--channel', fixture.channel.id, '--from', 'last-week', '--json');
-      assert.equal(malformed.code, 1);
+      assert.equal(malformed.code, 2, 'a malformed option is wrong use');
       assert.equal(JSON.parse(malformed.stdout || malformed.stderr).error.code, 'INVALID_TIMESTAMP');
       const missing = await cli('backup', 'diff', '--channel', fixture.channel.id);
       assert.equal(missing.code, 2, 'a usage error');

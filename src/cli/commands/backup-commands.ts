@@ -1,5 +1,5 @@
 import { type Command, integerOption, optionalString } from '../command.ts';
-import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
+import { atMostOneOf, backupOption, instantOption, olderFirst } from '../option-checks.ts';
 import { isoTime as iso } from '../record-views.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
@@ -66,6 +66,7 @@ export const backupCommands: Command[] = [
         toAt: instantOption(values, 'to-at'),
         folder: optionalString(values, 'folder'),
       };
+      olderFirst(request);
       const channel = await channelFrom(await store(), values);
       const page = await (await fileServices()).changes.between(channel, request, { limit });
       const lines = page.items.map((c) => `${c.change.padEnd(7)}  ${String(c.size).padStart(10)} bytes  ${c.folder}/${c.filename}`);
