@@ -6,27 +6,9 @@ import type { OpenedFileServices } from '../files/file-services.ts';
 import type { MetadataStore } from '../store/types.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { type Command, type OptionValues, UsageError } from './command.ts';
-import { adminCommands } from './commands/admin-commands.ts';
-import { backupCommands } from './commands/backup-commands.ts';
-import { channelCommands } from './commands/channel-commands.ts';
-import { fileCommands } from './commands/file-commands.ts';
-import { scopeRestoreCommands } from './commands/scope-restore-commands.ts';
-import { serveCommand } from './commands/serve-command.ts';
-import { signCommand } from './commands/sign-command.ts';
-import { tenantCommands } from './commands/tenant-commands.ts';
+import { COMMANDS } from './command-table.ts';
 import { commandHelp, commandList, groupHelp } from './help.ts';
 import { inOptionNames } from './option-names.ts';
-
-const COMMANDS: Command[] = [
-  serveCommand,
-  ...tenantCommands,
-  ...adminCommands,
-  ...channelCommands,
-  ...backupCommands,
-  ...fileCommands,
-  ...scopeRestoreCommands,
-  signCommand,
-];
 
 const HELP_FLAGS = new Set(['-h', '--help']);
 
@@ -71,7 +53,11 @@ function parseOptions(command: Command, rest: string[]): OptionValues {
   try {
     ({ values } = parseArgs({
       args: rest,
-      options: { ...options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        ...options,
+        ...(command.printsJson === false ? {} : { json: { type: 'boolean' } }),
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -89,7 +75,7 @@ function parseOptions(command: Command, rest: string[]): OptionValues {
 
 /** Runs one CLI invocation and returns the process exit code. */
 export async function main(args: string[]): Promise<number> {
-  const json = args.includes('--json');
+  let json = args.includes('--json');
   let store: MetadataStore | undefined;
   let fileServices: OpenedFileServices | undefined;
   let running: Command | undefined;
@@ -111,6 +97,8 @@ export async function main(args: string[]): Promise<number> {
     }
     const { command, rest } = found;
     running = command;
+    // serve takes no --json: its refusal of one is no JSON either.
+    if (command.printsJson === false) json = false;
     const values = parseOptions(command, rest);
     if (values.help) {
       process.stdout.write(`${commandHelp(command)}\n`);

@@ -5,12 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
+import { COMMANDS, commandGroups } from '../../src/cli/command-table.ts';
 import { SETTINGS } from '../../src/config/settings.ts';
 import { runCli } from '../helpers/cli.ts';
 import { newWallet } from '../helpers/wallets.ts';
 
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PACKAGE_VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every command as `wallet-admin --help` lists it: the words before the summary. */
 function listedCommands(help: string): string[][] {
@@ -33,33 +36,59 @@ describe('CLI usability', () => {
   });
   after(() => rm(dataDir, { recursive: true, force: true }));
 
-  test('--version, --help, a group and every command answer -h with their options', async () => {
+  test('--version, and --help listing every command', async () => {
     const version = await cli('--version');
     assert.deepEqual([version.code, version.stdout.trim()], [0, PACKAGE_VERSION]);
 
     const help = await cli('--help');
     assert.equal(help.code, 0);
-    const commands = listedCommands(help.stdout);
-    for (const words of [['tenant', 'list'], ['channel', 'list'], ['serve'], ['admin', 'grant']]) {
-      assert.ok(
-        commands.some((c) => c.join(' ') === words.join(' ')),
-        words.join(' '),
-      );
-    }
-
-    const group = await cli('tenant', '--help');
-    assert.equal(group.code, 0, group.stderr);
-    for (const sub of ['create', 'list', 'feature add']) assert.match(group.stdout, new RegExp(`^  ${sub} `, 'm'));
+    assert.deepEqual(
+      listedCommands(help.stdout).map((words) => words.join(' ')),
+      COMMANDS.map((c) => c.words.join(' ')),
+    );
     const bare = await cli('channel');
     assert.equal(bare.code, 2, 'a group alone is an incomplete command');
     assert.match(bare.stderr, /^ {2}list /m);
+  });
 
-    for (const words of commands) {
-      const answer = await cli(...words, '-h');
-      assert.equal(answer.code, 0, `${words.join(' ')} -h: ${answer.stderr}`);
-      assert.match(answer.stdout, new RegExp(`^Usage: wallet-admin ${words.join(' ')} `), words.join(' '));
-      assert.match(answer.stdout, /--json/);
+  // From the CLI's own table, so that a command or group added later is asked too.
+  test('-h and --help on every group list its subcommands', async () => {
+    const groups = commandGroups(COMMANDS);
+    assert.ok(groups.some((g) => g.join(' ') === 'tenant feature') && groups.some((g) => g.join(' ') === 'folder'));
+    for (const group of groups) {
+      const subcommands = COMMANDS.filter((c) => group.every((w, i) => c.words[i] === w)).map((c) => c.words.slice(group.length).join(' '));
+      for (const flag of ['-h', '--help']) {
+        const answer = await cli(...group, flag);
+        const asked = `${group.join(' ')} ${flag}`;
+        assert.equal(answer.code, 0, `${asked}: ${answer.stderr}`);
+        assert.match(answer.stdout, new RegExp(`^Usage: wallet-admin ${group.join(' ')} <subcommand>`), asked);
+        for (const sub of subcommands) assert.match(answer.stdout, new RegExp(`^ {2}${sub} `, 'm'), `${asked}: ${sub}`);
+      }
     }
+  });
+
+  test('-h and --help on every command list each of its options', async () => {
+    for (const command of COMMANDS) {
+      for (const flag of ['-h', '--help']) {
+        const answer = await cli(...command.words, flag);
+        const asked = `${command.words.join(' ')} ${flag}`;
+        assert.equal(answer.code, 0, `${asked}: ${answer.stderr}`);
+        assert.match(
+          answer.stdout,
+          new RegExp(`^Usage: wallet-admin ${command.words.join(' ')} \\[options\\]\n\n${escapeRegExp(command.summary)}\n`),
+          asked,
+        );
+        for (const [name, spec] of Object.entries(command.options)) {
+          assert.match(answer.stdout, new RegExp(`^ {2}--${name}( \\S+)? +${escapeRegExp(spec.description)}`, 'm'), `${asked}: --${name}`);
+        }
+        assert.match(answer.stdout, /^ {2}-h, --help /m, asked);
+        // --json where there is a result to print; serve has none.
+        assert.equal(/^ {2}--json /m.test(answer.stdout), command.printsJson !== false, `${asked}: --json`);
+      }
+    }
+    const serve = await cli('serve', '--json');
+    assert.equal(serve.code, 2, 'serve takes no --json');
+    assert.equal(serve.stdout, '');
     const grant = await cli('admin', 'grant', '--help');
     assert.match(grant.stdout, /--admin ID +Admin id \(adm_…\) \(required\)/);
     for (const permission of ALL_PERMISSIONS) assert.ok(grant.stdout.includes(permission), permission);
