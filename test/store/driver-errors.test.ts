@@ -188,5 +188,23 @@ describe('driver errors', () => {
         await store.close();
       }
     });
+
+    test('a transaction SQLite rolled back itself on a full database rejects with INSUFFICIENT_STORAGE, not the failed ROLLBACK after it', async () => {
+      const setup = storeOn(() => {});
+      const tenant = await setup.createTenant({ name: 'full' });
+      const channel = await setup.createChannel({ tenantId: tenant.id, name: 'full' });
+      await setup.close();
+      const store = storeOn((sqlite) => sqlite.pragma(`max_page_count = ${sqlite.pragma('page_count', { simple: true })}`));
+      try {
+        // putFile is a transaction: SQLite rolls it back itself when the file is full, and Kysely's
+        // ROLLBACK after that fails ("no transaction is active").
+        const inTransaction = async () => {
+          for (let i = 0; i < 1000; i++) await store.files.putFile({ ...aFile(channel.id), filename: `${i}-${'x'.repeat(200)}` });
+        };
+        await assert.rejects(inTransaction(), isAppErrorWith('INSUFFICIENT_STORAGE'));
+      } finally {
+        await store.close();
+      }
+    });
   });
 });
