@@ -4,9 +4,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
 import { COMMANDS, commandGroups } from '../../src/cli/command-table.ts';
 import { SETTINGS } from '../../src/config/settings.ts';
+import { ALL_PERMISSIONS } from '../../src/store/types.ts';
 import { runCli } from '../helpers/cli.ts';
 import { newWallet } from '../helpers/wallets.ts';
 
@@ -194,11 +194,26 @@ describe('CLI usability', () => {
       'audit:reed',
     );
     assert.equal(created.code, 2);
-    assert.match(created.stderr, /"audit:reed" is not a permission/);
+    assert.match(created.stderr, /^wallet-admin: --permission must be one of files:read, .* \(got "audit:reed"\)/);
     const after = (await cli('admin', 'list', '--tenant', tenantId, '--json')).json().items;
     assert.equal(after.length, 2, 'no admin was created');
     assert.deepEqual(after.find((a: { id: string }) => a.id === member.id).permissions, []);
     assert.equal((await cli('admin', 'revoke', '--admin', member.id, '--permission', 'files:restor')).code, 2);
+
+    // Features are labels of the operator's own: any of one shape, and help says so.
+    const featureHelp = (await cli('tenant', 'feature', 'add', '--help')).stdout;
+    assert.match(featureHelp, /a label of your own/i);
+    assert.match(featureHelp, /gates nothing/);
+    assert.equal((await cli('tenant', 'feature', 'add', '--tenant', tenantId, '--feature', 'editor:v2')).code, 0);
+    for (const feature of ['Beta', 'new ui', 'tab\there', 'x-']) {
+      const refused = await cli('tenant', 'feature', 'add', '--tenant', tenantId, '--feature', feature);
+      assert.equal(refused.code, 2, feature);
+      assert.match(refused.stderr, /^wallet-admin: --feature must be lowercase letters and digits/, feature);
+    }
+    assert.equal((await cli('tenant', 'feature', 'add', '--tenant', tenantId, '--feature', ' ')).code, 2, 'blank');
+    assert.deepEqual((await cli('tenant', 'list', '--json')).json().items.find((t: { id: string }) => t.id === tenantId).features, [
+      'editor:v2',
+    ]);
   });
 
   test('option errors name the CLI options, not the API parameters', async () => {

@@ -87,7 +87,7 @@ describe('driver errors', () => {
         store.createAdmin({ tenantId: 't_x', wallet: randomWallet(), displayName: 'A' }),
         isAppErrorWith('SERVICE_UNAVAILABLE'),
       );
-      await assert.rejects(store.grantPermission('adm_x', 'p'), isAppErrorWith('SERVICE_UNAVAILABLE'), 'a transaction');
+      await assert.rejects(store.grantPermission('adm_x', 'files:read'), isAppErrorWith('SERVICE_UNAVAILABLE'), 'a transaction');
       await assert.rejects(store.loadPrincipalByWallet(randomWallet()), isAppErrorWith('SERVICE_UNAVAILABLE'));
       await assert.rejects(store.claimNonce('n', 'h', 2), isAppErrorWith('SERVICE_UNAVAILABLE'));
       await assert.rejects(store.files.putFile(aFile('chn_x')), isAppErrorWith('SERVICE_UNAVAILABLE'), 'a transaction of the file catalog');

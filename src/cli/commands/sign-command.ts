@@ -127,7 +127,7 @@ export const signCommand: Command = {
     'chain-id': { type: 'string', placeholder: 'ID', description: 'Chain id (default 1)' },
     ttl: { type: 'string', placeholder: 'SECONDS', description: 'Seconds until the message expires (default 3600)' },
     nonce: { type: 'string', placeholder: 'NONCE', description: 'Nonce, e.g. from GET /api/auth/nonce (default: random)' },
-    plain: { type: 'boolean', description: 'Sign a single-line timestamped message instead of SIWE' },
+    plain: { type: 'boolean', description: 'Sign a single-line timestamped message instead of SIWE (shaped by --domain alone)' },
   },
   async run({ values, config }) {
     const mode = checkCombination(values);
