@@ -96,7 +96,8 @@ for (const engine of ENGINES) {
           .filter((line) => line.msg === 'request completed')
           .map((line) => line.url);
       // The line is written once the answer is sent, which may be a moment after the client has it.
-      for (let tries = 0; logged().length < requested.length && tries < 100; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+      for (let tries = 0; logged().length < requested.length && tries < 100; tries++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
       assert.deepEqual(logged(), requested);
       assert.ok(!svc.logs.slice(before).some((line) => line.includes(signature)), 'the signature is in no line');
     });

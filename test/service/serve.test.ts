@@ -98,9 +98,19 @@ describe('wallet-admin serve', () => {
     assert.deepEqual(list.json().items, [], 'no demo admin was created');
   });
 
-  for (const [where, env] of [
-    ['listening on every interface (HOST=0.0.0.0)', { HOST: '0.0.0.0' }],
-    ['published at a public address (PUBLIC_BASE_URL=https://admin.example.com)', { PUBLIC_BASE_URL: 'https://admin.example.com' }],
+  for (const [where, env, reason] of [
+    ['listening on every interface (HOST=0.0.0.0)', { HOST: '0.0.0.0' }, 'HOST 0.0.0.0 is not a loopback address'],
+    [
+      'published at a public address (PUBLIC_BASE_URL=https://admin.example.com)',
+      { PUBLIC_BASE_URL: 'https://admin.example.com' },
+      'PUBLIC_BASE_URL https://admin.example.com is not a loopback address',
+    ],
+    ['behind a trusted proxy (TRUST_PROXY=127.0.0.1)', { TRUST_PROXY: '127.0.0.1' }, 'TRUST_PROXY is set'],
+    [
+      'signing in to a public domain (AUTH_DOMAINS=admin.example.com)',
+      { AUTH_DOMAINS: 'admin.example.com' },
+      'AUTH_DOMAINS names admin.example.com, which is not a loopback address',
+    ],
   ] as const) {
     test(`a first start ${where} creates no demo data, says why and how to create the first admin`, async (t) => {
       const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-serve-'));
@@ -111,8 +121,6 @@ describe('wallet-admin serve', () => {
       const [notice] = await waitForOutput(served, /"msg":"No demo data was created on this first start[^"]*"/);
       served.child.kill('SIGTERM');
       assert.equal(await served.exited, 0);
-      const reason =
-        'HOST' in env ? 'HOST 0.0.0.0 is not a loopback address' : 'PUBLIC_BASE_URL https://admin.example.com is not a loopback address';
       assert.ok(notice.includes(reason), notice);
       for (const command of ['tenant create', 'admin create', 'channel create', 'channel link'])
         assert.ok(notice.includes(`wallet-admin ${command}`), command);
