@@ -98,12 +98,15 @@ for (const engine of ENGINES) {
     let a: TestService;
     let b: TestService;
     let fixture: TenantFixture;
+    /** How far the instances' clock is ahead of the real one: moved on past AUTH_STATE_REFRESH instead of waiting for it. */
+    let shift = 0;
     before(async () => {
       storage = await createStorage(engine);
       // Both instances accept the same domain, as instances behind one load balancer do.
       const env = { AUTH_DOMAINS: 'admin.example.com' };
-      a = await startTestService(engine, { storage, env });
-      b = await startTestService(engine, { storage, env });
+      const now = () => Date.now() + shift;
+      a = await startTestService(engine, { storage, env, now });
+      b = await startTestService(engine, { storage, env, now });
       fixture = await createTenantFixture(a.service.store);
     });
     after(async () => {
@@ -112,23 +115,19 @@ for (const engine of ENGINES) {
       await storage.drop();
     });
 
-    test('logout on one instance is in force on the other within 5 s', async () => {
+    test('logout on one instance is in force on the other within AUTH_STATE_REFRESH (2 s by default)', async () => {
       const headers = await signIn(fixture.ownerWallet, 'admin.example.com');
       assert.equal((await request(b.baseUrl, '/api/auth/test', { headers: { ...headers } })).status, 200);
-      const started = Date.now();
       assert.equal((await request(a.baseUrl, '/api/auth/logout', { method: 'POST', headers: { ...headers } })).status, 204);
       assert.equal(
         (await request(a.baseUrl, '/api/auth/test', { headers: { ...headers } })).status,
         401,
         'at once on the instance that took it',
       );
-      let status = 200;
-      while (status === 200 && Date.now() - started < 5000) {
-        status = (await request(b.baseUrl, '/api/auth/test', { headers: { ...headers } })).status;
-        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      console.log(`# ${engine}: revocation reached the other instance after ${Date.now() - started} ms`);
-      assert.equal(status, 401);
+      shift += b.config.auth.stateRefreshSeconds * 1000;
+      const refused = await request(b.baseUrl, '/api/auth/test', { headers: { ...headers } });
+      assert.equal(refused.status, 401, 'on the other once its clock has moved on by the bound');
+      assert.equal(refused.json().code, 'AUTH_MESSAGE_REVOKED');
     });
 
     test('a plain message signed by the wallet is refused on both (policy off by default)', async () => {
