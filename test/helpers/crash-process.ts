@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { assertNoSecretsInOutput, configuredSecrets } from './log-secrets.ts';
 
 /** A crash worker process (crash-worker.ts, scope-crash-worker.ts) that has recovered and waits for `go`. */
 export interface CrashWorker {
@@ -22,6 +23,7 @@ export function startCrashWorker(bundle: string, env: Record<string, string>): P
             throw new Error(`the worker stopped by itself (${child.exitCode}) before the kill:\n${stderr.slice(-2000)}`);
           child.kill('SIGKILL');
           await exited;
+          assertNoSecretsInOutput({ stderr }, configuredSecrets(env));
         },
       });
     });
