@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
-import { redactUrlsIn } from '../config/redaction.ts';
+import { redactCredentialsIn } from '../config/redaction.ts';
 import { isAppError } from '../errors/app-error.ts';
 import type { OpenedFileServices } from '../files/file-services.ts';
 import type { MetadataStore } from '../store/types.ts';
@@ -141,7 +141,7 @@ export async function main(args: string[]): Promise<number> {
     const usageProblem = error instanceof UsageError;
     const code = isAppError(error) ? error.code : usageProblem ? 'USAGE' : error instanceof ConfigError ? 'CONFIG_INVALID' : 'FAILED';
     // Settings' messages hide credentials already; a driver's error might quote a URL of its own.
-    const message = redactUrlsIn(error instanceof Error ? error.message : String(error));
+    const message = redactCredentialsIn(error instanceof Error ? error.message : String(error));
     const hint = !usageProblem
       ? ''
       : (error.command ?? running)

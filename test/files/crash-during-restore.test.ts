@@ -46,7 +46,7 @@ for (const setup of FILE_SETUPS) {
       const fixture = await seedTenantFixture(storage, 'Crash');
 
       let current: ServiceProcess | undefined;
-      t.after(() => current?.child.kill('SIGKILL'));
+      t.after(() => current?.stop());
       const entry = await cliBundle();
       const start = async () => {
         current = spawnService(env, entry);

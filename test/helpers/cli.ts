@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { cliBundle } from './bundle.ts';
+import { assertNoSecretsInOutput, configuredSecrets } from './log-secrets.ts';
 
 export const BIN = fileURLToPath(new URL('../../bin/wallet-admin.js', import.meta.url));
 
@@ -40,6 +41,15 @@ export async function runCli(args: string[], env: Record<string, string | undefi
     child.on('error', reject);
     // A pipe kept open would otherwise hold 'close' back after the child exits.
     child.on('exit', () => child.stdin?.destroy());
-    child.on('close', (code) => resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) }));
+    child.on('close', (code) => {
+      // What it printed for the user may hold credentials (`sign` prints headers), never a secret; its log lines neither.
+      try {
+        assertNoSecretsInOutput({ stdout, stderr }, configuredSecrets(env), { answers: true });
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
+    });
   });
 }
