@@ -44,6 +44,7 @@ const UNIT_FILES = [
   'files/signed-links.test.ts',
   'files/upload-content-type.test.ts',
   'logging/batched-output.test.ts',
+  'logging/log-secrets.test.ts',
   'http/auth-rate-limit.test.ts',
   'http/auth-test.test.ts',
   'http/authorization-matrix.test.ts',

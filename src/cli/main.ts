@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
-import { redactUrlsIn } from '../config/redaction.ts';
+import { redactCredentialsIn } from '../config/redaction.ts';
 import { isAppError } from '../errors/app-error.ts';
 import type { OpenedFileServices } from '../files/file-services.ts';
 import type { MetadataStore } from '../store/types.ts';
@@ -136,7 +136,7 @@ export async function main(args: string[]): Promise<number> {
     const usageProblem = error instanceof UsageError || (isAppError(error) && MALFORMED_INPUT.has(error.code));
     const code = isAppError(error) ? error.code : usageProblem ? 'USAGE' : error instanceof ConfigError ? 'CONFIG_INVALID' : 'FAILED';
     // Settings' messages hide credentials already; a driver's error might quote a URL of its own.
-    let message = redactUrlsIn(error instanceof Error ? error.message : String(error));
+    let message = redactCredentialsIn(error instanceof Error ? error.message : String(error));
     if (isAppError(error) && running) message = inOptionNames(message, Object.keys(running.options));
     const helpFor = error instanceof UsageError ? (error.command ?? running) : running;
     const hint = !usageProblem

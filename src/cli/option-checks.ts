@@ -27,40 +27,16 @@ export function instantOption(values: OptionValues, name: string): string | unde
   return value;
 }
 
-/** The options of `backup diff` that name the two states it compares. */
-export interface RangeOptions {
-  from?: string | undefined;
-  fromAt?: string | undefined;
-  to?: string | undefined;
-  toAt?: string | undefined;
-}
-
-/** The start of a backup timestamp's second (yyyyMMdd_HHmmss, UTC, already checked), in epoch ms. */
-function backupSecond(timestamp: string): number {
-  const [, y, mo, d, h, mi, s] = /^(\d{4})(\d{2})(\d{2})_(\d{2})(\d{2})(\d{2})$/.exec(timestamp)!.map(Number) as number[];
-  return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
-}
-
 /**
- * The newer state must not be older than the older one. A backup was taken at some instant within
- * the second its timestamp names, so against an instant it is known to be older or newer only
- * outside that second; inside it, the file services decide (and the refusal is restated in these
- * options' names, option-names.ts).
+ * A plan's tag (--if-match): 64 hex digits as --dry-run prints them, or quoted as its JSON and the
+ * API's ETag carry them; answered as the entity tag ("…") the service compares.
  */
-export function olderFirst(range: RangeOptions): void {
-  const refuse = (newer: string, newerValue: string, older: string, olderValue: string): never => {
-    throw new UsageError(`--${newer} (${newerValue}) is older than --${older} (${olderValue}); swap them`);
-  };
-  const { from, fromAt, to, toAt } = range;
-  // Both kinds were checked when read (backupOption, instantOption).
-  const instant = (value: string) => {
-    const parsed = checkRfc3339(value);
-    return parsed.ok ? parsed.epochMs : Number.NaN;
-  };
-  if (from !== undefined && to !== undefined && to < from) refuse('to', to, 'from', from);
-  if (fromAt !== undefined && toAt !== undefined && instant(toAt) < instant(fromAt)) refuse('to-at', toAt, 'from-at', fromAt);
-  if (from !== undefined && toAt !== undefined && instant(toAt) < backupSecond(from)) refuse('to-at', toAt, 'from', from);
-  if (fromAt !== undefined && to !== undefined && backupSecond(to) + 1000 <= instant(fromAt)) refuse('to', to, 'from-at', fromAt);
+export function planTagOption(values: OptionValues, name: string): string | undefined {
+  const value = optionalString(values, name);
+  if (value === undefined) return undefined;
+  const tag = /^(?:"([0-9a-f]{64})"|([0-9a-f]{64}))$/.exec(value.trim());
+  if (!tag) throw new UsageError(`--${name} must be the plan tag --dry-run prints (64 hex digits), not "${value.slice(0, 80)}"`);
+  return `"${tag[1] ?? tag[2]}"`;
 }
 
 /** At most one (or, when `required`, exactly one) of these options. */

@@ -19,6 +19,7 @@ const OPTION_OF: readonly (readonly [string, string])[] = [
   ['at', 'at'],
   ['folder name', 'folder'],
   ['file name', 'file'],
+  ['cursor', 'cursor'],
   // The store's fields.
   ['Display name', 'name'],
   ['Tenant name', 'name'],

@@ -81,10 +81,13 @@ export interface RestoreResult {
 /**
  * Options of a folder or channel restore: the backup (or the instant `at`, a Date or RFC 3339
  * text: exactly one of them), and whether to only plan (`dryRun`) or also delete what it lacks.
+ * `ifMatch`: the `etag` of a dry run's answer, to restore exactly the plan it showed; once the
+ * scope has changed, a ProblemError 412 PRECONDITION_FAILED, and nothing was restored.
  */
 export type ScopeRestoreOptions = ({ backupTimestamp: string; at?: undefined } | { at: Date | string; backupTimestamp?: undefined }) & {
   dryRun?: boolean;
   delete?: boolean;
+  ifMatch?: string | readonly string[];
 };
 
 /** An instant as the service reads it (RFC 3339). */
@@ -321,11 +324,11 @@ export function createClient(options: ClientOptions) {
      * safety backup taken first: `restoreChannel(…, { backupTimestamp: safetyBackup, delete: true })` undoes it.
      */
     restoreFolder: async (channelRef: string, folder: string, options: ScopeRestoreOptions): Promise<ScopeRestoreResult> =>
-      json(await signed({ method: 'POST', path: `${folderPath(channelRef, folder)}/restore`, query: scopeRestoreQuery(options) })),
+      scopeRestoreResult(await signed(scopeRestoreCall(`${folderPath(channelRef, folder)}/restore`, options))),
 
     /** Brings every folder of the channel back to a backup, as restoreFolder does for one. */
     restoreChannel: async (channelRef: string, options: ScopeRestoreOptions): Promise<ScopeRestoreResult> =>
-      json(await signed({ method: 'POST', path: `${channelPath(channelRef)}/restore`, query: scopeRestoreQuery(options) })),
+      scopeRestoreResult(await signed(scopeRestoreCall(`${channelPath(channelRef)}/restore`, options))),
 
     /** Backs the channel up now: 409 BACKUP_EXISTS when it already was within this second. */
     createBackup: async (channelRef: string): Promise<Backup> =>
@@ -346,8 +349,8 @@ export function createClient(options: ClientOptions) {
 
     /** Newest first; the filters (all optional) combine with AND. Pass the same filters with a page's cursor. */
     listAudit: async (channelRef: string, query: AuditQuery = {}): Promise<Page<AuditEvent>> => {
-      const { action, adminId, folder, filename, result } = query;
-      const filters = { action, adminId, folder, filename, result };
+      const { action, adminId, folder, filename, result, operationId } = query;
+      const filters = { action, adminId, folder, filename, result, operationId };
       return json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/audit`, query: { ...pageQuery(query), ...filters } }));
     },
   };
@@ -360,13 +363,24 @@ function conditionHeader(name: string, tags: string | readonly string[] | undefi
 }
 
 /** Only the options given go in the query: the service refuses unknown ones and takes false by default. */
-function scopeRestoreQuery({ backupTimestamp, at, dryRun, delete: withDeletes }: ScopeRestoreOptions): Call['query'] {
+function scopeRestoreCall(path: string, { backupTimestamp, at, dryRun, delete: withDeletes, ifMatch }: ScopeRestoreOptions): Call {
   return {
-    backupTimestamp,
-    at: instantText(at),
-    dryRun: dryRun === undefined ? undefined : String(dryRun),
-    delete: withDeletes === undefined ? undefined : String(withDeletes),
+    method: 'POST',
+    path,
+    query: {
+      backupTimestamp,
+      at: instantText(at),
+      dryRun: dryRun === undefined ? undefined : String(dryRun),
+      delete: withDeletes === undefined ? undefined : String(withDeletes),
+    },
+    headers: conditionHeader('If-Match', ifMatch),
   };
+}
+
+/** The plan and, from its header, the plan's ETag. */
+async function scopeRestoreResult(response: Response): Promise<ScopeRestoreResult> {
+  const etag = response.headers.get('etag') ?? '';
+  return { ...(await json<Omit<ScopeRestoreResult, 'etag'>>(response)), etag };
 }
 
 async function json<T>(response: Response): Promise<T> {

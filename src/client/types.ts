@@ -29,11 +29,15 @@ export type DeletedFile = Static<typeof DeletedFileSchema>;
 export type FileChange = Static<typeof FileChangeSchema>;
 /** `from` (a backup) or `fromAt` (an instant), optional `to` or `toAt` (default: now) and `folder`, and the page. */
 export type ChangesQuery = Omit<Static<typeof ChangesQuerySchema>, 'fromAt' | 'toAt'> & { fromAt?: Date | string; toAt?: Date | string };
-/** What a folder or channel restore changed (or, for a dry run, would change), and its safety backup. */
-export type ScopeRestoreResult = Static<typeof ScopeRestoreResultSchema>;
+/**
+ * What a folder or channel restore changed (or, for a dry run, would change), its safety backup,
+ * and `etag`, the plan's ETag (the answer's ETag header): pass it as `ifMatch` to restore exactly
+ * the plan a dry run showed.
+ */
+export type ScopeRestoreResult = Static<typeof ScopeRestoreResultSchema> & { etag: string };
 /** `?limit=` (1–1000, 50 by default) and `?cursor=` (a page's `next`). */
 export type PageRequest = Static<typeof PageQuery>;
-/** A page of the audit log, and its filters: action, adminId, folder, filename, result (AND). */
+/** A page of the audit log, and its filters: action, adminId, folder, filename, result, operationId (AND). */
 export type AuditQuery = Static<typeof AuditQuerySchema>;
 
 /** Every list answers one page: the items and the cursor of the next page, null on the last. */

@@ -3,8 +3,8 @@ import { AUDIT_ACTIONS, AUDIT_RESULTS, type AuditFilter } from '../store/file-ca
 
 /** The audit log records names cut to 255 characters (requestedDetails), so no longer one can match. */
 export const MAX_AUDIT_NAME_LENGTH = 255;
-/** Admin ids are `adm_` and 26 characters; the bound only keeps nonsense out of the query. */
-export const MAX_AUDIT_ADMIN_ID_LENGTH = 100;
+/** Admin and operation ids are a prefix and 26 characters; the bound only keeps nonsense out of the query. */
+export const MAX_AUDIT_ID_LENGTH = 100;
 
 /** A filter as a caller gave it: each field absent, or a value still to be checked. */
 export interface RequestedAuditFilter {
@@ -13,6 +13,7 @@ export interface RequestedAuditFilter {
   folder?: string | undefined;
   filename?: string | undefined;
   result?: string | undefined;
+  operationId?: string | undefined;
 }
 
 /**
@@ -22,10 +23,11 @@ export interface RequestedAuditFilter {
 export function auditFilterOf(requested: RequestedAuditFilter): AuditFilter {
   return {
     action: oneOf('action', requested.action, AUDIT_ACTIONS),
-    adminId: text('adminId', requested.adminId, MAX_AUDIT_ADMIN_ID_LENGTH),
+    adminId: text('adminId', requested.adminId, MAX_AUDIT_ID_LENGTH),
     folder: text('folder', requested.folder, MAX_AUDIT_NAME_LENGTH),
     filename: text('filename', requested.filename, MAX_AUDIT_NAME_LENGTH),
     result: oneOf('result', requested.result, AUDIT_RESULTS),
+    operationId: text('operationId', requested.operationId, MAX_AUDIT_ID_LENGTH),
   };
 }
 

@@ -1,12 +1,17 @@
 import { isAppError } from '../errors/app-error.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { AuditAction, AuditEvent, AuditResult, FileCatalog, Page, PageRequest } from '../store/file-catalog-types.ts';
+import type { AuditAction, AuditEvent, AuditOperation, AuditResult, FileCatalog, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import { auditFilterOf, type RequestedAuditFilter } from './audit-filter.ts';
 
 /** Who acts: an admin, or the service itself (scheduled backups, retention). */
 export interface Actor {
   adminId: string | null;
+  /**
+   * The operation (op_…) this write is one step of: a folder or channel restore acts on each file
+   * as this actor, so that every event it causes names it without each service being told.
+   */
+  operationId?: string;
 }
 
 export interface AuditDetails {
@@ -15,6 +20,8 @@ export interface AuditDetails {
   backupTimestamp?: string | null;
   versionId?: string | null;
   sha256?: string | null;
+  /** A folder or channel restore's own event: what it was asked and did. */
+  operation?: AuditOperation | null;
   /** Bytes moved, for metrics only (not part of the log). */
   bytes?: number;
 }
@@ -63,6 +70,8 @@ export class AuditTrail {
       code: error === undefined ? null : isAppError(error) ? error.code : 'INTERNAL_ERROR',
       sha256: details.sha256 ?? null,
       createdAt: this.now(),
+      operationId: actor.operationId ?? null,
+      operation: details.operation ?? null,
     };
     try {
       await this.catalog.appendAudit(event);
@@ -71,22 +80,26 @@ export class AuditTrail {
     }
   }
 
-  /** Runs a write and records its outcome, refused (4xx) or failed (5xx) included. */
+  /**
+   * Runs a write and records its outcome, refused (4xx) or failed (5xx) included. `details` may be
+   * a function, read when the outcome is recorded: an operation of many steps records how far it got.
+   */
   async around<T>(
     channel: Channel,
     actor: Actor,
     action: AuditAction,
-    details: AuditDetails,
+    details: AuditDetails | (() => AuditDetails),
     work: () => Promise<{ value: T; details?: AuditDetails }>,
   ): Promise<T> {
     const started = performance.now();
+    const asOfNow = () => (typeof details === 'function' ? details() : details);
     try {
       const done = await work();
-      await this.record(channel, actor, action, 'ok', { ...details, ...done.details });
+      await this.record(channel, actor, action, 'ok', { ...asOfNow(), ...done.details });
       this.observe(action, 'ok', (performance.now() - started) / 1000, done.details?.bytes);
       return done.value;
     } catch (error) {
-      await this.stopped(channel, actor, action, details, error, started);
+      await this.stopped(channel, actor, action, asOfNow(), error, started);
       throw error;
     }
   }

@@ -8,6 +8,12 @@ export function formatBackupTimestamp(epochMs: number): string {
   return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}_${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
 }
 
+/** The UTC second a well-formed timestamp (parseBackupTimestamp) names, in epoch ms. */
+export function backupTimestampMs(timestamp: string): number {
+  const [, y, mo, d, h, mi, s] = SHAPE.exec(timestamp)!.map(Number) as number[];
+  return Date.UTC(y!, mo! - 1, d!, h!, mi!, s!);
+}
+
 /** Checks shape and calendar (no 20261340_…); returns the timestamp unchanged. `name`: the parameter, for the message. */
 export function parseBackupTimestamp(value: string, name = 'backupTimestamp'): string {
   const match = SHAPE.exec(value);

@@ -2,7 +2,7 @@ import type { BlobStorage, PutOptions, StoredBlob } from '../storage/blob-storag
 import type { FileCatalog, FileRecord, FileVersion } from '../store/file-catalog-types.ts';
 import { liveKey } from './blob-layout.ts';
 import type { FilePath } from './file-path.ts';
-import { keepLiveVersion } from './version-keeper.ts';
+import { linkLiveVersion } from './version-keeper.ts';
 
 export interface LiveWriteDeps {
   blobs: BlobStorage;
@@ -20,8 +20,9 @@ export interface LiveWriteOutcome {
 /**
  * The one way live bytes are replaced (uploads and restores). Once the new bytes are durable and
  * just before they take the live name: the current bytes are kept as a version and the write is
- * journalled; after the record is updated the journal entry goes. The caller holds the file's lock
- * and has read the live record (`current`, undefined when there is none) under it.
+ * journalled, in one transaction; the record's update removes the journal entry in its own. The
+ * caller holds the file's lock and has read the live record (`current`, undefined when there is
+ * none) under it.
  */
 export async function replaceKnownLiveFile(
   deps: LiveWriteDeps,
@@ -35,19 +36,16 @@ export async function replaceKnownLiveFile(
   let keptVersionId: string | null = null;
   let writeId: string | undefined;
   const written = await write(async (newBytes) => {
-    if (current) keptVersionId = (await keepLiveVersion(deps.blobs, catalog, current, 'replaced', deps.now())).id;
-    writeId = await catalog.beginWrite({
-      channelId,
-      ...path,
-      sha256: newBytes.sha256,
-      size: newBytes.size,
-      contentType,
-      startedAt: deps.now(),
-    });
+    const keeps = current ? await linkLiveVersion(deps.blobs, current, 'replaced', deps.now()) : undefined;
+    const begun = await catalog.beginWrite(
+      { channelId, ...path, sha256: newBytes.sha256, size: newBytes.size, contentType, startedAt: deps.now() },
+      keeps,
+    );
+    writeId = begun.writeId;
+    keptVersionId = begun.kept?.id ?? null;
   });
   const file: FileRecord = { channelId, ...path, size: written.size, sha256: written.sha256, contentType, updatedAt: deps.now() };
-  const outcome = await catalog.putFile(file);
-  if (writeId !== undefined) await catalog.endWrite(writeId);
+  const outcome = await catalog.putFile(file, writeId);
   return { file, created: outcome === 'created', keptVersionId };
 }
 
@@ -57,19 +55,16 @@ export async function replaceKnownLiveFile(
  */
 export async function removeLiveFile(deps: LiveWriteDeps, current: FileRecord, deletedBy: string | null): Promise<FileVersion> {
   const { blobs, catalog } = deps;
-  const version = await keepLiveVersion(blobs, catalog, current, 'deleted', deps.now(), deletedBy);
+  const keeps = await linkLiveVersion(blobs, current, 'deleted', deps.now(), deletedBy);
   const { channelId, folder, filename } = current;
-  const writeId = await catalog.beginWrite({
-    channelId,
-    folder,
-    filename,
-    sha256: null,
-    size: null,
-    contentType: null,
-    startedAt: deps.now(),
-  });
+  const { writeId, kept } = await catalog.beginWrite(
+    { channelId, folder, filename, sha256: null, size: null, contentType: null, startedAt: deps.now() },
+    keeps,
+  );
   await catalog.deleteFile(channelId, folder, filename, deps.now());
+  // The journal entry outlives the record until the live bytes are gone too: a crash in between
+  // is finished at start-up (write-journal.ts).
   await blobs.delete(liveKey(channelId, folder, filename));
   await catalog.endWrite(writeId);
-  return version;
+  return kept!;
 }

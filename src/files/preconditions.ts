@@ -33,14 +33,19 @@ export function entityTagOf(file: Pick<FileRecord, 'sha256'>): string {
 export function checkPrecondition(precondition: Precondition, current: FileRecord | undefined): void {
   const etag = current && entityTagOf(current);
   const { ifMatch, ifNoneMatch } = precondition;
-  if (ifMatch !== undefined) {
-    const met = etag !== undefined && (ifMatch === 'any' || ifMatch.some((tag) => !tag.weak && tag.opaque === etag));
-    if (!met) throw failed(etag, 'If-Match');
-  }
+  if (ifMatch !== undefined && !ifMatchMet(ifMatch, etag)) throw failed(etag, 'If-Match');
   if (ifNoneMatch !== undefined) {
     const matched = etag !== undefined && (ifNoneMatch === 'any' || ifNoneMatch.some((tag) => tag.opaque === etag));
     if (matched) throw failed(etag, 'If-None-Match');
   }
+}
+
+/**
+ * Whether If-Match holds for a resource whose current strong ETag is `etag` (undefined: it has
+ * none): `*` for any, else one listed tag equal to it, compared strongly (a weak tag never matches).
+ */
+export function ifMatchMet(ifMatch: TagCondition, etag: string | undefined): boolean {
+  return etag !== undefined && (ifMatch === 'any' || ifMatch.some((tag) => !tag.weak && tag.opaque === etag));
 }
 
 function failed(etag: string | undefined, header: string): AppError {

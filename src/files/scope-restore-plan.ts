@@ -9,9 +9,15 @@ export interface ScopeChange {
   action: ScopeChangeAction;
 }
 
+/** A change with the live bytes it acts on: what the plan's ETag covers (plan-tag.ts). */
+export interface PlannedChange extends ScopeChange {
+  /** The live file's sha256 now; null when there is none (a file to create). */
+  liveSha256: string | null;
+}
+
 export interface ScopeRestorePlan {
   /** By folder, then filename. */
-  changes: ScopeChange[];
+  changes: PlannedChange[];
   /** Live files that already hold their bytes of the backup. */
   unchanged: number;
 }
@@ -24,14 +30,15 @@ export interface ScopeRestorePlan {
  * untouched since the backup are counted, never read.
  */
 export function planScopeRestore(sinceBackup: FileChange[], liveFiles: number, withDeletes: boolean): ScopeRestorePlan {
-  const changes: ScopeChange[] = [];
+  const changes: PlannedChange[] = [];
   let liveAndDifferent = 0;
   for (const file of sinceBackup) {
-    if (file.change === 'deleted') changes.push(change(file, 'create'));
+    // The newer state is the live one: its sha256 is the live file's, except for a file deleted since (none live).
+    if (file.change === 'deleted') changes.push(change(file, 'create', null));
     else {
       liveAndDifferent++;
-      if (file.change === 'changed') changes.push(change(file, 'replace'));
-      else if (withDeletes) changes.push(change(file, 'delete'));
+      if (file.change === 'changed') changes.push(change(file, 'replace', file.sha256));
+      else if (withDeletes) changes.push(change(file, 'delete', file.sha256));
     }
   }
   changes.sort((a, b) => compare(a.folder, b.folder) || compare(a.filename, b.filename));
@@ -39,10 +46,11 @@ export function planScopeRestore(sinceBackup: FileChange[], liveFiles: number, w
   return { changes, unchanged: Math.max(0, liveFiles - liveAndDifferent) };
 }
 
-const change = (file: { folder: string; filename: string }, action: ScopeChangeAction): ScopeChange => ({
+const change = (file: { folder: string; filename: string }, action: ScopeChangeAction, liveSha256: string | null): PlannedChange => ({
   folder: file.folder,
   filename: file.filename,
   action,
+  liveSha256,
 });
 
 /** By code unit, as the databases' binary collations order names, whatever the locale. */

@@ -1,14 +1,17 @@
 import { AppError, isAppError } from '../errors/app-error.ts';
 import { safeSegment } from '../storage/safe-path.ts';
-import type { BackupScope, FileCatalog, StateName } from '../store/file-catalog-types.ts';
+import type { AuditOperation, BackupScope, FileCatalog, StateName } from '../store/file-catalog-types.ts';
+import { newOperationId } from '../store/ids.ts';
 import type { Channel } from '../store/types.ts';
-import { type Actor, type AuditTrail, requestedDetails } from './audit-trail.ts';
+import { type Actor, type AuditDetails, type AuditTrail, requestedDetails } from './audit-trail.ts';
 import type { BackupService } from './backup-service.ts';
 import { formatBackupTimestamp, parseBackupTimestamp } from './backup-timestamp.ts';
 import type { FileService } from './file-service.ts';
 import { type ResolvedInstant, resolveInstant } from './instant.ts';
+import { checkPlanPrecondition, type PlanOptions, planTagOf } from './plan-tag.ts';
+import type { MatchPrecondition } from './preconditions.ts';
 import type { RestoreService, RestoreSource } from './restore-service.ts';
-import { planScopeRestore, type ScopeChange, type ScopeRestorePlan } from './scope-restore-plan.ts';
+import { type PlannedChange, planScopeRestore, type ScopeChange, type ScopeRestorePlan } from './scope-restore-plan.ts';
 
 export interface ScopeRestoreServiceDeps {
   catalog: FileCatalog;
@@ -29,13 +32,27 @@ export interface ScopeRestoreRequest {
   dryRun: boolean;
   /** Also delete live files of the scope that the backup does not hold (otherwise they stay). */
   delete: boolean;
+  /**
+   * If-Match: the plan's ETag (a dry run's `etag`) that the plan computed now must have, else
+   * PRECONDITION_FAILED before anything is written (a dry run is refused the same way).
+   */
+  precondition?: MatchPrecondition | undefined;
 }
 
-export interface ScopeRestoreOutcome extends ScopeRestorePlan {
+export interface ScopeRestoreOutcome {
   dryRun: boolean;
   /** The backup of the whole channel taken before the first change: restoring the channel from it undoes this restore. */
   safetyBackup: string | null;
+  /** By folder, then filename. */
+  changes: ScopeChange[];
+  /** Live files that already hold their bytes of the backup. */
+  unchanged: number;
+  /** The plan's strong ETag (plan-tag.ts): what If-Match names to restore exactly this plan. */
+  etag: string;
 }
+
+type Counts = AuditOperation['counts'];
+const COUNTED: Record<ScopeChange['action'], keyof Counts> = { replace: 'replaced', create: 'created', delete: 'deleted' };
 
 /** Files restored (or deleted) at once: a few hide the storage's latency without crowding the other requests. */
 const FILE_CONCURRENCY = 4;
@@ -62,33 +79,60 @@ export class ScopeRestoreService {
   }
 
   /**
-   * One 'restore' event in the audit log for the scope (filename null), after the per-file events
-   * of the files it changed. A dry run that is answered is a read and leaves no event; one refused
-   * (bad timestamp, unknown backup) is recorded as every refused restore is.
+   * One 'restore' event in the audit log for the scope (filename null) with what it was asked and
+   * did (`operation`), after the events of its safety backup and of the files it changed, which
+   * all carry its operation id. A dry run that is answered is a read and leaves no event; one
+   * refused (bad timestamp, unknown backup, If-Match unmet) is recorded as every refused restore is.
    */
   async restore(channel: Channel, actor: Actor, request: ScopeRestoreRequest): Promise<ScopeRestoreOutcome> {
     const { audit } = this.deps;
-    const details = requestedDetails({ folder: request.folder, backupTimestamp: request.backupTimestamp });
+    const operationId = newOperationId();
+    const within: Actor = { ...actor, operationId };
+    const operation: AuditOperation = {
+      scope: request.folder === undefined ? 'channel' : 'folder',
+      at: request.at?.slice(0, 40) ?? null,
+      delete: request.delete,
+      dryRun: request.dryRun,
+      safetyBackup: null,
+      counts: { replaced: 0, created: 0, deleted: 0, unchanged: 0, failed: 0 },
+    };
+    // Read when the event is written: a restore stopped midway records the files it got to.
+    const details = (): AuditDetails => ({
+      ...requestedDetails({ folder: request.folder, backupTimestamp: request.backupTimestamp }),
+      operation: { ...operation, counts: { ...operation.counts } },
+    });
     if (request.dryRun) {
       try {
-        const { plan } = await this.plan(channel, request);
-        return { dryRun: true, safetyBackup: null, ...plan };
+        const { plan, etag } = await this.plan(channel, request);
+        return { dryRun: true, safetyBackup: null, changes: plan.changes.map(answered), unchanged: plan.unchanged, etag };
       } catch (error) {
-        await audit.stopped(channel, actor, 'restore', details, error);
+        await audit.stopped(channel, within, 'restore', details(), error);
         throw error;
       }
     }
-    return audit.around<ScopeRestoreOutcome>(channel, actor, 'restore', details, async () => {
-      const { plan, source } = await this.plan(channel, request);
-      if (plan.changes.length === 0) return { value: { dryRun: false, safetyBackup: null, ...plan }, details: { bytes: 0 } };
-      const safetyBackup = await this.safetyBackup(channel, actor);
-      const bytes = await this.apply(channel, actor, source, plan.changes);
+    return audit.around<ScopeRestoreOutcome>(channel, within, 'restore', details, async () => {
+      const { plan, source, etag } = await this.plan(channel, request);
+      operation.counts.unchanged = plan.unchanged;
+      const outcome = (safetyBackup: string | null): ScopeRestoreOutcome => ({
+        dryRun: false,
+        safetyBackup,
+        changes: plan.changes.map(answered),
+        unchanged: plan.unchanged,
+        etag,
+      });
+      if (plan.changes.length === 0) return { value: outcome(null), details: { bytes: 0 } };
+      operation.safetyBackup = await this.safetyBackup(channel, within);
+      const bytes = await this.apply(channel, within, source, plan.changes, operation.counts);
       // At an instant there is no backup to name: the per-file events name the versions restored.
-      return { value: { dryRun: false, safetyBackup, ...plan }, details: { backupTimestamp: source.backupTimestamp ?? null, bytes } };
+      return { value: outcome(operation.safetyBackup), details: { backupTimestamp: source.backupTimestamp ?? null, bytes } };
     });
   }
 
-  private async plan(channel: Channel, request: ScopeRestoreRequest): Promise<{ plan: ScopeRestorePlan; source: RestoreSource }> {
+  /** The plan now, its ETag, and the source it restores from; If-Match unmet → PRECONDITION_FAILED. */
+  private async plan(
+    channel: Channel,
+    request: ScopeRestoreRequest,
+  ): Promise<{ plan: ScopeRestorePlan; source: RestoreSource; etag: string }> {
     const { catalog } = this.deps;
     if ((request.backupTimestamp === undefined) === (request.at === undefined)) {
       throw new AppError('VALIDATION_FAILED', 'Give exactly one of backupTimestamp (yyyyMMdd_HHmmss) and at (RFC 3339)');
@@ -96,11 +140,13 @@ export class ScopeRestoreService {
     const scope: BackupScope = request.folder === undefined ? {} : { folder: safeSegment(request.folder, 'folder name') };
     let from: StateName;
     let source: RestoreSource;
+    let tagged: PlanOptions['source'];
     if (request.at !== undefined) {
       // Resolved once: every file is restored to the same state, whatever is written meanwhile.
       const instant: ResolvedInstant = await resolveInstant(catalog, channel.id, request.at, this.now());
       from = { seq: instant.seq };
       source = { at: instant };
+      tagged = { at: instant.at };
     } else {
       const timestamp = parseBackupTimestamp(request.backupTimestamp!);
       if (!(await catalog.getBackup(channel.id, timestamp))) {
@@ -108,9 +154,13 @@ export class ScopeRestoreService {
       }
       from = timestamp;
       source = { backupTimestamp: timestamp };
+      tagged = { backupTimestamp: timestamp };
     }
     const sinceThen = await catalog.changesSince(channel.id, from, scope);
-    return { plan: planScopeRestore(sinceThen, await catalog.countFiles(channel.id, scope), request.delete), source };
+    const plan = planScopeRestore(sinceThen, await catalog.countFiles(channel.id, scope), request.delete);
+    const etag = planTagOf({ folder: scope.folder ?? null, source: tagged, delete: request.delete }, plan.changes);
+    checkPlanPrecondition(request.precondition ?? {}, etag, scope.folder === undefined ? 'the channel' : `the folder ${scope.folder}`);
+    return { plan, source, etag };
   }
 
   /**
@@ -132,8 +182,11 @@ export class ScopeRestoreService {
     }
   }
 
-  /** Applies the changes, a few files at a time; stops taking new ones at the first failure. Answers the bytes written. */
-  private async apply(channel: Channel, actor: Actor, source: RestoreSource, changes: ScopeChange[]): Promise<number> {
+  /**
+   * Applies the changes, a few files at a time, counting each one done (or failed) in `counts`;
+   * stops taking new ones at the first failure. Answers the bytes written.
+   */
+  private async apply(channel: Channel, actor: Actor, source: RestoreSource, changes: PlannedChange[], counts: Counts): Promise<number> {
     let next = 0;
     let failed = false;
     let bytes = 0;
@@ -142,8 +195,10 @@ export class ScopeRestoreService {
         const change = changes[next++]!;
         try {
           bytes += await this.applyOne(channel, actor, source, change);
+          counts[COUNTED[change.action]]++;
         } catch (error) {
           failed = true;
+          counts.failed++;
           throw error;
         }
       }
@@ -169,3 +224,6 @@ export class ScopeRestoreService {
     return 0;
   }
 }
+
+/** A change as the answer shows it: the live bytes it acts on are part of the plan's ETag, not of the answer. */
+const answered = ({ folder, filename, action }: PlannedChange): ScopeChange => ({ folder, filename, action });

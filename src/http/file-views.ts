@@ -52,6 +52,8 @@ export const auditView = (e: AuditEvent) => ({
   backupTimestamp: e.backupTimestamp,
   versionId: e.versionId,
   sha256: e.sha256,
+  operationId: e.operationId,
+  operation: e.operation,
 });
 
 export const channelView = (c: Channel) => ({ id: c.id, name: c.name, createdAt: iso(c.createdAt) });

@@ -18,10 +18,11 @@ export function uploadPrecondition(headers: Headers): Precondition {
 /**
  * The condition of a DELETE or a restore: If-Match only. If-None-Match is refused rather than
  * ignored: a client that sends it expects it to guard the write, and ignoring it would not.
+ * `operation` and `tag` name, in that refusal, what was asked and which ETag If-Match takes there.
  */
-export function matchPrecondition(headers: Headers, method: string): MatchPrecondition {
+export function matchPrecondition(headers: Headers, operation: string, tag = "the file's ETag"): MatchPrecondition {
   if (headers['if-none-match'] !== undefined) {
-    throw new AppError('VALIDATION_FAILED', `If-None-Match is not supported on ${method} of a file; use If-Match with the file's ETag`);
+    throw new AppError('VALIDATION_FAILED', `If-None-Match is not supported on ${operation}; use If-Match with ${tag}`);
   }
   const ifMatch = tagConditionOf(headers, 'if-match');
   return ifMatch ? { ifMatch } : {};

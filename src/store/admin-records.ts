@@ -1,4 +1,4 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
 import { adminNotFound, walletTaken } from '../errors/common-errors.ts';
 import { violates, WALLET_UNIQUE } from './database-errors.ts';
@@ -56,17 +56,17 @@ export function adminRecords(db: Db, now: () => number): AdminRecords {
     async setAdminStatus(id, status) {
       const valid = requireStatus(status);
       const at = now();
-      return updateAdmin(db, id, valid === 'SUSPENDED' ? { status: valid, signed_out_before: at } : { status: valid }, at);
+      return updateAdmin(db, id, valid === 'SUSPENDED' ? { status: valid, signed_out_before: cutAt(at) } : { status: valid }, at);
     },
 
     async setAdminWallet(id, wallet) {
       const at = now();
-      return updateAdmin(db, id, { wallet: normalizeWallet(wallet), signed_out_before: at }, at);
+      return updateAdmin(db, id, { wallet: normalizeWallet(wallet), signed_out_before: cutAt(at) }, at);
     },
 
     async signOutEverywhere(id) {
       const at = now();
-      return updateAdmin(db, id, { signed_out_before: at }, at);
+      return updateAdmin(db, id, { signed_out_before: cutAt(at) }, at);
     },
 
     async grantPermission(id, permission) {
@@ -178,7 +178,17 @@ async function requireAdmin(db: Db, id: string): Promise<Admin> {
   return admin;
 }
 
-type AdminChange = { status?: AdminStatus; wallet?: string; signed_out_before?: number };
+type AdminChange = { status?: AdminStatus; wallet?: string; signed_out_before?: RawBuilder<number> };
+
+/**
+ * The admin's cut moved to `at`, never back: the cut is taken on the clock of whatever machine ends
+ * the sessions (an instance, an operator's CLI), and a later sign-out from one whose clock runs
+ * behind must not bring back the messages an earlier one ended. Decided in the UPDATE itself, so
+ * that two sign-outs at once cannot both read the old cut.
+ */
+function cutAt(at: number): RawBuilder<number> {
+  return sql<number>`case when signed_out_before is null or signed_out_before < ${at} then ${at} else signed_out_before end`;
+}
 
 async function updateAdmin(db: Db, id: string, change: AdminChange, now: number): Promise<Admin> {
   const result = await db

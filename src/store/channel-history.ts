@@ -18,7 +18,9 @@ type Db = Kysely<Database> | Transaction<Database>;
  * Advances the channel's clock inside the write's transaction and records when (`at`, the write's
  * time in epoch ms) in clock_ticks; returns the new value. Tick times never go back: a write whose
  * clock ran behind the previous one's is ticked at the previous time, so that "the newest seq
- * ticked at or before T" names one state.
+ * ticked at or before T" names one state. Two statements, whatever the channel holds: the clock
+ * row's upsert (which also carries the newest tick's time, tick_at) and the tick itself, so the
+ * row lock that orders a channel's writes is held for as few round trips as possible.
  */
 export async function advanceClock(
   trx: Transaction<Database>,
@@ -26,37 +28,43 @@ export async function advanceClock(
   delta: { files: number; bytes: number },
   at: number,
 ): Promise<number> {
-  const created = await trx
+  // On a conflict the row is re-read when a concurrent writer held it (PostgreSQL re-evaluates the
+  // SET on the newest row version), so seq and tick_at always build on the previous write's.
+  const row = await trx
     .insertInto('channel_clocks')
-    .values({ channel_id: channelId, seq: 0, files: 0, bytes: 0, retained_from_seq: 0, retained_from_at: null })
-    .onConflict((oc) => oc.column('channel_id').doNothing())
-    .returning('channel_id')
-    .executeTakeFirst();
+    .values({
+      channel_id: channelId,
+      seq: 1,
+      files: delta.files,
+      bytes: delta.bytes,
+      retained_from_seq: 0,
+      retained_from_at: null,
+      tick_at: at,
+    })
+    .onConflict((oc) =>
+      oc.column('channel_id').doUpdateSet((eb) => ({
+        seq: eb('channel_clocks.seq', '+', 1),
+        files: eb('channel_clocks.files', '+', delta.files),
+        bytes: eb('channel_clocks.bytes', '+', delta.bytes),
+        tick_at: sql<number>`case when coalesce(channel_clocks.tick_at, 0) > ${at} then channel_clocks.tick_at else ${at} end`,
+      })),
+    )
+    .returning(['seq', 'tick_at'])
+    .executeTakeFirstOrThrow();
+  const seq = Number(row.seq);
   // A channel's first write: its empty state before it holds from the beginning (migration 006
-  // ticked every channel that existed then, so this never claims a past it does not know).
-  if (created)
+  // ticked every channel that existed then, so this never claims a past it does not know; the
+  // clock row is created by this function only, so seq 1 is the channel's first write).
+  if (seq === 1)
     await trx
       .insertInto('clock_ticks')
       .values({ channel_id: channelId, seq: 0, at: 0 })
       .onConflict((oc) => oc.doNothing())
       .execute();
-  const row = await trx
-    .updateTable('channel_clocks')
-    .set((eb) => ({ seq: eb('seq', '+', 1), files: eb('files', '+', delta.files), bytes: eb('bytes', '+', delta.bytes) }))
-    .where('channel_id', '=', channelId)
-    .returning('seq')
-    .executeTakeFirstOrThrow();
-  const seq = Number(row.seq);
-  const previous = await trx
-    .selectFrom('clock_ticks')
-    .select('at')
-    .where('channel_id', '=', channelId)
-    .where('seq', '<', seq)
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  const tickAt = Math.max(at, Number(previous?.at ?? 0));
-  await trx.insertInto('clock_ticks').values({ channel_id: channelId, seq, at: tickAt }).execute();
+  await trx
+    .insertInto('clock_ticks')
+    .values({ channel_id: channelId, seq, at: Number(row.tick_at) })
+    .execute();
   return seq;
 }
 

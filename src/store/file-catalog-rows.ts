@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type {
   AuditEvent,
+  AuditOperation,
   BackupRecord,
   FileRecord,
   FileVersion,
@@ -102,6 +103,8 @@ export const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => (
   code: row.code,
   sha256: row.sha256,
   createdAt: row.created_at,
+  operationId: row.operation_id,
+  operation: row.operation_details === null ? null : (JSON.parse(row.operation_details) as AuditOperation),
 });
 
 export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
@@ -118,6 +121,8 @@ export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
   code: e.code,
   sha256: e.sha256,
   created_at: e.createdAt,
+  operation_id: e.operationId,
+  operation_details: e.operation === null ? null : JSON.stringify(e.operation),
 });
 
 export const toPendingWrite = (row: Selectable<PendingWritesTable>): PendingWrite => ({

@@ -79,6 +79,27 @@ export interface AuditEvent {
   code: string | null;
   sha256: string | null;
   createdAt: number;
+  /**
+   * The operation the event belongs to (op_…): a folder or channel restore's own event, its safety
+   * backup's and those of the files it restored or deleted carry its id. Null for everything else.
+   */
+  operationId: string | null;
+  /** A folder or channel restore's own event: what it was asked and what it did; null on every other event. */
+  operation: AuditOperation | null;
+}
+
+/** A folder or channel restore as its audit event records it (migration 009). */
+export interface AuditOperation {
+  /** A folder's restore (the event's folder names it) or the whole channel's. */
+  scope: 'folder' | 'channel';
+  /** The instant restored, as asked (RFC 3339); null when a backup was named (the event's backupTimestamp). */
+  at: string | null;
+  delete: boolean;
+  dryRun: boolean;
+  /** The backup taken before the first change; null when none was (a dry run, nothing to change, refused). */
+  safetyBackup: string | null;
+  /** Files done: per action, those the plan left alone (unchanged), and those whose restore or delete failed. */
+  counts: { replaced: number; created: number; deleted: number; unchanged: number; failed: number };
 }
 
 export type NewAuditEvent = Omit<AuditEvent, 'id'>;
@@ -90,6 +111,7 @@ export interface AuditFilter {
   folder?: string | undefined;
   filename?: string | undefined;
   result?: AuditResult | undefined;
+  operationId?: string | undefined;
 }
 
 /**
@@ -137,8 +159,11 @@ export interface Page<T> {
 }
 
 export interface FileCatalog {
-  /** Inserts or replaces the live file's record; says which. */
-  putFile(record: FileRecord): Promise<'created' | 'replaced'>;
+  /**
+   * Inserts or replaces the live file's record; says which. `endsWrite`: the journal entry
+   * (beginWrite) of the write this records, removed in the same transaction.
+   */
+  putFile(record: FileRecord, endsWrite?: string): Promise<'created' | 'replaced'>;
   getFile(channelId: string, folder: string, filename: string): Promise<FileRecord | undefined>;
   /** `at`: the delete's time (epoch ms), which the channel's clock records for instants. */
   deleteFile(channelId: string, folder: string, filename: string, at: number): Promise<boolean>;
@@ -149,7 +174,6 @@ export interface FileCatalog {
   /** Every live file of a channel, for taking a backup. */
   allFiles(channelId: string): Promise<FileRecord[]>;
 
-  addVersion(version: NewFileVersion): Promise<FileVersion>;
   getVersion(channelId: string, id: string): Promise<FileVersion | undefined>;
   /** Versions of one file, newest first (createdAt, then id). */
   listVersions(channelId: string, folder: string, filename: string, page: PageRequest): Promise<Page<FileVersion>>;
@@ -194,7 +218,11 @@ export interface FileCatalog {
   /** Channel ids that have any file, version or backup (for the scheduler). */
   channelsWithFiles(): Promise<string[]>;
 
-  beginWrite(write: Omit<PendingWrite, 'id'>): Promise<string>;
+  /**
+   * Journals a write of a live file (see write-journal.ts) and, in the same transaction, records
+   * `keeps`: the version that keeps the bytes the write replaces or deletes.
+   */
+  beginWrite(write: Omit<PendingWrite, 'id'>, keeps?: NewFileVersion): Promise<{ writeId: string; kept: FileVersion | undefined }>;
   endWrite(id: string): Promise<void>;
   pendingWrites(): Promise<PendingWrite[]>;
 

@@ -64,7 +64,7 @@ function olderThan(cursor: string | undefined) {
 /** The file catalog: files, versions, backups, pending writes and the audit log, on the metadata's database. */
 export function fileCatalog(db: Db): FileCatalog {
   const catalog: FileCatalog = {
-    async putFile(record: FileRecord): Promise<'created' | 'replaced'> {
+    async putFile(record: FileRecord, endsWrite?: string): Promise<'created' | 'replaced'> {
       return db.transaction().execute(async (trx) => {
         const existing = await trx
           .selectFrom('files')
@@ -96,6 +96,7 @@ export function fileCatalog(db: Db): FileCatalog {
           .execute();
         await endLiveSpan(trx, record.channelId, record.folder, record.filename, seq);
         if (!existing) await countInFolder(trx, record.channelId, record.folder, 1);
+        if (endsWrite !== undefined) await trx.deleteFrom('pending_writes').where('id', '=', endsWrite).execute();
         return existing ? 'replaced' : 'created';
       });
     },
@@ -159,12 +160,6 @@ export function fileCatalog(db: Db): FileCatalog {
         .orderBy('filename')
         .execute();
       return rows.map(toFileRecord);
-    },
-
-    async addVersion(version: NewFileVersion): Promise<FileVersion> {
-      const row = versionRow(newVersionId(), version);
-      await db.insertInto('file_versions').values(row).execute();
-      return toFileVersion(row);
     },
 
     async getVersion(channelId: string, id: string): Promise<FileVersion | undefined> {
@@ -371,10 +366,18 @@ export function fileCatalog(db: Db): FileCatalog {
       return rows.map((r) => r.channel_id).sort();
     },
 
-    async beginWrite(write: Omit<PendingWrite, 'id'>): Promise<string> {
-      const id = newWriteId();
-      await db.insertInto('pending_writes').values(pendingWriteRow(id, write)).execute();
-      return id;
+    async beginWrite(write: Omit<PendingWrite, 'id'>, keeps?: NewFileVersion): Promise<{ writeId: string; kept: FileVersion | undefined }> {
+      const writeId = newWriteId();
+      if (keeps === undefined) {
+        await db.insertInto('pending_writes').values(pendingWriteRow(writeId, write)).execute();
+        return { writeId, kept: undefined };
+      }
+      const row = versionRow(newVersionId(), keeps);
+      await db.transaction().execute(async (trx) => {
+        await trx.insertInto('file_versions').values(row).execute();
+        await trx.insertInto('pending_writes').values(pendingWriteRow(writeId, write)).execute();
+      });
+      return { writeId, kept: toFileVersion(row) };
     },
 
     async endWrite(id: string): Promise<void> {
@@ -394,13 +397,14 @@ export function fileCatalog(db: Db): FileCatalog {
 
     async listAudit(channelId: string, page: PageRequest, filter: AuditFilter = {}): Promise<Page<AuditEvent>> {
       // The keyset cursor is (created_at, id) whatever the filter, so a page's `next` goes on with
-      // the same filter; each filter has an index starting (channel_id, column) (migration 003).
+      // the same filter; each filter has an index starting (channel_id, column) (migrations 003, 009).
       let query = db.selectFrom('audit_events').selectAll().where('channel_id', '=', channelId);
       if (filter.action !== undefined) query = query.where('action', '=', filter.action);
       if (filter.adminId !== undefined) query = query.where('admin_id', '=', filter.adminId);
       if (filter.folder !== undefined) query = query.where('folder', '=', filter.folder);
       if (filter.filename !== undefined) query = query.where('filename', '=', filter.filename);
       if (filter.result !== undefined) query = query.where('result', '=', filter.result);
+      if (filter.operationId !== undefined) query = query.where('operation_id', '=', filter.operationId);
       const rows = await query
         .where(olderThan(page.cursor))
         .orderBy('created_at', 'desc')

@@ -35,3 +35,5 @@ function timeOrderedSuffix(): string {
 export const newVersionId = (): string => `ver_${timeOrderedSuffix()}`;
 export const newAuditId = (): string => `aud_${timeOrderedSuffix()}`;
 export const newWriteId = (): string => `wri_${timeOrderedSuffix()}`;
+/** A folder or channel restore, as its audit events name it. */
+export const newOperationId = (): string => `op_${timeOrderedSuffix()}`;

@@ -90,6 +90,8 @@ export interface ChannelClocksTable {
   retained_from_seq: number;
   /** When that seq was ticked; null: from the channel's first tick. */
   retained_from_at: number | null;
+  /** The time of the newest tick (migration 010); null only before the migration's backfill ran. */
+  tick_at: number | null;
 }
 
 /** Live files per folder of a channel, kept by every write (migration 007); no row for a folder without any. */
@@ -150,6 +152,9 @@ export interface AuditEventsTable {
   code: string | null;
   sha256: string | null;
   created_at: number;
+  /** Migration 009: the operation the event belongs to, and a scope restore's own record of it (JSON of AuditOperation). */
+  operation_id: string | null;
+  operation_details: string | null;
 }
 
 export interface PendingWritesTable {

@@ -8,6 +8,7 @@ import { COMMANDS, commandGroups } from '../../src/cli/command-table.ts';
 import { SETTINGS } from '../../src/config/settings.ts';
 import { ALL_PERMISSIONS } from '../../src/store/types.ts';
 import { runCli } from '../helpers/cli.ts';
+import { nextSecond } from '../helpers/files.ts';
 import { newWallet } from '../helpers/wallets.ts';
 
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -242,22 +243,25 @@ describe('CLI usability', () => {
     }
   });
 
-  test('malformed or inverted option values: usage errors (exit 2) in the options typed, before anything is done', async () => {
+  test('malformed or inverted option values: usage errors (exit 2) in the options typed, and nothing done', async () => {
     const tenantId = (await cli('tenant', 'create', '--name', 'Ranges', '--json')).json().id;
     const channel = (await cli('channel', 'create', '--tenant', tenantId, '--name', 'main', '--json')).json().id;
     const diff = ['backup', 'diff', '--channel', channel];
+    // Two backups a second apart, and an instant between them: ends the channel has, in both forms.
+    const older = (await cli('backup', 'create', '--channel', channel, '--json')).json().timestamp;
+    const between = new Date().toISOString();
+    await nextSecond();
+    const newer = (await cli('backup', 'create', '--channel', channel, '--json')).json().timestamp;
+    const after = new Date().toISOString();
     const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
     const cases: [string[], RegExp][] = [
       [
-        [...diff, '--from-at', '2026-01-02T00:00:00Z', '--to-at', '2026-01-01T00:00:00Z'],
-        /--to-at \(2026-01-01T00:00:00Z\) is older than --from-at \(2026-01-02T00:00:00Z\); swap them/,
+        [...diff, '--from-at', after, '--to-at', between],
+        new RegExp(`--to-at \\(${between}\\) is older than --from-at \\(${after}\\); swap them`),
       ],
-      [
-        [...diff, '--from', '20260102_000000', '--to', '20260101_000000'],
-        /--to \(20260101_000000\) is older than --from \(20260102_000000\)/,
-      ],
-      [[...diff, '--from', '20260102_000000', '--to-at', '2026-01-01T23:59:59Z'], /--to-at \(2026-01-01T23:59:59Z\) is older than --from /],
-      [[...diff, '--from-at', '2026-01-02T00:00:01Z', '--to', '20260102_000000'], /--to \(20260102_000000\) is older than --from-at /],
+      [[...diff, '--from', newer, '--to', older], new RegExp(`--to \\(${older}\\) is older than --from \\(${newer}\\); swap them`)],
+      [[...diff, '--from', newer, '--to-at', between], new RegExp(`--to-at \\(${between}\\) is older than --from \\(${newer}\\)`)],
+      [[...diff, '--from-at', after, '--to', older], new RegExp(`--to \\(${older}\\) is older than --from-at \\(${after}\\)`)],
       [[...diff, '--from', '20260101_000000', '--folder', 'a/b'], /^wallet-admin: --folder must not contain '\/'/],
       [['file', 'versions', '--channel', channel, '--folder', 'docs', '--file', '..'], /^wallet-admin: --file must not be '\.' or '\.\.'/],
       [['sign', '--private-key', '0x12'], /^wallet-admin: --private-key must be 64 hexadecimal digits/],

@@ -30,7 +30,7 @@ test('a production first start on empty data prints commands that, run as printe
   const port = await freePort();
   const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dataDir, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' };
   const served = spawnService(env);
-  t.after(() => served.child.kill('SIGKILL'));
+  t.after(() => served.stop());
   const [banner] = await waitForOutput(served, /No tenant exists yet[\s\S]*?\n\n((?: {2}.+\n)+)/);
   const commands = banner.split('\n\n')[1]!.trim();
   assert.match(commands, /0xYOUR_WALLET_ADDRESS/);

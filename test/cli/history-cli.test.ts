@@ -14,6 +14,7 @@ for (const setup of FILE_SETUPS) {
     let fixture: TenantFixture;
     let client: FilesClient;
     let env: Record<string, string | undefined>;
+    let from: string;
     const cli = (...args: string[]) => runCli(args, env);
 
     before(async () => {
@@ -32,7 +33,7 @@ for (const setup of FILE_SETUPS) {
       assert.equal((await client.put('docs', 'a.txt', 'one')).status, 201);
       assert.equal((await client.put('docs', 'b.txt', 'bee')).status, 201);
       await nextSecond();
-      const from = (await client.backup()).json().timestamp as string;
+      from = (await client.backup()).json().timestamp as string;
       assert.equal((await client.delete('docs', 'b.txt')).status, 204);
       assert.equal((await client.put('docs', 'a.txt', 'two!')).status, 200);
 
@@ -70,6 +71,44 @@ for (const setup of FILE_SETUPS) {
       const missing = await cli('backup', 'diff', '--channel', fixture.channel.id);
       assert.equal(missing.code, 2, 'a usage error');
       assert.match(missing.stderr, /--from/);
+    });
+
+    // What the CLI adds here (paging, its option names) is the same on every backend, which the services' tests
+    // cover: on the first setup only (SQLite, also in the unit tier).
+    const cliOnly = setup === FILE_SETUPS[0] ? test : () => {};
+    cliOnly('paged lists go on with --cursor NEXT; an end before the start is refused with the options as typed', async () => {
+      const channel = fixture.channel.id;
+      const diff = ['backup', 'diff', '--channel', channel, '--from', from, '--folder', 'docs'];
+      const first = await cli(...diff, '--limit', '1');
+      assert.equal(first.code, 0, first.stderr);
+      const next = /^More: add --cursor (\S+)$/m.exec(first.stdout)?.[1];
+      assert.ok(next, `a full page says how to go on: ${first.stdout}`);
+      assert.match(first.stdout, /^changed .* docs\/a\.txt$/m);
+      const second = await cli(...diff, '--limit', '1', '--cursor', next, '--json');
+      assert.equal(second.code, 0, second.stderr);
+      assert.deepEqual([second.json().items.map((c: { filename: string }) => c.filename), second.json().next], [['b.txt'], null]);
+
+      for (const name of ['p1.txt', 'p2.txt']) {
+        assert.equal((await client.put('paged', name, name)).status, 201);
+        assert.equal((await client.delete('paged', name)).status, 204);
+      }
+      const deleted = ['file', 'deleted', '--channel', channel, '--folder', 'paged', '--limit', '1'];
+      const page1 = await cli(...deleted, '--json');
+      assert.equal(page1.code, 0, page1.stderr);
+      assert.equal(page1.json().items[0].filename, 'p1.txt');
+      const page2 = await cli(...deleted, '--cursor', page1.json().next);
+      assert.equal(page2.code, 0, page2.stderr);
+      assert.match(page2.stdout, /p2\.txt\n$/);
+      assert.doesNotMatch(page2.stdout, /More:/, 'the last page says nothing more');
+      const forged = await cli(...deleted, '--cursor', 'not-a-cursor', '--json');
+      assert.equal(forged.code, 2, 'a malformed option value is wrong use');
+      assert.equal(forged.json().error.code, 'VALIDATION_FAILED');
+      assert.match(forged.stderr, /^wallet-admin: --cursor is not one this service issued/);
+
+      const afterBackup = new Date().toISOString();
+      const inverted = await cli('backup', 'diff', '--channel', channel, '--from-at', afterBackup, '--to', from);
+      assert.equal(inverted.code, 2, 'an inverted range is wrong use');
+      assert.match(inverted.stderr, new RegExp(`--to \\(${from}\\) is older than --from-at \\(${afterBackup}\\); swap them`));
     });
 
     test('instants: file restore --at, folder and channel restore --at, backup diff --from-at/--to-at', async () => {

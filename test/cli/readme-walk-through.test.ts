@@ -63,7 +63,7 @@ test("README's walk-through runs as printed against a first start with the demo 
   const port = await freePort();
   const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dataDir, DATA_DIR: path.join(dataDir, 'data'), PORT: String(port) };
   const served = spawnService(env);
-  t.after(() => served.child.kill('SIGKILL'));
+  t.after(() => served.stop());
   await waitForOutput(served, /listening on/);
 
   // The only change: the port the block itself defines.

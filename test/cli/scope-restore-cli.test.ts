@@ -64,6 +64,32 @@ describe('CLI folder restore and channel restore beside a running server', () =>
     assert.equal((await client.get('docs', 'a.txt')).body, 'v2');
     assert.equal((await client.get('docs', 'extra.txt')).body, 'extra');
 
+    // --if-match: restore exactly the plan a dry run printed; refused (nothing restored) once the folder changed.
+    const planJson = await cli(...base, '--dry-run', '--json');
+    assert.equal(planJson.code, 0, planJson.stderr);
+    const tag = planJson.json().etag as string;
+    assert.match(tag, /^"[0-9a-f]{64}"$/, "JSON: the tag as the API's ETag carries it");
+    const planText = await cli(...base, '--dry-run');
+    const bare = tag.replaceAll('"', '');
+    assert.match(planText.stdout, new RegExp(`Plan tag ${bare}: add --if-match ${bare} to restore exactly this plan`));
+    assert.equal((await client.put('docs', 'a.txt', 'v3, after the plan')).status, 200);
+    const stale = await cli(...base, '--if-match', bare, '--json');
+    assert.equal(stale.code, 1);
+    assert.equal(stale.json().error.code, 'PRECONDITION_FAILED');
+    assert.match(
+      stale.json().error.message,
+      /^--if-match is not met: the folder docs changed since that plan; the current plan's tag is [0-9a-f]{64} /,
+    );
+    assert.equal((await client.get('docs', 'a.txt')).body, 'v3, after the plan', 'nothing restored');
+    const fresh = (await cli(...base, '--dry-run', '--json')).json().etag as string;
+    const exact = await cli(...base, '--if-match', fresh, '--json');
+    assert.equal(exact.code, 0, exact.stderr);
+    assert.equal(exact.json().etag, fresh);
+    assert.equal((await client.get('docs', 'a.txt')).body, 'v1');
+    const malformed = await cli(...base, '--if-match', 'abc');
+    assert.equal(malformed.code, 2, 'a tag that --dry-run cannot have printed is a usage error');
+    assert.match(malformed.stderr, /--if-match must be the plan tag --dry-run prints/);
+
     const missing = await cli('channel', 'restore', '--channel', fixture.channel.id);
     assert.equal(missing.code, 2, 'a missing --backup is a usage error');
     const unknown = await cli('channel', 'restore', '--channel', fixture.channel.id, '--backup', '20000101_000000', '--json');

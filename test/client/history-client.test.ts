@@ -44,10 +44,16 @@ describe('the client library: deleted files and changes (sqlite)', () => {
       items: [{ folder: 'docs', filename: 'a.txt', change: 'deleted', size: 1, sha256: sha256('a') }],
       next: null,
     });
-    await assert.rejects(client.changes(channel, { from, to: '20000101_000000' }), (error: unknown) => {
+    // The backup `from` lies before now: as the newer end it is refused, as an unknown backup is.
+    await assert.rejects(client.changes(channel, { fromAt: new Date(), to: from }), (error: unknown) => {
       assert.ok(error instanceof ProblemError);
       assert.equal(error.code, 'VALIDATION_FAILED');
+      assert.match(error.detail, /^to \(\d{8}_\d{6}\) is older than fromAt/);
       return true;
     });
+    await assert.rejects(
+      client.changes(channel, { from, to: '20000101_000000' }),
+      (error: unknown) => error instanceof ProblemError && error.code === 'BACKUP_NOT_FOUND',
+    );
   });
 });

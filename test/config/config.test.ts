@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
 import type { Env } from '../../src/config/env-readers.ts';
 import { EnvReader } from '../../src/config/env-readers.ts';
+import { redactCredentialsIn } from '../../src/config/redaction.ts';
 
 describe('configuration', () => {
   test('embedded defaults', () => {
@@ -224,6 +225,11 @@ describe('configuration', () => {
       `redis://:${secret}@db.example.com:port`,
       `postgres://db.example.com:notaport/app?sslmode=require&password=${secret}`,
       `admin:${secret}@db.example.com/app`,
+      // libpq's key=value form, which is no URL at all: each password key, quoted or not.
+      `host=db.example.com user=admin password=${secret}`,
+      `host=db.example.com password='${secret} with blanks' dbname=app`,
+      `dbname=app passwd=${secret} host=db.example.com`,
+      `host=db.example.com pass = ${secret}`,
       // Well-formed but of the wrong scheme.
       `mysql://admin:${secret}@db.example.com/app`,
       `ftp://admin:${secret}@db.example.com/`,
@@ -241,6 +247,23 @@ describe('configuration', () => {
         }
       }
     }
+  });
+
+  test('a message quoting a setting elsewhere (a driver, the CLI) hides key=value passwords and user:password@ wherever they stand', () => {
+    const secret = 'Sup3r-S3cret';
+    const texts = [
+      `could not connect with "host=db.example.com user=app password=${secret}"`,
+      `could not connect with host=db.example.com password='${secret} x' port=5432`,
+      `connection to app:${secret}@db.example.com:5432 refused`,
+      `(app:${secret}@db.example.com) refused`,
+      `DATABASE_URL=postgres://app:${secret}@db.example.com/app?password=${secret} is unreachable`,
+    ];
+    for (const text of texts) {
+      const shown = redactCredentialsIn(text);
+      assert.ok(!shown.includes(secret), shown);
+      assert.match(shown, /db\.example\.com/, 'the host stays');
+    }
+    assert.equal(redactCredentialsIn('at 12:30 the job ran: no credential here'), 'at 12:30 the job ran: no credential here');
   });
 
   test('a secret setting is never echoed by any reader, whatever it is read as', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createClient, fromViemAccount, type WalletAdminClient } from '../../src/client/index.ts';
 import { ENGINES } from '../helpers/backends.ts';
-import { assertNoConsoleErrors, useBrowser } from '../helpers/browser.ts';
+import { assertNoConsoleErrors, consoleErrors, useBrowser } from '../helpers/browser.ts';
 import { openSignedIn } from '../helpers/console-page.ts';
 import { nextSecond } from '../helpers/files.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
@@ -117,6 +117,44 @@ for (const engine of ENGINES) {
         .waitFor();
       assert.equal(await text('other', 'o.txt'), 'outside the folder');
       assertNoConsoleErrors(page);
+    });
+
+    test('a folder changed after its plan was shown: nothing restored, the new plan shown, then restored as shown', async () => {
+      const channel = fixture.channel.id;
+      // After the channel restore above, docs is as at the backup: one change makes a plan of one file.
+      await api.upload(channel, 'docs', 'a.txt', 'a, edited again');
+      const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${channel}/folders/docs` });
+      await page.getByRole('button', { name: 'Restore folder…' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('combobox', { name: /^Backup/ }).selectOption(backup);
+      await dialog.getByRole('button', { name: 'Preview the restore' }).click();
+      const plan = dialog.getByRole('list', { name: 'Planned changes' });
+      const planned = async () => (await plan.getByRole('listitem').allTextContents()).map((item) => item.replace(/\s+/g, ' ').trim());
+      await plan.waitFor();
+      assert.deepEqual(await planned(), ['Replaced docs/a.txt']);
+
+      // Someone else writes to the folder while the admin reads the plan.
+      await api.upload(channel, 'docs', 'b.txt', 'b, edited while the plan was open');
+      await dialog.getByRole('button', { name: 'Restore 1 file' }).click();
+      await dialog.getByRole('alert').getByText('The folder docs changed since the plan you reviewed, so nothing was restored.').waitFor();
+      await dialog.getByRole('button', { name: 'Restore 2 files' }).waitFor();
+      assert.deepEqual(await planned(), ['Replaced docs/a.txt', 'Replaced docs/b.txt']);
+      assert.equal(await text('docs', 'a.txt'), 'a, edited again', 'nothing restored');
+
+      await dialog.getByRole('button', { name: 'Restore 2 files' }).click();
+      await page
+        .getByRole('status')
+        .getByText(/2 files of the folder docs restored/)
+        .waitFor();
+      assert.equal(await text('docs', 'a.txt'), 'a at the backup');
+      assert.equal(await text('docs', 'b.txt'), 'b at the backup');
+      // The browser logs the refused request; nothing else went wrong.
+      assert.deepEqual(
+        consoleErrors(page).filter(
+          (line) => !/^console\.error: Failed to load resource: the server responded with a status of 412 /.test(line),
+        ),
+        [],
+      );
     });
   });
 }

@@ -45,7 +45,7 @@ for (const setup of FILE_SETUPS) {
       const fixture = await seedTenantFixture(storage, 'Crash');
 
       let current: ServiceProcess | undefined;
-      t.after(() => current?.child.kill('SIGKILL'));
+      t.after(() => current?.stop());
       const start = async () => {
         current = spawnService(env);
         await waitUntilReady(current, baseUrl);

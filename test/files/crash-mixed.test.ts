@@ -111,7 +111,7 @@ async function runLane(t: TestContext, bundle: string, kills: number, lane: numb
   const backups = (await store.files.listBackups(channel, { limit: 1000 })).items.length;
   const port = await freePort();
   const service = spawnService({ ...env, PORT: String(port) });
-  t.after(() => service.child.kill('SIGKILL'));
+  t.after(() => service.stop());
   await waitUntilReady(service, `http://127.0.0.1:${port}`);
   assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);
   assert.ok(known.size > kills, `lane ${lane}: the workers did work between kills (${known.size} versions)`);

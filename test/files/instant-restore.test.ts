@@ -52,6 +52,7 @@ for (const setup of FILE_SETUPS) {
     let store: MetadataStore;
     let channel: Channel;
     let clock: number;
+    let backupT1: string;
     const now = () => clock;
     const logger = createLogger('warn', new Writable({ write: (_c, _e, done) => done() }));
 
@@ -65,6 +66,7 @@ for (const setup of FILE_SETUPS) {
       return {
         files,
         restores,
+        backups,
         scope: new ScopeRestoreService({ catalog, audit, files, backups, restores, now }),
         changes: new ChannelChanges(catalog, now),
         retention: new Retention(blobs, catalog, { keepLast: 0, keepDays: 0, versionKeepDays: 2 }, logger, now),
@@ -84,7 +86,7 @@ for (const setup of FILE_SETUPS) {
       return result;
     };
 
-    // The history: T0 a1 and docs/x; T1 a2, b1; T2 b deleted; T3 a3, other/y.
+    // The history: T0 a1 and docs/x; T1 a2, b1, then a backup; T2 b deleted; T3 a3, other/y.
     const T0 = Date.UTC(2026, 0, 1, 12);
     const T1 = T0 + 3_600_000;
     const T2 = T1 + 3_600_000;
@@ -103,6 +105,8 @@ for (const setup of FILE_SETUPS) {
       clock = T1;
       await put(s, 'docs/a.txt', 'a2');
       await put(s, 'docs/b.txt', 'b1');
+      clock = T1 + 60_000;
+      backupT1 = (await s.backups.create(channel, SERVICE)).timestamp;
       clock = T2;
       await s.files.delete(channel, SERVICE, filePath('docs', 'b.txt'));
       clock = T3;
@@ -164,13 +168,48 @@ for (const setup of FILE_SETUPS) {
           ['b.txt', 'added'],
         ],
       );
-      await rejectsWith(s.changes.between(channel, { fromAt: iso(T3), toAt: iso(T1) }, { limit: 10 }), 'VALIDATION_FAILED', /swap/);
+      await rejectsWith(
+        s.changes.between(channel, { fromAt: iso(T3), toAt: iso(T1) }, { limit: 10 }),
+        'VALIDATION_FAILED',
+        /^toAt \(2026-01-01T13:00:00.000Z\) is older than fromAt \(2026-01-01T15:00:00.000Z\); swap them$/,
+      );
       await rejectsWith(s.changes.between(channel, { toAt: iso(T1) }, { limit: 10 }), 'VALIDATION_FAILED', /exactly one of from/);
       await rejectsWith(
         s.changes.between(channel, { fromAt: iso(T1), from: '20260101_120000' }, { limit: 10 }),
         'VALIDATION_FAILED',
         /exactly one of from/,
       );
+    });
+
+    test('changes between a backup and an instant, either way round: positions in one history', async () => {
+      const s = services();
+      const list = async (request: Parameters<typeof s.changes.between>[1]) =>
+        (await s.changes.between(channel, request, { limit: 100 })).items.map((c) => `${c.change} ${c.folder}/${c.filename}`);
+      const sinceBackup = ['changed docs/a.txt', 'deleted docs/b.txt', 'added other/y.txt'];
+      assert.deepEqual(await list({ from: backupT1, toAt: iso(T3 + 1) }), sinceBackup);
+      assert.deepEqual(await list({ fromAt: iso(T1 + 60_000), toAt: iso(T3 + 1) }), sinceBackup, 'the instant of the backup is its state');
+      assert.deepEqual(await list({ fromAt: iso(T0 + 1), to: backupT1, folder: 'docs' }), ['changed docs/a.txt', 'added docs/b.txt']);
+      assert.deepEqual(await list({ from: backupT1, toAt: iso(T1 + 60_000) }), [], 'one state, named both ways');
+
+      // An end before the start is refused, named as the caller named it, whichever forms they take.
+      await rejectsWith(
+        s.changes.between(channel, { from: backupT1, toAt: iso(T0 + 1) }, { limit: 10 }),
+        'VALIDATION_FAILED',
+        new RegExp(`^toAt \\(2026-01-01T12:00:00.001Z\\) is older than from \\(${backupT1}\\); swap them$`),
+      );
+      await rejectsWith(
+        s.changes.between(channel, { fromAt: iso(T3 + 1), to: backupT1 }, { limit: 10 }),
+        'VALIDATION_FAILED',
+        new RegExp(`^to \\(${backupT1}\\) is older than fromAt \\(2026-01-01T15:00:00.001Z\\)`),
+      );
+      const names = { from: '--from', fromAt: '--from-at', to: '--to', toAt: '--to-at' };
+      await rejectsWith(
+        s.changes.between(channel, { from: backupT1, toAt: iso(T0 + 1), names }, { limit: 10 }),
+        'VALIDATION_FAILED',
+        /^--to-at \(.*\) is older than --from \(/,
+      );
+      // Within one state, the names decide: an instant a minute before the backup's second is before it.
+      await rejectsWith(s.changes.between(channel, { from: backupT1, toAt: iso(T1 + 1) }, { limit: 10 }), 'VALIDATION_FAILED', /swap/);
     });
 
     test('a folder and the whole channel restored to an instant', async () => {
@@ -188,6 +227,11 @@ for (const setup of FILE_SETUPS) {
       assert.equal(plan.unchanged, 1);
       clock += 1000;
       await s.scope.restore(channel, SERVICE, { folder: 'docs', at: iso(T1 + 1), dryRun: false, delete: true });
+      const [event] = (await store.files.listAudit(channel.id, { limit: 1 }, { action: 'restore', filename: undefined, folder: 'docs' }))
+        .items;
+      assert.equal(event?.filename, null, "the folder restore's own event comes last");
+      assert.deepEqual(event?.operation && { scope: event.operation.scope, at: event.operation.at }, { scope: 'folder', at: iso(T1 + 1) });
+      assert.equal(event?.backupTimestamp, null);
       assert.deepEqual(await tree(), {
         'docs/a.txt': 'a2',
         'docs/b.txt': 'b1',
@@ -294,6 +338,41 @@ for (const setup of FILE_SETUPS) {
       assert.equal(channel.status, 200, channel.body);
       assert.equal(await text('docs', 'a.txt'), 'one');
       assert.equal((await files.get('docs', 'b.txt')).status, 404);
+    });
+
+    test('changes from a backup to an instant and back (400 naming the parameters); one plan tag for two spellings of an instant', async () => {
+      // A channel of its own: the restores above took safety backups of theirs up to a second ahead of the clock.
+      const fixture = await createTenantFixture(svc.service.store, 'Mixed');
+      const own = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
+      const changes = (query: string) => request(svc.baseUrl, `/api/channels/${fixture.channel.id}/changes${query}`, { headers: own.auth });
+      const scopeRestore = (path: string, query: string) =>
+        request(svc.baseUrl, `/api/channels/${fixture.channel.id}${path}/restore${query}`, { method: 'POST', headers: own.auth });
+      assert.equal((await own.put('docs', 'a.txt', 'before the backup')).status, 201);
+      const backup = await own.backup();
+      assert.equal(backup.status, 201, backup.body);
+      const timestamp = backup.json().timestamp as string;
+      assert.equal((await own.put('docs', 'c.txt', 'after the backup')).status, 201);
+      const later = await instant();
+
+      const mixed = await changes(`?from=${timestamp}&toAt=${later}`);
+      assert.equal(mixed.status, 200, mixed.body);
+      assert.deepEqual(
+        mixed.json().items.map((c: { filename: string; change: string }) => `${c.change} ${c.filename}`),
+        ['added c.txt'],
+      );
+      const inverted = await changes(`?fromAt=${later}&to=${timestamp}`);
+      assertProblem(inverted, 400, 'VALIDATION_FAILED');
+      assert.match(inverted.json().detail, new RegExp(`^to \\(${timestamp}\\) is older than fromAt \\(.+\\); swap them$`));
+
+      const at = decodeURIComponent(later);
+      const tags = await Promise.all(
+        [at, at.replace('Z', '+00:00')].map(async (spelling) => {
+          const plan = await scopeRestore('/folders/docs', `?at=${encodeURIComponent(spelling)}&dryRun=true`);
+          assert.equal(plan.status, 200, plan.body);
+          return plan.headers.etag;
+        }),
+      );
+      assert.equal(tags[0], tags[1]);
     });
 
     test('400: malformed, in the future, both a backup and an instant; 404 for a file that did not exist yet', async () => {

@@ -136,6 +136,101 @@ for (const setup of FILE_SETUPS) {
       assert.equal((await s.retention.apply(channel.id)).blobsRemoved, 0, 'a second run finds nothing more to remove');
     });
 
+    test('a replaced or deleted version past VERSION_KEEP_DAYS stays while a kept backup names an instant of its span, and goes (row and bytes) once that backup does', async () => {
+      const s = services();
+      const tenant = await store.createTenant({ name: 'Spans' });
+      const spans = await store.createChannel({ tenantId: tenant.id, name: 'spans' });
+      const start = Date.UTC(2026, 1, 1);
+      const at = (days: number) => (clock = start + days * DAY);
+      const write = (name: string, text: string) =>
+        s.files.put(spans, SERVICE, filePath('docs', name), Readable.from([Buffer.from(text)]), 'text/plain');
+      const readLive = async (name: string) => {
+        const { body } = await s.files.get(spans, filePath('docs', name));
+        return Buffer.concat(await body.toArray()).toString();
+      };
+      const versionsOf = async (name: string) => (await store.files.listVersions(spans.id, 'docs', name, { limit: 100 })).items;
+      // The list shows each backup's entry of the file too; the rows retention keeps or frees are the others.
+      const keptVersions = async (name: string) => (await versionsOf(name)).filter((v) => v.kind !== 'backup');
+      const versionHolding = async (name: string, text: string) => {
+        const found = (await keptVersions(name)).find((v) => v.sha256 === sha256(text));
+        assert.ok(found?.blobKey, `${name}: a version holds ${text}`);
+        return { id: found.id, blobKey: found.blobKey };
+      };
+      const ids = async (name: string) => (await keptVersions(name)).map((v) => v.id);
+      const retention = (rules: { keepLast: number; keepDays: number }) =>
+        new Retention(blobs, store.files, { ...rules, versionKeepDays: 1 }, logger, now);
+
+      at(0);
+      await write('a.txt', 'a1');
+      await write('b.txt', 'b1');
+      at(0.1);
+      const held = (await s.backups.create(spans, SERVICE)).timestamp;
+      // Day 1: a1 is replaced and b1 deleted; the backup above names an instant of both spans.
+      at(1);
+      await write('a.txt', 'a2');
+      await s.files.delete(spans, SERVICE, filePath('docs', 'b.txt'));
+      // Newer versions of both files, so that neither version is its file's newest (always kept);
+      // a2 is live between two writes no backup names: nothing holds it once it is old.
+      at(1.1);
+      await write('b.txt', 'b2');
+      at(1.2);
+      await write('b.txt', 'b3');
+      at(1.3);
+      await write('a.txt', 'a3');
+      at(1.4);
+      await write('a.txt', 'a4');
+      at(2);
+      await s.backups.create(spans, SERVICE);
+      at(2.1);
+      await s.backups.create(spans, SERVICE);
+      const a1 = await versionHolding('a.txt', 'a1');
+      const b1 = await versionHolding('b.txt', 'b1');
+      const a2 = await versionHolding('a.txt', 'a2');
+      const stored = async (key: string) => (await blobs.stat(key)) !== undefined;
+
+      // Day 3.5: every replaced and deleted version is older than VERSION_KEEP_DAYS (1).
+      at(3.5);
+      // Kept by BACKUP_KEEP_LAST (the third newest of 3; BACKUP_KEEP_DAYS 0 keeps none by age).
+      await retention({ keepLast: 3, keepDays: 0 }).apply(spans.id);
+      assert.ok((await ids('a.txt')).includes(a1.id) && (await stored(a1.blobKey)), 'a1 stays: the kept backup holds it');
+      assert.ok((await ids('b.txt')).includes(b1.id) && (await stored(b1.blobKey)), 'b1 stays: the kept backup holds it');
+      assert.ok(!(await ids('a.txt')).includes(a2.id), 'a2, in no backup, is gone');
+      assert.equal(await stored(a2.blobKey), false, "a2's bytes are gone");
+      // Kept by BACKUP_KEEP_DAYS (3.4 days old, younger than 4) though no longer among the newest 2.
+      assert.equal((await retention({ keepLast: 2, keepDays: 4 }).apply(spans.id)).blobsRemoved, 0);
+      assert.ok((await ids('a.txt')).includes(a1.id) && (await ids('b.txt')).includes(b1.id));
+      assert.ok((await stored(a1.blobKey)) && (await stored(b1.blobKey)));
+      assert.ok(await store.files.getBackup(spans.id, held), 'the backup is kept');
+      // And it restores what it held.
+      await s.restores.restore(spans, SERVICE, { folder: 'docs', filename: 'a.txt' }, { backupTimestamp: held });
+      await s.restores.restore(spans, SERVICE, { folder: 'docs', filename: 'b.txt' }, { backupTimestamp: held });
+      assert.equal(await readLive('a.txt'), 'a1');
+      assert.equal(await readLive('b.txt'), 'b1');
+
+      // Day 4.2: the backup is 4.1 days old and not among the newest 2: it goes, and both versions with it.
+      at(4.2);
+      const { blobsRemoved } = await retention({ keepLast: 2, keepDays: 4 }).apply(spans.id);
+      assert.equal(await store.files.getBackup(spans.id, held), undefined, 'the backup is no longer kept');
+      assert.ok(!(await ids('a.txt')).includes(a1.id), "a1's row is gone");
+      assert.ok(!(await ids('b.txt')).includes(b1.id), "b1's row is gone");
+      assert.equal(await stored(a1.blobKey), false, "a1's bytes are gone");
+      assert.equal(await stored(b1.blobKey), false, "b1's bytes are gone");
+      // The restores made a4 and b3 versions (young, kept) and so a3 and b2 no longer their files'
+      // newest: in no backup, they go too. What is left is exactly what the remaining versions hold.
+      const texts = async (name: string) => (await keptVersions(name)).map((v) => v.sha256);
+      assert.deepEqual(await texts('a.txt'), [sha256('a4')]);
+      assert.deepEqual(await texts('b.txt'), [sha256('b3')]);
+      assert.equal(blobsRemoved, 4);
+      const left = [];
+      for await (const blob of blobs.list(`versions/${spans.id}`)) left.push(blob.key);
+      const needed = new Set([...(await versionsOf('a.txt')), ...(await versionsOf('b.txt'))].map((v) => v.blobKey));
+      needed.delete(null);
+      assert.deepEqual(left.sort(), [...needed].sort());
+      // The live files lost nothing.
+      assert.equal(await readLive('a.txt'), 'a1');
+      assert.equal(await readLive('b.txt'), 'b1');
+    });
+
     test('the scheduler backs up changed channels only, then applies retention', async () => {
       const s = services();
       const scheduler = new BackupScheduler({

@@ -13,6 +13,24 @@ import { signIn } from '../helpers/wallets.ts';
 
 type Tree = Record<string, string>; // "folder/filename" → content
 
+interface AuditItem {
+  action: string;
+  folder: string | null;
+  filename: string | null;
+  backupTimestamp: string | null;
+  result: string;
+  code: string | null;
+  operationId: string | null;
+  operation: {
+    scope: string;
+    at: string | null;
+    delete: boolean;
+    dryRun: boolean;
+    safetyBackup: string | null;
+    counts: Record<string, number>;
+  } | null;
+}
+
 for (const setup of FILE_SETUPS) {
   describe(`restore of a folder or a whole channel (${setup})`, () => {
     let svc: TestService;
@@ -21,10 +39,16 @@ for (const setup of FILE_SETUPS) {
     let client: WalletAdminClient;
 
     /** POST …[/folders/{folder}]/restore{query} as the raw HTTP request. */
-    const restoreScope = (folder: string | undefined, query: string, body?: string, auth = files.auth): Promise<HttpResponse> => {
+    const restoreScope = (
+      folder: string | undefined,
+      query: string,
+      body?: string,
+      auth = files.auth,
+      conditions: Record<string, string> = {},
+    ): Promise<HttpResponse> => {
       const channel = `/api/channels/${encodeURIComponent(files.channelRef)}`;
       const path = folder === undefined ? `${channel}/restore` : `${channel}/folders/${encodeURIComponent(folder)}/restore`;
-      const headers = { ...auth, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) };
+      const headers = { ...auth, ...conditions, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) };
       return request(svc.baseUrl, `${path}${query}`, { method: 'POST', headers, body });
     };
 
@@ -58,14 +82,20 @@ for (const setup of FILE_SETUPS) {
       return backup.json().timestamp;
     }
 
-    const restoreEvents = async () =>
-      (await files.audit('?action=restore&limit=1000')).json().items as {
-        folder: string | null;
-        filename: string | null;
-        backupTimestamp: string | null;
-        result: string;
-        code: string | null;
-      }[];
+    const restoreEvents = async () => (await files.audit('?action=restore&limit=1000')).json().items as AuditItem[];
+    /** Every event of one folder or channel restore, newest first. */
+    const operationEvents = async (operationId: string) => {
+      const listed = await files.audit(`?operationId=${operationId}&limit=1000`);
+      assert.equal(listed.status, 200, listed.body);
+      return listed.json().items as AuditItem[];
+    };
+    const counts = (replaced: number, created: number, deleted: number, unchanged: number, failed = 0) => ({
+      replaced,
+      created,
+      deleted,
+      unchanged,
+      failed,
+    });
 
     const AT_BACKUP: Tree = {
       'docs/a.txt': 'a at the backup',
@@ -176,12 +206,18 @@ for (const setup of FILE_SETUPS) {
 
       const events = await restoreEvents();
       const scopeEvent = events.find((e) => e.filename === null && e.result === 'ok');
-      assert.deepEqual(scopeEvent && { ...scopeEvent }, {
-        ...scopeEvent,
-        folder: 'docs',
-        backupTimestamp: timestamp,
-        code: null,
-      });
+      assert.ok(scopeEvent);
+      assert.match(scopeEvent.operationId ?? '', /^op_/);
+      assert.deepEqual(
+        { ...scopeEvent },
+        {
+          ...scopeEvent,
+          folder: 'docs',
+          backupTimestamp: timestamp,
+          code: null,
+          operation: { scope: 'folder', at: null, delete: false, dryRun: false, safetyBackup, counts: counts(1, 1, 0, 1) },
+        },
+      );
       assert.deepEqual(
         events
           .slice(0, 3)
@@ -190,11 +226,31 @@ for (const setup of FILE_SETUPS) {
         ['docs/a.txt', 'docs/b.txt', 'docs/null'],
         'one event for the folder and one per restored file',
       );
+      // One operation: the folder's event, its safety backup and each file's restore carry its id, and nothing else does.
+      const operation = await operationEvents(scopeEvent.operationId!);
+      assert.deepEqual(operation.map((e) => `${e.action} ${e.folder}/${e.filename} ${e.result}`).sort(), [
+        'backup null/null ok',
+        'restore docs/a.txt ok',
+        'restore docs/b.txt ok',
+        'restore docs/null ok',
+      ]);
+      assert.equal(operation.find((e) => e.action === 'backup')?.backupTimestamp, safetyBackup);
+      assert.ok(
+        operation.filter((e) => e.filename !== null).every((e) => e.operation === null),
+        'the per-file events name the operation, not its record',
+      );
+      const uploads = (await files.audit('?action=upload&limit=1000')).json().items as AuditItem[];
+      assert.ok(
+        uploads.length > 0 && uploads.every((e) => e.operationId === null && e.operation === null),
+        'writes of their own belong to no operation',
+      );
+      assertProblem(await files.audit('?operationId='), 400, 'VALIDATION_FAILED');
     });
 
     test('running the same restore again changes nothing and takes no backup (idempotent)', async () => {
       const again = await client.restoreFolder(fixture.channel.id, 'docs', { backupTimestamp: timestamp });
-      assert.deepEqual(again, { dryRun: false, safetyBackup: null, changes: [], unchanged: 3 });
+      assert.deepEqual(again, { dryRun: false, safetyBackup: null, changes: [], unchanged: 3, etag: again.etag });
+      assert.match(again.etag, /^"[0-9a-f]{64}"$/);
     });
 
     test('delete=true also removes live files the backup lacks, each kept as a deleted version', async () => {
@@ -206,6 +262,21 @@ for (const setup of FILE_SETUPS) {
       assert.equal(kept[0]!.kind, 'deleted');
       assert.equal(kept[0]!.sha256, sha256(NOW['docs/d.txt']!));
       assert.equal((await liveTree())['docs2/b.txt'], NOW['docs2/b.txt'], 'the neighbour folder keeps its extra file');
+      const [scopeEvent] = await restoreEvents();
+      assert.deepEqual(scopeEvent?.operation, {
+        scope: 'folder',
+        at: null,
+        delete: true,
+        dryRun: false,
+        safetyBackup: restored.json().safetyBackup,
+        counts: counts(0, 0, 1, 3),
+      });
+      const deletion = (await operationEvents(scopeEvent.operationId!)).filter((e) => e.action === 'delete');
+      assert.deepEqual(
+        deletion.map((e) => `${e.folder}/${e.filename} ${e.result}`),
+        ['docs/d.txt ok'],
+        'the delete it made belongs to it',
+      );
     });
 
     test('a channel restore from the safety backup (delete=true) undoes the folder restores', async () => {
@@ -223,6 +294,9 @@ for (const setup of FILE_SETUPS) {
       const scopeEvent = events.find((e) => e.filename === null && e.result === 'ok');
       assert.equal(scopeEvent?.folder, null, 'a channel restore names no folder');
       assert.equal(scopeEvent?.backupTimestamp, timestamp);
+      assert.equal(scopeEvent?.operation?.scope, 'channel');
+      assert.deepEqual(scopeEvent?.operation?.counts, counts(3, 1, 2, 1));
+      assert.equal((await operationEvents(scopeEvent.operationId!)).length, 1 + 1 + 6, 'itself, its safety backup, six files');
     });
 
     test('a file changed by someone else while the restore runs is restored anyway, their bytes kept as a version', async () => {
@@ -255,6 +329,91 @@ for (const setup of FILE_SETUPS) {
       assert.equal((await liveTree())['docs/a.txt'], AT_BACKUP['docs/a.txt']);
       const versions = (await files.versions('docs', 'a.txt')).json().items as { kind: string; sha256: string }[];
       assert.equal(versions[0]!.sha256, sha256('concurrent write'), 'the concurrent write is kept, restorable');
+    });
+
+    test('a restore stopped by a failing file is audited as failed, with what it got to', async () => {
+      await setTree(NOW);
+      const services = svc.service.files;
+      const actor = { adminId: fixture.owner.id };
+      const failing = {
+        async restore(...args: Parameters<RestoreService['restore']>) {
+          if (args[2].filename === 'b.txt') throw new Error('the storage gave up on b.txt');
+          return services.restores.restore(...args);
+        },
+      } as RestoreService;
+      const scope = new ScopeRestoreService({ ...services, catalog: svc.service.store.files, restores: failing });
+      await assert.rejects(
+        scope.restore(fixture.channel, actor, { folder: 'docs', backupTimestamp: timestamp, dryRun: false, delete: false }),
+        /gave up on b\.txt/,
+      );
+      const [scopeEvent] = await restoreEvents();
+      assert.equal(scopeEvent?.result, 'failed');
+      assert.equal(scopeEvent?.filename, null);
+      assert.equal(scopeEvent?.code, 'INTERNAL_ERROR');
+      assert.deepEqual(scopeEvent?.operation?.counts, counts(1, 0, 0, 1, 1), 'a.txt restored, b.txt failed');
+      assert.match(scopeEvent?.operation?.safetyBackup ?? '', /^\d{8}_\d{6}$/);
+    });
+
+    test("If-Match with the plan's ETag restores exactly the plan reviewed; a change in the scope since is 412, nothing restored", async () => {
+      await setTree(NOW);
+      const dryRun = `?backupTimestamp=${timestamp}&dryRun=true`;
+      const plan = await restoreScope('docs', dryRun);
+      assert.equal(plan.status, 200, plan.body);
+      const tag = plan.headers.etag!;
+      assert.match(tag, /^"[0-9a-f]{64}"$/, 'a strong ETag');
+      assert.equal((await restoreScope('docs', dryRun)).headers.etag, tag, 'the same plan, the same tag');
+      const others = [
+        (await restoreScope('docs', `${dryRun}&delete=true`)).headers.etag,
+        (await restoreScope(undefined, dryRun)).headers.etag,
+        (await restoreScope('docs', `?backupTimestamp=${safetyBackup}&dryRun=true`)).headers.etag,
+      ];
+      assert.equal(new Set([tag, ...others]).size, 4, 'delete, the scope and the backup are part of the tag');
+      assert.equal((await restoreScope('docs', dryRun, undefined, files.auth, { 'If-Match': tag })).status, 200, 'a dry run checks it too');
+
+      // Someone writes to a file the plan replaces: the plan reviewed is no longer the plan.
+      const backupsBefore = (await files.backups()).json().items.length;
+      assert.equal((await files.put('docs', 'a.txt', 'someone else wrote this')).status, 200);
+      const refused = await restoreScope('docs', `?backupTimestamp=${timestamp}`, undefined, files.auth, { 'If-Match': tag });
+      assertProblem(refused, 412, 'PRECONDITION_FAILED');
+      assert.match(refused.json().detail, /the folder docs changed since.*nothing was restored/);
+      const replanned = await restoreScope('docs', dryRun);
+      assert.notEqual(replanned.headers.etag, tag);
+      assert.equal(refused.json().currentEtag, replanned.headers.etag, 'the refusal names the tag of the plan as it is now');
+      assert.equal((await liveTree())['docs/a.txt'], 'someone else wrote this', 'nothing restored');
+      assert.equal((await liveTree())['docs/b.txt'], undefined);
+      assert.equal((await files.backups()).json().items.length, backupsBefore, 'no safety backup taken');
+      const [refusal] = await restoreEvents();
+      assert.deepEqual([refusal?.result, refusal?.code, refusal?.folder], ['refused', 'PRECONDITION_FAILED', 'docs']);
+
+      // A file the plan leaves alone (unchanged in the scope, or outside it) keeps the tag.
+      assert.equal((await files.put('other', 'x.txt', 'outside the folder, again')).status, 200);
+      const current = replanned.headers.etag!;
+      assert.equal((await restoreScope('docs', dryRun)).headers.etag, current);
+      // A weak tag never matches; * matches any plan; a list matches if one of them does.
+      assertProblem(await restoreScope('docs', dryRun, undefined, files.auth, { 'If-Match': `W/${current}` }), 412, 'PRECONDITION_FAILED');
+      assert.equal((await restoreScope('docs', dryRun, undefined, files.auth, { 'If-Match': '*' })).status, 200);
+      const restored = await client.restoreFolder(fixture.channel.id, 'docs', { backupTimestamp: timestamp, ifMatch: [tag, current] });
+      assert.equal(restored.etag, current, 'the restore answers the tag of the plan it carried out');
+      assert.deepEqual(
+        restored.changes.map((c) => `${c.action} ${c.filename}`),
+        ['replace a.txt', 'create b.txt'],
+      );
+      assert.equal((await liveTree())['docs/a.txt'], AT_BACKUP['docs/a.txt']);
+      await assert.rejects(
+        client.restoreChannel(fixture.channel.id, { backupTimestamp: timestamp, ifMatch: tag }),
+        (error: unknown) => error instanceof ProblemError && error.status === 412 && error.code === 'PRECONDITION_FAILED',
+      );
+
+      // If-None-Match means nothing for a restore: refused, as on a single file's; a malformed If-Match too.
+      const noneMatch = await restoreScope('docs', `?backupTimestamp=${timestamp}`, undefined, files.auth, { 'If-None-Match': '*' });
+      assertProblem(noneMatch, 400, 'VALIDATION_FAILED');
+      assert.match(noneMatch.json().detail, /If-None-Match is not supported on a folder or channel restore/);
+      assertProblem(
+        await files.restore('docs', 'a.txt', `?backupTimestamp=${timestamp}`, undefined, { 'If-None-Match': '*' }),
+        400,
+        'VALIDATION_FAILED',
+      );
+      assertProblem(await restoreScope(undefined, dryRun, undefined, files.auth, { 'If-Match': 'plan-1' }), 400, 'VALIDATION_FAILED');
     });
 
     test('refusals: 400 for bad options, bodies and names, 404 for an unknown backup or channel, 403 without files:restore', async () => {
@@ -315,6 +474,12 @@ for (const setup of FILE_SETUPS) {
         assert.equal(query.find((p) => p.name === 'at')?.schema.format, 'date-time');
         const schema = operation.responses['200'].content['application/json'].schema;
         assert.deepEqual(Object.keys(schema.properties).sort(), ['changes', 'dryRun', 'safetyBackup', 'unchanged']);
+        assert.ok(operation.responses['200'].headers?.ETag, "the plan's ETag is documented");
+        assert.ok(operation.responses['412'], 'so is the refusal of an If-Match the plan no longer meets');
+        assert.deepEqual(
+          (operation.parameters as { in: string; name: string }[]).filter((p) => p.in === 'header').map((p) => p.name),
+          ['if-match'],
+        );
       }
     });
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { builtBin } from './bin.ts';
+import { assertNoSecretsInOutput, configuredSecrets } from './log-secrets.ts';
 
 export interface CliResult {
   code: number | null;
@@ -34,6 +35,15 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
     child.on('error', reject);
     // A pipe kept open would otherwise hold 'close' back after the child exits.
     child.on('exit', () => child.stdin?.destroy());
-    child.on('close', (code) => resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) }));
+    child.on('close', (code) => {
+      // What it printed for the user may hold credentials (`sign` prints headers), never a secret; its log lines neither.
+      try {
+        assertNoSecretsInOutput({ stdout, stderr }, configuredSecrets(env), { answers: true });
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
+    });
   });
 }

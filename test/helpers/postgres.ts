@@ -29,6 +29,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await asAdmin((client) => client.query(`create database ${name}`));
   const url = new URL(ADMIN_DATABASE_URL);
   url.pathname = `/${name}`;
+  // A password of its own unless the server needs the configured one: the test server trusts
+  // loopback connections and ignores it, and every service started on this database then has a
+  // password in its DATABASE_URL that its output is scanned for (see log-secrets.ts).
+  if (url.password === '') url.password = `pw-${randomBytes(9).toString('base64url')}`;
   let dropped = false;
   return {
     name,

@@ -28,6 +28,8 @@ export interface TestS3 {
   keys(): Promise<string[]>;
   /** Puts or reads an object directly, as someone else with access to the bucket would. */
   putText(key: string, text: string): Promise<void>;
+  /** Puts an object with what a writer stores beside its bytes (a fixture's, as it was written). */
+  putObject(key: string, body: Buffer, options: { contentType?: string | undefined; metadata?: Record<string, string> }): Promise<void>;
   readText(key: string): Promise<{ text: string; lastModified: number }>;
   /**
    * Resolves once no request is being handled: a killed client's last copy may still be under way
@@ -141,6 +143,11 @@ export async function startTestS3(bucket = `wallet-admin-${Math.random().toStrin
     },
     async putText(key, text) {
       await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: text }));
+    },
+    async putObject(key, body, options) {
+      await client.send(
+        new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: options.contentType, Metadata: options.metadata }),
+      );
     },
     async readText(key) {
       const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));

@@ -296,8 +296,17 @@ for (const engine of ['sqlite'] as const) {
       assert.equal((await call('POST', `${file}/restore`, { headers: plain, body: 'x' })).status, 400);
       assert.equal((await call('POST', `${file}/restore`, { headers: { 'Content-Type': 'application/xml' }, body: '<x/>' })).status, 415);
       assert.equal((await call('POST', `${channel}/folders/docs/restore?backupTimestamp=20000101_000000&dryRun=true`)).status, 404);
-      await call('POST', `${channel}/folders/docs/restore?backupTimestamp=${backup.json().timestamp}&dryRun=true`);
-      await call('POST', `${channel}/restore?backupTimestamp=${backup.json().timestamp}&dryRun=true`);
+      const plan = await call('POST', `${channel}/folders/docs/restore?backupTimestamp=${backup.json().timestamp}&dryRun=true`);
+      assert.match(plan.headers.etag ?? '', /^"[0-9a-f]{64}"$/, 'the plan answers its ETag, as documented');
+      const channelPlan = `${channel}/restore?backupTimestamp=${backup.json().timestamp}&dryRun=true`;
+      assert.equal(
+        (await call('POST', channelPlan, { headers: { 'If-Match': plan.headers.etag } })).status,
+        412,
+        "the folder's plan is not the channel's",
+      );
+      assert.equal((await call('POST', channelPlan, { headers: { 'If-None-Match': '*' } })).status, 400);
+      await call('POST', channelPlan);
+      await call('GET', `${channel}/audit?operationId=op_none`);
       assert.equal((await call('POST', `${channel}/restore?dry_run=true`)).status, 400);
 
       assert.equal((await call('DELETE', file)).status, 204);

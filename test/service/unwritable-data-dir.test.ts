@@ -41,7 +41,7 @@ describe('a DATA_DIR the service cannot write', () => {
     await mkdir(dataDir, { mode: 0o555 });
     await chmod(dataDir, 0o555);
     const served = spawnService({ DATA_DIR: dataDir, PORT: String(await freePort()) }, UNPRIVILEGED);
-    t.after(() => served.child.kill('SIGKILL'));
+    t.after(() => served.stop());
     assert.equal(await served.exited, 1, served.output());
     assert.ok(
       served
@@ -59,7 +59,7 @@ describe('a DATA_DIR the service cannot write', () => {
     await handOver(dataDir);
     const port = await freePort();
     const served = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, UNPRIVILEGED);
-    t.after(() => served.child.kill('SIGKILL'));
+    t.after(() => served.stop());
     await waitForOutput(served, /created demo tenant/);
 
     const origin = `http://127.0.0.1:${port}`;
@@ -90,7 +90,7 @@ describe('a DATA_DIR the service cannot write', () => {
     assert.equal(await served.exited, 0);
 
     const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, UNPRIVILEGED);
-    t.after(() => again.child.kill('SIGKILL'));
+    t.after(() => again.stop());
     assert.equal(await again.exited, 1, again.output());
     assert.ok(
       again
@@ -109,7 +109,7 @@ describe('a DATA_DIR the service cannot write', () => {
     await handOver(dataDir);
     const port = await freePort();
     const first = spawnService({ DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' }, UNPRIVILEGED);
-    t.after(() => first.child.kill('SIGKILL'));
+    t.after(() => first.stop());
     await waitForOutput(first, /listening on/);
     first.child.kill('SIGTERM');
     assert.equal(await first.exited, 0);
@@ -118,7 +118,7 @@ describe('a DATA_DIR the service cannot write', () => {
     await chmod(database, 0o444);
     if (UNPRIVILEGED.uid !== undefined) await chown(database, 0, 0);
     const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, UNPRIVILEGED);
-    t.after(() => again.child.kill('SIGKILL'));
+    t.after(() => again.stop());
     assert.equal(await again.exited, 1, again.output());
     assert.ok(
       again.output().includes(`DATA_DIR ${dataDir} is not writable (EACCES: permission denied): cannot open ${database} for writing.`),

@@ -72,7 +72,7 @@ describe('a metadata database that stops taking writes under a running service',
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     const served = spawnService({ ...storageEnv(storage), PORT: String(port) });
-    t.after(() => served.child.kill('SIGKILL'));
+    t.after(() => served.stop());
     await waitUntilReady(served, baseUrl);
 
     const headers = { ...(await signIn(fixture.ownerWallet, `127.0.0.1:${port}`)) };
@@ -129,7 +129,7 @@ describe('a metadata database that stops taking writes under a running service',
     const port = await freePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     const served = spawnService({ DATA_DIR: dataDir, PORT: String(port) });
-    t.after(() => served.child.kill('SIGKILL'));
+    t.after(() => served.stop());
     await waitUntilReady(served, baseUrl);
     const headers = { ...(await signIn(fixture.ownerWallet, `127.0.0.1:${port}`)) };
     const client = new FilesClient(baseUrl, fixture.channel.id, headers);

@@ -7,6 +7,7 @@ import { CompiledQuery, type Kysely, Migrator, type RootOperationNode, sql } fro
 import type { Logger } from '../../src/logging/logger.ts';
 import { openDatabase } from '../../src/store/database.ts';
 import { fileCatalog } from '../../src/store/file-catalog.ts';
+import { auditRow } from '../../src/store/file-catalog-rows.ts';
 import type { AuditFilter, NewAuditEvent } from '../../src/store/file-catalog-types.ts';
 import { migrateToLatest } from '../../src/store/migrate.ts';
 import { migrationProvider } from '../../src/store/migrations/index.ts';
@@ -44,6 +45,8 @@ const event = (i: number, overrides: Partial<NewAuditEvent> = {}): NewAuditEvent
   code: null,
   sha256: null,
   createdAt: 1_700_000_000_000 + i,
+  operationId: null,
+  operation: null,
   ...overrides,
 });
 
@@ -58,9 +61,11 @@ for (const engine of ENGINES) {
       const older = await auditIndexes(db, engine);
       assert.ok(older.includes('audit_events_channel_idx'), older.join());
       for (const name of Object.values(FILTER_INDEXES)) assert.ok(!older.includes(name), `${name} is new`);
-      // Events written by the older version, straight into its table.
-      const old = fileCatalog(db);
-      for (let i = 0; i < 40; i++) await old.appendAudit(event(i));
+      // Events written by the older version, straight into its table (without the columns of migration 009).
+      for (let i = 0; i < 40; i++) {
+        const { operation_id, operation_details, ...older } = auditRow(`aud_${String(i).padStart(4, '0')}`, event(i));
+        await db.insertInto('audit_events').values(older).execute();
+      }
 
       // Later migrations run too; 003 first.
       assert.equal((await migrateToLatest(db, engine))[0], '003-audit-filter-indexes');
@@ -91,6 +96,26 @@ for (const engine of ENGINES) {
         assert.deepEqual(ids, expected, JSON.stringify(filter));
       }
       assert.deepEqual((await catalog.listAudit('chn_other', { limit: 10 }, { action: 'upload' })).items, [], 'one channel only');
+
+      // Events written before migration 009 belong to no operation; those written after can.
+      assert.ok(everything.every((e) => e.operationId === null && e.operation === null));
+      const operation = {
+        scope: 'folder' as const,
+        at: null,
+        delete: true,
+        dryRun: false,
+        safetyBackup: '20260101_000000',
+        counts: { replaced: 1, created: 0, deleted: 2, unchanged: 3, failed: 0 },
+      };
+      const own = await catalog.appendAudit(event(100, { operationId: 'op_1', operation, filename: null }));
+      const step = await catalog.appendAudit(event(101, { operationId: 'op_1' }));
+      await catalog.appendAudit(event(102, { operationId: 'op_2' }));
+      const listed = (await catalog.listAudit('chn_1', { limit: 10 }, { operationId: 'op_1' })).items;
+      assert.deepEqual(
+        listed.map((e) => e.id),
+        [step.id, own.id],
+      );
+      assert.deepEqual(listed[1]!.operation, operation, 'the operation record reads back as written');
     } finally {
       await db.destroy();
       await database?.drop();
@@ -104,7 +129,8 @@ test('on SQLite each filter reads its own index, in the listing order (no scan o
   const { db } = await openDatabase({ dataDir, logger: silent });
   try {
     await migrateToLatest(db, 'sqlite');
-    for (const [field, index] of Object.entries(FILTER_INDEXES)) {
+    // The operation filter's index came with migration 009.
+    for (const [field, index] of Object.entries({ ...FILTER_INDEXES, operationId: 'audit_events_operation_idx' })) {
       const filter = { [field]: field === 'action' ? 'restore' : field === 'result' ? 'failed' : 'x' } as AuditFilter;
       // The catalog's own query, caught on its way to the driver and explained instead of run.
       let caught: RootOperationNode | undefined;

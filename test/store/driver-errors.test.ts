@@ -105,6 +105,8 @@ describe('driver errors', () => {
           code: 'SERVICE_UNAVAILABLE',
           sha256: null,
           createdAt: 1,
+          operationId: null,
+          operation: null,
         }),
         isAppErrorWith('SERVICE_UNAVAILABLE'),
       );

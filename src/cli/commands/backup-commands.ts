@@ -1,5 +1,6 @@
-import { type Command, integerOption, optionalString } from '../command.ts';
-import { atMostOneOf, backupOption, instantOption, olderFirst } from '../option-checks.ts';
+import { type Command, optionalString } from '../command.ts';
+import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
+import { pageOptions, pageRequestOf, pageText } from '../paging.ts';
 import { isoTime as iso } from '../record-views.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
@@ -24,11 +25,11 @@ export const backupCommands: Command[] = [
   {
     words: ['backup', 'list'],
     summary: 'List the backups of a channel, newest first',
-    options: { ...channelOptions, limit: { type: 'string', description: 'How many (1–1000, default 50)' } },
+    options: { ...channelOptions, ...pageOptions },
     async run({ values, store, fileServices }) {
-      const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
+      const pageRequest = pageRequestOf(values);
       const channel = await channelFrom(await store(), values);
-      const page = await (await fileServices()).backups.list(channel, { limit });
+      const page = await (await fileServices()).backups.list(channel, pageRequest);
       const items = page.items.map((b) => ({
         timestamp: b.timestamp,
         files: b.files,
@@ -40,7 +41,7 @@ export const backupCommands: Command[] = [
         (b) =>
           `${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  by ${b.createdBy ?? 'scheduler or CLI'}`,
       );
-      return { json: { items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : `No backups of ${channel.id} yet` };
+      return { json: { items, next: page.next }, text: pageText(lines, page, `No backups of ${channel.id} yet`) };
     },
   },
   {
@@ -53,10 +54,10 @@ export const backupCommands: Command[] = [
       to: { type: 'string', placeholder: 'TS', description: 'The newer backup (default: the live files now)' },
       'to-at': { type: 'string', placeholder: 'TIME', description: 'Instead of --to: the channel at this RFC 3339 instant' },
       folder: { type: 'string', description: 'Only this folder' },
-      limit: { type: 'string', description: 'How many (1–1000, default 50)' },
+      ...pageOptions,
     },
     async run({ values, store, fileServices }) {
-      const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
+      const pageRequest = pageRequestOf(values);
       atMostOneOf(values, ['from', 'from-at'], true);
       atMostOneOf(values, ['to', 'to-at']);
       const request = {
@@ -65,13 +66,14 @@ export const backupCommands: Command[] = [
         to: backupOption(values, 'to'),
         toAt: instantOption(values, 'to-at'),
         folder: optionalString(values, 'folder'),
+        // A refusal (the newer end before the older one) names the options as typed here.
+        names: { from: '--from', fromAt: '--from-at', to: '--to', toAt: '--to-at' },
       };
-      olderFirst(request);
       const channel = await channelFrom(await store(), values);
-      const page = await (await fileServices()).changes.between(channel, request, { limit });
+      const page = await (await fileServices()).changes.between(channel, request, pageRequest);
       const lines = page.items.map((c) => `${c.change.padEnd(7)}  ${String(c.size).padStart(10)} bytes  ${c.folder}/${c.filename}`);
       const since = `${request.from ?? request.fromAt} and ${request.to ?? request.toAt ?? 'now'}`;
-      return { json: { items: page.items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : `No changes between ${since}` };
+      return { json: { items: page.items, next: page.next }, text: pageText(lines, page, `No changes between ${since}`) };
     },
   },
 ];

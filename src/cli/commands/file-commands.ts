@@ -1,6 +1,7 @@
 import { filePath } from '../../files/file-path.ts';
-import { type Command, integerOption, optionalString, stringOption } from '../command.ts';
+import { type Command, optionalString, stringOption } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
+import { pageOptions, pageRequestOf, pageText } from '../paging.ts';
 import { isoTime } from '../record-views.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
@@ -57,13 +58,13 @@ export const fileCommands: Command[] = [
   {
     words: ['file', 'versions'],
     summary: 'List every stored version of a file, newest first',
-    options: { ...fileOptions, limit: { type: 'string', description: 'How many (1–1000, default 50)' } },
+    options: { ...fileOptions, ...pageOptions },
     async run({ values, store }) {
-      const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
+      const pageRequest = pageRequestOf(values);
       const opened = await store();
       const channel = await channelFrom(opened, values);
       const path = filePath(stringOption(values, 'folder'), stringOption(values, 'file'));
-      const page = await opened.files.listVersions(channel.id, path.folder, path.filename, { limit });
+      const page = await opened.files.listVersions(channel.id, path.folder, path.filename, pageRequest);
       const items = page.items.map((v) => ({
         id: v.id,
         kind: v.kind,
@@ -75,7 +76,7 @@ export const fileCommands: Command[] = [
       const lines = items.map(
         (v) => `${v.id}  ${v.kind.padEnd(8)}  ${v.timestamp ?? '-'.padEnd(15)}  ${String(v.size).padStart(10)} bytes  ${v.time}`,
       );
-      return { json: { items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : 'No stored versions' };
+      return { json: { items, next: page.next }, text: pageText(lines, page, 'No stored versions') };
     },
   },
   {
@@ -84,12 +85,12 @@ export const fileCommands: Command[] = [
     options: {
       ...channelOptions,
       folder: { type: 'string', required: true, description: 'Folder name' },
-      limit: { type: 'string', description: 'How many (1–1000, default 50)' },
+      ...pageOptions,
     },
     async run({ values, store, fileServices }) {
-      const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
+      const pageRequest = pageRequestOf(values);
       const channel = await channelFrom(await store(), values);
-      const page = await (await fileServices()).deleted.list(channel, stringOption(values, 'folder'), { limit });
+      const page = await (await fileServices()).deleted.list(channel, stringOption(values, 'folder'), pageRequest);
       const items = page.items.map((v) => ({
         filename: v.filename,
         deletedAt: isoTime(v.createdAt),
@@ -101,7 +102,7 @@ export const fileCommands: Command[] = [
       const lines = items.map(
         (d) => `${d.versionId}  ${d.deletedAt}  ${String(d.size).padStart(10)} bytes  by ${d.deletedBy ?? '-'}  ${d.filename}`,
       );
-      return { json: { items, next: page.next }, text: lines.length > 0 ? lines.join('\n') : 'No deleted files to restore' };
+      return { json: { items, next: page.next }, text: pageText(lines, page, 'No deleted files to restore') };
     },
   },
 ];

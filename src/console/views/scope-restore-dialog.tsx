@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { WalletAdminClient } from '../../client/index.ts';
+import { ProblemError, type WalletAdminClient } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { formatBackupTimestamp } from '../ui/format.ts';
 import { messageOf, ProblemNotice } from '../ui/problem-notice.tsx';
@@ -23,14 +23,18 @@ const ACTION_LABELS = { replace: 'Replaced', create: 'Brought back', delete: 'De
 
 /**
  * Restore of a folder or a whole channel in two steps: the plan first (a dry run: nothing changes),
- * then the restore of exactly what the plan lists, after which the safety backup taken first
- * undoes it in one call.
+ * then the restore of exactly what the plan lists — sent with If-Match set to the plan's ETag, so
+ * that a folder someone changed in between is not restored by a plan the admin did not see: the
+ * service refuses (412), and the dialog shows the plan as it is now. The safety backup taken
+ * first undoes a restore in one call.
  */
 export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onClose, onRestored }: ScopeRestoreProps) {
   const [backups, setBackups] = useState<string[]>(backupTimestamp ? [backupTimestamp] : []);
   const [chosen, setChosen] = useState(backupTimestamp ?? '');
   const [removeExtra, setRemoveExtra] = useState(false);
   const [plan, setPlan] = useState<RestorePlan>();
+  /** The restore was refused because the scope changed after the plan shown before this one. */
+  const [replanned, setReplanned] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<unknown>();
   const scope = folder ? `the folder ${folder}` : 'the whole channel';
@@ -46,12 +50,13 @@ export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onCl
     );
   }, [ctx.client, channel]);
 
-  const run = (options: { backupTimestamp: string; dryRun: boolean; delete: boolean }) =>
+  const run = (options: { backupTimestamp: string; dryRun: boolean; delete: boolean; ifMatch?: string }) =>
     folder ? ctx.client.restoreFolder(channel, folder, options) : ctx.client.restoreChannel(channel, options);
 
   const preview = async () => {
     setBusy(true);
     setError(undefined);
+    setReplanned(false);
     try {
       setPlan(await run({ backupTimestamp: chosen, dryRun: true, delete: removeExtra }));
     } catch (failure) {
@@ -62,11 +67,11 @@ export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onCl
     }
   };
 
-  const restore = async () => {
+  const restore = async (shown: RestorePlan) => {
     setBusy(true);
     setError(undefined);
     try {
-      const done = await run({ backupTimestamp: chosen, dryRun: false, delete: removeExtra });
+      const done = await run({ backupTimestamp: chosen, dryRun: false, delete: removeExtra, ifMatch: shown.etag });
       onClose();
       onRestored();
       const safety = done.safetyBackup;
@@ -95,10 +100,24 @@ export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onCl
           : undefined,
       );
     } catch (failure) {
-      ctx.session.noticeError(failure);
-      setError(failure);
+      if (failure instanceof ProblemError && failure.code === 'PRECONDITION_FAILED') await replan();
+      else {
+        ctx.session.noticeError(failure);
+        setError(failure);
+      }
     } finally {
       setBusy(false);
+    }
+  };
+
+  /** Nothing was restored: the plan as it stands now replaces the one shown, to be reviewed again. */
+  const replan = async () => {
+    try {
+      setPlan(await run({ backupTimestamp: chosen, dryRun: true, delete: removeExtra }));
+      setReplanned(true);
+    } catch (failure) {
+      ctx.session.noticeError(failure);
+      setError(failure);
     }
   };
 
@@ -138,9 +157,17 @@ export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onCl
       title={count === 0 ? 'Nothing to restore' : `Restore ${count} ${count === 1 ? 'file' : 'files'}?`}
       confirmLabel={count === 0 ? 'Close' : `Restore ${count} ${count === 1 ? 'file' : 'files'}`}
       busy={busy}
-      onConfirm={count === 0 ? onClose : restore}
+      onConfirm={count === 0 ? onClose : () => restore(plan)}
       onCancel={onClose}
     >
+      {replanned && (
+        <div class="notice notice-error" role="alert">
+          <p>
+            {scope[0]?.toUpperCase()}
+            {scope.slice(1)} changed since the plan you reviewed, so nothing was restored. This is the plan as it stands now.
+          </p>
+        </div>
+      )}
       <p>
         {count === 0
           ? `${scope[0]?.toUpperCase()}${scope.slice(1)} is as it was at that backup (${plan.unchanged} unchanged).`

@@ -78,7 +78,9 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
       schema: {
         summary: 'Audit log of the channel, newest first, optionally filtered',
         description:
-          'Filters (action, adminId, folder, filename, result) combine with AND; pass the same filters with `cursor` for the next page.',
+          'Filters (action, adminId, folder, filename, result, operationId) combine with AND; pass the same filters with `cursor` for the next page. ' +
+          'A folder or channel restore is one operation: its own event (filename null, with operation), its safety backup and each file it ' +
+          'restored or deleted carry its operationId.',
         tags: ['audit'],
         security: WALLET_SECURITY,
         params: ChannelParams,
@@ -87,8 +89,8 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
       },
     },
     async (request) => {
-      const { action, adminId, folder, filename, result } = request.query;
-      const filter = { action, adminId, folder, filename, result };
+      const { action, adminId, folder, filename, result, operationId } = request.query;
+      const filter = { action, adminId, folder, filename, result, operationId };
       const page = await deps.auditLog.list(channelOf(request), pageRequestOf(request.query), filter);
       return { items: page.items.map(auditView), next: page.next };
     },

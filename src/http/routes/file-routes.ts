@@ -129,7 +129,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
       },
     },
     async (request, reply) => {
-      const precondition = matchPrecondition(request.headers, 'DELETE');
+      const precondition = matchPrecondition(request.headers, 'DELETE of a file');
       await deps.files.delete(channelOf(request), actorOf(request), filePathOf(request), precondition);
       return reply.code(204).send(null);
     },

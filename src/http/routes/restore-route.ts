@@ -60,7 +60,7 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
       },
     },
     async (request, reply) => {
-      const precondition = matchPrecondition(request.headers, 'a restore');
+      const precondition = matchPrecondition(request.headers, 'a restore of a file');
       const { backupTimestamp, versionId, at } = request.query;
       const source = { backupTimestamp, versionId, at };
       const { file, keptVersionId } = await deps.restores.restore(

@@ -1,13 +1,14 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
-import type { ScopeRestoreRequest } from '../../files/scope-restore-service.ts';
+import type { ScopeRestoreOutcome, ScopeRestoreRequest } from '../../files/scope-restore-service.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { actorOf, channelOf, folderOf } from '../plugins/channel-scope.ts';
+import { matchPrecondition } from '../preconditions.ts';
 import { requireEmptyRestoreBody } from '../restore-body.ts';
 import { ChannelParams, FolderParams } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
-import { ScopeRestoreQuery, ScopeRestoreResultSchema } from '../schemas/scope-restore.ts';
+import { PlanIfMatchHeaders, ScopeRestoreQuery, ScopeRestoreResultSchema } from '../schemas/scope-restore.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
 
 const DESCRIPTION =
@@ -17,7 +18,10 @@ const DESCRIPTION =
   'backup of the channel is taken first (safetyBackup), then each file is restored as a single-file restore does ' +
   '(its current bytes kept as a version, an atomic sha256-checked copy) or deleted (kept as a deleted version). ' +
   'Nothing outside the scope changes; a file changed meanwhile by someone else is restored anyway (what they wrote ' +
-  'stays as a version). After an interruption, the same request does what is left.';
+  "stays as a version). After an interruption, the same request does what is left. Both answers carry the plan's strong ETag " +
+  "(a hash of its changes, the live bytes each acts on, and the options): with If-Match set to a dry run's ETag the restore " +
+  "goes ahead only if its plan is still that one, else 412 PRECONDITION_FAILED (currentEtag: the new plan's), nothing restored " +
+  'and no safety backup taken. If-None-Match is refused (400).';
 
 const route = {
   config: { permission: 'files:restore', auditRefusalsAs: 'restore', checkBody: requireEmptyBody },
@@ -26,7 +30,7 @@ const route = {
 const response = {
   200: ScopeRestoreResultSchema,
   ...authenticatedErrorResponses,
-  ...problemResponses(404, 413, 415, 507),
+  ...problemResponses(404, 412, 413, 415, 507),
 };
 
 /** Restores of a folder or of a whole channel from a backup; registered in the channel scope. */
@@ -43,12 +47,16 @@ export default async function scopeRestoreRoutes(base: FastifyInstance, deps: Fi
         tags: ['files'],
         security: WALLET_SECURITY,
         params: FolderParams,
+        headers: PlanIfMatchHeaders,
         querystring: ScopeRestoreQuery,
         response,
       },
     },
-    async (request) =>
-      deps.scopeRestores.restore(channelOf(request), actorOf(request), { folder: folderOf(request), ...optionsOf(request.query) }),
+    async (request, reply) =>
+      answer(
+        reply,
+        await deps.scopeRestores.restore(channelOf(request), actorOf(request), { folder: folderOf(request), ...optionsOf(request) }),
+      ),
   );
 
   app.post(
@@ -61,16 +69,35 @@ export default async function scopeRestoreRoutes(base: FastifyInstance, deps: Fi
         tags: ['files'],
         security: WALLET_SECURITY,
         params: ChannelParams,
+        headers: PlanIfMatchHeaders,
         querystring: ScopeRestoreQuery,
         response,
       },
     },
-    async (request) => deps.scopeRestores.restore(channelOf(request), actorOf(request), optionsOf(request.query)),
+    async (request, reply) => answer(reply, await deps.scopeRestores.restore(channelOf(request), actorOf(request), optionsOf(request))),
   );
 }
 
-function optionsOf(query: Static<typeof ScopeRestoreQuery>): Omit<ScopeRestoreRequest, 'folder'> {
-  return { backupTimestamp: query.backupTimestamp, at: query.at, dryRun: query.dryRun === 'true', delete: query.delete === 'true' };
+/** The options are the query's; the condition is If-Match (If-None-Match is refused: it cannot guard a restore). */
+function optionsOf(request: {
+  query: Static<typeof ScopeRestoreQuery>;
+  headers: FastifyRequest['headers'];
+}): Omit<ScopeRestoreRequest, 'folder'> {
+  const { query, headers } = request;
+  return {
+    backupTimestamp: query.backupTimestamp,
+    at: query.at,
+    dryRun: query.dryRun === 'true',
+    delete: query.delete === 'true',
+    precondition: matchPrecondition(headers, 'a folder or channel restore', 'the ETag of the plan a dry run answered'),
+  };
+}
+
+/** The plan's ETag goes in its header; the body is the plan and what was done. */
+function answer(reply: FastifyReply, outcome: ScopeRestoreOutcome) {
+  const { dryRun, safetyBackup, changes, unchanged, etag } = outcome;
+  reply.header('ETag', etag);
+  return { dryRun, safetyBackup, changes, unchanged };
 }
 
 /** The options are query parameters: a body carrying any (`{"delete":true}`) is refused, not ignored. */

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { MAX_AUDIT_ADMIN_ID_LENGTH, MAX_AUDIT_NAME_LENGTH } from '../../files/audit-filter.ts';
+import { MAX_AUDIT_ID_LENGTH, MAX_AUDIT_NAME_LENGTH } from '../../files/audit-filter.ts';
 import { AUDIT_ACTIONS, AUDIT_RESULTS } from '../../store/file-catalog-types.ts';
 import { ENTITY_TAG, responseHeader } from './response-header-shapes.ts';
 
@@ -16,9 +16,7 @@ export const PageQuery = Type.Object({
 export const AuditQuery = Type.Object({
   ...PageQuery.properties,
   action: Type.Optional(Type.Enum([...AUDIT_ACTIONS], { description: 'Only events of this action' })),
-  adminId: Type.Optional(
-    Type.String({ minLength: 1, maxLength: MAX_AUDIT_ADMIN_ID_LENGTH, description: 'Only events of this admin (adm_…)' }),
-  ),
+  adminId: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_AUDIT_ID_LENGTH, description: 'Only events of this admin (adm_…)' })),
   folder: Type.Optional(
     Type.String({ minLength: 1, maxLength: MAX_AUDIT_NAME_LENGTH, description: 'Only events naming this folder, exactly' }),
   ),
@@ -26,6 +24,13 @@ export const AuditQuery = Type.Object({
     Type.String({ minLength: 1, maxLength: MAX_AUDIT_NAME_LENGTH, description: 'Only events naming this file name, exactly' }),
   ),
   result: Type.Optional(Type.Enum([...AUDIT_RESULTS], { description: 'ok, refused (4xx) or failed (5xx)' })),
+  operationId: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_AUDIT_ID_LENGTH,
+      description: "Only the events of this folder or channel restore (op_…): its own, its safety backup's and its files'",
+    }),
+  ),
 });
 
 export const FileSchema = Type.Object({
@@ -66,6 +71,34 @@ export const AuditEventSchema = Type.Object({
   backupTimestamp: Type.Union([Type.String(), Type.Null()]),
   versionId: Type.Union([Type.String(), Type.Null()]),
   sha256: Type.Union([Type.String(), Type.Null()]),
+  operationId: Type.Union([Type.String(), Type.Null()], {
+    description:
+      'The folder or channel restore this event belongs to (op_…), on its own event, its safety backup and each file it restored or deleted; ' +
+      'list them with ?operationId=',
+  }),
+  operation: Type.Union(
+    [
+      Type.Object({
+        scope: Type.Enum(['folder', 'channel'], { description: 'A folder (named by folder) or the whole channel' }),
+        at: Type.Union([Type.String(), Type.Null()], { description: 'The instant restored, as asked; null when a backup was named' }),
+        delete: Type.Boolean(),
+        dryRun: Type.Boolean(),
+        safetyBackup: Type.Union([Type.String(), Type.Null()], { description: 'The backup taken before the first change' }),
+        counts: Type.Object(
+          {
+            replaced: Type.Integer(),
+            created: Type.Integer(),
+            deleted: Type.Integer(),
+            unchanged: Type.Integer(),
+            failed: Type.Integer(),
+          },
+          { description: 'Files done per action, left alone (unchanged), and whose restore or delete failed' },
+        ),
+      }),
+      Type.Null(),
+    ],
+    { description: "A folder or channel restore's own event: what it was asked and what it did; null on every other event" },
+  ),
 });
 
 export const pageOf = <T extends ReturnType<typeof Type.Object>>(item: T) =>

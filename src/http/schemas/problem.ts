@@ -13,7 +13,9 @@ export const ProblemSchema = Type.Object(
     requestId: Type.String(),
     retryAfterSeconds: Type.Optional(Type.Integer({ description: '429: seconds until a sign-in is tried again (also Retry-After)' })),
     currentEtag: Type.Optional(
-      Type.Union([Type.String(), Type.Null()], { description: "412: the live file's ETag, null when there is none" }),
+      Type.Union([Type.String(), Type.Null()], {
+        description: "412: the live file's ETag, null when there is none; for a folder or channel restore, the current plan's ETag",
+      }),
     ),
     size: Type.Optional(Type.Integer({ description: "416: the file's length in bytes (also Content-Range: bytes */size)" })),
   },
@@ -26,14 +28,14 @@ const problemRef = Type.Ref('Problem');
 const MEANINGS: Record<ProblemStatus, string> = {
   400: 'Invalid request (VALIDATION_FAILED, INVALID_PATH, INVALID_TIMESTAMP, HTTP_MALFORMED)',
   401: 'Not signed in: wallet headers missing, malformed, expired, revoked or not an admin (AUTH_…)',
-  403: 'Signed in, but not allowed (PERMISSION_DENIED, ADMIN_SUSPENDED, LINK_INVALID)',
+  403: 'Signed in, but not allowed (PERMISSION_DENIED, ADMIN_SUSPENDED, PUBLISHED_WALLET_REFUSED, LINK_INVALID)',
   404: 'No such channel, folder, file, version, backup or retained instant (…_NOT_FOUND, INSTANT_NOT_RETAINED)',
   409: 'Conflicts with the current state (BACKUP_EXISTS)',
   412: 'If-Match / If-None-Match not met; nothing changed (PRECONDITION_FAILED, with currentEtag)',
   413: 'The body is too large (PAYLOAD_TOO_LARGE)',
   415: 'A body of a type this operation does not read (UNSUPPORTED_MEDIA_TYPE)',
   416: 'The Range is outside the file (RANGE_NOT_SATISFIABLE, with size and Content-Range: bytes */size)',
-  429: 'Too many failed sign-ins from this address (RATE_LIMITED, with Retry-After)',
+  429: 'Too many failed sign-ins, or contract-wallet checks under way, from this address (RATE_LIMITED, with Retry-After)',
   500: 'Internal error or a stored copy failed its sha256 check (INTERNAL_ERROR, INTEGRITY_FAILED)',
   503: 'A dependency is unavailable (SERVICE_UNAVAILABLE, STORAGE_UNAVAILABLE, CONTRACT_WALLET_UNAVAILABLE)',
   507: 'The storage is full (INSUFFICIENT_STORAGE)',

@@ -11,20 +11,40 @@ export const ScopeRestoreQuery = Type.Object({
   delete: Flag('true: also delete live files of the scope that the backup does not hold (default false: they stay)'),
 });
 
-export const ScopeRestoreResultSchema = Type.Object({
-  dryRun: Type.Boolean(),
-  safetyBackup: Type.Union([Type.String({ pattern: '^\\d{8}_\\d{6}$' }), Type.Null()], {
-    description:
-      'The backup of the whole channel taken before the first change: a channel restore from it (with delete=true) undoes this one; ' +
-      'null for a dry run or when nothing changed',
-  }),
-  changes: Type.Array(
-    Type.Object({
-      folder: Type.String(),
-      filename: Type.String(),
-      action: Type.Enum(['replace', 'create', 'delete']),
+/** A folder or channel restore's condition: the plan a dry run answered (If-None-Match is refused there: 400). */
+export const PlanIfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      description:
+        "Restore only if the plan is still the one with this ETag (a dry run's ETag header); * for any plan. Unmet: 412, nothing restored",
     }),
-    { description: 'By folder, then filename' },
   ),
-  unchanged: Type.Integer({ description: 'Files of the backup that the scope already holds with the same bytes' }),
 });
+
+export const ScopeRestoreResultSchema = Type.Object(
+  {
+    dryRun: Type.Boolean(),
+    safetyBackup: Type.Union([Type.String({ pattern: '^\\d{8}_\\d{6}$' }), Type.Null()], {
+      description:
+        'The backup of the whole channel taken before the first change: a channel restore from it (with delete=true) undoes this one; ' +
+        'null for a dry run or when nothing changed',
+    }),
+    changes: Type.Array(
+      Type.Object({
+        folder: Type.String(),
+        filename: Type.String(),
+        action: Type.Enum(['replace', 'create', 'delete']),
+      }),
+      { description: 'By folder, then filename' },
+    ),
+    unchanged: Type.Integer({ description: 'Files of the backup that the scope already holds with the same bytes' }),
+  },
+  {
+    headers: {
+      ETag: {
+        type: 'string',
+        description: "The plan's strong ETag: If-Match with it restores exactly this plan (412 once the scope has changed)",
+      },
+    },
+  },
+);

@@ -7,6 +7,8 @@ import * as channelHistory from './005-channel-history.ts';
 import * as clockTicks from './006-clock-ticks.ts';
 import * as historyLookups from './007-history-lookups.ts';
 import * as sessions from './008-sessions.ts';
+import * as auditOperations from './009-audit-operations.ts';
+import * as clockTickTime from './010-clock-tick-time.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -21,6 +23,8 @@ const migrations: Record<string, Migration> = {
   '006-clock-ticks': clockTicks,
   '007-history-lookups': historyLookups,
   '008-sessions': sessions,
+  '009-audit-operations': auditOperations,
+  '010-clock-tick-time': clockTickTime,
 };
 
 export const migrationProvider: MigrationProvider = {

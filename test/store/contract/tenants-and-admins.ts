@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { openDatabase } from '../../../src/store/database.ts';
+import { metadataStore } from '../../../src/store/metadata-store.ts';
 import { openMetadataStore } from '../../../src/store/open-metadata-store.ts';
 import { type ContractContext, ID_SUFFIX, randomWallet } from './support.ts';
 
@@ -200,6 +202,29 @@ export function tenantAndAdminContract(ctx: ContractContext): void {
       await assert.rejects(ctx.store.setAdminWallet(a.id, b.wallet.toUpperCase().replace('0X', '0x')), { code: 'WALLET_TAKEN' });
       await assert.rejects(ctx.store.setAdminWallet(a.id, '0xnope'), { code: 'VALIDATION_FAILED' });
       await assert.rejects(ctx.store.setAdminWallet('adm_missing', randomWallet()), { code: 'ADMIN_NOT_FOUND' });
+    });
+
+    test('the sign-out cut only moves forward: a later sign-out, suspension or rotation from a machine whose clock runs behind keeps it', async () => {
+      const a = await ctx.admin(await ctx.tenant());
+      const cut = (await ctx.store.signOutEverywhere(a.id)).signedOutBefore!;
+      assert.ok(cut !== null && Math.abs(cut - Date.now()) < 60_000);
+      // Another machine on the same database (an operator's CLI, another instance) whose clock is an hour behind.
+      const { db, engine } = await openDatabase({ ...ctx.storage.options, logger: console });
+      const behind = metadataStore(db, engine, () => Date.now() - 3_600_000);
+      try {
+        assert.equal((await behind.signOutEverywhere(a.id)).signedOutBefore, cut);
+        assert.equal((await behind.setAdminStatus(a.id, 'SUSPENDED')).signedOutBefore, cut);
+        assert.equal((await behind.setAdminStatus(a.id, 'ACTIVE')).signedOutBefore, cut);
+        assert.equal((await behind.setAdminWallet(a.id, randomWallet())).signedOutBefore, cut);
+        assert.equal((await ctx.store.getAdmin(a.id))?.signedOutBefore, cut);
+        // A machine ahead moves it on.
+        const ahead = (await ctx.store.signOutEverywhere(a.id)).signedOutBefore!;
+        assert.ok(ahead >= cut);
+        const later = metadataStore(db, engine, () => ahead + 5_000);
+        assert.equal((await later.signOutEverywhere(a.id)).signedOutBefore, ahead + 5_000);
+      } finally {
+        await behind.close();
+      }
     });
 
     test('permissions are granted and revoked idempotently and stay sorted', async () => {

@@ -1,0 +1,27 @@
+import type { Page, PageRequest } from '../store/file-catalog-types.ts';
+import { integerOption, type OptionSpec, type OptionValues, optionalString } from './command.ts';
+
+/**
+ * The options of a paged list, named as the API's query names them: --limit, and --cursor with
+ * the `next` of the page before (printed by --json, and after a full page of text).
+ */
+export const pageOptions = {
+  limit: { type: 'string', description: 'How many (1–1000, default 50)' },
+  cursor: {
+    type: 'string',
+    placeholder: 'NEXT',
+    description: 'The next page: the "next" the previous page printed (pass the same other options)',
+  },
+} as const satisfies Record<string, OptionSpec>;
+
+export function pageRequestOf(values: OptionValues): PageRequest {
+  const limit = integerOption(values, 'limit', { min: 1, max: 1000, fallback: 50 });
+  const cursor = optionalString(values, 'cursor');
+  return cursor === undefined ? { limit } : { limit, cursor };
+}
+
+/** A page as text: its lines (or `empty` when it has none), then how to ask for the next page when there is one. */
+export function pageText(lines: string[], page: Pick<Page<unknown>, 'next'>, empty: string): string {
+  if (lines.length === 0) return empty;
+  return page.next === null ? lines.join('\n') : [...lines, `More: add --cursor ${page.next}`].join('\n');
+}
