@@ -25,6 +25,7 @@ const UNIT_FILES = [
   'auth/siwe-verification-vectors.test.ts',
   'auth/siwe.test.ts',
   'auth/wallet-authenticator.test.ts',
+  'cli/option-names.test.ts',
   'cli/secret-input.test.ts',
   'client/client.test.ts',
   'config/config.test.ts',

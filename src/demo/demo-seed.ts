@@ -88,14 +88,26 @@ export function withoutDemoNotice(reason: string): string {
   );
 }
 
-/** What a first start without demo data prints for people: the same commands, one per line, ready to paste. */
-export function firstAdminBanner(reason: string): string {
+/** Where the service shows itself to people: the pages a start-up banner links. */
+export interface ServiceLinks {
+  consoleUrl: string;
+  apiReferenceUrl: string;
+  openApiUrl: string;
+}
+
+/**
+ * What a first start without demo data prints for people: the same commands, one per line, ready
+ * to paste, then where to go once signed in (the console, and the API reference, as the demo's
+ * banner links them).
+ */
+export function firstAdminBanner(reason: string, links: ServiceLinks): string {
   return (
     `\nNo tenant exists yet, and no demo data was created (${reason}).\n` +
     "Create the first tenant, owner admin and channel with the CLI, from the project's folder and with the\n" +
     "service's settings (DATA_DIR or DATABASE_URL), putting your wallet's address in the second line:\n\n" +
     `${FIRST_ADMIN_COMMANDS.map((line) => `  ${line}`).join('\n')}\n\n` +
-    'Then sign in with that wallet (the console, or: npm exec --no -- wallet-admin sign --help).\n\n'
+    `Then sign in with that wallet: the console at ${links.consoleUrl}, or npm exec --no -- wallet-admin sign --help.\n\n` +
+    `The API reference: ${links.apiReferenceUrl} (the OpenAPI document: ${links.openApiUrl}).\n\n`
   );
 }
 

@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error.ts';
 import { adminNotFound, walletTaken } from '../errors/common-errors.ts';
 import { violates, WALLET_UNIQUE } from './database-errors.ts';
 import { newAdminId } from './ids.ts';
-import { normalizeWallet, requireLabel, requireLabels, requireName, requireStatus } from './input-validation.ts';
+import { normalizeWallet, requireEach, requireFeature, requireName, requirePermission, requireStatus } from './input-validation.ts';
 import type { AdminsTable, Database } from './schema.ts';
 import { requireTenant } from './tenant-records.ts';
 import type { Admin, AdminRecords, AdminStatus } from './types.ts';
@@ -20,8 +20,8 @@ export function adminRecords(db: Db, now: () => number): AdminRecords {
         wallet: normalizeWallet(input.wallet),
         displayName: requireName(input.displayName, 'Display name'),
         ownerAdminId: input.ownerAdminId ?? null,
-        permissions: requireLabels(input.permissions, 'Permission'),
-        features: requireLabels(input.features, 'Feature'),
+        permissions: requireEach(input.permissions, requirePermission),
+        features: requireEach(input.features, requireFeature),
       };
       return insertAdmin(db, valid, now());
     },
@@ -70,11 +70,13 @@ export function adminRecords(db: Db, now: () => number): AdminRecords {
     },
 
     async grantPermission(id, permission) {
-      return changePermission(db, id, requireLabel(permission, 'Permission'), true, now());
+      return changePermission(db, id, requirePermission(permission), true, now());
     },
 
+    // Any permission the admin holds may go, one stored before permissions were checked included;
+    // one it does not hold must be a permission (a misspelt revoke would otherwise change nothing, silently).
     async revokePermission(id, permission) {
-      return changePermission(db, id, requireLabel(permission, 'Permission'), false, now());
+      return changePermission(db, id, permission, false, now());
     },
   };
 }
@@ -214,7 +216,12 @@ async function changePermission(db: Db, id: string, permission: string, grant: b
         .onConflict((oc) => oc.columns(['admin_id', 'permission']).doNothing())
         .execute();
     } else {
-      await trx.deleteFrom('admin_permissions').where('admin_id', '=', id).where('permission', '=', permission).execute();
+      const removed = await trx
+        .deleteFrom('admin_permissions')
+        .where('admin_id', '=', id)
+        .where('permission', '=', permission)
+        .executeTakeFirst();
+      if (removed.numDeletedRows === 0n) requirePermission(permission);
     }
   });
   return requireAdmin(db, id);

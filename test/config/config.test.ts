@@ -117,6 +117,18 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ ...s3, S3_PUBLIC_BASE_URL: 'ftp://cdn.example.com' }), /S3_PUBLIC_BASE_URL/);
   });
 
+  test('S3_TIMEOUT: 60 s by default, never below BODY_IDLE_TIMEOUT (an upload idles the store connection as long as its body pauses)', () => {
+    const s3 = { STORAGE: 's3', S3_BUCKET: 'files' };
+    assert.equal(loadConfig(s3).storage.s3?.timeoutSeconds, 60);
+    assert.equal(loadConfig({ ...s3, S3_TIMEOUT: '5', BODY_IDLE_TIMEOUT: '5' }).storage.s3?.timeoutSeconds, 5);
+    assert.throws(
+      () => loadConfig({ ...s3, S3_TIMEOUT: '20' }),
+      /S3_TIMEOUT \(20\) must be at least BODY_IDLE_TIMEOUT \(30\): an upload's connection to the store idles while its body pauses/,
+    );
+    assert.throws(() => loadConfig({ ...s3, S3_TIMEOUT: '0' }), /S3_TIMEOUT must be a whole number from 1 to 3600/);
+    assert.equal(loadConfig({ S3_TIMEOUT: '1' }).storage.s3, undefined, 'read only with STORAGE=s3');
+  });
+
   test('AUTH_CHAIN_IDS: unset accepts any chain; otherwise positive whole numbers', () => {
     assert.equal(loadConfig({}).auth.chainIds, undefined);
     assert.deepEqual(loadConfig({ AUTH_CHAIN_IDS: '1, 8453,1' }).auth.chainIds, [1, 8453]);

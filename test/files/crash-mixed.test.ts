@@ -8,7 +8,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { liveKey } from '../../src/files/blob-layout.ts';
 import { isTempName } from '../../src/storage/temp-files.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
-import { bundleForSpawn, cliBundle } from '../helpers/bundle.ts';
+import { bundleForSpawn } from '../helpers/bundle.ts';
 import { CRASH_FILES, CRASH_FOLDER } from '../helpers/crash-layout.ts';
 import { startCrashWorker } from '../helpers/crash-process.ts';
 import { sha256, storedBytes } from '../helpers/files.ts';
@@ -110,7 +110,7 @@ async function runLane(t: TestContext, bundle: string, kills: number, lane: numb
   await worker.kill();
   const backups = (await store.files.listBackups(channel, { limit: 1000 })).items.length;
   const port = await freePort();
-  const service = spawnService({ ...env, PORT: String(port) }, await cliBundle());
+  const service = spawnService({ ...env, PORT: String(port) });
   t.after(() => service.stop());
   await waitUntilReady(service, `http://127.0.0.1:${port}`);
   assert.equal((await fetch(`http://127.0.0.1:${port}/readyz`)).status, 200);

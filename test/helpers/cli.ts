@@ -1,9 +1,6 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { cliBundle } from './bundle.ts';
+import { builtBin } from './bin.ts';
 import { assertNoSecretsInOutput, configuredSecrets } from './log-secrets.ts';
-
-export const BIN = fileURLToPath(new URL('../../bin/wallet-admin.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;
@@ -18,15 +15,12 @@ export interface StdinOptions {
   keepOpen?: boolean;
 }
 
-/**
- * Runs `wallet-admin` as a user would, in its own process: the CLI's current sources bundled
- * (cliBundle), as `npm run build` compiles them for bin/wallet-admin.js; serve.test.ts runs the bin itself.
- */
-export async function runCli(args: string[], env: Record<string, string | undefined>, stdin: StdinOptions = {}): Promise<CliResult> {
-  const entry = await cliBundle();
+/** Runs `wallet-admin` as a user would, in its own process: bin/wallet-admin.js over a fresh dist/ (builtBin). */
+export function runCli(args: string[], env: Record<string, string | undefined>, stdin: StdinOptions = {}): Promise<CliResult> {
+  const bin = builtBin();
   return new Promise((resolve, reject) => {
     const piped = stdin.input !== undefined || stdin.keepOpen === true;
-    const child = spawn(process.execPath, [entry, ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: [piped ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });

@@ -64,6 +64,22 @@ export async function whileNoOtherTestUsesPostgres<T>(ownDatabase: string, work:
   }
 }
 
+/**
+ * Makes a test database refuse writes, or take them again, as a failover to a hot standby does:
+ * every new session is read-only (default_transaction_read_only), and the open ones are ended so
+ * that the service's pool reconnects under the new setting. Only this database is touched.
+ */
+export async function setReadOnly(databaseUrl: string, readOnly: boolean): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  if (!name.startsWith(TEST_DATABASE_PREFIX)) throw new Error(`${name} is not a test database`);
+  await asAdmin(async (client) => {
+    await client.query(
+      `alter database ${name} ${readOnly ? 'set default_transaction_read_only = on' : 'reset default_transaction_read_only'}`,
+    );
+    await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+  });
+}
+
 /** Starts the local cluster if it is down and waits until it accepts connections. */
 export async function startPostgresIfDown(): Promise<void> {
   if (await acceptsConnections()) return;

@@ -1,5 +1,5 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
-import { BIN } from './cli.ts';
+import { builtBin } from './bin.ts';
 import { assertNoSecretsInOutput, configuredSecrets } from './log-secrets.ts';
 
 export interface ServiceProcess {
@@ -16,12 +16,11 @@ export interface ServiceProcess {
 }
 
 /**
- * `wallet-admin serve` in its own process, as an operator runs it (bin/wallet-admin.js, or the
- * same sources bundled, for tests that restart it often: see cliBundle); output collected, and
- * scanned when it closes.
+ * `wallet-admin serve` in its own process, as an operator runs it (bin/wallet-admin.js over a fresh
+ * dist/); output collected, and scanned when it closes.
  */
-export function spawnService(env: Record<string, string>, entry = BIN, as: Pick<SpawnOptions, 'uid' | 'gid'> = {}): ServiceProcess {
-  const child = spawn(process.execPath, [entry, 'serve'], {
+export function spawnService(env: Record<string, string>, as: Pick<SpawnOptions, 'uid' | 'gid'> = {}): ServiceProcess {
+  const child = spawn(process.execPath, [builtBin(), 'serve'], {
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...as,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { createSignInHeaders } from '../../src/auth/signing/sign-in-headers.ts';
 import { DEMO_PRIVATE_KEY } from '../../src/demo/demo-seed.ts';
-import { BIN } from '../helpers/cli.ts';
+import { builtBin } from '../helpers/bin.ts';
 import { request } from '../helpers/http.ts';
 import { assertNoSecretsInOutput } from '../helpers/log-secrets.ts';
 import { spawnService, waitForOutput } from '../helpers/service-process.ts';
@@ -95,7 +95,7 @@ describe('shutdown', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-shutdown-'));
     t.after(() => rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();
-    const child = spawn(process.execPath, [BIN, 'serve'], {
+    const child = spawn(process.execPath, [builtBin(), 'serve'], {
       env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(port), SHUTDOWN_TIMEOUT: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
