@@ -1,11 +1,10 @@
-import { encodeDeployData, erc6492SignatureValidatorAbi, erc6492SignatureValidatorByteCode, type Hex } from 'viem';
 import type { RpcConfig } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
+import { type Admission, ApprovalLookup } from './rpc/approval-lookup.ts';
 import { CallGate } from './rpc/call-gate.ts';
-import { type ChainNode, ChainNodes } from './rpc/chain-nodes.ts';
+import { ChainNodes } from './rpc/chain-nodes.ts';
 import { CodeLookup } from './rpc/code-lookup.ts';
 import { JsonRpcNode, type RpcObserver, RpcReverted, RpcUnavailable } from './rpc/json-rpc-node.ts';
-import { personalMessageHash } from './signature/personal-message-hash.ts';
 
 /** Verifies signatures of smart-contract wallets (EIP-1271, and EIP-6492 before deployment) on their chain. */
 export interface ContractWalletVerifier {
@@ -14,9 +13,10 @@ export interface ContractWalletVerifier {
   /**
    * Whether the wallet at `address` on `chainId` approves `signature` of the personal_sign
    * `message`; false too when no RPC serves the chain. Throws CONTRACT_WALLET_UNAVAILABLE when
-   * the chain's node gives no answer.
+   * the chain's node gives no answer. `admit`, when given, is asked right before the wallet is
+   * (an eth_call), and may refuse: its error is thrown.
    */
-  verify(chainId: number, address: string, message: Uint8Array, signature: string): Promise<boolean>;
+  verify(chainId: number, address: string, message: Uint8Array, signature: string, admit?: Admission): Promise<boolean>;
   /** The eth_getCode cache's hits and misses, for metrics. */
   readonly codeCache: { readonly hits: number; readonly misses: number };
 }
@@ -31,17 +31,18 @@ export function createContractWalletVerifier(config: RpcConfig, observe: RpcObse
   const timeoutMs = config.timeoutSeconds * 1000;
   const chains = new ChainNodes(config.nodes, (url) => new JsonRpcNode(url, { gate, timeoutMs, observe }));
   const codes = new CodeLookup();
+  const approvals = new ApprovalLookup();
   return {
     codeCache: codes.counts,
     mayVerifyOn: (chainId) => chains.mayServe(chainId),
-    async verify(chainId, address, message, signature) {
+    async verify(chainId, address, message, signature, admit) {
       try {
         const chain = await chains.nodeFor(chainId);
         if (chain === undefined) return false;
         // Only a contract can approve a signature its address did not make with a key; a wrapped
         // (EIP-6492) signature brings the code that will be deployed there, so it is asked anyway.
         if (!isErc6492Wrapped(signature) && !(await codes.hasCode(chain, address))) return false;
-        return await isApprovedOnChain(chain, address, message, signature);
+        return await approvals.approves(chain, address, message, signature, admit);
       } catch (error) {
         if (!(error instanceof RpcUnavailable || error instanceof RpcReverted)) throw error;
         const reason = error instanceof RpcUnavailable ? error.message : 'an unexpected revert';
@@ -58,25 +59,4 @@ export function createContractWalletVerifier(config: RpcConfig, observe: RpcObse
 
 function isErc6492Wrapped(signature: string): boolean {
   return signature.length > 2 + 2 * 32 && signature.slice(-64).toLowerCase() === ERC6492_SUFFIX;
-}
-
-/**
- * One eth_call of the EIP-6492 universal validator, deployed for the call only (nothing is
- * written on chain): it deploys a wrapped signature's wallet in the simulation, then asks the
- * wallet's isValidSignature (EIP-1271).
- */
-async function isApprovedOnChain({ chainId, node }: ChainNode, address: string, message: Uint8Array, signature: string): Promise<boolean> {
-  const data = encodeDeployData({
-    abi: erc6492SignatureValidatorAbi,
-    bytecode: erc6492SignatureValidatorByteCode,
-    args: [address.toLowerCase() as Hex, `0x${Buffer.from(personalMessageHash(message)).toString('hex')}`, signature as Hex],
-  });
-  try {
-    const answer = await node.request(String(chainId), 'eth_call', [{ data }, 'latest']);
-    return typeof answer === 'string' && /^0x0*1$/.test(answer);
-  } catch (error) {
-    // The validator reverts on what no wallet approves (a malformed signature, a failed deployment).
-    if (error instanceof RpcReverted) return false;
-    throw error;
-  }
 }

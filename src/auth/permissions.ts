@@ -1,10 +1,4 @@
-/** Every permission the service checks. An owner admin (one with no owner) holds them all. */
-export const ALL_PERMISSIONS = ['files:read', 'files:write', 'files:restore', 'backups:create', 'audit:read'] as const;
-export type Permission = (typeof ALL_PERMISSIONS)[number];
-
-export function isPermission(value: string): value is Permission {
-  return (ALL_PERMISSIONS as readonly string[]).includes(value);
-}
+import { ALL_PERMISSIONS } from '../store/types.ts';
 
 /** What an admin may do: an owner admin holds every permission whatever was granted, others what was granted. */
 export function effectivePermissions(admin: { ownerAdminId: string | null; permissions: readonly string[] }): string[] {

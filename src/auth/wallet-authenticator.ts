@@ -5,6 +5,7 @@ import type { AuthRecords, PrincipalRecord } from '../store/types.ts';
 import { AuthState } from './auth-state.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { ContractWalletVerifier } from './contract-wallet-verifier.ts';
+import type { ChainCheckAllowance } from './limits/chain-check-allowance.ts';
 import { checkMessage, refusalOf } from './message-check.ts';
 import { decodeMessageHeader } from './message-header.ts';
 import { NONCE_KEY_NAME, newNonceKey, SignedNonces } from './nonces.ts';
@@ -36,10 +37,15 @@ export interface Authentication {
 
 interface VerifiedMessage {
   messageHash: string;
-  /** The latest instant the message may have been signed (see MessageClaims): a sign-out everywhere ends those before it. */
+  /**
+   * The latest instant the message may have been signed: what it says (see MessageClaims), but
+   * never after this service first checked it. A sign-out everywhere ends those before it.
+   */
   signedBy: number;
   validUntil: number;
   walletAddress: string;
+  /** A server nonce the message has yet to claim (AUTH_REQUIRE_SERVER_NONCE): claimed once its admin is known, then cached. */
+  unclaimedNonce?: { nonce: string; keepUntil: number } | undefined;
 }
 
 /** A credential whose signature and message rules were checked, cached under its X-SIG. */
@@ -64,6 +70,13 @@ export interface WalletAuthenticatorDeps {
   /** Checks new credentials off the event loop (a VerificationPool); without it, they are checked here with `recoverer`. */
   checker?: MessageChecker | undefined;
   contractWallets?: ContractWalletVerifier | undefined;
+  /** Lets a client's contract-wallet checks reach the chain (see ChainCheckAllowance); without it, any may. */
+  chainChecks?: Pick<ChainCheckAllowance, 'admit'> | undefined;
+  /**
+   * Wallets that may not sign in here (lowercase address → why, and what to do): the published
+   * development wallet on a service others can reach. Refused with PUBLISHED_WALLET_REFUSED.
+   */
+  refusedWallets?: ReadonlyMap<string, string> | undefined;
   now?: () => number;
 }
 
@@ -85,7 +98,11 @@ export class WalletAuthenticator {
     this.now = deps.now ?? Date.now;
   }
 
-  async authenticate(headers: WalletHeaders): Promise<Authentication> {
+  /**
+   * `client` (the caller's address) is what its contract-wallet checks are charged to; without it
+   * (the CLI, tests) they are not limited per client.
+   */
+  async authenticate(headers: WalletHeaders, client?: string): Promise<Authentication> {
     const missing = (['X-WAL', 'X-SIG', 'X-MES'] as const).filter((_name, i) => [headers.wal, headers.sig, headers.mes][i] === undefined);
     if (missing.length > 0) {
       throw new AppError('AUTH_HEADERS_MISSING', `Authentication required: header ${missing.join(', ')} missing`);
@@ -105,8 +122,9 @@ export class WalletAuthenticator {
     let verified: VerifiedMessage | undefined = this.signatures.get(signature, now, (entry) => entry.wal === wal && entry.mes === mes);
     const repeated = verified !== undefined;
     if (verified === undefined) {
-      verified = await this.verify(wal, signature, headers.mes!, now);
-      this.signatures.set(signature, { ...verified, wal, mes }, verified.validUntil);
+      verified = await this.verify(wal, signature, headers.mes!, now, client);
+      // One that must still claim its nonce is cached once it has (below): until then it proves nothing.
+      if (verified.unclaimedNonce === undefined) this.signatures.set(signature, { ...verified, wal, mes }, verified.validUntil);
     }
     if (await this.state.isRevoked(verified.messageHash, now)) {
       throw new AppError('AUTH_MESSAGE_REVOKED', 'This signed message was logged out; sign a new one');
@@ -124,6 +142,12 @@ export class WalletAuthenticator {
         'AUTH_MESSAGE_REVOKED',
         `Every message this admin signed before ${new Date(signedOutBefore).toISOString()} was signed out; sign a new one`,
       );
+    }
+    if (verified.unclaimedNonce !== undefined) {
+      // Only now, for an admin's valid message: a stranger signing with throwaway keys writes nothing.
+      await this.claimNonce(verified.unclaimedNonce, verified.messageHash);
+      verified = { ...verified, unclaimedNonce: undefined };
+      this.signatures.set(signature, { ...verified, wal, mes }, verified.validUntil);
     }
     return {
       principal: this.principalView(record),
@@ -159,26 +183,40 @@ export class WalletAuthenticator {
 
   /**
    * A new credential: the message and its signer checked (checkMessage: on a worker when the pool
-   * has them), then what needs the service's state — the nonce, a contract wallet's approval.
+   * has them), then what needs the service's state — the nonce's own check, a contract wallet's
+   * approval. The nonce is claimed later, once the admin is known (see authenticate).
    */
-  private async verify(wal: string, signature: string, mes: string, now: number): Promise<VerifiedMessage> {
+  private async verify(wal: string, signature: string, mes: string, now: number, client: string | undefined): Promise<VerifiedMessage> {
+    const refusal = this.deps.refusedWallets?.get(wal.toLowerCase());
+    if (refusal !== undefined) throw new AppError('PUBLISHED_WALLET_REFUSED', refusal);
     const input = { wal, sig: signature, mes, now, contractWallets: this.deps.contractWallets !== undefined };
     const checked = this.deps.checker ? await this.deps.checker.check(input) : checkMessage(input, this.deps.config, this.deps.recoverer);
     if (!checked.ok) throw refusalOf(checked);
     const { claims, messageHash } = checked;
     const nonce = claims.kind === 'siwe' && this.deps.config.requireServerNonce ? await this.issuedNonce(claims.nonce!, now) : undefined;
-    if (checked.signer !== wal.toLowerCase()) await this.checkContractWallet(wal, signature, mes, claims.chainId, now);
-    if (nonce !== undefined) {
+    if (checked.signer !== wal.toLowerCase()) await this.checkContractWallet(wal, signature, mes, claims.chainId, now, client);
+    return {
+      messageHash,
+      // A message cannot have been signed after this service first saw it, whatever its Issued At
+      // says: one dated ahead of the server's clock (within AUTH_CLOCK_SKEW) and seen before a sign-out
+      // everywhere is ended by it, like every other message seen before it.
+      signedBy: Math.min(claims.signedBy, now),
+      validUntil: claims.validUntil,
+      walletAddress: toEip55(wal),
       // Kept as long as either could still be presented: the nonce may outlive a short message.
-      const claim = await this.deps.store.claimNonce(claims.nonce!, messageHash, Math.max(claims.validUntil, nonce.expiresAt));
-      if (claim === 'claimed-by-another-message') {
-        throw new AppError(
-          'AUTH_NONCE_INVALID',
-          'The message nonce was already used by another message; get a new one from GET /api/auth/nonce',
-        );
-      }
+      unclaimedNonce: nonce === undefined ? undefined : { nonce: claims.nonce!, keepUntil: Math.max(claims.validUntil, nonce.expiresAt) },
+    };
+  }
+
+  /** Claims a server nonce for this message; AUTH_NONCE_INVALID when another message holds it. */
+  private async claimNonce({ nonce, keepUntil }: { nonce: string; keepUntil: number }, messageHash: string): Promise<void> {
+    const claim = await this.deps.store.claimNonce(nonce, messageHash, keepUntil);
+    if (claim === 'claimed-by-another-message') {
+      throw new AppError(
+        'AUTH_NONCE_INVALID',
+        'The message nonce was already used by another message; get a new one from GET /api/auth/nonce',
+      );
     }
-    return { messageHash, signedBy: claims.signedBy, validUntil: claims.validUntil, walletAddress: toEip55(wal) };
   }
 
   /** A nonce this service issued and that has not expired, or AUTH_NONCE_INVALID. */
@@ -220,14 +258,24 @@ export class WalletAuthenticator {
   /**
    * The wallet's key did not make the signature: for a SIWE message, the wallet may be a contract
    * that approves it on the message's own chain. The chain is asked only about an admin's wallet,
-   * so bad signatures for unknown wallets cost no RPC call; the answer is the same either way.
+   * so bad signatures for unknown wallets cost no RPC call; the answer is the same either way. A
+   * call is charged to `client` (see ChainCheckAllowance).
    */
-  private async checkContractWallet(wal: string, signature: string, mes: string, chainId: number | undefined, now: number): Promise<void> {
+  private async checkContractWallet(
+    wal: string,
+    signature: string,
+    mes: string,
+    chainId: number | undefined,
+    now: number,
+    client: string | undefined,
+  ): Promise<void> {
     const contractWallets = this.deps.contractWallets;
     if (contractWallets === undefined || chainId === undefined) throw invalidSignature();
     if (!contractWallets.mayVerifyOn(chainId)) throw invalidSignature(chainId);
     if ((await this.state.principalRecord(wal, now)) === undefined) throw invalidSignature();
-    if (!(await contractWallets.verify(chainId, wal, decodeMessageHeader(mes).bytes, signature))) throw invalidSignature();
+    const chainChecks = this.deps.chainChecks;
+    const admit = client === undefined || chainChecks === undefined ? undefined : () => chainChecks.admit(client, now);
+    if (!(await contractWallets.verify(chainId, wal, decodeMessageHeader(mes).bytes, signature, admit))) throw invalidSignature();
   }
 }
 

@@ -34,6 +34,8 @@ export interface Command {
   words: string[];
   summary: string;
   options: Record<string, OptionSpec>;
+  /** False for a command with no result to print (serve, which logs): it takes no --json. */
+  printsJson?: boolean;
   /** Printed after the options by --help (serve: the settings). */
   moreHelp?: () => string;
   /** Long-running commands (serve) own their lifecycle and return nothing to print. */

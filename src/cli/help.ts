@@ -43,7 +43,7 @@ export function commandHelp(command: Command): string {
     '',
     'Options:',
     ...options,
-    JSON_LINE,
+    ...(command.printsJson === false ? [] : [JSON_LINE]),
     HELP_LINE,
     ...(command.moreHelp ? ['', command.moreHelp()] : []),
   ].join('\n');

@@ -1,33 +1,22 @@
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
-import { redactUrlsIn } from '../config/redaction.ts';
+import { redactCredentialsIn } from '../config/redaction.ts';
 import { isAppError } from '../errors/app-error.ts';
 import type { OpenedFileServices } from '../files/file-services.ts';
 import type { MetadataStore } from '../store/types.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { type Command, type OptionValues, UsageError } from './command.ts';
-import { adminCommands } from './commands/admin-commands.ts';
-import { backupCommands } from './commands/backup-commands.ts';
-import { channelCommands } from './commands/channel-commands.ts';
-import { fileCommands } from './commands/file-commands.ts';
-import { scopeRestoreCommands } from './commands/scope-restore-commands.ts';
-import { serveCommand } from './commands/serve-command.ts';
-import { signCommand } from './commands/sign-command.ts';
-import { tenantCommands } from './commands/tenant-commands.ts';
+import { COMMANDS } from './command-table.ts';
 import { commandHelp, commandList, groupHelp } from './help.ts';
-
-const COMMANDS: Command[] = [
-  serveCommand,
-  ...tenantCommands,
-  ...adminCommands,
-  ...channelCommands,
-  ...backupCommands,
-  ...fileCommands,
-  ...scopeRestoreCommands,
-  signCommand,
-];
+import { inOptionNames } from './option-names.ts';
 
 const HELP_FLAGS = new Set(['-h', '--help']);
+
+/**
+ * Refusals of a value's shape, by whichever layer noticed: the CLI passes its options on as given,
+ * so these are a malformed option, wrong use of the CLI (exit 2) like the ones it checks itself.
+ */
+const MALFORMED_INPUT = new Set(['VALIDATION_FAILED', 'INVALID_TIMESTAMP', 'INVALID_PATH']);
 
 /** The leading words of the arguments, up to the first option: the command, or a group of commands. */
 function leadingWords(args: string[]): string[] {
@@ -64,7 +53,11 @@ function parseOptions(command: Command, rest: string[]): OptionValues {
   try {
     ({ values } = parseArgs({
       args: rest,
-      options: { ...options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        ...options,
+        ...(command.printsJson === false ? {} : { json: { type: 'boolean' } }),
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -82,7 +75,7 @@ function parseOptions(command: Command, rest: string[]): OptionValues {
 
 /** Runs one CLI invocation and returns the process exit code. */
 export async function main(args: string[]): Promise<number> {
-  const json = args.includes('--json');
+  let json = args.includes('--json');
   let store: MetadataStore | undefined;
   let fileServices: OpenedFileServices | undefined;
   let running: Command | undefined;
@@ -104,6 +97,8 @@ export async function main(args: string[]): Promise<number> {
     }
     const { command, rest } = found;
     running = command;
+    // serve takes no --json: its refusal of one is no JSON either.
+    if (command.printsJson === false) json = false;
     const values = parseOptions(command, rest);
     if (values.help) {
       process.stdout.write(`${commandHelp(command)}\n`);
@@ -138,14 +133,16 @@ export async function main(args: string[]): Promise<number> {
     else if (result) process.stdout.write(`${json ? JSON.stringify(result.json) : result.text}\n`);
     return 0;
   } catch (error) {
-    const usageProblem = error instanceof UsageError;
+    const usageProblem = error instanceof UsageError || (isAppError(error) && MALFORMED_INPUT.has(error.code));
     const code = isAppError(error) ? error.code : usageProblem ? 'USAGE' : error instanceof ConfigError ? 'CONFIG_INVALID' : 'FAILED';
     // Settings' messages hide credentials already; a driver's error might quote a URL of its own.
-    const message = redactUrlsIn(error instanceof Error ? error.message : String(error));
+    let message = redactCredentialsIn(error instanceof Error ? error.message : String(error));
+    if (isAppError(error) && running) message = inOptionNames(message, Object.keys(running.options));
+    const helpFor = error instanceof UsageError ? (error.command ?? running) : running;
     const hint = !usageProblem
       ? ''
-      : (error.command ?? running)
-        ? `\nRun "wallet-admin ${(error.command ?? running)!.words.join(' ')} --help" for its options.`
+      : helpFor
+        ? `\nRun "wallet-admin ${helpFor.words.join(' ')} --help" for its options.`
         : '\nRun "wallet-admin --help" for the commands.';
     process.stderr.write(`wallet-admin: ${message}${hint}\n`);
     if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);

@@ -1,4 +1,3 @@
-import { ALL_PERMISSIONS, isPermission } from '../auth/permissions.ts';
 import { checkRfc3339 } from '../auth/siwe/rfc3339.ts';
 import { parseBackupTimestamp } from '../files/backup-timestamp.ts';
 import { type OptionValues, optionalString, UsageError } from './command.ts';
@@ -50,12 +49,4 @@ export function atMostOneOf(values: OptionValues, names: string[], required = fa
   if (given.length > 1)
     throw new UsageError(`Give ${required ? 'one' : 'at most one'} of ${list}, not ${given.map((n) => `--${n}`).join(' and ')}`);
   if (required && given.length === 0) throw new UsageError(`Give one of ${list}`);
-}
-
-/** A permission must be one the service checks: a typo stored would grant nothing and say nothing. */
-export function knownPermission(value: string): string {
-  if (!isPermission(value)) {
-    throw new UsageError(`--permission "${value.slice(0, 60)}" is not a permission; the permissions are ${ALL_PERMISSIONS.join(', ')}`);
-  }
-  return value;
 }

@@ -33,7 +33,7 @@ export async function readPipedInput(input: TerminalInput, what: string, maxByte
     if (length > maxBytes) throw new UsageError(`stdin holds more than ${maxBytes} bytes; that is not ${what}`);
     chunks.push(bytes);
   }
-  if (length === 0) throw new UsageError(`stdin is empty: no ${what}`);
+  if (length === 0) throw new UsageError(`stdin is empty; pipe ${what} into it, or name its file`);
   return Buffer.concat(chunks);
 }
 

@@ -71,6 +71,12 @@ export interface StorageConfig {
         forcePathStyle: boolean;
         /** Where the bucket's objects are readable without credentials (a CDN, a public bucket). */
         publicBaseUrl: string | undefined;
+        /**
+         * The longest one request to the store may wait to connect, or go without a byte either way:
+         * then it fails (503), and the file's lock is let go, instead of waiting on a half-open
+         * connection until the operating system gives up (minutes to hours).
+         */
+        timeoutSeconds: number;
       }
     | undefined;
 }
@@ -210,6 +216,18 @@ function checkUrlSigning({ files, storage }: Config, problems: string[]): void {
 
 const S3_PRESIGN_MAX_SECONDS = 7 * 86400;
 
+/**
+ * An upload streams the client's body to the store as it arrives: while the body pauses (for up
+ * to BODY_IDLE_TIMEOUT), the store's connection is idle too, and must not be cut for it.
+ */
+function checkS3Timeout({ storage, limits }: Config, problems: string[]): void {
+  if (storage.s3 && storage.s3.timeoutSeconds < limits.bodyIdleSeconds) {
+    problems.push(
+      `S3_TIMEOUT (${storage.s3.timeoutSeconds}) must be at least BODY_IDLE_TIMEOUT (${limits.bodyIdleSeconds}): an upload's connection to the store idles while its body pauses`,
+    );
+  }
+}
+
 /** Reads and validates every setting once; throws ConfigError naming each bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const read = new EnvReader(env);
@@ -246,6 +264,7 @@ export function loadConfig(env: Env = process.env): Config {
             region: read.string('S3_REGION', 'us-east-1'),
             forcePathStyle: read.boolean('S3_FORCE_PATH_STYLE', false),
             publicBaseUrl: s3PublicBase?.href.replace(/\/+$/, ''),
+            timeoutSeconds: read.seconds('S3_TIMEOUT', 60, 1, 3600),
           }
         : undefined,
   };
@@ -303,6 +322,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: read.raw('METRICS_TOKEN'),
   };
   checkUrlSigning(config, read.problems);
+  checkS3Timeout(config, read.problems);
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
 }

@@ -14,9 +14,20 @@ const SCHEME = /^[a-z][a-z0-9+.-]*:(\/\/)?/i;
 const URL_IN_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>]*/gi;
 // pg takes ?password=, ioredis ?password= too; tokens and keys travel in query strings as well.
 const SECRET_QUERY_VALUE = /([?&;][^=&#\s]*(?:pass|pwd|secret|token|key|auth|credential|signature)[^=&#\s]*=)[^&#\s]*/gi;
+// libpq's key=value connection strings (`host=db user=app password=S3cret`, a value may be quoted:
+// `password='a b'`), and the same keys wherever else a text names them. The key must start a word,
+// so that `sslpassword`-like keys of other meaning are not taken for it, nor it for them.
+const SECRET_KEY_VALUE = /(\b(?:password|passwd|pass|pwd)\s*=\s*)('(?:[^'\\]|\\.)*'?|"(?:[^"\\]|\\.)*"?|[^\s&;,'"]*)/gi;
+// `user:password@host` without a scheme (a URL missing its `postgres://`, a driver quoting its target).
+const USER_INFO_IN_TEXT = /(^|[\s"'`(<=])[^\s"'`()<>=/@:]*:(?!\/\/)[^\s"'`<>@]*@(?=[^\s@])/g;
 
 function isSecretSetting(name: string): boolean {
   return SECRET_SETTING.test(name);
+}
+
+/** A text without the values of password keys (key=value forms, libpq's among them). */
+function redactKeyValues(text: string): string {
+  return text.replace(SECRET_KEY_VALUE, `$1${HIDDEN}`);
 }
 
 /**
@@ -24,22 +35,27 @@ function isSecretSetting(name: string): boolean {
  * named like secrets. Everything up to the last '@' is user information: a password may hold an
  * unescaped '/' or '@' that ends the authority early for a parser (and then the URL does not
  * parse), so the parser's idea of the host is not relied on. A '@' later in a path or query hides
- * more than needed, which in an error message is the safe side.
+ * more than needed, which in an error message is the safe side. What is not a URL at all (libpq's
+ * `host=db password=…`) loses its password values too.
  */
 export function redactUrl(url: string): string {
   const scheme = SCHEME.exec(url)?.[0] ?? '';
   const rest = url.slice(scheme.length);
   const at = rest.lastIndexOf('@');
   const hostOn = at === -1 ? rest : `${HIDDEN}@${rest.slice(at + 1)}`;
-  return scheme + hostOn.replace(SECRET_QUERY_VALUE, `$1${HIDDEN}`);
+  return redactKeyValues(scheme + hostOn.replace(SECRET_QUERY_VALUE, `$1${HIDDEN}`));
 }
 
-/** A text (an error's message) with every URL in it passed through redactUrl. */
-export function redactUrlsIn(text: string): string {
-  return text.replace(URL_IN_TEXT, redactUrl);
+/**
+ * A text (an error's message) without the credentials it may quote: every URL in it passed through
+ * redactUrl, and anywhere else a `password=` (or `passwd=`, `pass=`, `pwd=`) value and the user
+ * information of a `user:password@host` without a scheme.
+ */
+export function redactCredentialsIn(text: string): string {
+  return redactKeyValues(text.replace(URL_IN_TEXT, redactUrl).replace(USER_INFO_IN_TEXT, `$1${HIDDEN}@`));
 }
 
-/** A setting's value as a message about it may quote it: a secret not at all, anything else without URL credentials. */
+/** A setting's value as a message about it may quote it: a secret not at all, anything else without credentials. */
 export function shownValue(name: string, value: string): string {
-  return isSecretSetting(name) ? '(value hidden: it is a secret)' : JSON.stringify(redactUrl(value));
+  return isSecretSetting(name) ? '(value hidden: it is a secret)' : JSON.stringify(redactCredentialsIn(redactUrl(value)));
 }

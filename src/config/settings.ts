@@ -69,6 +69,11 @@ export const SETTINGS: readonly SettingInfo[] = [
   { name: 'S3_BUCKET', fallback: 'unset', meaning: 'the bucket for STORAGE=s3 (credentials from the standard AWS_* variables)' },
   { name: 'S3_REGION', fallback: 'us-east-1', meaning: "the bucket's region" },
   { name: 'S3_FORCE_PATH_STYLE', fallback: 'false', meaning: 'path-style bucket URLs (MinIO and other S3-compatible stores)' },
+  {
+    name: 'S3_TIMEOUT',
+    fallback: '60',
+    meaning: 'seconds (at least BODY_IDLE_TIMEOUT) a request to the store may wait to connect or go without a byte; then 503',
+  },
   { name: 'S3_PUBLIC_BASE_URL', fallback: 'unset', meaning: "with STORAGE=s3: where the bucket's objects can be read without credentials" },
   { name: 'MAX_FILE_BYTES', fallback: '1073741824', meaning: 'largest upload; larger bodies get 413 and change nothing' },
   { name: 'FILE_URL_SIGNING', fallback: 'false', meaning: 'true: restores answer a link that downloads without wallet headers' },

@@ -20,14 +20,48 @@ export interface DemoData {
 /**
  * Why a first start must not create the demo data, or undefined when it may. Anyone can sign with
  * the demo owner's key, so the demo owner may exist only where nobody else can reach the service:
- * outside production, listening on loopback, and with a loopback public address (a loopback HOST
- * behind a proxy that publishes it at https://admin.example.com is reachable from anywhere).
+ * outside production, listening on loopback, with a loopback public address (a loopback HOST
+ * behind a proxy that publishes it at https://admin.example.com is reachable from anywhere), no
+ * proxy trusted to forward clients (TRUST_PROXY: there is one, so others reach the service through
+ * it), and no sign-in domain but loopback ones (AUTH_DOMAINS naming admin.example.com says that is
+ * where people reach it). The same reasons refuse the published wallet's sign-ins (see service.ts).
  */
-export function demoRefusal(config: Pick<Config, 'production' | 'host' | 'publicBaseUrl'>): string | undefined {
+export function demoRefusal(
+  config: Pick<Config, 'production' | 'host' | 'publicBaseUrl' | 'trustProxy'> & { auth: Pick<Config['auth'], 'domains'> },
+): string | undefined {
   if (config.production) return 'NODE_ENV=production';
   if (!isLoopbackHost(config.host)) return `HOST ${config.host} is not a loopback address`;
   if (!isLoopbackHost(new URL(config.publicBaseUrl).hostname)) return `PUBLIC_BASE_URL ${config.publicBaseUrl} is not a loopback address`;
+  if (config.trustProxy.length > 0) return 'TRUST_PROXY is set: clients reach the service through a proxy';
+  const published = config.auth.domains.find((domain) => !isLoopbackHost(hostOfDomain(domain)));
+  if (published !== undefined) return `AUTH_DOMAINS names ${published}, which is not a loopback address`;
   return undefined;
+}
+
+/** The host of an AUTH_DOMAINS entry (host[:port], an IPv6 address in brackets); '' when it has none. */
+function hostOfDomain(domain: string): string {
+  try {
+    return new URL(`http://${domain}`).hostname;
+  } catch {
+    return '';
+  }
+}
+
+/** The detail of a refused sign-in of the published wallet: why, and what to do, without the settings that made it so. */
+export const PUBLISHED_WALLET_REFUSAL =
+  `${DEMO_WALLET} is the published development wallet (Hardhat/Anvil account #0): anyone holds its key, so it cannot ` +
+  'sign in to a service in production or reachable from other machines (the start-up log says which setting makes it so). ' +
+  'Sign in with your own wallet; an operator gives the demo owner yours with wallet-admin admin set-wallet, ' +
+  'or suspends it with wallet-admin admin set-status --status SUSPENDED.';
+
+/** The start-up warning when a demo owner made on an earlier loopback start meets a start that refuses it. */
+export function demoOwnerRefusedNotice(reason: string, adminId: string): string {
+  return (
+    `The demo owner (admin ${adminId}, the published development wallet ${DEMO_WALLET}, whose key anyone holds) exists from ` +
+    `an earlier start, and ${reason}: its sign-ins are refused (403 PUBLISHED_WALLET_REFUSED) while the service runs so. ` +
+    `Give that admin your own wallet (wallet-admin admin set-wallet --admin ${adminId} --wallet 0xYOUR_WALLET_ADDRESS) ` +
+    `or suspend it (wallet-admin admin set-status --admin ${adminId} --status SUSPENDED), with the service's settings.`
+  );
 }
 
 // No double quote anywhere: the lines also go into a JSON log message, whose readers stop at one.
@@ -48,19 +82,32 @@ export const FIRST_ADMIN_COMMANDS = [
 export function withoutDemoNotice(reason: string): string {
   return (
     `No demo data was created on this first start on empty data: ${reason}. The demo owner's private key is published, ` +
-    'so demo data is created only without NODE_ENV=production, on a loopback HOST and a loopback PUBLIC_BASE_URL. ' +
+    'so demo data is created only without NODE_ENV=production, on a loopback HOST and a loopback PUBLIC_BASE_URL, ' +
+    'without TRUST_PROXY and with loopback AUTH_DOMAINS only. ' +
     `Create the first tenant, owner admin and channel with the CLI (same settings): ${FIRST_ADMIN_COMMANDS.join('; ')}`
   );
 }
 
-/** What a first start without demo data prints for people: the same commands, one per line, ready to paste. */
-export function firstAdminBanner(reason: string): string {
+/** Where the service shows itself to people: the pages a start-up banner links. */
+export interface ServiceLinks {
+  consoleUrl: string;
+  apiReferenceUrl: string;
+  openApiUrl: string;
+}
+
+/**
+ * What a first start without demo data prints for people: the same commands, one per line, ready
+ * to paste, then where to go once signed in (the console, and the API reference, as the demo's
+ * banner links them).
+ */
+export function firstAdminBanner(reason: string, links: ServiceLinks): string {
   return (
     `\nNo tenant exists yet, and no demo data was created (${reason}).\n` +
     "Create the first tenant, owner admin and channel with the CLI, from the project's folder and with the\n" +
     "service's settings (DATA_DIR or DATABASE_URL), putting your wallet's address in the second line:\n\n" +
     `${FIRST_ADMIN_COMMANDS.map((line) => `  ${line}`).join('\n')}\n\n` +
-    'Then sign in with that wallet (the console, or: npm exec --no -- wallet-admin sign --help).\n\n'
+    `Then sign in with that wallet: the console at ${links.consoleUrl}, or npm exec --no -- wallet-admin sign --help.\n\n` +
+    `The API reference: ${links.apiReferenceUrl} (the OpenAPI document: ${links.openApiUrl}).\n\n`
   );
 }
 

@@ -29,6 +29,7 @@ export const ErrorCodes = {
   AUTH_UNKNOWN_WALLET: 401,
   // 403 — known but not allowed
   ADMIN_SUSPENDED: 403,
+  PUBLISHED_WALLET_REFUSED: 403,
   PERMISSION_DENIED: 403,
   LINK_INVALID: 403,
   // 404 — not found or not yours

@@ -1,9 +1,8 @@
-import type { Permission } from '../auth/permissions.ts';
 import { hasPermission, type Principal } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
 import { safeSegment } from '../storage/safe-path.ts';
 import type { AuditAction, Page, PageRequest } from '../store/file-catalog-types.ts';
-import type { Channel, ChannelLookup, LinkedChannelListing } from '../store/types.ts';
+import type { Channel, ChannelLookup, LinkedChannelListing, Permission } from '../store/types.ts';
 import { type AuditTrail, type RequestedNames, requestedDetails } from './audit-trail.ts';
 import { type FilePath, filePath } from './file-path.ts';
 

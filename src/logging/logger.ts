@@ -13,16 +13,41 @@ export interface Logger {
 
 const CENSORED = '[redacted]';
 const CREDENTIAL_HEADERS = ['x-sig', 'x-mes', 'authorization'];
-/** Query parameters that are credentials: a signed link's signature stands in for the wallet. */
-const CREDENTIAL_PARAMETER = /([?&]signature=)[^&#]*/gi;
+/** Query parameters that are credentials, by their decoded name: a signed link's signature stands in for the wallet. */
+const CREDENTIAL_PARAMETERS = new Set(['signature']);
+/** A letter of "signature" written as is, or any escape: what a query must hold for a parameter name to decode to it. */
+const MAY_NAME_A_CREDENTIAL = /signature|%/i;
 
 /**
  * A request target with its credentials redacted: a signed link's `signature=` authenticates a
  * download until it expires, so a log line holding it would hand the file to whoever reads the log.
+ * Parameters are judged by their name as the router decodes it (`%73ignature` is `signature` to
+ * Fastify's query parser, `+` a blank), in any letter case, so no spelling that the route accepts
+ * as the signature reaches the log; the name stays as it was sent.
  */
 export function censorUrl(url: string): string {
-  // The search first: nearly every URL has no such parameter, and a replace costs far more.
-  return /signature=/i.test(url) ? url.replace(CREDENTIAL_PARAMETER, `$1${CENSORED}`) : url;
+  const query = url.indexOf('?');
+  // The searches first: nearly every URL has no query, or none that could name a credential.
+  if (query === -1 || !MAY_NAME_A_CREDENTIAL.test(url.slice(query + 1))) return url;
+  const parameters = url.slice(query + 1).split('&');
+  for (let i = 0; i < parameters.length; i++) {
+    const parameter = parameters[i]!;
+    const equals = parameter.indexOf('=');
+    if (equals !== -1 && CREDENTIAL_PARAMETERS.has(decodedName(parameter.slice(0, equals)))) {
+      parameters[i] = `${parameter.slice(0, equals + 1)}${CENSORED}`;
+    }
+  }
+  return `${url.slice(0, query + 1)}${parameters.join('&')}`;
+}
+
+/** A query parameter's name as a query parser reads it, lowercase; as sent when its escapes are broken. */
+function decodedName(name: string): string {
+  const spaced = name.replaceAll('+', ' ');
+  try {
+    return decodeURIComponent(spaced).toLowerCase();
+  } catch {
+    return spaced.toLowerCase();
+  }
 }
 
 /** A copy of a headers object without credential values (signatures, signed messages, bearer tokens). */

@@ -17,6 +17,7 @@ export async function runServer(config: Config): Promise<void> {
   await service.app.listen({ host: config.host, port: config.port });
   const consoleUrl = `${config.publicBaseUrl}/console/`;
   const apiReferenceUrl = `${config.publicBaseUrl}/api/docs`;
+  const openApiUrl = `${config.publicBaseUrl}/api/openapi.json`;
   logger.info(
     { engine: service.store.engine, dataDir: config.dataDir, authDomains: config.auth.domains, consoleUrl, apiReferenceUrl },
     `wallet-admin listening on ${config.publicBaseUrl} (console: ${consoleUrl}, API reference: ${apiReferenceUrl})`,
@@ -25,7 +26,7 @@ export async function runServer(config: Config): Promise<void> {
   if (emptyWithoutDemo) {
     logger.warn({ reason: noDemoBecause }, withoutDemoNotice(noDemoBecause));
     // The log line is for the record; the operator at the terminal gets the commands one per line.
-    process.stdout.write(firstAdminBanner(noDemoBecause));
+    process.stdout.write(firstAdminBanner(noDemoBecause, { consoleUrl, apiReferenceUrl, openApiUrl }));
   }
   if (demo) {
     const headers = await createSignInHeaders({
@@ -42,7 +43,7 @@ export async function runServer(config: Config): Promise<void> {
         `Channel "demo" holds example files, one backup and a changed welcome/prices.csv to restore.\n\n` +
         `Or open the admin console at ${consoleUrl} and sign in there with a browser wallet that holds the\n` +
         `development key (README says how to import it into one).\n\n` +
-        `The API reference: ${apiReferenceUrl} (the OpenAPI document: ${config.publicBaseUrl}/api/openapi.json).\n\n`,
+        `The API reference: ${apiReferenceUrl} (the OpenAPI document: ${openApiUrl}).\n\n`,
     );
   }
 

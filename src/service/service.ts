@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
+import { ChainCheckAllowance } from '../auth/limits/chain-check-allowance.ts';
 import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
 import { MemoryFailureLimiter } from '../auth/limits/memory-failure-limiter.ts';
-import { keyedByNetwork } from '../auth/limits/network-key.ts';
+import { failureKeyOf, keyedByNetwork } from '../auth/limits/network-key.ts';
 import { checkMessage } from '../auth/message-check.ts';
 import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { VerificationPool } from '../auth/verification-pool.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config, RpcConfig } from '../config/config.ts';
+import { DEMO_WALLET, demoOwnerRefusedNotice, demoRefusal, PUBLISHED_WALLET_REFUSAL } from '../demo/demo-seed.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { type FileServices, openFileServices } from '../files/file-services.ts';
 import { buildApp } from '../http/app.ts';
@@ -37,6 +39,11 @@ const PURGE_INTERVAL_MS = 60_000;
 export interface ServiceOptions {
   /** Where the built console is (buildApp's `consoleDir`): dist/console unless given. */
   consoleDir?: string;
+  /**
+   * The sign-ins' clock (message times, and how long cached admin records and revocations are
+   * trusted): Date.now unless given. Tests move it to show a bound that waiting could only suggest.
+   */
+  now?: () => number;
 }
 
 /** Wires store, authentication and HTTP together; the one composition root of the server. */
@@ -60,13 +67,6 @@ export async function createService(config: Config, logger: Logger, options: Ser
           (err) => logger.error({ err }, 'a sign-in verification worker failed; it is replaced'),
         )
       : undefined;
-  const authenticator = new WalletAuthenticator({ config: config.auth, store, recoverer, checker, contractWallets });
-  metrics.cache('signature_cache', 'Signature-cache', authenticator.signatures);
-  if (contractWallets) metrics.cache('rpc_code_cache', 'eth_getCode cache (contract-wallet checks)', contractWallets.codeCache);
-  const fileServices = await openFileServices(config, store.files, logger, {
-    recover: true,
-    observe: (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes),
-  });
   // Counted per IPv4 address and per IPv6 network (AUTH_FAIL_IPV6_PREFIX), in Redis or in this process.
   const failures = keyedByNetwork(
     config.redisUrl
@@ -74,6 +74,22 @@ export async function createService(config: Config, logger: Logger, options: Ser
       : new MemoryFailureLimiter(config.auth.failLimit),
     config.auth.failIpv6Prefix,
   );
+  const authenticator = new WalletAuthenticator({
+    config: config.auth,
+    store,
+    recoverer,
+    checker,
+    contractWallets,
+    chainChecks: contractWallets && new ChainCheckAllowance(failures, (client) => failureKeyOf(client, config.auth.failIpv6Prefix)),
+    refusedWallets: await refusedWallets(config, store, logger),
+    now: options.now,
+  });
+  metrics.cache('signature_cache', 'Signature-cache', authenticator.signatures);
+  if (contractWallets) metrics.cache('rpc_code_cache', 'eth_getCode cache (contract-wallet checks)', contractWallets.codeCache);
+  const fileServices = await openFileServices(config, store.files, logger, {
+    recover: true,
+    observe: (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes),
+  });
   const app = await buildApp({
     config,
     authenticator,
@@ -125,6 +141,19 @@ export async function createService(config: Config, logger: Logger, options: Ser
       await store.close();
     },
   };
+}
+
+/**
+ * The published development wallet may sign in only where the demo data may be created (see
+ * demoRefusal): anyone holds its key. A demo owner made by an earlier start on loopback would
+ * otherwise stay an open door once the service is published; the start-up log says so, and how to close it.
+ */
+async function refusedWallets(config: Config, store: MetadataStore, logger: Logger): Promise<ReadonlyMap<string, string> | undefined> {
+  const reason = demoRefusal(config);
+  if (reason === undefined) return undefined;
+  const demoOwner = await store.findAdminByWallet(DEMO_WALLET);
+  if (demoOwner !== undefined) logger.warn({ reason, adminId: demoOwner.id }, demoOwnerRefusedNotice(reason, demoOwner.id));
+  return new Map([[DEMO_WALLET.toLowerCase(), PUBLISHED_WALLET_REFUSAL]]);
 }
 
 // viem and ioredis take 0.3–0.4 s to load together: only deployments that use them (AUTH_RPC_URL,

@@ -32,6 +32,8 @@ export interface S3StorageConfig {
   bucket: string;
   region: string;
   forcePathStyle: boolean;
+  /** S3_TIMEOUT: the longest a request may wait to connect, or go without a byte either way. */
+  timeoutSeconds: number;
 }
 
 /** Object metadata key holding the sha256 of the bytes, so copies are checked without reading them. */
@@ -62,6 +64,11 @@ export class S3BlobStorage implements BlobStorage {
       // SDK releases from 3.729 add checksums by default that many S3-compatible servers refuse.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
+      // Without these a connection that never opens, or a store that stops answering on an open one
+      // (a half-open connection), holds the request, and its file's lock, until the operating system
+      // gives up. Not requestTimeout: that bounds a whole request, and a large upload or download
+      // may rightly take longer than any bound; an idle socket is what a hung store looks like.
+      requestHandler: { connectionTimeout: config.timeoutSeconds * 1000, socketTimeout: config.timeoutSeconds * 1000 },
     });
   }
 

@@ -1,9 +1,9 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
 import { adminNotFound, walletTaken } from '../errors/common-errors.ts';
 import { violates, WALLET_UNIQUE } from './database-errors.ts';
 import { newAdminId } from './ids.ts';
-import { normalizeWallet, requireLabel, requireLabels, requireName, requireStatus } from './input-validation.ts';
+import { normalizeWallet, requireEach, requireFeature, requireName, requirePermission, requireStatus } from './input-validation.ts';
 import type { AdminsTable, Database } from './schema.ts';
 import { requireTenant } from './tenant-records.ts';
 import type { Admin, AdminRecords, AdminStatus } from './types.ts';
@@ -20,8 +20,8 @@ export function adminRecords(db: Db, now: () => number): AdminRecords {
         wallet: normalizeWallet(input.wallet),
         displayName: requireName(input.displayName, 'Display name'),
         ownerAdminId: input.ownerAdminId ?? null,
-        permissions: requireLabels(input.permissions, 'Permission'),
-        features: requireLabels(input.features, 'Feature'),
+        permissions: requireEach(input.permissions, requirePermission),
+        features: requireEach(input.features, requireFeature),
       };
       return insertAdmin(db, valid, now());
     },
@@ -56,25 +56,27 @@ export function adminRecords(db: Db, now: () => number): AdminRecords {
     async setAdminStatus(id, status) {
       const valid = requireStatus(status);
       const at = now();
-      return updateAdmin(db, id, valid === 'SUSPENDED' ? { status: valid, signed_out_before: at } : { status: valid }, at);
+      return updateAdmin(db, id, valid === 'SUSPENDED' ? { status: valid, signed_out_before: cutAt(at) } : { status: valid }, at);
     },
 
     async setAdminWallet(id, wallet) {
       const at = now();
-      return updateAdmin(db, id, { wallet: normalizeWallet(wallet), signed_out_before: at }, at);
+      return updateAdmin(db, id, { wallet: normalizeWallet(wallet), signed_out_before: cutAt(at) }, at);
     },
 
     async signOutEverywhere(id) {
       const at = now();
-      return updateAdmin(db, id, { signed_out_before: at }, at);
+      return updateAdmin(db, id, { signed_out_before: cutAt(at) }, at);
     },
 
     async grantPermission(id, permission) {
-      return changePermission(db, id, requireLabel(permission, 'Permission'), true, now());
+      return changePermission(db, id, requirePermission(permission), true, now());
     },
 
+    // Any permission the admin holds may go, one stored before permissions were checked included;
+    // one it does not hold must be a permission (a misspelt revoke would otherwise change nothing, silently).
     async revokePermission(id, permission) {
-      return changePermission(db, id, requireLabel(permission, 'Permission'), false, now());
+      return changePermission(db, id, permission, false, now());
     },
   };
 }
@@ -176,7 +178,17 @@ async function requireAdmin(db: Db, id: string): Promise<Admin> {
   return admin;
 }
 
-type AdminChange = { status?: AdminStatus; wallet?: string; signed_out_before?: number };
+type AdminChange = { status?: AdminStatus; wallet?: string; signed_out_before?: RawBuilder<number> };
+
+/**
+ * The admin's cut moved to `at`, never back: the cut is taken on the clock of whatever machine ends
+ * the sessions (an instance, an operator's CLI), and a later sign-out from one whose clock runs
+ * behind must not bring back the messages an earlier one ended. Decided in the UPDATE itself, so
+ * that two sign-outs at once cannot both read the old cut.
+ */
+function cutAt(at: number): RawBuilder<number> {
+  return sql<number>`case when signed_out_before is null or signed_out_before < ${at} then ${at} else signed_out_before end`;
+}
 
 async function updateAdmin(db: Db, id: string, change: AdminChange, now: number): Promise<Admin> {
   const result = await db
@@ -204,7 +216,12 @@ async function changePermission(db: Db, id: string, permission: string, grant: b
         .onConflict((oc) => oc.columns(['admin_id', 'permission']).doNothing())
         .execute();
     } else {
-      await trx.deleteFrom('admin_permissions').where('admin_id', '=', id).where('permission', '=', permission).execute();
+      const removed = await trx
+        .deleteFrom('admin_permissions')
+        .where('admin_id', '=', id)
+        .where('permission', '=', permission)
+        .executeTakeFirst();
+      if (removed.numDeletedRows === 0n) requirePermission(permission);
     }
   });
   return requireAdmin(db, id);

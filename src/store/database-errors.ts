@@ -69,6 +69,17 @@ function isDatabaseReadOnly(error: unknown): boolean {
 }
 
 /**
+ * SQLite ends a transaction itself on some errors of a statement in it (a full disk, an I/O error,
+ * no memory), so the ROLLBACK that follows finds none. That ROLLBACK has nothing left to undo; the
+ * error worth reporting is the statement's.
+ */
+export function isRollbackWithoutTransaction(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === 'SQLITE_ERROR' && message === 'cannot rollback - no transaction is active';
+}
+
+/**
  * An outage or a database that refuses writes → AppError SERVICE_UNAVAILABLE, a full disk →
  * INSUFFICIENT_STORAGE, the driver error kept as the cause; any other error unchanged.
  */

@@ -1,5 +1,5 @@
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
-import { translateDriverError } from './database-errors.ts';
+import { isRollbackWithoutTransaction, translateDriverError } from './database-errors.ts';
 
 /**
  * The store's one error boundary: the dialect as given, but with a driver that passes every error
@@ -72,8 +72,15 @@ class TranslatingDriver implements Driver {
     return translated(() => this.inner.commitTransaction(innerOf(connection)));
   }
 
+  /** Kysely rolls back after a failed statement and then throws the statement's error, unless the rollback throws first. */
   rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    return translated(() => this.inner.rollbackTransaction(innerOf(connection)));
+    return translated(async () => {
+      try {
+        await this.inner.rollbackTransaction(innerOf(connection));
+      } catch (error) {
+        if (!isRollbackWithoutTransaction(error)) throw error;
+      }
+    });
   }
 
   releaseConnection(connection: DatabaseConnection): Promise<void> {

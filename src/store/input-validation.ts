@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
-import { ADMIN_STATUSES, type AdminStatus } from './types.ts';
+import { ADMIN_STATUSES, type AdminStatus, ALL_PERMISSIONS, type Permission } from './types.ts';
 
 const WALLET_SHAPE = /^0x[0-9a-fA-F]{40}$/;
 const MAX_NAME_LENGTH = 200;
@@ -18,13 +18,43 @@ export function requireName(value: string, what: string): string {
   return requireText(value, what, MAX_NAME_LENGTH);
 }
 
-/** A permission or feature label. */
-export function requireLabel(value: string, what: string): string {
-  return requireText(value, what, MAX_LABEL_LENGTH);
+/** One of the permissions the service checks, exactly as written there. */
+export function requirePermission(value: string): Permission {
+  if (!isPermission(value)) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `Permission must be one of ${ALL_PERMISSIONS.join(', ')} (got ${JSON.stringify(String(value).slice(0, 60))})`,
+    );
+  }
+  return value;
 }
 
-export function requireLabels(values: readonly string[] | undefined, what: string): string[] {
-  return [...new Set((values ?? []).map((value) => requireLabel(value, what)))];
+export function isPermission(value: unknown): value is Permission {
+  return (ALL_PERMISSIONS as readonly unknown[]).includes(value);
+}
+
+/**
+ * Features are labels of the operator's own: the service gates nothing on them and only reports
+ * them (a principal's effectiveFeatures) to the applications that do. So there is no known set to
+ * check against, only a shape that an application can compare as it is: lowercase words of
+ * letters and digits joined by one '.', '_', ':' or '-' (beta, reports, editor:v2), never blank,
+ * spaced, control characters or a second spelling in capitals.
+ */
+const FEATURE_SHAPE = /^[a-z0-9]+(?:[._:-][a-z0-9]+)*$/;
+
+export function requireFeature(value: string): string {
+  if (typeof value !== 'string' || !FEATURE_SHAPE.test(value) || value.length > MAX_LABEL_LENGTH) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `Feature must be lowercase letters and digits, words joined by one of . _ : - (such as reports or editor:v2), at most ${MAX_LABEL_LENGTH} characters (got ${JSON.stringify(String(value).slice(0, 60))})`,
+    );
+  }
+  return value;
+}
+
+/** Each once, in any order given. */
+export function requireEach<T>(values: readonly string[] | undefined, check: (value: string) => T): T[] {
+  return [...new Set((values ?? []).map(check))];
 }
 
 export function requireStatus(status: string): AdminStatus {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { tenantNotFound } from '../errors/common-errors.ts';
 import { newTenantId } from './ids.ts';
-import { requireLabel, requireName } from './input-validation.ts';
+import { requireFeature, requireName } from './input-validation.ts';
 import type { Database } from './schema.ts';
 import type { Tenant, TenantRecords } from './types.ts';
 
@@ -42,7 +42,7 @@ export function tenantRecords(db: Db, now: () => number): TenantRecords {
     },
 
     async addTenantFeature(tenantId, feature) {
-      const label = requireLabel(feature, 'Feature');
+      const label = requireFeature(feature);
       await requireTenant(db, tenantId);
       await db
         .insertInto('tenant_features')

@@ -6,6 +6,13 @@ import type { FileCatalog, Page, PageRequest } from './file-catalog-types.ts';
 export type AdminStatus = 'ACTIVE' | 'SUSPENDED';
 export const ADMIN_STATUSES: readonly AdminStatus[] = ['ACTIVE', 'SUSPENDED'];
 
+/**
+ * Every permission the service checks (each route names the one it needs). The store keeps no
+ * other: a misspelt one would grant nothing and say nothing. An owner admin holds them all.
+ */
+export const ALL_PERMISSIONS = ['files:read', 'files:write', 'files:restore', 'backups:create', 'audit:read'] as const;
+export type Permission = (typeof ALL_PERMISSIONS)[number];
+
 export interface Tenant {
   id: string; // t_…
   name: string;

@@ -143,6 +143,31 @@ describe('WalletAuthenticator (no HTTP)', () => {
     assert.equal(await codeOf(auth.authenticate(await signedAt(secondOfCut, wholeSecond))), 'OK', 'its own second may have been after it');
   });
 
+  test('a message dated ahead of the server’s clock counts as signed when the service first saw it: ended by a sign-out after that', async () => {
+    const auth = authenticator({ AUTH_STATE_REFRESH: '0', AUTH_CLOCK_SKEW: '30' });
+    const wallet = newWallet();
+    const admin = await store.createAdmin({ tenantId: fixture.tenant.id, wallet: wallet.address, displayName: 'Fast clock' });
+    const message = async (issuedAt: number) =>
+      asHeaders(
+        await signIn(wallet, DOMAIN, { issuedAt: new Date(issuedAt), nonce: `ahead${issuedAt}x${Math.random().toString(36).slice(2, 8)}` }),
+      );
+    // A client whose clock runs 20 s ahead signs in 5 s before the sign-out: its Issued At is after the cut.
+    const seenAt = Date.now() - 5_000;
+    const early = await message(seenAt + 20_000);
+    clock = seenAt;
+    assert.equal(await codeOf(auth.authenticate(early)), 'OK', 'within the clock skew');
+    const cut = (await store.signOutEverywhere(admin.id)).signedOutBefore!;
+    assert.ok(cut > seenAt && cut < seenAt + 20_000, 'the cut falls between the sign-in and its Issued At');
+    clock = cut + 1_000;
+    assert.equal(await codeOf(auth.authenticate(early)), 'AUTH_MESSAGE_REVOKED', 'seen before the sign-out: ended by it');
+    // The other direction: signed right after the sign-out, by the same fast clock or by an exact one, it works.
+    clock = cut + 100;
+    assert.equal(await codeOf(auth.authenticate(await message(cut + 20_100))), 'OK', 'a fast clock, right after the sign-out');
+    assert.equal(await codeOf(auth.authenticate(await message(cut + 50))), 'OK', 'an exact clock, right after the sign-out');
+    clock = cut + 1_000;
+    assert.equal(await codeOf(auth.authenticate(early)), 'AUTH_MESSAGE_REVOKED', 'and the early one stays ended');
+  });
+
   test('the pure-JS fallback recovers the same signers as the native library', async () => {
     const native = createAddressRecoverer();
     const noble = createAddressRecoverer({ preferNative: false });

@@ -89,20 +89,20 @@ for (const setup of FILE_SETUPS) {
       assert.match(text.stdout, new RegExp(`^${backup.timestamp} +1 files +2 bytes +by scheduler or CLI`));
     });
 
-    test('refusals exit 1 with the error code; wrong use exits 2', async () => {
+    test('refusals exit 1 with the error code; wrong use, a malformed option value included, exits 2', async () => {
       const { fixture } = server;
       const base = ['file', 'restore', '--channel', fixture.channel.id, '--folder', 'docs', '--file'];
-      const cases: [string[], string][] = [
-        [[...base, 'a.txt', '--backup', '20000101_000000'], 'BACKUP_NOT_FOUND'],
-        [[...base, 'a.txt', '--backup', 'yesterday'], 'INVALID_TIMESTAMP'],
-        [[...base, 'never.txt'], 'BACKUP_FILE_NOT_FOUND'],
-        [[...base, '..'], 'INVALID_PATH'],
-        [['backup', 'create', '--channel', 'chn_00000000000000000000000000'], 'CHANNEL_NOT_FOUND'],
-        [['backup', 'list', '--channel', 'main'], 'CHANNEL_NOT_FOUND'],
+      const cases: [string[], string, number][] = [
+        [[...base, 'a.txt', '--backup', '20000101_000000'], 'BACKUP_NOT_FOUND', 1],
+        [[...base, 'a.txt', '--backup', 'yesterday'], 'INVALID_TIMESTAMP', 2],
+        [[...base, 'never.txt'], 'BACKUP_FILE_NOT_FOUND', 1],
+        [[...base, '..'], 'INVALID_PATH', 2],
+        [['backup', 'create', '--channel', 'chn_00000000000000000000000000'], 'CHANNEL_NOT_FOUND', 1],
+        [['backup', 'list', '--channel', 'main'], 'CHANNEL_NOT_FOUND', 1],
       ];
-      for (const [args, code] of cases) {
+      for (const [args, code, exitCode] of cases) {
         const result = await cli(...args);
-        assert.equal(result.code, 1, `${args.join(' ')}: ${result.stderr}`);
+        assert.equal(result.code, exitCode, `${args.join(' ')}: ${result.stderr}`);
         assert.equal(result.json().error.code, code);
         assert.ok(result.stderr.length > 10);
       }

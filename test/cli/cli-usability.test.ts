@@ -4,13 +4,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ALL_PERMISSIONS } from '../../src/auth/permissions.ts';
+import { COMMANDS, commandGroups } from '../../src/cli/command-table.ts';
 import { SETTINGS } from '../../src/config/settings.ts';
+import { ALL_PERMISSIONS } from '../../src/store/types.ts';
 import { runCli } from '../helpers/cli.ts';
+import { nextSecond } from '../helpers/files.ts';
 import { newWallet } from '../helpers/wallets.ts';
 
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const PACKAGE_VERSION = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Every command as `wallet-admin --help` lists it: the words before the summary. */
 function listedCommands(help: string): string[][] {
@@ -33,33 +37,59 @@ describe('CLI usability', () => {
   });
   after(() => rm(dataDir, { recursive: true, force: true }));
 
-  test('--version, --help, a group and every command answer -h with their options', async () => {
+  test('--version, and --help listing every command', async () => {
     const version = await cli('--version');
     assert.deepEqual([version.code, version.stdout.trim()], [0, PACKAGE_VERSION]);
 
     const help = await cli('--help');
     assert.equal(help.code, 0);
-    const commands = listedCommands(help.stdout);
-    for (const words of [['tenant', 'list'], ['channel', 'list'], ['serve'], ['admin', 'grant']]) {
-      assert.ok(
-        commands.some((c) => c.join(' ') === words.join(' ')),
-        words.join(' '),
-      );
-    }
-
-    const group = await cli('tenant', '--help');
-    assert.equal(group.code, 0, group.stderr);
-    for (const sub of ['create', 'list', 'feature add']) assert.match(group.stdout, new RegExp(`^  ${sub} `, 'm'));
+    assert.deepEqual(
+      listedCommands(help.stdout).map((words) => words.join(' ')),
+      COMMANDS.map((c) => c.words.join(' ')),
+    );
     const bare = await cli('channel');
     assert.equal(bare.code, 2, 'a group alone is an incomplete command');
     assert.match(bare.stderr, /^ {2}list /m);
+  });
 
-    for (const words of commands) {
-      const answer = await cli(...words, '-h');
-      assert.equal(answer.code, 0, `${words.join(' ')} -h: ${answer.stderr}`);
-      assert.match(answer.stdout, new RegExp(`^Usage: wallet-admin ${words.join(' ')} `), words.join(' '));
-      assert.match(answer.stdout, /--json/);
+  // From the CLI's own table, so that a command or group added later is asked too.
+  test('-h and --help on every group list its subcommands', async () => {
+    const groups = commandGroups(COMMANDS);
+    assert.ok(groups.some((g) => g.join(' ') === 'tenant feature') && groups.some((g) => g.join(' ') === 'folder'));
+    for (const group of groups) {
+      const subcommands = COMMANDS.filter((c) => group.every((w, i) => c.words[i] === w)).map((c) => c.words.slice(group.length).join(' '));
+      for (const flag of ['-h', '--help']) {
+        const answer = await cli(...group, flag);
+        const asked = `${group.join(' ')} ${flag}`;
+        assert.equal(answer.code, 0, `${asked}: ${answer.stderr}`);
+        assert.match(answer.stdout, new RegExp(`^Usage: wallet-admin ${group.join(' ')} <subcommand>`), asked);
+        for (const sub of subcommands) assert.match(answer.stdout, new RegExp(`^ {2}${sub} `, 'm'), `${asked}: ${sub}`);
+      }
     }
+  });
+
+  test('-h and --help on every command list each of its options', async () => {
+    for (const command of COMMANDS) {
+      for (const flag of ['-h', '--help']) {
+        const answer = await cli(...command.words, flag);
+        const asked = `${command.words.join(' ')} ${flag}`;
+        assert.equal(answer.code, 0, `${asked}: ${answer.stderr}`);
+        assert.match(
+          answer.stdout,
+          new RegExp(`^Usage: wallet-admin ${command.words.join(' ')} \\[options\\]\n\n${escapeRegExp(command.summary)}\n`),
+          asked,
+        );
+        for (const [name, spec] of Object.entries(command.options)) {
+          assert.match(answer.stdout, new RegExp(`^ {2}--${name}( \\S+)? +${escapeRegExp(spec.description)}`, 'm'), `${asked}: --${name}`);
+        }
+        assert.match(answer.stdout, /^ {2}-h, --help /m, asked);
+        // --json where there is a result to print; serve has none.
+        assert.equal(/^ {2}--json /m.test(answer.stdout), command.printsJson !== false, `${asked}: --json`);
+      }
+    }
+    const serve = await cli('serve', '--json');
+    assert.equal(serve.code, 2, 'serve takes no --json');
+    assert.equal(serve.stdout, '');
     const grant = await cli('admin', 'grant', '--help');
     assert.match(grant.stdout, /--admin ID +Admin id \(adm_…\) \(required\)/);
     for (const permission of ALL_PERMISSIONS) assert.ok(grant.stdout.includes(permission), permission);
@@ -165,11 +195,26 @@ describe('CLI usability', () => {
       'audit:reed',
     );
     assert.equal(created.code, 2);
-    assert.match(created.stderr, /"audit:reed" is not a permission/);
+    assert.match(created.stderr, /^wallet-admin: --permission must be one of files:read, .* \(got "audit:reed"\)/);
     const after = (await cli('admin', 'list', '--tenant', tenantId, '--json')).json().items;
     assert.equal(after.length, 2, 'no admin was created');
     assert.deepEqual(after.find((a: { id: string }) => a.id === member.id).permissions, []);
     assert.equal((await cli('admin', 'revoke', '--admin', member.id, '--permission', 'files:restor')).code, 2);
+
+    // Features are labels of the operator's own: any of one shape, and help says so.
+    const featureHelp = (await cli('tenant', 'feature', 'add', '--help')).stdout;
+    assert.match(featureHelp, /a label of your own/i);
+    assert.match(featureHelp, /gates nothing/);
+    assert.equal((await cli('tenant', 'feature', 'add', '--tenant', tenantId, '--feature', 'editor:v2')).code, 0);
+    for (const feature of ['Beta', 'new ui', 'tab\there', 'x-']) {
+      const refused = await cli('tenant', 'feature', 'add', '--tenant', tenantId, '--feature', feature);
+      assert.equal(refused.code, 2, feature);
+      assert.match(refused.stderr, /^wallet-admin: --feature must be lowercase letters and digits/, feature);
+    }
+    assert.equal((await cli('tenant', 'feature', 'add', '--tenant', tenantId, '--feature', ' ')).code, 2, 'blank');
+    assert.deepEqual((await cli('tenant', 'list', '--json')).json().items.find((t: { id: string }) => t.id === tenantId).features, [
+      'editor:v2',
+    ]);
   });
 
   test('option errors name the CLI options, not the API parameters', async () => {
@@ -196,5 +241,48 @@ describe('CLI usability', () => {
       assert.match(result.stderr, message, args.join(' '));
       assert.doesNotMatch(result.stderr, /backupTimestamp|versionId|fromAt|toAt/, args.join(' '));
     }
+  });
+
+  test('malformed or inverted option values: usage errors (exit 2) in the options typed, and nothing done', async () => {
+    const tenantId = (await cli('tenant', 'create', '--name', 'Ranges', '--json')).json().id;
+    const channel = (await cli('channel', 'create', '--tenant', tenantId, '--name', 'main', '--json')).json().id;
+    const diff = ['backup', 'diff', '--channel', channel];
+    // Two backups a second apart, and an instant between them: ends the channel has, in both forms.
+    const older = (await cli('backup', 'create', '--channel', channel, '--json')).json().timestamp;
+    const between = new Date().toISOString();
+    await nextSecond();
+    const newer = (await cli('backup', 'create', '--channel', channel, '--json')).json().timestamp;
+    const after = new Date().toISOString();
+    const key = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
+    const cases: [string[], RegExp][] = [
+      [
+        [...diff, '--from-at', after, '--to-at', between],
+        new RegExp(`--to-at \\(${between}\\) is older than --from-at \\(${after}\\); swap them`),
+      ],
+      [[...diff, '--from', newer, '--to', older], new RegExp(`--to \\(${older}\\) is older than --from \\(${newer}\\); swap them`)],
+      [[...diff, '--from', newer, '--to-at', between], new RegExp(`--to-at \\(${between}\\) is older than --from \\(${newer}\\)`)],
+      [[...diff, '--from-at', after, '--to', older], new RegExp(`--to \\(${older}\\) is older than --from-at \\(${after}\\)`)],
+      [[...diff, '--from', '20260101_000000', '--folder', 'a/b'], /^wallet-admin: --folder must not contain '\/'/],
+      [['file', 'versions', '--channel', channel, '--folder', 'docs', '--file', '..'], /^wallet-admin: --file must not be '\.' or '\.\.'/],
+      [['sign', '--private-key', '0x12'], /^wallet-admin: --private-key must be 64 hexadecimal digits/],
+      [['sign', '--print-message', '--address', '0x12'], /^wallet-admin: --address must be 0x followed by 40 hexadecimal digits/],
+      [['sign', '--private-key', key, '--nonce', 'ab'], /^wallet-admin: --nonce: "ab" is not at least 8 letters/],
+      [['sign', '--private-key', key, '--domain', 'a/b'], /^wallet-admin: --domain: "a\/b" is not an RFC 3986 authority/],
+      [['sign', '--private-key', key, '--ttl', '99999999999999'], /--ttl must be a whole number from 1 to/],
+      [['sign', '--private-key', key, '--plain', '--uri', 'http://x'], /--uri shapes a Sign-In with Ethereum message, not a --plain one/],
+      [['admin', 'create', '--tenant', tenantId, '--wallet', '0x12', '--name', 'A'], /^wallet-admin: --wallet must be 0x followed by 40/],
+      [['tenant', 'create', '--name', 'n'.repeat(201)], /^wallet-admin: --name must be at most 200 characters/],
+      [['admin', 'set-status', '--admin', 'adm_x', '--status', 'RETIRED'], /^wallet-admin: --status must be ACTIVE or SUSPENDED/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(...args);
+      assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, message, args.join(' '));
+      assert.match(result.stderr, new RegExp(`Run "wallet-admin ${args[0]}( ${args[1]})? --help" for its options`), args.join(' '));
+      assert.doesNotMatch(result.stderr, /backupTimestamp|fromAt|toAt|folder name|file name|Wallet address|Tenant name|The private key/);
+    }
+    const tenants = (await cli('tenant', 'list', '--json')).json().items.map((t: { name: string }) => t.name);
+    assert.ok(!tenants.some((n: string) => n.startsWith('nnn')), 'no tenant was created');
+    assert.deepEqual((await cli('admin', 'list', '--tenant', tenantId, '--json')).json().items, [], 'no admin was created');
   });
 });

@@ -30,18 +30,25 @@ test('a production first start on empty data prints commands that, run as printe
   const port = await freePort();
   const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dataDir, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' };
   const served = spawnService(env);
-  t.after(() => served.child.kill('SIGKILL'));
+  t.after(() => served.stop());
   const [banner] = await waitForOutput(served, /No tenant exists yet[\s\S]*?\n\n((?: {2}.+\n)+)/);
   const commands = banner.split('\n\n')[1]!.trim();
   assert.match(commands, /0xYOUR_WALLET_ADDRESS/);
   assert.doesNotMatch(commands, /npx /);
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  // The banner links the console and the API reference, as the demo's does, and the links work.
+  const [, reference, openApi] = await waitForOutput(served, /The API reference: (\S+) \(the OpenAPI document: (\S+)\)\./);
+  assert.equal(reference, `${baseUrl}/api/docs`);
+  assert.equal(openApi, `${baseUrl}/api/openapi.json`);
+  assert.ok(served.output().includes(`the console at ${baseUrl}/console/`), served.output());
+  for (const url of [reference!, openApi!]) assert.equal((await fetch(url)).status, 200, url);
 
   // The only change: the operator's own wallet.
   const owner = newWallet();
   const run = await runBash(commands.replaceAll('0xYOUR_WALLET_ADDRESS', owner.address), env);
   assert.equal(run.code, 0, run.output);
 
-  const baseUrl = `http://127.0.0.1:${port}`;
   const headers = await signIn(owner, `127.0.0.1:${port}`);
   const answer = await request(baseUrl, '/api/auth/test', { headers: { ...headers } });
   assert.equal(answer.status, 200, answer.body);

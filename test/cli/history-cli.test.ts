@@ -48,7 +48,7 @@ for (const setup of FILE_SETUPS) {
       assert.equal(unknown.code, 1);
       assert.equal(JSON.parse(unknown.stdout || unknown.stderr).error.code, 'BACKUP_NOT_FOUND');
       const malformed = await cli('backup', 'diff', '--channel', fixture.channel.id, '--from', 'last-week', '--json');
-      assert.equal(malformed.code, 1);
+      assert.equal(malformed.code, 2, 'a malformed option is wrong use');
       assert.equal(JSON.parse(malformed.stdout || malformed.stderr).error.code, 'INVALID_TIMESTAMP');
       const missing = await cli('backup', 'diff', '--channel', fixture.channel.id);
       assert.equal(missing.code, 2, 'a usage error');
@@ -84,12 +84,13 @@ for (const setup of FILE_SETUPS) {
       assert.match(page2.stdout, /p2\.txt\n$/);
       assert.doesNotMatch(page2.stdout, /More:/, 'the last page says nothing more');
       const forged = await cli(...deleted, '--cursor', 'not-a-cursor', '--json');
-      assert.equal(forged.code, 1);
+      assert.equal(forged.code, 2, 'a malformed option value is wrong use');
       assert.equal(forged.json().error.code, 'VALIDATION_FAILED');
+      assert.match(forged.stderr, /^wallet-admin: --cursor is not one this service issued/);
 
       const afterBackup = new Date().toISOString();
       const inverted = await cli('backup', 'diff', '--channel', channel, '--from-at', afterBackup, '--to', from);
-      assert.equal(inverted.code, 1);
+      assert.equal(inverted.code, 2, 'an inverted range is wrong use');
       assert.match(inverted.stderr, new RegExp(`--to \\(${from}\\) is older than --from-at \\(${afterBackup}\\); swap them`));
     });
 

@@ -43,6 +43,8 @@ function walkThrough(): string {
 
 test("README's walk-through runs as printed against a first start with the demo data", async (t) => {
   assert.doesNotMatch(README, /npx wallet-admin/, 'npx would fetch a registry package outside the project folder');
+  // What the README runs must not be what it warns against.
+  assert.doesNotMatch(README, /not `npm exec --no -- wallet-admin`/, 'the README warns against the command it uses');
   const block = walkThrough();
   assert.ok(block.startsWith(`${BASE_DEFINITION}\n`), 'the block defines where the service listens first');
 
@@ -61,7 +63,7 @@ test("README's walk-through runs as printed against a first start with the demo 
   const port = await freePort();
   const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dataDir, DATA_DIR: path.join(dataDir, 'data'), PORT: String(port) };
   const served = spawnService(env);
-  t.after(() => served.child.kill('SIGKILL'));
+  t.after(() => served.stop());
   await waitForOutput(served, /listening on/);
 
   // The only change: the port the block itself defines.

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { runCli } from '../helpers/cli.ts';
 import { request } from '../helpers/http.ts';
 import { pbkdf2Keystore, scryptKeystore } from '../helpers/keystores.ts';
+import { noteSecret } from '../helpers/log-secrets.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { newWallet, type TestWallet } from '../helpers/wallets.ts';
 
@@ -24,6 +25,8 @@ describe('CLI sign without a raw key on the command line', () => {
   const status = async (headers: Record<string, string>) => (await request(svc.baseUrl, '/api/auth/test', { headers })).status;
 
   before(async () => {
+    // The keystores' password is a secret of this run: no line of the CLI's or the service's output may hold it.
+    noteSecret(PASSWORD);
     svc = await startTestService('sqlite');
     wallet = newWallet();
     const tenant = await svc.service.store.createTenant({ name: 'Signers' });

@@ -4,6 +4,7 @@ import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
 import type { Env } from '../../src/config/env-readers.ts';
 import { EnvReader } from '../../src/config/env-readers.ts';
+import { redactCredentialsIn } from '../../src/config/redaction.ts';
 
 describe('configuration', () => {
   test('embedded defaults', () => {
@@ -116,6 +117,18 @@ describe('configuration', () => {
     assert.throws(() => loadConfig({ ...s3, S3_PUBLIC_BASE_URL: 'ftp://cdn.example.com' }), /S3_PUBLIC_BASE_URL/);
   });
 
+  test('S3_TIMEOUT: 60 s by default, never below BODY_IDLE_TIMEOUT (an upload idles the store connection as long as its body pauses)', () => {
+    const s3 = { STORAGE: 's3', S3_BUCKET: 'files' };
+    assert.equal(loadConfig(s3).storage.s3?.timeoutSeconds, 60);
+    assert.equal(loadConfig({ ...s3, S3_TIMEOUT: '5', BODY_IDLE_TIMEOUT: '5' }).storage.s3?.timeoutSeconds, 5);
+    assert.throws(
+      () => loadConfig({ ...s3, S3_TIMEOUT: '20' }),
+      /S3_TIMEOUT \(20\) must be at least BODY_IDLE_TIMEOUT \(30\): an upload's connection to the store idles while its body pauses/,
+    );
+    assert.throws(() => loadConfig({ ...s3, S3_TIMEOUT: '0' }), /S3_TIMEOUT must be a whole number from 1 to 3600/);
+    assert.equal(loadConfig({ S3_TIMEOUT: '1' }).storage.s3, undefined, 'read only with STORAGE=s3');
+  });
+
   test('AUTH_CHAIN_IDS: unset accepts any chain; otherwise positive whole numbers', () => {
     assert.equal(loadConfig({}).auth.chainIds, undefined);
     assert.deepEqual(loadConfig({ AUTH_CHAIN_IDS: '1, 8453,1' }).auth.chainIds, [1, 8453]);
@@ -212,6 +225,11 @@ describe('configuration', () => {
       `redis://:${secret}@db.example.com:port`,
       `postgres://db.example.com:notaport/app?sslmode=require&password=${secret}`,
       `admin:${secret}@db.example.com/app`,
+      // libpq's key=value form, which is no URL at all: each password key, quoted or not.
+      `host=db.example.com user=admin password=${secret}`,
+      `host=db.example.com password='${secret} with blanks' dbname=app`,
+      `dbname=app passwd=${secret} host=db.example.com`,
+      `host=db.example.com pass = ${secret}`,
       // Well-formed but of the wrong scheme.
       `mysql://admin:${secret}@db.example.com/app`,
       `ftp://admin:${secret}@db.example.com/`,
@@ -229,6 +247,23 @@ describe('configuration', () => {
         }
       }
     }
+  });
+
+  test('a message quoting a setting elsewhere (a driver, the CLI) hides key=value passwords and user:password@ wherever they stand', () => {
+    const secret = 'Sup3r-S3cret';
+    const texts = [
+      `could not connect with "host=db.example.com user=app password=${secret}"`,
+      `could not connect with host=db.example.com password='${secret} x' port=5432`,
+      `connection to app:${secret}@db.example.com:5432 refused`,
+      `(app:${secret}@db.example.com) refused`,
+      `DATABASE_URL=postgres://app:${secret}@db.example.com/app?password=${secret} is unreachable`,
+    ];
+    for (const text of texts) {
+      const shown = redactCredentialsIn(text);
+      assert.ok(!shown.includes(secret), shown);
+      assert.match(shown, /db\.example\.com/, 'the host stays');
+    }
+    assert.equal(redactCredentialsIn('at 12:30 the job ran: no credential here'), 'at 12:30 the job ran: no credential here');
   });
 
   test('a secret setting is never echoed by any reader, whatever it is read as', () => {

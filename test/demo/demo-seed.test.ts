@@ -4,11 +4,13 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../../src/config/config.ts';
 import { isLoopbackHost } from '../../src/config/loopback.ts';
 import { DEMO_PRIVATE_KEY, type DemoData, demoRefusal, seedDemoIfEmpty } from '../../src/demo/demo-seed.ts';
+import { assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { sha256 } from '../helpers/files.ts';
+import { createTenantFixture } from '../helpers/fixtures.ts';
 import { type HttpResponse, request } from '../helpers/http.ts';
-import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { type AuthHeaders, signIn } from '../helpers/wallets.ts';
+import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
+import { type AuthHeaders, signIn, type TestWallet } from '../helpers/wallets.ts';
 
 interface Version {
   id: string;
@@ -156,4 +158,83 @@ describe('where the demo data may be created', () => {
       /PUBLIC_BASE_URL https:\/\/admin\.example\.com is not a loopback address/,
     );
   });
+
+  test('nor behind a trusted proxy, nor with a sign-in domain beyond loopback', () => {
+    const refusal = (env: Record<string, string>) => demoRefusal(loadConfig(env));
+    for (const env of [{ AUTH_DOMAINS: 'localhost:8080,127.0.0.1:8080' }, { AUTH_DOMAINS: '[::1]:8080,http://localhost:3000' }])
+      assert.equal(refusal(env), undefined, JSON.stringify(env));
+    // Even a proxy on this machine: it is there to let others in.
+    assert.match(refusal({ TRUST_PROXY: '127.0.0.1' }) ?? '', /TRUST_PROXY is set/);
+    assert.match(refusal({ TRUST_PROXY: '10.0.0.0/8' }) ?? '', /TRUST_PROXY is set/);
+    assert.ok(!(refusal({ TRUST_PROXY: '10.0.0.0/8' }) ?? '').includes('10.0.0.0'), 'the proxies are not named');
+    assert.match(refusal({ AUTH_DOMAINS: 'localhost:8080,admin.example.com' }) ?? '', /AUTH_DOMAINS names admin\.example\.com/);
+    assert.match(refusal({ AUTH_DOMAINS: 'https://admin.example.com' }) ?? '', /AUTH_DOMAINS names admin\.example\.com/);
+  });
 });
+
+for (const engine of ENGINES) {
+  describe(`a demo owner from an earlier loopback start, on a start beyond loopback (${engine})`, () => {
+    let storage: Storage;
+    let demoAdminId: string;
+    const account = privateKeyToAccount(DEMO_PRIVATE_KEY);
+    const demoWallet: TestWallet = { privateKey: DEMO_PRIVATE_KEY as `0x${string}`, account, address: account.address };
+
+    before(async () => {
+      storage = await createStorage(engine);
+      const loopback = await startTestService(engine, { storage });
+      try {
+        demoAdminId = (await seedDemoIfEmpty(loopback.service.store, loopback.service.files))!.adminId;
+        const signedIn = await request(loopback.baseUrl, '/api/auth/test', {
+          headers: { ...(await signIn(demoWallet, loopback.config.auth.domains[0]!)) },
+        });
+        assert.equal(signedIn.status, 200, 'on loopback the demo owner signs in');
+      } finally {
+        await loopback.close();
+      }
+    });
+    after(() => storage.drop());
+
+    const starts: Record<string, string>[] = [
+      { HOST: '0.0.0.0' },
+      { PUBLIC_BASE_URL: 'https://admin.example.com' },
+      { TRUST_PROXY: '10.0.0.1' },
+    ];
+    for (const env of starts) {
+      test(`${Object.entries(env)[0]!.join('=')}: the start warns, and the published wallet's sign-ins are refused; others sign in`, async (t) => {
+        const svc = await startTestService(engine, { storage, env });
+        t.after(() => svc.close());
+        const warning = svc.logs
+          .map((line) => JSON.parse(line) as { level: number; msg: string; adminId?: string })
+          .find((line) => line.adminId === demoAdminId);
+        assert.equal(warning?.level, 40, 'a warning names the demo owner');
+        assert.match(warning!.msg, /published development wallet 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266/);
+        assert.match(warning!.msg, /its sign-ins are refused \(403 PUBLISHED_WALLET_REFUSED\)/);
+        assert.ok(
+          warning!.msg.includes(`wallet-admin admin set-wallet --admin ${demoAdminId} --wallet 0xYOUR_WALLET_ADDRESS`),
+          warning!.msg,
+        );
+
+        const domain = svc.config.auth.domains[0]!;
+        const refused = await request(svc.baseUrl, '/api/auth/test', { headers: { ...(await signIn(demoWallet, domain)) } });
+        assertProblem(refused, 403, 'PUBLISHED_WALLET_REFUSED');
+        assert.match(refused.json().detail, /published development wallet .*anyone holds its key/);
+        assert.match(refused.json().detail, /wallet-admin admin set-wallet/);
+        assert.ok(!refused.json().detail.includes('10.0.0.1'), 'the detail names no setting’s value');
+
+        const fixture = await createTenantFixture(svc.service.store, 'Real');
+        const ok = await request(svc.baseUrl, '/api/auth/test', { headers: { ...(await signIn(fixture.ownerWallet, domain)) } });
+        assert.equal(ok.status, 200, ok.body);
+      });
+    }
+
+    test('back on loopback, the demo owner signs in again (its data was never changed)', async (t) => {
+      const svc = await startTestService(engine, { storage });
+      t.after(() => svc.close());
+      assert.ok(!svc.logs.some((line) => line.includes('PUBLISHED_WALLET_REFUSED')));
+      const signedIn = await request(svc.baseUrl, '/api/auth/test', {
+        headers: { ...(await signIn(demoWallet, svc.config.auth.domains[0]!)) },
+      });
+      assert.equal(signedIn.status, 200, signedIn.body);
+    });
+  });
+}

@@ -9,14 +9,13 @@ import { liveKey } from '../../src/files/blob-layout.ts';
 import { isTempName } from '../../src/storage/temp-files.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
-import { cliBundle } from '../helpers/bundle.ts';
 import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
 import { seedTenantFixture } from '../helpers/fixtures.ts';
 import { type ServiceProcess, spawnService, waitUntilReady } from '../helpers/service-process.ts';
 import { createStorage, freePort, type Storage, storageEnv } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
 
-// Each kill costs a process start (~0.5 s from the bundle): 30 on SQLite, the default engine (the
+// Each kill costs a process start of the service (~0.5 s): 30 on SQLite, the default engine (the
 // 200 kills of crash-mixed.test.ts hit SQLite restores too, below HTTP), and shorter runs on
 // PostgreSQL, whose part of the story (record and journal) is the same code, and on S3, where a
 // restore is one server-side copy.
@@ -46,10 +45,9 @@ for (const setup of FILE_SETUPS) {
       const fixture = await seedTenantFixture(storage, 'Crash');
 
       let current: ServiceProcess | undefined;
-      t.after(() => current?.child.kill('SIGKILL'));
-      const entry = await cliBundle();
+      t.after(() => current?.stop());
       const start = async () => {
-        current = spawnService(env, entry);
+        current = spawnService(env);
         await waitUntilReady(current, baseUrl);
         return current;
       };

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
-import { cliBundle } from '../helpers/bundle.ts';
 import { FilesClient, nextSecond } from '../helpers/files.ts';
 import { seedTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { S3RVER_LONGEST_SEGMENT_BYTES } from '../helpers/s3-server.ts';
@@ -109,7 +108,7 @@ for (const setup of FILE_SETUPS) {
       const env = { ...storageEnv(storage, dataDir), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', NODE_ENV: 'production' }; // production: no demo seed
       fixture = await seedTenantFixture({ dataDir, databaseUrl: storage.databaseUrl }, 'Traversal');
       // The service in a process of its own, as deployed: it and this client each get a core.
-      service = spawnService(env, await cliBundle());
+      service = spawnService(env);
       await waitUntilReady(service, baseUrl);
       client = new FilesClient(baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, loadConfig(env).auth.domains[0]!)) });
       assert.equal((await client.put('docs', 'a.txt', 'inside')).status, 201);

@@ -5,7 +5,6 @@ import { build } from 'esbuild';
 import { BUNDLE_OPTIONS } from '../../scripts/build.mjs';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CLI_ENTRY = new URL('./cli-entry.ts', import.meta.url);
 
 const built = new Map<string, Promise<string>>();
 
@@ -27,9 +26,4 @@ export function bundleForSpawn(entry: URL): Promise<string> {
     built.set(key, file);
   }
   return file;
-}
-
-/** `wallet-admin` from the current sources (bin/wallet-admin.js runs dist/, built at install) as one bundle. */
-export function cliBundle(): Promise<string> {
-  return bundleForSpawn(CLI_ENTRY);
 }

@@ -1,14 +1,12 @@
 import { spawn } from 'node:child_process';
 import { after, before } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { Setup } from './backends.ts';
-import { cliBundle } from './bundle.ts';
+import { builtBin } from './bin.ts';
 import { FilesClient } from './files.ts';
 import { createTenantFixture, type TenantFixture } from './fixtures.ts';
+import { assertNoSecretsInOutput, configuredSecrets } from './log-secrets.ts';
 import { createStorage, type Storage, startTestService, type TestService } from './test-service.ts';
 import { signIn } from './wallets.ts';
-
-export const BIN = fileURLToPath(new URL('../../bin/wallet-admin.js', import.meta.url));
 
 export interface CliResult {
   code: number | null;
@@ -23,15 +21,12 @@ export interface StdinOptions {
   keepOpen?: boolean;
 }
 
-/**
- * Runs `wallet-admin` as a user would, in its own process: the CLI's current sources bundled
- * (cliBundle), as `npm run build` compiles them for bin/wallet-admin.js; serve.test.ts runs the bin itself.
- */
-export async function runCli(args: string[], env: Record<string, string | undefined>, stdin: StdinOptions = {}): Promise<CliResult> {
-  const entry = await cliBundle();
+/** Runs `wallet-admin` as a user would, in its own process: bin/wallet-admin.js over a fresh dist/ (builtBin). */
+export function runCli(args: string[], env: Record<string, string | undefined>, stdin: StdinOptions = {}): Promise<CliResult> {
+  const bin = builtBin();
   return new Promise((resolve, reject) => {
     const piped = stdin.input !== undefined || stdin.keepOpen === true;
-    const child = spawn(process.execPath, [entry, ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
       stdio: [piped ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     });
@@ -46,7 +41,16 @@ export async function runCli(args: string[], env: Record<string, string | undefi
     child.on('error', reject);
     // A pipe kept open would otherwise hold 'close' back after the child exits.
     child.on('exit', () => child.stdin?.destroy());
-    child.on('close', (code) => resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) }));
+    child.on('close', (code) => {
+      // What it printed for the user may hold credentials (`sign` prints headers), never a secret; its log lines neither.
+      try {
+        assertNoSecretsInOutput({ stdout, stderr }, configuredSecrets(env), { answers: true });
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
+    });
   });
 }
 

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { assertNoSecretsInOutput, configuredSecrets } from './log-secrets.ts';
 
 /** A crash worker process (crash-worker.ts, scope-crash-worker.ts) that has recovered and waits for `go`. */
 export interface CrashWorker {
@@ -35,6 +36,7 @@ export function startCrashWorker(bundle: string, env: Record<string, string>): P
           if (child.exitCode !== null || child.signalCode !== null) throw ended('stopped by itself before the kill', child.exitCode);
           child.kill('SIGKILL');
           await exited;
+          assertNoSecretsInOutput({ stderr }, configuredSecrets(env));
         },
       });
     });

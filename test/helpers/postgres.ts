@@ -29,6 +29,10 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await asAdmin((client) => client.query(`create database ${name}`));
   const url = new URL(ADMIN_DATABASE_URL);
   url.pathname = `/${name}`;
+  // A password of its own unless the server needs the configured one: the test server trusts
+  // loopback connections and ignores it, and every service started on this database then has a
+  // password in its DATABASE_URL that its output is scanned for (see log-secrets.ts).
+  if (url.password === '') url.password = `pw-${randomBytes(9).toString('base64url')}`;
   let dropped = false;
   return {
     name,
@@ -58,6 +62,22 @@ export async function whileNoOtherTestUsesPostgres<T>(ownDatabase: string, work:
   } finally {
     await rm(RESTART_MARKER, { force: true });
   }
+}
+
+/**
+ * Makes a test database refuse writes, or take them again, as a failover to a hot standby does:
+ * every new session is read-only (default_transaction_read_only), and the open ones are ended so
+ * that the service's pool reconnects under the new setting. Only this database is touched.
+ */
+export async function setReadOnly(databaseUrl: string, readOnly: boolean): Promise<void> {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  if (!name.startsWith(TEST_DATABASE_PREFIX)) throw new Error(`${name} is not a test database`);
+  await asAdmin(async (client) => {
+    await client.query(
+      `alter database ${name} ${readOnly ? 'set default_transaction_read_only = on' : 'reset default_transaction_read_only'}`,
+    );
+    await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
+  });
 }
 
 /** Starts the local cluster if it is down and waits until it accepts connections. */

@@ -1,27 +1,60 @@
 import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
-import { BIN } from './cli.ts';
+import { builtBin } from './bin.ts';
+import { assertNoSecretsInOutput, configuredSecrets } from './log-secrets.ts';
 
 export interface ServiceProcess {
   child: ChildProcess;
+  /** Standard output and error as they arrived, together. */
   output(): string;
+  /**
+   * The exit code, once the process has closed and its output was scanned for credentials and
+   * secrets (see log-secrets.ts): rejects, naming the line, when a line holds one.
+   */
   exited: Promise<number | null>;
+  /** Kills the process unless it has exited, then awaits `exited`: what a test's cleanup calls. */
+  stop(): Promise<void>;
 }
 
 /**
- * `wallet-admin serve` in its own process, as an operator runs it (bin/wallet-admin.js, or the
- * same sources bundled, for tests that restart it often: see cliBundle); output collected.
+ * `wallet-admin serve` in its own process, as an operator runs it (bin/wallet-admin.js over a fresh
+ * dist/); output collected, and scanned when it closes.
  */
-export function spawnService(env: Record<string, string>, entry = BIN, as: Pick<SpawnOptions, 'uid' | 'gid'> = {}): ServiceProcess {
-  const child = spawn(process.execPath, [entry, 'serve'], {
+export function spawnService(env: Record<string, string>, as: Pick<SpawnOptions, 'uid' | 'gid'> = {}): ServiceProcess {
+  const child = spawn(process.execPath, [builtBin(), 'serve'], {
     env: { PATH: process.env.PATH, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...as,
   });
   let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, output: () => output, exited };
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stdout += chunk.toString();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve, reject) =>
+    child.on('close', (code) => {
+      try {
+        assertNoSecretsInOutput({ stdout, stderr }, configuredSecrets(env));
+        resolve(code);
+      } catch (error) {
+        reject(error);
+      }
+    }),
+  );
+  return {
+    child,
+    output: () => output,
+    exited,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
 }
 
 export async function waitForOutput(served: ServiceProcess, pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {

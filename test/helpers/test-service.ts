@@ -83,7 +83,14 @@ export async function freePort(): Promise<number> {
  */
 export async function startTestService(
   setup: Setup,
-  options: { env?: Record<string, string>; storage?: Storage; transport?: Transport; consoleDir?: string } = {},
+  options: {
+    env?: Record<string, string>;
+    storage?: Storage;
+    transport?: Transport;
+    consoleDir?: string;
+    /** The sign-ins' clock (see ServiceOptions.now): a test moves it past a bound instead of waiting for it. */
+    now?: () => number;
+  } = {},
 ): Promise<TestService> {
   const storage = options.storage ?? (await createStorage(setup));
   let port = await freePort();
@@ -112,7 +119,7 @@ export async function startTestService(
       callback();
     },
   });
-  const service = await createService(config, createLogger(config.logLevel, sink), { consoleDir: options.consoleDir });
+  const service = await createService(config, createLogger(config.logLevel, sink), { consoleDir: options.consoleDir, now: options.now });
   const baseUrl = `http://127.0.0.1:${port}`;
   let stopServing = () => {};
   if (options.transport === 'socket') await service.app.listen({ host: config.host, port: config.port });

@@ -12,8 +12,9 @@ import { type AuthHeaders, signIn } from '../helpers/wallets.ts';
  * /api/openapi.json is checked against the service itself: the document must be valid OpenAPI,
  * and every operation it lists is called, its answers (successes and errors) matched against
  * what it declares for that status: the media type, the JSON body's schema, no body when none is
- * declared. An operation without a request here fails the test, so a new route cannot go
- * undocumented or untried.
+ * declared, and its declared headers: present when required, and of the declared shape whenever
+ * sent. An operation without a request here fails the test, so a new route cannot go undocumented
+ * or untried; nor can a declared header go unseen.
  */
 
 // ajv-formats is CommonJS: its function is the module itself, under `default` only for bundlers.
@@ -22,8 +23,9 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 type Operation = {
   security?: Record<string, string[]>[];
   parameters?: { in: string; name: string }[];
-  responses: Record<string, { content?: Record<string, { schema: object }>; headers?: Record<string, object> }>;
+  responses: Record<string, { content?: Record<string, { schema: object }>; headers?: Record<string, DeclaredHeader> }>;
 };
+type DeclaredHeader = { schema: object; required?: boolean; description?: string };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
 
 const METHODS = ['get', 'head', 'put', 'post', 'delete', 'patch', 'options'];
@@ -74,6 +76,8 @@ for (const engine of ['sqlite'] as const) {
     const validators = new Map<object, ValidateFunction>();
     /** Operation key → the statuses it answered here. */
     const answered = new Map<string, number[]>();
+    /** "operation status header" of every declared header an answer carried. */
+    const headersSeen = new Set<string>();
 
     before(async () => {
       // Signed links, so that the download's alternative security (a link, no wallet) is called too.
@@ -105,6 +109,7 @@ for (const engine of ['sqlite'] as const) {
       const declared =
         document.paths[key.slice(key.indexOf(' ') + 1)]![key.split(' ')[0]!.toLowerCase()]!.responses[String(response.status)];
       assert.ok(declared, `${where}: status not declared`);
+      assertDeclaredHeaders(`${key} ${response.status}`, declared.headers ?? {}, response, where);
       if (key.startsWith('HEAD ')) {
         assert.equal(response.bytes.length, 0, `${where}: a HEAD has no body`);
         return;
@@ -128,6 +133,27 @@ for (const engine of ['sqlite'] as const) {
         validators.set(schema, validator);
       }
       assert.ok(validator(response.json()), `${where}: body does not match its schema: ${JSON.stringify(validator.errors)}`);
+    }
+
+    /** Each declared header: there when required, and its value of the declared schema whenever sent. */
+    function assertDeclaredHeaders(answer: string, headers: Record<string, DeclaredHeader>, response: HttpResponse, where: string): void {
+      for (const [name, header] of Object.entries(headers)) {
+        const value = response.headers[name.toLowerCase()];
+        if (value === undefined) {
+          assert.ok(!header.required, `${where}: the required header ${name} is missing`);
+          continue;
+        }
+        headersSeen.add(`${answer} ${name}`);
+        let validator = validators.get(header.schema);
+        if (validator === undefined) {
+          validator = ajv.compile(header.schema);
+          validators.set(header.schema, validator);
+        }
+        // Header values are text: a number's schema gets the number the text spells.
+        const typed = (header.schema as { type?: string }).type;
+        const content = typed === 'integer' || typed === 'number' ? Number(value) : value;
+        assert.ok(validator(content), `${where}: header ${name}: ${JSON.stringify(value)} does not match ${JSON.stringify(header.schema)}`);
+      }
     }
 
     test('is a valid OpenAPI 3.1 document', async () => {
@@ -156,6 +182,33 @@ for (const engine of ['sqlite'] as const) {
           if (Number(status) < 400) continue;
           assert.deepEqual(Object.keys(response.content ?? {}), ['application/problem+json'], `${key} ${status} is a problem`);
         }
+      }
+    });
+
+    test("the download's, the upload's and the restore's headers are declared with the shape of their values", () => {
+      const headersOf = (key: string, status: number) => {
+        const [method, path] = key.split(' ') as [string, string];
+        return document.paths[path]![method.toLowerCase()]!.responses[String(status)]!.headers ?? {};
+      };
+      const file = '/api/channels/{channelRef}/folders/{folderName}/files/{filename}';
+      const shaped = (header: DeclaredHeader | undefined) => {
+        const schema = header?.schema as { pattern?: string; enum?: unknown[] } | undefined;
+        return schema?.pattern !== undefined || schema?.enum !== undefined;
+      };
+      for (const [key, status, always, sometimes] of [
+        [`GET ${file}`, 200, ['ETag', 'Content-Length', 'Last-Modified', 'Accept-Ranges', 'Content-Disposition'], []],
+        [`GET ${file}`, 206, ['ETag', 'Content-Range', 'Content-Length'], []],
+        [`GET ${file}`, 304, ['ETag'], []],
+        [`HEAD ${file}`, 200, ['ETag', 'Content-Length'], []],
+        [`PUT ${file}`, 201, ['ETag'], []],
+        [`PUT ${file}`, 200, ['ETag'], []],
+        [`POST ${file}/restore`, 200, [], ['X-Kept-Version-Id']],
+      ] as const) {
+        const headers = headersOf(key, status);
+        for (const name of always)
+          assert.ok(headers[name]?.required === true && shaped(headers[name]), `${key} ${status}: ${name}, required, shaped`);
+        for (const name of sometimes)
+          assert.ok(headers[name]?.required !== true && shaped(headers[name]), `${key} ${status}: ${name}, optional, shaped`);
       }
     });
 
@@ -227,6 +280,8 @@ for (const engine of ['sqlite'] as const) {
       assert.equal((await call('GET', file, { headers: { 'If-None-Match': download.headers.etag } })).status, 304);
       assert.equal((await call('GET', file, { headers: { Range: 'bytes=100-200' } })).status, 416);
       assert.equal((await call('HEAD', file)).headers['content-length'], '14');
+      assert.equal((await call('HEAD', file, { headers: { Range: 'bytes=0-5' } })).status, 206);
+      assert.equal((await call('HEAD', file, { headers: { 'If-None-Match': download.headers.etag } })).status, 304);
       assert.equal((await call('HEAD', `${channel}/folders/docs/files/none.txt`)).status, 404);
 
       const restored = await call('POST', `${file}/restore?backupTimestamp=${backup.json().timestamp}`);
@@ -290,6 +345,17 @@ for (const engine of ['sqlite'] as const) {
           statuses.some((status) => status < 400),
           `${key} was called with success here (answered: ${statuses.join(', ') || 'nothing'}); add a request for it`,
         );
+      }
+      // Every declared header was checked against a real answer of that operation and status.
+      for (const [key, operation] of operationsOf(document)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          for (const name of Object.keys(response.headers ?? {})) {
+            assert.ok(
+              headersSeen.has(`${key} ${status} ${name}`),
+              `${key} ${status}: ${name} was never seen in an answer; add a request that gets it`,
+            );
+          }
+        }
       }
     });
   });

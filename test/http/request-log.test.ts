@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { createLogger } from '../../src/logging/logger.ts';
+import { censorUrl, createLogger } from '../../src/logging/logger.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
@@ -39,6 +39,23 @@ describe('request log', () => {
     assert.equal(typeof first.responseTime, 'number');
     const text = svc.logs.slice(before).join('\n');
     for (const secret of [auth['X-SIG'], auth['X-MES'], forged]) assert.ok(!text.includes(secret), 'a credential reached the log');
+  });
+
+  test('a URL loses the value of every query parameter whose decoded name is signature, in any letter case; nothing else changes', () => {
+    const cases: [string, string][] = [
+      ['/f?expires=1&signature=abc', '/f?expires=1&signature=[redacted]'],
+      ['/f?expires=1&%73ignature=abc', '/f?expires=1&%73ignature=[redacted]'],
+      ['/f?%53IGNATURE=abc&x=1', '/f?%53IGNATURE=[redacted]&x=1'],
+      ['/f?Signature=abc&signature=def', '/f?Signature=[redacted]&signature=[redacted]'],
+      ['/f?signature=a%2Fb%3D', '/f?signature=[redacted]'],
+      ['/f?sig+nature=abc', '/f?sig+nature=abc'],
+      ['/f?signatures=abc&my_signature=def&q=signature', '/f?signatures=abc&my_signature=def&q=signature'],
+      ['/f?%ZZsignature=abc&name=%E2%82%AC', '/f?%ZZsignature=abc&name=%E2%82%AC'],
+      ['/f?signature', '/f?signature'],
+      ['/api/auth/test', '/api/auth/test'],
+      ['/files/signature=1', '/files/signature=1'],
+    ];
+    for (const [url, logged] of cases) assert.equal(censorUrl(url), logged, url);
   });
 
   test("headers, requests with headers, private keys and a failed Redis command's arguments are censored wherever they are logged", () => {

@@ -21,7 +21,7 @@ describe('wallet-admin serve', () => {
     t.after(() => rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();
     const served = serve({ DATA_DIR: dataDir, PORT: String(port) });
-    t.after(() => served.child.kill('SIGKILL'));
+    t.after(() => served.stop());
 
     const [curl] = await waitForOutput(served, /curl -sS '[^']+' \\(\n\s+-H '[^']+'( \\)?)+/);
     const url = curl.match(/curl -sS '([^']+)'/)![1]!;
@@ -75,7 +75,7 @@ describe('wallet-admin serve', () => {
 
     // The second start finds data and seeds nothing more.
     const again = serve({ DATA_DIR: dataDir, PORT: String(port) });
-    t.after(() => again.child.kill('SIGKILL'));
+    t.after(() => again.stop());
     await waitForOutput(again, /listening on/);
     assert.doesNotMatch(again.output(), /First start/);
     assert.deepEqual(await demoState(), seeded);
@@ -87,7 +87,7 @@ describe('wallet-admin serve', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-serve-'));
     t.after(() => rm(dataDir, { recursive: true, force: true }));
     const served = serve({ DATA_DIR: dataDir, PORT: String(await freePort()), NODE_ENV: 'production' });
-    t.after(() => served.child.kill('SIGKILL'));
+    t.after(() => served.stop());
     await waitForOutput(served, /listening on/);
     served.child.kill('SIGTERM');
     assert.equal(await served.exited, 0);
@@ -98,21 +98,23 @@ describe('wallet-admin serve', () => {
     assert.deepEqual(list.json().items, [], 'no demo admin was created');
   });
 
-  for (const [where, env] of [
-    ['listening on every interface (HOST=0.0.0.0)', { HOST: '0.0.0.0' }],
-    ['published at a public address (PUBLIC_BASE_URL=https://admin.example.com)', { PUBLIC_BASE_URL: 'https://admin.example.com' }],
+  for (const [where, env, reason] of [
+    ['listening on every interface (HOST=0.0.0.0)', { HOST: '0.0.0.0' }, 'HOST 0.0.0.0 is not a loopback address'],
+    [
+      'published at a public address (PUBLIC_BASE_URL=https://admin.example.com)',
+      { PUBLIC_BASE_URL: 'https://admin.example.com' },
+      'PUBLIC_BASE_URL https://admin.example.com is not a loopback address',
+    ],
   ] as const) {
     test(`a first start ${where} creates no demo data, says why and how to create the first admin`, async (t) => {
       const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-serve-'));
       t.after(() => rm(dataDir, { recursive: true, force: true }));
       const served = serve({ DATA_DIR: dataDir, PORT: String(await freePort()), ...env });
-      t.after(() => served.child.kill('SIGKILL'));
+      t.after(() => served.stop());
       await waitForOutput(served, /listening on/);
       const [notice] = await waitForOutput(served, /"msg":"No demo data was created on this first start[^"]*"/);
       served.child.kill('SIGTERM');
       assert.equal(await served.exited, 0);
-      const reason =
-        'HOST' in env ? 'HOST 0.0.0.0 is not a loopback address' : 'PUBLIC_BASE_URL https://admin.example.com is not a loopback address';
       assert.ok(notice.includes(reason), notice);
       for (const command of ['tenant create', 'admin create', 'channel create', 'channel link'])
         assert.ok(notice.includes(`wallet-admin ${command}`), command);
@@ -127,7 +129,7 @@ describe('wallet-admin serve', () => {
       // A start on data that exists says nothing about demo data.
       const seeded = await seedTenantFixture({ dataDir }, 'Real');
       const again = serve({ DATA_DIR: dataDir, PORT: String(await freePort()), ...env });
-      t.after(() => again.child.kill('SIGKILL'));
+      t.after(() => again.stop());
       await waitForOutput(again, /listening on/);
       again.child.kill('SIGTERM');
       assert.equal(await again.exited, 0);

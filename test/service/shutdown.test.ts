@@ -7,8 +7,9 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { createSignInHeaders } from '../../src/auth/signing/sign-in-headers.ts';
 import { DEMO_PRIVATE_KEY } from '../../src/demo/demo-seed.ts';
-import { BIN } from '../helpers/cli.ts';
+import { builtBin } from '../helpers/bin.ts';
 import { request } from '../helpers/http.ts';
+import { assertNoSecretsInOutput } from '../helpers/log-secrets.ts';
 import { spawnService, waitForOutput } from '../helpers/service-process.ts';
 import { freePort } from '../helpers/test-service.ts';
 
@@ -45,7 +46,7 @@ describe('shutdown', () => {
     t.after(() => rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();
     const served = spawnService({ DATA_DIR: dataDir, PORT: String(port), SHUTDOWN_TIMEOUT: '1' });
-    t.after(() => served.child.kill('SIGKILL'));
+    t.after(() => served.stop());
     // Listening, so the demo's own writes (their temporary files too) are done and SIGTERM is handled.
     await waitForOutput(served, /listening on/);
     const origin = `http://127.0.0.1:${port}`;
@@ -80,7 +81,7 @@ describe('shutdown', () => {
 
     // The next start sees no such file either (its temporary file, if any, is cleared).
     const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) });
-    t.after(() => again.child.kill('SIGKILL'));
+    t.after(() => again.stop());
     await waitForOutput(again, /listening on/);
     const listed = await request(origin, '/api/channels/demo/folders/slow/files', { headers });
     assert.equal(listed.status, 200, listed.body);
@@ -94,7 +95,7 @@ describe('shutdown', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-shutdown-'));
     t.after(() => rm(dataDir, { recursive: true, force: true }));
     const port = await freePort();
-    const child = spawn(process.execPath, [BIN, 'serve'], {
+    const child = spawn(process.execPath, [builtBin(), 'serve'], {
       env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: String(port), SHUTDOWN_TIMEOUT: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -120,5 +121,7 @@ describe('shutdown', () => {
 
     child.kill('SIGTERM');
     assert.equal(await exitWithin(exited, 'SIGTERM with standard output closed'), 0, errors);
+    // Its standard output went nowhere; what reached standard error is held to the same rules.
+    assertNoSecretsInOutput({ stderr: errors }, []);
   });
 });

@@ -40,8 +40,8 @@ describe('a DATA_DIR the service cannot write', () => {
     const dataDir = path.join(await sharedTempDir(t), 'data');
     await mkdir(dataDir, { mode: 0o555 });
     await chmod(dataDir, 0o555);
-    const served = spawnService({ DATA_DIR: dataDir, PORT: String(await freePort()) }, undefined, UNPRIVILEGED);
-    t.after(() => served.child.kill('SIGKILL'));
+    const served = spawnService({ DATA_DIR: dataDir, PORT: String(await freePort()) }, UNPRIVILEGED);
+    t.after(() => served.stop());
     assert.equal(await served.exited, 1, served.output());
     assert.ok(
       served
@@ -58,8 +58,8 @@ describe('a DATA_DIR the service cannot write', () => {
     await mkdir(dataDir);
     await handOver(dataDir);
     const port = await freePort();
-    const served = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, undefined, UNPRIVILEGED);
-    t.after(() => served.child.kill('SIGKILL'));
+    const served = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, UNPRIVILEGED);
+    t.after(() => served.stop());
     await waitForOutput(served, /created demo tenant/);
 
     const origin = `http://127.0.0.1:${port}`;
@@ -89,8 +89,8 @@ describe('a DATA_DIR the service cannot write', () => {
     served.child.kill('SIGTERM');
     assert.equal(await served.exited, 0);
 
-    const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, undefined, UNPRIVILEGED);
-    t.after(() => again.child.kill('SIGKILL'));
+    const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, UNPRIVILEGED);
+    t.after(() => again.stop());
     assert.equal(await again.exited, 1, again.output());
     assert.ok(
       again
@@ -108,8 +108,8 @@ describe('a DATA_DIR the service cannot write', () => {
     await mkdir(dataDir);
     await handOver(dataDir);
     const port = await freePort();
-    const first = spawnService({ DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' }, undefined, UNPRIVILEGED);
-    t.after(() => first.child.kill('SIGKILL'));
+    const first = spawnService({ DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' }, UNPRIVILEGED);
+    t.after(() => first.stop());
     await waitForOutput(first, /listening on/);
     first.child.kill('SIGTERM');
     assert.equal(await first.exited, 0);
@@ -117,8 +117,8 @@ describe('a DATA_DIR the service cannot write', () => {
     const database = path.join(dataDir, 'metadata.sqlite');
     await chmod(database, 0o444);
     if (UNPRIVILEGED.uid !== undefined) await chown(database, 0, 0);
-    const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, undefined, UNPRIVILEGED);
-    t.after(() => again.child.kill('SIGKILL'));
+    const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, UNPRIVILEGED);
+    t.after(() => again.stop());
     assert.equal(await again.exited, 1, again.output());
     assert.ok(
       again.output().includes(`DATA_DIR ${dataDir} is not writable (EACCES: permission denied): cannot open ${database} for writing.`),

@@ -8,7 +8,13 @@ describeBlobStorageContract(
   's3 (s3rver on loopback)',
   async () => {
     const s3 = await startTestS3();
-    const storage = new S3BlobStorage({ endpoint: s3.endpoint, bucket: s3.bucket, region: 'us-east-1', forcePathStyle: true });
+    const storage = new S3BlobStorage({
+      endpoint: s3.endpoint,
+      bucket: s3.bucket,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      timeoutSeconds: 60,
+    });
     return {
       storage,
       async cleanup() {
@@ -22,7 +28,7 @@ describeBlobStorageContract(
 
 test('s3: ping names a missing bucket, and an unreachable store, as STORAGE_UNAVAILABLE', async () => {
   const s3 = await startTestS3();
-  const options = { endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true };
+  const options = { endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, timeoutSeconds: 60 };
   const present = new S3BlobStorage({ ...options, bucket: s3.bucket });
   const missing = new S3BlobStorage({ ...options, bucket: 'no-such-bucket' });
   try {

@@ -76,8 +76,8 @@ describe('SQLite database', () => {
       for (let i = 0; i < 20; i++) {
         const tenant = await store.createTenant({ name: 'from ' + process.pid });
         const wallet = '0x' + Array.from({ length: 40 }, () => Math.floor(Math.random() * 16).toString(16)).join('');
-        const admin = await store.createAdmin({ tenantId: tenant.id, wallet, displayName: 'A', permissions: ['p'] });
-        await store.grantPermission(admin.id, 'q');
+        const admin = await store.createAdmin({ tenantId: tenant.id, wallet, displayName: 'A', permissions: ['files:read'] });
+        await store.grantPermission(admin.id, 'files:write');
       }
       await store.close();
       console.log(JSON.stringify(applied));

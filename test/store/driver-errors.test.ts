@@ -87,7 +87,7 @@ describe('driver errors', () => {
         store.createAdmin({ tenantId: 't_x', wallet: randomWallet(), displayName: 'A' }),
         isAppErrorWith('SERVICE_UNAVAILABLE'),
       );
-      await assert.rejects(store.grantPermission('adm_x', 'p'), isAppErrorWith('SERVICE_UNAVAILABLE'), 'a transaction');
+      await assert.rejects(store.grantPermission('adm_x', 'files:read'), isAppErrorWith('SERVICE_UNAVAILABLE'), 'a transaction');
       await assert.rejects(store.loadPrincipalByWallet(randomWallet()), isAppErrorWith('SERVICE_UNAVAILABLE'));
       await assert.rejects(store.claimNonce('n', 'h', 2), isAppErrorWith('SERVICE_UNAVAILABLE'));
       await assert.rejects(store.files.putFile(aFile('chn_x')), isAppErrorWith('SERVICE_UNAVAILABLE'), 'a transaction of the file catalog');
@@ -186,6 +186,24 @@ describe('driver errors', () => {
           for (let i = 0; i < 100_000; i++) await store.createTenant({ name: `filler ${i} ${'x'.repeat(150)}` });
         };
         await assert.rejects(filling(), isAppErrorWith('INSUFFICIENT_STORAGE'));
+      } finally {
+        await store.close();
+      }
+    });
+
+    test('a transaction SQLite rolled back itself on a full database rejects with INSUFFICIENT_STORAGE, not the failed ROLLBACK after it', async () => {
+      const setup = storeOn(() => {});
+      const tenant = await setup.createTenant({ name: 'full' });
+      const channel = await setup.createChannel({ tenantId: tenant.id, name: 'full' });
+      await setup.close();
+      const store = storeOn((sqlite) => sqlite.pragma(`max_page_count = ${sqlite.pragma('page_count', { simple: true })}`));
+      try {
+        // putFile is a transaction: SQLite rolls it back itself when the file is full, and Kysely's
+        // ROLLBACK after that fails ("no transaction is active").
+        const inTransaction = async () => {
+          for (let i = 0; i < 1000; i++) await store.files.putFile({ ...aFile(channel.id), filename: `${i}-${'x'.repeat(200)}` });
+        };
+        await assert.rejects(inTransaction(), isAppErrorWith('INSUFFICIENT_STORAGE'));
       } finally {
         await store.close();
       }

@@ -122,8 +122,13 @@ test('a PostgreSQL restart fails queries quickly and the pool recovers on its ow
   );
 
   // Writes and transactions work again too, not just the one query.
-  const admin = await s.createAdmin({ tenantId: tenant.id, wallet: randomWallet(), displayName: 'After restart', permissions: ['p'] });
-  assert.deepEqual((await s.grantPermission(admin.id, 'q')).permissions, ['p', 'q']);
+  const admin = await s.createAdmin({
+    tenantId: tenant.id,
+    wallet: randomWallet(),
+    displayName: 'After restart',
+    permissions: ['files:read'],
+  });
+  assert.deepEqual((await s.grantPermission(admin.id, 'files:write')).permissions, ['files:read', 'files:write']);
 });
 
 /** Resolves with the first instant, after `wentDown()` turns true, at which a new connection succeeds. */

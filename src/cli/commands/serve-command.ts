@@ -14,6 +14,7 @@ export const serveCommand: Command = {
   words: ['serve'],
   summary: 'Run the HTTP service (settings from environment variables: serve --help lists them)',
   options: {},
+  printsJson: false,
   moreHelp: settingsHelp,
   async run({ config }) {
     // The server (Fastify and everything behind it) loads only for this command.

@@ -1,6 +1,6 @@
-import { AppError } from '../../errors/app-error.ts';
+import { SiweParseError } from '../../auth/siwe/siwe-error.ts';
 import type { Command, CommandResult, OptionValues } from '../command.ts';
-import { optionalString, UsageError } from '../command.ts';
+import { integerOption, optionalString, UsageError } from '../command.ts';
 import { readOptionFile, readPassword, readPipedInput } from '../secret-input.ts';
 
 /** A SIWE message is a few hundred bytes; the service takes at most MAX_HEADER_BYTES of headers. */
@@ -10,12 +10,38 @@ const MESSAGE_MAX_BYTES = 64 * 1024;
 const MODES = ['keystore', 'print-message', 'signature', 'private-key'] as const;
 /** What shapes a new message: meaningless for a message already signed (--signature). */
 const MESSAGE_OPTIONS = ['domain', 'uri', 'chain-id', 'ttl', 'nonce', 'plain'] as const;
+/** What only a SIWE message holds: the plain one is "Sign in to DOMAIN at TIME". */
+const SIWE_ONLY_OPTIONS = ['uri', 'chain-id', 'ttl', 'nonce'] as const;
 
-function positiveInteger(value: string | undefined, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new AppError('VALIDATION_FAILED', `--${name} must be a positive whole number (got "${value}")`);
-  return Number(value);
+/** The option behind each field of the SIWE message the CLI builds, for a field it refuses. */
+const OPTION_OF_FIELD: Readonly<Record<string, string>> = {
+  scheme: 'domain',
+  domain: 'domain',
+  uri: 'uri',
+  chainId: 'chain-id',
+  nonce: 'nonce',
+  expirationTime: 'ttl',
+};
+
+const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const HEX_PRIVATE_KEY = /^(0x)?[0-9a-fA-F]{64}$/;
+const HEX_SIGNATURE = /^(0x)?[0-9a-fA-F]{130}$/;
+
+/** A hex option of a fixed length: anything else is a malformed option (exit 2), refused before any work. */
+function hexOption(values: OptionValues, name: string, shape: RegExp, wanted: string): string | undefined {
+  const value = optionalString(values, name);
+  if (value !== undefined && !shape.test(value)) throw new UsageError(`--${name} must be ${wanted}`);
+  return value;
+}
+
+/** A SIWE field refused while the message is built names the option it came from. */
+async function withOptionNames<T>(build: () => Promise<T> | T): Promise<T> {
+  try {
+    return await build();
+  } catch (error) {
+    if (!(error instanceof SiweParseError) || error.field === undefined || OPTION_OF_FIELD[error.field] === undefined) throw error;
+    throw new UsageError(`--${OPTION_OF_FIELD[error.field]}: ${error.message.replace(/^Invalid "[^"]*": /, '')}`);
+  }
 }
 
 function checkCombination(values: OptionValues): (typeof MODES)[number] {
@@ -37,6 +63,11 @@ function checkCombination(values: OptionValues): (typeof MODES)[number] {
   onlyWith('message-file', ['signature']);
   onlyWith('address', ['print-message', 'signature']);
   for (const option of MESSAGE_OPTIONS) onlyWith(option, ['keystore', 'print-message', 'private-key']);
+  if (values.plain === true) {
+    for (const option of SIWE_ONLY_OPTIONS) {
+      if (values[option] !== undefined) throw new UsageError(`--${option} shapes a Sign-In with Ethereum message, not a --plain one`);
+    }
+  }
   if (mode === 'print-message' && values.address === undefined && values.plain !== true) {
     throw new UsageError('--print-message needs --address 0x… (the wallet that will sign)');
   }
@@ -96,15 +127,19 @@ export const signCommand: Command = {
     'chain-id': { type: 'string', placeholder: 'ID', description: 'Chain id (default 1)' },
     ttl: { type: 'string', placeholder: 'SECONDS', description: 'Seconds until the message expires (default 3600)' },
     nonce: { type: 'string', placeholder: 'NONCE', description: 'Nonce, e.g. from GET /api/auth/nonce (default: random)' },
-    plain: { type: 'boolean', description: 'Sign a single-line timestamped message instead of SIWE' },
+    plain: { type: 'boolean', description: 'Sign a single-line timestamped message instead of SIWE (shaped by --domain alone)' },
   },
   async run({ values, config }) {
     const mode = checkCombination(values);
+    const address = hexOption(values, 'address', HEX_ADDRESS, '0x followed by 40 hexadecimal digits');
+    const signature = hexOption(values, 'signature', HEX_SIGNATURE, '130 hexadecimal digits (65 bytes: r, s, v), with or without 0x');
+    let privateKey = hexOption(values, 'private-key', HEX_PRIVATE_KEY, '64 hexadecimal digits, with or without 0x');
     const messageOptions = {
       domain: optionalString(values, 'domain') ?? config.auth.domains[0]!,
       uri: optionalString(values, 'uri') ?? config.publicBaseUrl,
-      chainId: positiveInteger(optionalString(values, 'chain-id'), 'chain-id'),
-      ttlSeconds: positiveInteger(optionalString(values, 'ttl'), 'ttl'),
+      chainId: integerOption(values, 'chain-id', { min: 1, max: Number.MAX_SAFE_INTEGER, fallback: 1 }),
+      // Ten years: far beyond any AUTH_MAX_AGE (which ends a message sooner anyway), short of dates JavaScript cannot write.
+      ttlSeconds: integerOption(values, 'ttl', { min: 1, max: 10 * 365 * 86400, fallback: 3600 }),
       nonce: optionalString(values, 'nonce'),
       plain: values.plain === true,
     };
@@ -112,11 +147,10 @@ export const signCommand: Command = {
     const signing = await import('../../auth/signing/sign-in-headers.ts');
 
     if (mode === 'print-message') {
-      const address = optionalString(values, 'address');
-      const { isHexAddress, toEip55 } = await import('../../auth/siwe/eip55.ts');
-      if (address !== undefined && !isHexAddress(address))
-        throw new AppError('VALIDATION_FAILED', '--address must be 0x followed by 40 hexadecimal digits');
-      const message = signing.buildSignInMessage(address === undefined ? '' : toEip55(address), messageOptions);
+      const { toEip55 } = await import('../../auth/siwe/eip55.ts');
+      const message = await withOptionNames(() =>
+        signing.buildSignInMessage(address === undefined ? '' : toEip55(address), messageOptions),
+      );
       return { json: { message }, text: message, exact: true };
     }
     if (mode === 'signature') {
@@ -126,12 +160,8 @@ export const signCommand: Command = {
           ? await readPipedInput(process.stdin, 'the signed message', MESSAGE_MAX_BYTES)
           : await readOptionFile(file, 'message-file', MESSAGE_MAX_BYTES);
       const { headersFromSignature } = await import('../../auth/signing/external-signature.ts');
-      const address = optionalString(values, 'address');
-      return headerLines(
-        headersFromSignature({ message, signature: optionalString(values, 'signature')!, ...(address === undefined ? {} : { address }) }),
-      );
+      return headerLines(headersFromSignature({ message, signature: signature!, ...(address === undefined ? {} : { address }) }));
     }
-    let privateKey = optionalString(values, 'private-key');
     if (mode === 'keystore') {
       const { KEYSTORE_MAX_BYTES, decryptKeystore, parseKeystore } = await import('../../auth/signing/keystore.ts');
       const keystore = parseKeystore(
@@ -143,6 +173,6 @@ export const signCommand: Command = {
       );
       privateKey = await decryptKeystore(keystore, password);
     }
-    return headerLines(await signing.createSignInHeaders({ privateKey: privateKey!, ...messageOptions }));
+    return headerLines(await withOptionNames(() => signing.createSignInHeaders({ privateKey: privateKey!, ...messageOptions })));
   },
 };

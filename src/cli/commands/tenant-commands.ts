@@ -31,7 +31,8 @@ export const tenantCommands: Command[] = [
         type: 'string',
         required: true,
         placeholder: 'NAME',
-        description: 'Feature name (a label of your own; the service checks none)',
+        description:
+          "A label of your own, which your applications read from the principal's effectiveFeatures (the service gates nothing on it); lowercase letters and digits, words joined by . _ : - (beta, editor:v2)",
       },
     },
     async run({ values, store }) {

@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Permission } from '../../auth/permissions.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { Actor } from '../../files/audit-trail.ts';
 import type { ChannelAccess, ChannelTarget } from '../../files/channel-access.ts';
 import type { FilePath } from '../../files/file-path.ts';
 import type { LinkSigner } from '../../files/signed-links.ts';
 import type { AuditAction } from '../../store/file-catalog-types.ts';
-import type { Channel } from '../../store/types.ts';
+import type { Channel, Permission } from '../../store/types.ts';
 import { authenticationOf } from './wallet-auth.ts';
 
 declare module 'fastify' {

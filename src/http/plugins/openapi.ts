@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
 import { baseErrorResponses, ProblemSchema } from '../schemas/problem.ts';
+import { requiredResponseHeaders } from '../schemas/response-header-shapes.ts';
 import { NO_SECURITY, SECURITY_SCHEMES } from '../schemas/security.ts';
 
 /** OpenAPI 3.1: its schemas are JSON Schema (2020-12), so `type: 'null'` and the route schemas carry over as they are. */
@@ -45,6 +46,7 @@ async function openapi(app: FastifyInstance, options: { publicBaseUrl: string; v
       components: { securitySchemes: SECURITY_SCHEMES },
     },
     transform: documentHead,
+    transformObject: requiredResponseHeaders,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 

@@ -53,7 +53,7 @@ async function walletAuth(app: FastifyInstance, options: { authenticator: Wallet
       );
     }
     try {
-      request.authentication = await authenticator.authenticate(walletHeaders(request));
+      request.authentication = await authenticator.authenticate(walletHeaders(request), client);
     } catch (error) {
       if (isAppError(error) && error.status === 401) await failures.recordFailure(client, Date.now());
       throw error;

@@ -7,6 +7,7 @@ import { matchPrecondition } from '../preconditions.ts';
 import { requireEmptyRestoreBody } from '../restore-body.ts';
 import { FileParams, IfMatchHeaders, RestoreQuery } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { responseHeader, VERSION_ID } from '../schemas/response-header-shapes.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
 
 /** The contract's content type, byte for byte. The URL in the body is ASCII (percent-encoded). */
@@ -44,10 +45,12 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
           200: {
             description: 'The URL of the restored file, percent-encoded (ASCII), no newline',
             headers: {
-              [KEPT_VERSION_HEADER]: {
-                type: 'string',
-                description: 'The version (ver_…) that keeps the replaced bytes; restore it with ?versionId= to undo',
-              },
+              // Absent when nothing was replaced.
+              [KEPT_VERSION_HEADER]: responseHeader(
+                'The version (ver_…) that keeps the replaced bytes; restore it with ?versionId= to undo',
+                VERSION_ID,
+                false,
+              ),
             },
             content: { [RESTORE_CONTENT_TYPE]: { schema: Type.String({ format: 'uri' }) } },
           },

@@ -1,17 +1,20 @@
 import type { SwaggerTransform } from '@fastify/swagger';
 import { Type } from 'typebox';
+import { BYTE_COUNT, CONTENT_RANGE, ENTITY_TAG, HTTP_DATE, responseHeader } from './response-header-shapes.ts';
 
 /** A file's bytes, of the type it was uploaded with (application/octet-stream when none was usable). */
 const BYTES = { '*/*': { schema: Type.String({ format: 'binary' }) } };
 
-const header = (description: string) => ({ type: 'string', description });
-
 const REPRESENTATION_HEADERS = {
-  ETag: header('"<sha256>", the strong tag an If-None-Match or a later If-Match names'),
-  'Last-Modified': header('When the file was last written, an HTTP date'),
-  'Accept-Ranges': header('bytes'),
-  'Content-Disposition': header('attachment; filename*=… except for plain text, images, audio and video (inline)'),
-  'Content-Security-Policy': header('sandbox: a download never runs as a page of the API'),
+  ETag: responseHeader('"<sha256>", the strong tag an If-None-Match or a later If-Match names', ENTITY_TAG, true),
+  'Last-Modified': responseHeader('When the file was last written, an HTTP date', HTTP_DATE, true),
+  'Accept-Ranges': responseHeader('bytes', { enum: ['bytes'] }, true),
+  'Content-Disposition': responseHeader(
+    'attachment; filename*=… except for plain text, images, audio and video (inline)',
+    { pattern: '^(attachment|inline); filename="[^"]*"; filename\\*=UTF-8\'\'\\S*$' },
+    true,
+  ),
+  'Content-Security-Policy': responseHeader('sandbox: a download never runs as a page of the API', { enum: ['sandbox'] }, true),
 };
 
 /** A download's conditions (sent by browsers and curl alike), documented; their format is checked by the route. */
@@ -24,15 +27,15 @@ export const DownloadHeaders = Type.Object({
 export const DOWNLOAD_RESPONSES = {
   200: {
     description: 'The whole file',
-    headers: { ...REPRESENTATION_HEADERS, 'Content-Length': header('The file size in bytes') },
+    headers: { ...REPRESENTATION_HEADERS, 'Content-Length': responseHeader('The file size in bytes', BYTE_COUNT, true) },
     content: BYTES,
   },
   206: {
     description: 'The requested range of the file',
     headers: {
       ...REPRESENTATION_HEADERS,
-      'Content-Range': header('bytes start-end/size'),
-      'Content-Length': header('The length of the range'),
+      'Content-Range': responseHeader('bytes start-end/size', CONTENT_RANGE, true),
+      'Content-Length': responseHeader('The length of the range', BYTE_COUNT, true),
     },
     content: BYTES,
   },

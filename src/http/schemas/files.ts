@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { MAX_AUDIT_ID_LENGTH, MAX_AUDIT_NAME_LENGTH } from '../../files/audit-filter.ts';
 import { AUDIT_ACTIONS, AUDIT_RESULTS } from '../../store/file-catalog-types.ts';
+import { ENTITY_TAG, responseHeader } from './response-header-shapes.ts';
 
 export const ChannelParams = Type.Object({ channelRef: Type.String({ description: 'Channel id (chn_…) or name in your tenant' }) });
 export const FolderParams = Type.Object({ channelRef: Type.String(), folderName: Type.String() });
@@ -140,5 +141,5 @@ export const UploadHeaders = Type.Object({
 
 /** An upload's answer: the file, and its ETag header, the tag the next write's If-Match names. */
 export const UploadedFileSchema = Type.Object(FileSchema.properties, {
-  headers: { ETag: { type: 'string', description: 'The strong ETag of the content written: "<sha256>"' } },
+  headers: { ETag: responseHeader('The strong ETag of the content written: "<sha256>"', ENTITY_TAG, true) },
 });

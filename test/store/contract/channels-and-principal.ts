@@ -88,8 +88,8 @@ export function channelAndPrincipalContract(ctx: ContractContext): void {
       const t = await ctx.tenant();
       await ctx.store.addTenantFeature(t.id, 'tf-b');
       await ctx.store.addTenantFeature(t.id, 'tf-a');
-      const a = await ctx.admin(t, { permissions: ['p2', 'p1'], features: ['f2', 'f1'] });
-      const neighbour = await ctx.admin(t, { permissions: ['other'], features: ['other'] });
+      const a = await ctx.admin(t, { permissions: ['files:write', 'audit:read'], features: ['f2', 'f1'] });
+      const neighbour = await ctx.admin(t, { permissions: ['files:read'], features: ['other'] });
       const channels = [];
       for (const name of ['x', 'y', 'z']) channels.push(await ctx.store.createChannel({ tenantId: t.id, name }));
       for (const channel of channels) await ctx.store.linkChannel(channel.id, a.id);
@@ -102,7 +102,7 @@ export function channelAndPrincipalContract(ctx: ContractContext): void {
         tenantFeatures: ['tf-a', 'tf-b'],
         channelIds: channels.map((c) => c.id).sort(),
       });
-      assert.deepEqual(a.permissions, ['p1', 'p2']);
+      assert.deepEqual(a.permissions, ['audit:read', 'files:write']);
       assert.deepEqual(a.features, ['f1', 'f2']);
     });
 

@@ -11,7 +11,7 @@ export function lifecycleContract(ctx: ContractContext): void {
       try {
         const first = await openMetadataStore(fresh.options);
         const t = await first.createTenant({ name: 'Kept' });
-        const a = await first.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: 'Kept', permissions: ['p'] });
+        const a = await first.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: 'Kept', permissions: ['files:read'] });
         await first.close();
         const second = await openMetadataStore(fresh.options);
         assert.deepEqual(await second.getTenant(t.id), t);
@@ -28,8 +28,8 @@ export function lifecycleContract(ctx: ContractContext): void {
         const t = await ctx.store.createTenant({ name: 'Shared' });
         const a = await other.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: 'From other' });
         assert.deepEqual(await ctx.store.getAdmin(a.id), a);
-        await ctx.store.grantPermission(a.id, 'seen');
-        assert.deepEqual((await other.loadPrincipalByWallet(a.wallet))?.admin.permissions, ['seen']);
+        await ctx.store.grantPermission(a.id, 'audit:read');
+        assert.deepEqual((await other.loadPrincipalByWallet(a.wallet))?.admin.permissions, ['audit:read']);
         const n = nonce();
         assert.equal(await other.claimNonce(n, 'h1', Date.now() + 60_000), 'claimed');
         assert.equal(await ctx.store.claimNonce(n, 'h2', Date.now() + 60_000), 'claimed-by-another-message');

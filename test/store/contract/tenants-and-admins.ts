@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { openDatabase } from '../../../src/store/database.ts';
+import { metadataStore } from '../../../src/store/metadata-store.ts';
 import { openMetadataStore } from '../../../src/store/open-metadata-store.ts';
 import { type ContractContext, ID_SUFFIX, randomWallet } from './support.ts';
 
@@ -131,10 +133,13 @@ export function tenantAndAdminContract(ctx: ContractContext): void {
         code: 'VALIDATION_FAILED',
         message: /Display name/,
       });
-      await assert.rejects(ctx.store.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: 'X', permissions: ['ok', ' '] }), {
-        code: 'VALIDATION_FAILED',
-        message: /Permission/,
-      });
+      await assert.rejects(
+        ctx.store.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: 'X', permissions: ['files:read', ' '] }),
+        {
+          code: 'VALIDATION_FAILED',
+          message: /Permission/,
+        },
+      );
       await assert.rejects(ctx.store.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: 'X', features: [''] }), {
         code: 'VALIDATION_FAILED',
         message: /Feature/,
@@ -157,7 +162,7 @@ export function tenantAndAdminContract(ctx: ContractContext): void {
 
     test("listAdmins returns one tenant's admins by creation time, then id", async () => {
       const t = await ctx.tenant();
-      const created = [await ctx.admin(t, { permissions: ['p'] }), await ctx.admin(t), await ctx.admin(t)];
+      const created = [await ctx.admin(t, { permissions: ['files:read'] }), await ctx.admin(t), await ctx.admin(t)];
       await ctx.admin(await ctx.tenant());
       const listed = await ctx.store.listAdmins(t.id);
       const expected = [...created].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
@@ -199,18 +204,75 @@ export function tenantAndAdminContract(ctx: ContractContext): void {
       await assert.rejects(ctx.store.setAdminWallet('adm_missing', randomWallet()), { code: 'ADMIN_NOT_FOUND' });
     });
 
+    test('the sign-out cut only moves forward: a later sign-out, suspension or rotation from a machine whose clock runs behind keeps it', async () => {
+      const a = await ctx.admin(await ctx.tenant());
+      const cut = (await ctx.store.signOutEverywhere(a.id)).signedOutBefore!;
+      assert.ok(cut !== null && Math.abs(cut - Date.now()) < 60_000);
+      // Another machine on the same database (an operator's CLI, another instance) whose clock is an hour behind.
+      const { db, engine } = await openDatabase({ ...ctx.storage.options, logger: console });
+      const behind = metadataStore(db, engine, () => Date.now() - 3_600_000);
+      try {
+        assert.equal((await behind.signOutEverywhere(a.id)).signedOutBefore, cut);
+        assert.equal((await behind.setAdminStatus(a.id, 'SUSPENDED')).signedOutBefore, cut);
+        assert.equal((await behind.setAdminStatus(a.id, 'ACTIVE')).signedOutBefore, cut);
+        assert.equal((await behind.setAdminWallet(a.id, randomWallet())).signedOutBefore, cut);
+        assert.equal((await ctx.store.getAdmin(a.id))?.signedOutBefore, cut);
+        // A machine ahead moves it on.
+        const ahead = (await ctx.store.signOutEverywhere(a.id)).signedOutBefore!;
+        assert.ok(ahead >= cut);
+        const later = metadataStore(db, engine, () => ahead + 5_000);
+        assert.equal((await later.signOutEverywhere(a.id)).signedOutBefore, ahead + 5_000);
+      } finally {
+        await behind.close();
+      }
+    });
+
     test('permissions are granted and revoked idempotently and stay sorted', async () => {
-      const a = await ctx.admin(await ctx.tenant(), { permissions: ['m'] });
-      assert.deepEqual((await ctx.store.grantPermission(a.id, 'z')).permissions, ['m', 'z']);
-      assert.deepEqual((await ctx.store.grantPermission(a.id, 'a')).permissions, ['a', 'm', 'z']);
-      assert.deepEqual((await ctx.store.grantPermission(a.id, 'a')).permissions, ['a', 'm', 'z']);
-      assert.deepEqual((await ctx.store.revokePermission(a.id, 'm')).permissions, ['a', 'z']);
-      assert.deepEqual((await ctx.store.revokePermission(a.id, 'never-held')).permissions, ['a', 'z']);
-      assert.deepEqual((await ctx.store.getAdmin(a.id))?.permissions, ['a', 'z']);
+      const a = await ctx.admin(await ctx.tenant(), { permissions: ['files:write'] });
+      assert.deepEqual((await ctx.store.grantPermission(a.id, 'files:read')).permissions, ['files:read', 'files:write']);
+      assert.deepEqual((await ctx.store.grantPermission(a.id, 'audit:read')).permissions, ['audit:read', 'files:read', 'files:write']);
+      assert.deepEqual((await ctx.store.grantPermission(a.id, 'audit:read')).permissions, ['audit:read', 'files:read', 'files:write']);
+      assert.deepEqual((await ctx.store.revokePermission(a.id, 'files:write')).permissions, ['audit:read', 'files:read']);
+      assert.deepEqual((await ctx.store.revokePermission(a.id, 'backups:create')).permissions, ['audit:read', 'files:read'], 'never held');
+      assert.deepEqual((await ctx.store.getAdmin(a.id))?.permissions, ['audit:read', 'files:read']);
       await assert.rejects(ctx.store.grantPermission(a.id, '  '), { code: 'VALIDATION_FAILED' });
       await assert.rejects(ctx.store.revokePermission(a.id, ''), { code: 'VALIDATION_FAILED' });
-      await assert.rejects(ctx.store.grantPermission('adm_missing', 'x'), { code: 'ADMIN_NOT_FOUND' });
-      await assert.rejects(ctx.store.revokePermission('adm_missing', 'x'), { code: 'ADMIN_NOT_FOUND' });
+      await assert.rejects(ctx.store.grantPermission('adm_missing', 'files:read'), { code: 'ADMIN_NOT_FOUND' });
+      await assert.rejects(ctx.store.revokePermission('adm_missing', 'files:read'), { code: 'ADMIN_NOT_FOUND' });
+    });
+
+    test('only the permissions the service checks are stored: a misspelt one is refused, naming them, and nothing changes', async () => {
+      const t = await ctx.tenant();
+      const a = await ctx.admin(t, { permissions: ['files:read'] });
+      const naming = { code: 'VALIDATION_FAILED', message: /files:read, files:write, files:restore, backups:create, audit:read/ };
+      await assert.rejects(ctx.store.grantPermission(a.id, 'files:restor'), naming);
+      await assert.rejects(ctx.store.grantPermission(a.id, 'FILES:READ'), naming);
+      await assert.rejects(ctx.store.revokePermission(a.id, 'files:reed'), naming, 'a revoke of a misspelt permission it does not hold');
+      await assert.rejects(
+        ctx.store.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: 'X', permissions: ['audit:reed'] }),
+        naming,
+      );
+      assert.deepEqual((await ctx.store.getAdmin(a.id))?.permissions, ['files:read']);
+      assert.equal((await ctx.store.listAdmins(t.id)).length, 1, 'no admin was created');
+    });
+
+    test('features are free labels of one shape: lowercase words joined by . _ : -, never blank, spaced or with control characters', async () => {
+      const t = await ctx.tenant();
+      for (const feature of ['beta', 'reports', 'editor:v2', 'new-ui', 'a.b_c', '2fa']) {
+        assert.ok((await ctx.store.addTenantFeature(t.id, feature)).features.includes(feature), feature);
+      }
+      for (const feature of ['', ' ', 'Beta', 'new ui', 'beta\n', 'tab\there', 'x\u0000', '-beta', 'beta-', 'a--b', 'x'.repeat(101), 'é']) {
+        await assert.rejects(
+          ctx.store.addTenantFeature(t.id, feature),
+          { code: 'VALIDATION_FAILED', message: /^Feature must be lowercase/ },
+          JSON.stringify(feature),
+        );
+        await assert.rejects(ctx.store.createAdmin({ tenantId: t.id, wallet: randomWallet(), displayName: 'X', features: [feature] }), {
+          code: 'VALIDATION_FAILED',
+        });
+      }
+      assert.equal((await ctx.store.getTenant(t.id))?.features.length, 6);
+      assert.deepEqual(await ctx.store.listAdmins(t.id), []);
     });
 
     test('of two concurrent createAdmin with one wallet, exactly one wins', async () => {
