@@ -1,6 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type HistoryState, readClock, stateAt, stateOfBackup, touchedBetween } from './channel-history.ts';
-import { toBackupRecord } from './file-catalog-rows.ts';
+import { type HistoryState, readBackup, readClock, stateAt, stateOfBackup, touchedBetween } from './channel-history.ts';
 import type { ChangesOptions, FileChange, Page, StateName } from './file-catalog-types.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
@@ -85,11 +84,6 @@ async function diffStates(
 
 async function stateOf(db: Kysely<Database>, channelId: string, name: StateName): Promise<HistoryState | undefined> {
   if (typeof name !== 'string') return name;
-  const row = await db
-    .selectFrom('backups')
-    .selectAll()
-    .where('channel_id', '=', channelId)
-    .where('timestamp', '=', name)
-    .executeTakeFirst();
-  return row && stateOfBackup(toBackupRecord(row));
+  const backup = await readBackup(db, channelId, name);
+  return backup && stateOfBackup(backup);
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
-import { toFileVersion } from './file-catalog-rows.ts';
+import { toBackupRecord, toFileVersion } from './file-catalog-rows.ts';
 import type { BackupRecord, FileAtSeq, FileVersion } from './file-catalog-types.ts';
 import type { Database } from './schema.ts';
 
@@ -94,9 +94,25 @@ export interface ChannelClock {
   bytes: number;
 }
 
+/** The channel's clock row as stored; undefined before its first write. */
+export function clockRow(db: Db, channelId: string) {
+  return db.selectFrom('channel_clocks').selectAll().where('channel_id', '=', channelId).executeTakeFirst();
+}
+
 export async function readClock(db: Db, channelId: string): Promise<ChannelClock> {
-  const row = await db.selectFrom('channel_clocks').selectAll().where('channel_id', '=', channelId).executeTakeFirst();
+  const row = await clockRow(db, channelId);
   return row ? { seq: Number(row.seq), files: Number(row.files), bytes: Number(row.bytes) } : { seq: 0, files: 0, bytes: 0 };
+}
+
+/** The channel's backup of that timestamp, if it has one. */
+export async function readBackup(db: Db, channelId: string, timestamp: string): Promise<BackupRecord | undefined> {
+  const row = await db
+    .selectFrom('backups')
+    .selectAll()
+    .where('channel_id', '=', channelId)
+    .where('timestamp', '=', timestamp)
+    .executeTakeFirst();
+  return row && toBackupRecord(row);
 }
 
 /** The live bytes of a file ended at `seq`: the version that keeps them (written just before) gets its span's end. */
@@ -144,6 +160,16 @@ function sortKeyOfId(id: string): string {
   return entry ? `${BACKUP_ENTRY_PREFIX}${entry[1]}` : id;
 }
 
+/** The kept rows (file_versions) of one file, for a query to narrow down. */
+export function keptRowsOf(db: Db, channelId: string, folder: string, filename: string) {
+  return db
+    .selectFrom('file_versions')
+    .selectAll()
+    .where('channel_id', '=', channelId)
+    .where('folder', '=', folder)
+    .where('filename', '=', filename);
+}
+
 /**
  * The file as it was at `seq`: the live record when its bytes were written at or before it, else
  * the replaced or deleted version live then; undefined when the file did not exist then.
@@ -162,12 +188,7 @@ export async function fileAtSeq(db: Db, channelId: string, seq: number, folder: 
   // it, if it had not ended by then (else the file did not exist at `seq`). One seek of
   // file_versions_span_idx, however many versions the file has. Of two spans a crash left
   // overlapping, the later start is the bytes that were live.
-  const kept = await db
-    .selectFrom('file_versions')
-    .selectAll()
-    .where('channel_id', '=', channelId)
-    .where('folder', '=', folder)
-    .where('filename', '=', filename)
+  const kept = await keptRowsOf(db, channelId, folder, filename)
     .where('since_seq', '<=', seq)
     .orderBy('since_seq', 'desc')
     .limit(1)

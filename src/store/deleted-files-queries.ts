@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { toFileVersion } from './file-catalog-rows.ts';
 import type { FileVersion, Page, PageRequest } from './file-catalog-types.ts';
-import { decodeCursor, pageFrom } from './page-cursor.ts';
+import { pageByKey } from './page-cursor.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { Database } from './schema.ts';
  * conditions read the file's own rows through the (channel_id, folder, filename, …) indexes.
  */
 export async function listDeleted(db: Kysely<Database>, channelId: string, folder: string, page: PageRequest): Promise<Page<FileVersion>> {
-  let query = db
+  const query = db
     .selectFrom('file_versions as v')
     .selectAll('v')
     .where('v.channel_id', '=', channelId)
@@ -43,10 +43,5 @@ export async function listDeleted(db: Kysely<Database>, channelId: string, folde
         ),
       ),
     );
-  if (page.cursor !== undefined) query = query.where('v.filename', '>', decodeCursor(page.cursor, ['string'])[0]);
-  const rows = await query
-    .orderBy('v.filename')
-    .limit(page.limit + 1)
-    .execute();
-  return pageFrom(rows.map(toFileVersion), page.limit, (v) => [v.filename]);
+  return pageByKey(query, page, toFileVersion, { column: 'v.filename', keyOf: (v) => v.filename });
 }

@@ -7,7 +7,9 @@ import {
   endLiveSpan,
   fileAtBackup,
   fileAtSeq,
+  keptRowsOf,
   newestInstantBackupOf,
+  readBackup,
   readClock,
   versionsOf,
 } from './channel-history.ts';
@@ -43,7 +45,7 @@ import type {
 import { newAuditId, newVersionId, newWriteId } from './ids.ts';
 import { canBeStoredKey } from './input-validation.ts';
 import { resolveInstant, retainFrom } from './instant-queries.ts';
-import { decodeCursor, pageFrom } from './page-cursor.ts';
+import { decodeCursor, pageByKey, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
 
 type Db = Kysely<Database>;
@@ -130,25 +132,14 @@ export function fileCatalog(db: Db): FileCatalog {
     },
 
     async listFiles(channelId: string, folder: string, page: PageRequest): Promise<Page<FileRecord>> {
-      let query = db.selectFrom('files').selectAll().where('channel_id', '=', channelId).where('folder', '=', folder);
-      if (page.cursor !== undefined) query = query.where('filename', '>', decodeCursor(page.cursor, ['string'])[0]);
-      const rows = await query
-        .orderBy('filename')
-        .limit(page.limit + 1)
-        .execute();
-      return pageFrom(rows.map(toFileRecord), page.limit, (f) => [f.filename]);
+      const query = db.selectFrom('files').selectAll().where('channel_id', '=', channelId).where('folder', '=', folder);
+      return pageByKey(query, page, toFileRecord, { column: 'filename', keyOf: (f) => f.filename });
     },
 
     async listFolders(channelId: string, page: PageRequest): Promise<Page<FolderSummary>> {
       // Counted by every write (folder_counts): a page reads its own folders' rows, never their files.
-      let query = db.selectFrom('folder_counts').select(['folder', 'files']).where('channel_id', '=', channelId);
-      if (page.cursor !== undefined) query = query.where('folder', '>', decodeCursor(page.cursor, ['string'])[0]);
-      const rows = await query
-        .orderBy('folder')
-        .limit(page.limit + 1)
-        .execute();
-      const folders = rows.map((r) => ({ name: r.folder, fileCount: Number(r.files) }));
-      return pageFrom(folders, page.limit, (f) => [f.name]);
+      const query = db.selectFrom('folder_counts').select(['folder', 'files']).where('channel_id', '=', channelId);
+      return pageByKey(query, page, (r) => ({ name: r.folder, fileCount: Number(r.files) }), { column: 'folder', keyOf: (f) => f.name });
     },
 
     async allFiles(channelId: string): Promise<FileRecord[]> {
@@ -198,24 +189,11 @@ export function fileCatalog(db: Db): FileCatalog {
 
     clock: (channelId: string) => readClock(db, channelId),
 
-    async getBackup(channelId: string, timestamp: string): Promise<BackupRecord | undefined> {
-      const row = await db
-        .selectFrom('backups')
-        .selectAll()
-        .where('channel_id', '=', channelId)
-        .where('timestamp', '=', timestamp)
-        .executeTakeFirst();
-      return row && toBackupRecord(row);
-    },
+    getBackup: (channelId, timestamp) => readBackup(db, channelId, timestamp),
 
     async listBackups(channelId: string, page: PageRequest): Promise<Page<BackupRecord>> {
-      let query = db.selectFrom('backups').selectAll().where('channel_id', '=', channelId);
-      if (page.cursor !== undefined) query = query.where('timestamp', '<', decodeCursor(page.cursor, ['string'])[0]);
-      const rows = await query
-        .orderBy('timestamp', 'desc')
-        .limit(page.limit + 1)
-        .execute();
-      return pageFrom(rows.map(toBackupRecord), page.limit, (b) => [b.timestamp]);
+      const query = db.selectFrom('backups').selectAll().where('channel_id', '=', channelId);
+      return pageByKey(query, page, toBackupRecord, { column: 'timestamp', descending: true, keyOf: (b) => b.timestamp });
     },
 
     async backupVersion(channelId: string, timestamp: string, folder: string, filename: string): Promise<FileVersion | undefined> {
@@ -223,14 +201,7 @@ export function fileCatalog(db: Db): FileCatalog {
       if (backup === undefined) return undefined;
       if (backup.seq !== null && backup.seq !== undefined) return fileAtBackup(db, { ...backup, seq: backup.seq }, folder, filename);
       // A backup from before migration 005 keeps one row per file.
-      const row = await db
-        .selectFrom('file_versions')
-        .selectAll()
-        .where('channel_id', '=', channelId)
-        .where('backup_timestamp', '=', timestamp)
-        .where('folder', '=', folder)
-        .where('filename', '=', filename)
-        .executeTakeFirst();
+      const row = await keptRowsOf(db, channelId, folder, filename).where('backup_timestamp', '=', timestamp).executeTakeFirst();
       return row && toFileVersion(row);
     },
 

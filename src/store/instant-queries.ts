@@ -1,15 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
+import { clockRow } from './channel-history.ts';
 import type { InstantResolution } from './file-catalog-types.ts';
 import type { Database } from './schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
 export async function resolveInstant(db: Db, channelId: string, at: number): Promise<InstantResolution> {
-  const clock = await db
-    .selectFrom('channel_clocks')
-    .select(['retained_from_seq', 'retained_from_at'])
-    .where('channel_id', '=', channelId)
-    .executeTakeFirst();
+  const clock = await clockRow(db, channelId);
   const retainedFrom = Number(clock?.retained_from_seq ?? 0);
   const tick = await db
     .selectFrom('clock_ticks')
@@ -48,7 +45,7 @@ async function oldestTickFrom(db: Db, channelId: string, seq: number): Promise<n
  * those states needed (the one at the start stays: it times it).
  */
 export async function retainFrom(trx: Transaction<Database>, channelId: string, seq: number): Promise<void> {
-  const clock = await trx.selectFrom('channel_clocks').select('retained_from_seq').where('channel_id', '=', channelId).executeTakeFirst();
+  const clock = await clockRow(trx, channelId);
   if (clock === undefined || Number(clock.retained_from_seq) >= seq) return;
   const at = await oldestTickFrom(trx, channelId, seq);
   await trx

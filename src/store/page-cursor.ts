@@ -1,4 +1,6 @@
+import { type SelectQueryBuilder, type StringReference, sql } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
+import type { Page, PageRequest } from './file-catalog-types.ts';
 import { canBeStoredKey } from './input-validation.ts';
 
 /**
@@ -48,4 +50,29 @@ export function pageFrom<T>(
   if (rows.length <= limit) return { items: rows, next: null };
   const items = rows.slice(0, limit);
   return { items, next: encodeCursor(keyOf(items[items.length - 1]!)) };
+}
+
+/** A list ordered by one string column whose values are unique in it: a folder's filenames, a channel's folders or backups. */
+interface KeyOrder<DB, TB extends keyof DB, T> {
+  /** The column, as the query names it (`v.filename`). */
+  column: StringReference<DB, TB>;
+  descending?: boolean;
+  /** The column's value in an item: the cursor of a page that ends with it. */
+  keyOf(item: T): string;
+}
+
+/** One page of `query`'s rows, as items, in `order`: those after the cursor's key. */
+export async function pageByKey<DB, TB extends keyof DB, O, T>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  page: PageRequest,
+  toItem: (row: O) => T,
+  order: KeyOrder<DB, TB, T>,
+): Promise<Page<T>> {
+  const column = sql.ref(order.column);
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, ['string'])[0];
+  const rows = await (after === undefined ? query : query.where(sql<boolean>`${column} ${sql.raw(order.descending ? '<' : '>')} ${after}`))
+    .orderBy(column, order.descending ? 'desc' : 'asc')
+    .limit(page.limit + 1)
+    .execute();
+  return pageFrom(rows.map(toItem), page.limit, (item) => [order.keyOf(item)]);
 }

@@ -3,7 +3,6 @@
  * (the common parsing_* files are run for both sets in siwe.test.ts).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { formatSiweMessage, parseSiweMessage, type SiweMessage, SiweParseError } from '../../src/auth/siwe/siwe-message.ts';
 import {
@@ -18,24 +17,10 @@ import {
   parseUri,
   type UriComponents,
 } from '../../src/auth/siwe/uri-grammar.ts';
+import { parseError, readVectors } from '../helpers/siwe-vectors.ts';
 
-const SET = new URL('../fixtures/vectors/siwe/signinwithethereum-siwe/', import.meta.url);
-
-function readVectors<T>(file: string): [string, T][] {
-  const cases = Object.entries(JSON.parse(readFileSync(new URL(file, SET), 'utf8')) as Record<string, T>);
-  assert.ok(cases.length > 0, `${file} holds no case`);
-  return cases;
-}
-
-function parseError(text: string): SiweParseError {
-  try {
-    parseSiweMessage(text);
-  } catch (error) {
-    assert.ok(error instanceof SiweParseError, `expected a SiweParseError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('the message was accepted');
-}
+/** signinwithethereum/siwe's set: its folder among the vectors. */
+const SET = 'signinwithethereum-siwe/';
 
 /** The vectors name ABNF rules; each one maps to its recognizer, matched against the whole input. */
 const RULES: Record<string, (text: string) => boolean> = {
@@ -57,7 +42,7 @@ interface CharCase {
 
 for (const file of ['valid_chars.json', 'invalid_chars.json']) {
   describe(file, () => {
-    for (const [name, c] of readVectors<CharCase>(file)) {
+    for (const [name, c] of readVectors<CharCase>(SET, file)) {
       test(name, () => {
         const rule = RULES[c.rule];
         if (rule === undefined) assert.fail(`no recognizer for the rule "${c.rule}"`);
@@ -68,7 +53,7 @@ for (const file of ['valid_chars.json', 'invalid_chars.json']) {
 }
 
 describe('invalid_uris.json', () => {
-  for (const [name, message] of readVectors<string>('invalid_uris.json')) {
+  for (const [name, message] of readVectors<string>(SET, 'invalid_uris.json')) {
     test(name, () => {
       assert.equal(parseError(message).field, 'uri');
     });
@@ -76,7 +61,7 @@ describe('invalid_uris.json', () => {
 });
 
 describe('invalid_resources.json', () => {
-  for (const [name, message] of readVectors<string>('invalid_resources.json')) {
+  for (const [name, message] of readVectors<string>(SET, 'invalid_resources.json')) {
     test(name, () => {
       assert.equal(parseError(message).field, 'resources');
     });
@@ -84,7 +69,7 @@ describe('invalid_resources.json', () => {
 });
 
 describe('valid_resources.json', () => {
-  for (const [name, c] of readVectors<{ msg: string; resources: string[] }>('valid_resources.json')) {
+  for (const [name, c] of readVectors<{ msg: string; resources: string[] }>(SET, 'valid_resources.json')) {
     test(name, () => {
       const message = parseSiweMessage(c.msg);
       assert.deepEqual(message.resources, c.resources);
@@ -123,7 +108,7 @@ function uriPart(parts: UriComponents, key: string): string | null {
 }
 
 describe('valid_uris.json', () => {
-  for (const [name, c] of readVectors<{ msg: string; uri: UriExpectation }>('valid_uris.json')) {
+  for (const [name, c] of readVectors<{ msg: string; uri: UriExpectation }>(SET, 'valid_uris.json')) {
     test(name, () => {
       const message = parseSiweMessage(c.msg);
       assert.equal(formatSiweMessage(message), c.msg);
@@ -138,7 +123,7 @@ describe('valid_uris.json', () => {
 
 describe('valid_specification.json', () => {
   type Items = Partial<Record<'statement' | 'requestId' | 'resources', string | string[] | null>>;
-  for (const [name, c] of readVectors<{ msg: string; items: Items }>('valid_specification.json')) {
+  for (const [name, c] of readVectors<{ msg: string; items: Items }>(SET, 'valid_specification.json')) {
     test(name, () => {
       const message = parseSiweMessage(c.msg);
       for (const [key, expected] of Object.entries(c.items)) {
@@ -171,7 +156,7 @@ const RULE_FIELDS: [string, string][] = [
 ];
 
 describe('message_objects.json', () => {
-  for (const [name, c] of readVectors<{ msg: Record<string, unknown>; error: string }>('message_objects.json')) {
+  for (const [name, c] of readVectors<{ msg: Record<string, unknown>; error: string }>(SET, 'message_objects.json')) {
     test(name, () => {
       const fields = c.msg as unknown as SiweMessage;
       if (c.error === 'none') {

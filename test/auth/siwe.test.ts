@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import {
   formatSiweMessage,
@@ -12,18 +11,12 @@ import {
   toEip55,
 } from '../../src/auth/siwe/siwe-message.ts';
 import { isIpv6Address, isUri, parseAuthority } from '../../src/auth/siwe/uri-grammar.ts';
+import { parseError, readVectors } from '../helpers/siwe-vectors.ts';
 
-const VECTORS = new URL('../fixtures/vectors/siwe/', import.meta.url);
 const SETS = [
   { name: 'spruceid/siwe', dir: '' },
   { name: 'signinwithethereum/siwe', dir: 'signinwithethereum-siwe/' },
 ];
-
-function readVectors<T>(dir: string, file: string): [string, T][] {
-  const cases = Object.entries(JSON.parse(readFileSync(new URL(dir + file, VECTORS), 'utf8')) as Record<string, T>);
-  assert.ok(cases.length > 0, `${dir}${file} holds no case`);
-  return cases;
-}
 
 const MESSAGE_KEYS = new Set([
   'scheme',
@@ -128,16 +121,6 @@ const FULL_TEXT = [
   '- ipfs://Qme7ss3ARVgxv6rXqVPiikMJ8u2NLgmgszg13pYrDKEoiu',
   '- urn:isbn:0451450523',
 ].join('\n');
-
-function parseError(text: string): SiweParseError {
-  try {
-    parseSiweMessage(text);
-  } catch (error) {
-    assert.ok(error instanceof SiweParseError, `expected a SiweParseError, got ${String(error)}`);
-    return error;
-  }
-  assert.fail('the message was accepted');
-}
 
 describe('formatSiweMessage / parseSiweMessage', () => {
   test('round trip with every optional field', () => {

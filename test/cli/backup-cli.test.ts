@@ -1,34 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { FILE_SETUPS } from '../helpers/backends.ts';
-import { runCli } from '../helpers/cli.ts';
-import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
-import { signIn } from '../helpers/wallets.ts';
+import { useServerAndCli } from '../helpers/cli.ts';
+import { nextSecond, sha256, storedBytes } from '../helpers/files.ts';
 
 for (const setup of FILE_SETUPS) {
   describe(`CLI backups and restores beside a running server (${setup})`, () => {
-    let storage: Storage;
-    let svc: TestService;
-    let fixture: TenantFixture;
-    let client: FilesClient;
-    let env: Record<string, string | undefined>;
-    const cli = (...args: string[]) => runCli([...args, '--json'], env);
-
-    before(async () => {
-      storage = await createStorage(setup);
-      env = { DATA_DIR: storage.dataDir, DATABASE_URL: storage.databaseUrl, ...storage.env };
-      svc = await startTestService(setup, { storage });
-      fixture = await createTenantFixture(svc.service.store, 'Cli');
-      client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
-    });
-    after(async () => {
-      await svc.close();
-      await storage.drop();
-    });
+    const server = useServerAndCli(setup, 'Cli');
+    const cli = (...args: string[]) => server.cli(...args, '--json');
 
     test('backup create, change, file restore, restore again, backup list', async () => {
+      const { svc, fixture, client } = server;
       assert.equal((await client.put('docs', 'a.txt', 'v1')).status, 201);
       await nextSecond();
       const created = await cli('backup', 'create', '--channel', fixture.channel.id);
@@ -103,11 +85,12 @@ for (const setup of FILE_SETUPS) {
         ],
       );
 
-      const text = await runCli(['backup', 'list', '--channel', fixture.channel.id], env);
+      const text = await server.cli('backup', 'list', '--channel', fixture.channel.id);
       assert.match(text.stdout, new RegExp(`^${backup.timestamp} +1 files +2 bytes +by scheduler or CLI`));
     });
 
     test('refusals exit 1 with the error code; wrong use, a malformed option value included, exits 2', async () => {
+      const { fixture } = server;
       const base = ['file', 'restore', '--channel', fixture.channel.id, '--folder', 'docs', '--file'];
       const cases: [string[], string, number][] = [
         [[...base, 'a.txt', '--backup', '20000101_000000'], 'BACKUP_NOT_FOUND', 1],

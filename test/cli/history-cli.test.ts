@@ -1,35 +1,17 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { FILE_SETUPS } from '../helpers/backends.ts';
-import { runCli } from '../helpers/cli.ts';
-import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
-import { signIn } from '../helpers/wallets.ts';
+import { useServerAndCli } from '../helpers/cli.ts';
+import { nextSecond, sha256 } from '../helpers/files.ts';
 
 for (const setup of FILE_SETUPS) {
   describe(`CLI deleted files and backup diff beside a running server (${setup})`, () => {
-    let storage: Storage;
-    let svc: TestService;
-    let fixture: TenantFixture;
-    let client: FilesClient;
-    let env: Record<string, string | undefined>;
+    const server = useServerAndCli(setup, 'HistoryCli');
+    const { cli } = server;
     let from: string;
-    const cli = (...args: string[]) => runCli(args, env);
-
-    before(async () => {
-      storage = await createStorage(setup);
-      env = { DATA_DIR: storage.dataDir, DATABASE_URL: storage.databaseUrl, ...storage.env };
-      svc = await startTestService(setup, { storage });
-      fixture = await createTenantFixture(svc.service.store, 'HistoryCli');
-      client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
-    });
-    after(async () => {
-      await svc.close();
-      await storage.drop();
-    });
 
     test('file deleted lists what the server deleted; backup diff lists the changes; bad input exits non-zero', async () => {
+      const { fixture, client } = server;
       assert.equal((await client.put('docs', 'a.txt', 'one')).status, 201);
       assert.equal((await client.put('docs', 'b.txt', 'bee')).status, 201);
       await nextSecond();
@@ -77,6 +59,7 @@ for (const setup of FILE_SETUPS) {
     // cover: on the first setup only (SQLite, also in the unit tier).
     const cliOnly = setup === FILE_SETUPS[0] ? test : () => {};
     cliOnly('paged lists go on with --cursor NEXT; an end before the start is refused with the options as typed', async () => {
+      const { fixture, client } = server;
       const channel = fixture.channel.id;
       const diff = ['backup', 'diff', '--channel', channel, '--from', from, '--folder', 'docs'];
       const first = await cli(...diff, '--limit', '1');
@@ -112,6 +95,7 @@ for (const setup of FILE_SETUPS) {
     });
 
     test('instants: file restore --at, folder and channel restore --at, backup diff --from-at/--to-at', async () => {
+      const { fixture, client } = server;
       const ms = () => new Promise((resolve) => setTimeout(resolve, 5));
       assert.equal((await client.put('at', 'x.txt', 'x one')).status, 201);
       await ms();

@@ -1,33 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { runCli } from '../helpers/cli.ts';
-import { FilesClient, nextSecond } from '../helpers/files.ts';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
-import { signIn } from '../helpers/wallets.ts';
+import { describe, test } from 'node:test';
+import { useServerAndCli } from '../helpers/cli.ts';
+import { nextSecond } from '../helpers/files.ts';
 
 // The CLI is a thin shell over the service every setup runs (scope-restore.test.ts): SQLite here.
 describe('CLI folder restore and channel restore beside a running server', () => {
-  let storage: Storage;
-  let svc: TestService;
-  let fixture: TenantFixture;
-  let client: FilesClient;
-  let env: Record<string, string | undefined>;
-  const cli = (...args: string[]) => runCli(args, env);
-
-  before(async () => {
-    storage = await createStorage('sqlite');
-    env = { DATA_DIR: storage.dataDir, DATABASE_URL: storage.databaseUrl, ...storage.env };
-    svc = await startTestService('sqlite', { storage });
-    fixture = await createTenantFixture(svc.service.store, 'Cli');
-    client = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
-  });
-  after(async () => {
-    await svc.close();
-    await storage.drop();
-  });
+  const server = useServerAndCli('sqlite', 'Cli');
+  const { cli } = server;
 
   test('dry run, folder restore with --delete, then its undo with channel restore', async () => {
+    const { fixture, client } = server;
     assert.equal((await client.put('docs', 'a.txt', 'v1')).status, 201);
     assert.equal((await client.put('docs2', 'a.txt', 'neighbour')).status, 201);
     await nextSecond();

@@ -1,6 +1,12 @@
 import { spawn } from 'node:child_process';
+import { after, before } from 'node:test';
+import type { Setup } from './backends.ts';
 import { builtBin } from './bin.ts';
+import { FilesClient } from './files.ts';
+import { createTenantFixture, type TenantFixture } from './fixtures.ts';
 import { assertNoSecretsInOutput, configuredSecrets } from './log-secrets.ts';
+import { createStorage, type Storage, startTestService, type TestService } from './test-service.ts';
+import { signIn } from './wallets.ts';
 
 export interface CliResult {
   code: number | null;
@@ -46,4 +52,35 @@ export function runCli(args: string[], env: Record<string, string | undefined>, 
       resolve({ code, stdout, stderr, json: () => JSON.parse(stdout) });
     });
   });
+}
+
+/** A running service and the CLI on its storage, as an operator runs `wallet-admin` beside a server. */
+export interface ServerAndCli {
+  svc: TestService;
+  /** A tenant whose owner is linked to one channel. */
+  fixture: TenantFixture;
+  /** The owner's client of the service, signed in. */
+  client: FilesClient;
+  /** Runs the CLI on the service's storage. */
+  cli(...args: string[]): Promise<CliResult>;
+}
+
+/** Starts a ServerAndCli before the suite that calls this and stops it after; its fields are set from `before` on. */
+export function useServerAndCli(setup: Setup, tenantName: string): ServerAndCli {
+  let storage: Storage;
+  let env: Record<string, string | undefined>;
+  const suite = { cli: (...args: string[]) => runCli(args, env) } as ServerAndCli;
+  before(async () => {
+    storage = await createStorage(setup);
+    env = { DATA_DIR: storage.dataDir, DATABASE_URL: storage.databaseUrl, ...storage.env };
+    suite.svc = await startTestService(setup, { storage });
+    suite.fixture = await createTenantFixture(suite.svc.service.store, tenantName);
+    const auth = await signIn(suite.fixture.ownerWallet, suite.svc.config.auth.domains[0]!);
+    suite.client = new FilesClient(suite.svc.baseUrl, suite.fixture.channel.id, { ...auth });
+  });
+  after(async () => {
+    await suite.svc.close();
+    await storage.drop();
+  });
+  return suite;
 }

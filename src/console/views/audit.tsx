@@ -1,10 +1,10 @@
 import { useState } from 'preact/hooks';
-import type { AuditEvent, AuditQuery, Page } from '../../client/index.ts';
+import type { AuditQuery } from '../../client/index.ts';
 import { type AuditFilters, hrefOf, navigate } from '../routing.ts';
 import { formatTime } from '../ui/format.ts';
-import { Pager, usePages } from '../ui/pager.tsx';
+import { usePagedLoad } from '../ui/paged-list.tsx';
+import { PagedTable } from '../ui/paged-table.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
-import { useLoad } from '../ui/use-load.ts';
 import { ChannelHeader } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
 
@@ -13,12 +13,10 @@ const RESULTS = ['ok', 'refused', 'failed'];
 
 /** The channel's audit log, newest first, filtered by action, result, admin and file; the filters live in the URL. */
 export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel: string; filters: AuditFilters }) {
-  const pages = usePages();
-  const filterKey = JSON.stringify(filters);
-  const events = useLoad<Page<AuditEvent>>(
+  const events = usePagedLoad(
     // Values from the URL go to the service as they are: one it does not know comes back as a 400 that says so.
-    () => ctx.client.listAudit(channel, { limit: 50, cursor: pages.cursor, ...(filters as AuditQuery) }),
-    `${channel}\n${filterKey}\n${pages.cursor ?? ''}`,
+    (cursor) => ctx.client.listAudit(channel, { limit: 50, cursor, ...(filters as AuditQuery) }),
+    `${channel}\n${JSON.stringify(filters)}`,
   );
   // The view is mounted anew for other filters (see app.tsx): the form and the paging start from them.
   const [draft, setDraft] = useState<AuditFilters>(filters);
@@ -82,77 +80,66 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
           </div>
         </form>
         <ProblemNotice error={events.error} />
-        {events.data?.items.length === 0 && <p>No event matches.</p>}
-        {events.data && events.data.items.length > 0 && (
-          <div class="table-wrap">
-            <table class="table audit-table">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Result</th>
-                  <th scope="col">File</th>
-                  <th scope="col" class="wide-only">
-                    Admin
-                  </th>
-                  <th scope="col" class="wide-only">
-                    From
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {events.data.items.map((event) => (
-                  <tr key={event.id}>
-                    <td>{formatTime(event.time)}</td>
-                    <td>{event.action}</td>
-                    <td>
-                      <span class={`badge badge-${event.result}`}>{event.result}</span>
-                      {event.code && <code class="block">{event.code}</code>}
-                    </td>
-                    <td class="wrap">
-                      {event.folder ? (
-                        <a
-                          href={hrefOf({
-                            view: 'audit',
-                            channel,
-                            filters: { ...filters, folder: event.folder, filename: event.filename ?? undefined },
-                          })}
-                          title="Only this file's events"
-                        >
-                          {event.folder}/{event.filename ?? ''}
-                        </a>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                    <td class="wide-only">
-                      {event.adminId ? (
-                        <a
-                          href={hrefOf({ view: 'audit', channel, filters: { ...filters, adminId: event.adminId } })}
-                          title="Only this admin's events"
-                        >
-                          <code>{event.adminId}</code>
-                        </a>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                    <td class="wide-only">
-                      {event.backupTimestamp ? `backup ${event.backupTimestamp}` : event.versionId ? <code>{event.versionId}</code> : '—'}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {events.loading && !events.data && <p aria-live="polite">Loading the audit log…</p>}
-        <Pager
+        <PagedTable
+          list={events}
           label="Audit log"
-          pageNumber={pages.pageNumber}
-          next={events.data?.next}
-          onNext={() => events.data?.next && pages.next(events.data.next)}
-          onPrevious={pages.previous}
+          empty={<p>No event matches.</p>}
+          loading="Loading the audit log…"
+          class="audit-table"
+          rowKey={(event) => event.id}
+          columns={[
+            { header: 'When', cell: (event) => formatTime(event.time) },
+            { header: 'Action', cell: (event) => event.action },
+            {
+              header: 'Result',
+              cell: (event) => (
+                <>
+                  <span class={`badge badge-${event.result}`}>{event.result}</span>
+                  {event.code && <code class="block">{event.code}</code>}
+                </>
+              ),
+            },
+            {
+              header: 'File',
+              cellClass: 'wrap',
+              cell: (event) =>
+                event.folder ? (
+                  <a
+                    href={hrefOf({
+                      view: 'audit',
+                      channel,
+                      filters: { ...filters, folder: event.folder, filename: event.filename ?? undefined },
+                    })}
+                    title="Only this file's events"
+                  >
+                    {event.folder}/{event.filename ?? ''}
+                  </a>
+                ) : (
+                  '—'
+                ),
+            },
+            {
+              header: 'Admin',
+              class: 'wide-only',
+              cell: (event) =>
+                event.adminId ? (
+                  <a
+                    href={hrefOf({ view: 'audit', channel, filters: { ...filters, adminId: event.adminId } })}
+                    title="Only this admin's events"
+                  >
+                    <code>{event.adminId}</code>
+                  </a>
+                ) : (
+                  '—'
+                ),
+            },
+            {
+              header: 'From',
+              class: 'wide-only',
+              cell: (event) =>
+                event.backupTimestamp ? `backup ${event.backupTimestamp}` : event.versionId ? <code>{event.versionId}</code> : '—',
+            },
+          ]}
         />
       </section>
     </>

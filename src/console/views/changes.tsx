@@ -1,13 +1,10 @@
-import type { WalletAdminClient } from '../../client/index.ts';
 import { hrefOf } from '../routing.ts';
 import { formatBackupTimestamp, formatBytes, shortHash } from '../ui/format.ts';
-import { Pager, usePages } from '../ui/pager.tsx';
+import { usePagedLoad } from '../ui/paged-list.tsx';
+import { PagedTable } from '../ui/paged-table.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
-import { useLoad } from '../ui/use-load.ts';
 import { ChannelHeader } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
-
-type ChangesPage = Awaited<ReturnType<WalletAdminClient['changes']>>;
 
 const CHANGE_LABELS: Record<string, string> = { added: 'Added', changed: 'Changed', deleted: 'Deleted' };
 
@@ -25,10 +22,9 @@ export function ChangesView({
   to?: string;
   folder?: string;
 }) {
-  const pages = usePages();
-  const changes = useLoad<ChangesPage>(
-    () => ctx.client.changes(channel, { from, to, folder, limit: 100, cursor: pages.cursor }),
-    `${channel}\n${from}\n${to ?? ''}\n${folder ?? ''}\n${pages.cursor ?? ''}`,
+  const changes = usePagedLoad(
+    (cursor) => ctx.client.changes(channel, { from, to, folder, limit: 100, cursor }),
+    `${channel}\n${from}\n${to ?? ''}\n${folder ?? ''}`,
   );
   const until = to ? `the backup of ${formatBackupTimestamp(to)}` : 'now';
   return (
@@ -47,50 +43,32 @@ export function ChangesView({
           From the backup of {formatBackupTimestamp(from)} (<code>{from}</code>) to {until}.
         </p>
         <ProblemNotice error={changes.error} />
-        {changes.data?.items.length === 0 && pages.pageNumber === 1 && <p>Nothing changed.</p>}
-        {changes.data && changes.data.items.length > 0 && (
-          <div class="table-wrap">
-            <table class="table changes-table">
-              <thead>
-                <tr>
-                  <th scope="col">Change</th>
-                  <th scope="col">File</th>
-                  <th scope="col" class="num">
-                    Size
-                  </th>
-                  <th scope="col" class="wide-only">
-                    SHA-256
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {changes.data.items.map((item) => (
-                  <tr key={`${item.folder}/${item.filename}`}>
-                    <td>
-                      <span class={`badge badge-${item.change}`}>{CHANGE_LABELS[item.change] ?? item.change}</span>
-                    </td>
-                    <th scope="row" class="name-cell">
-                      <a href={hrefOf({ view: 'file', channel, folder: item.folder, filename: item.filename })}>
-                        {item.folder}/{item.filename}
-                      </a>
-                    </th>
-                    <td class="num">{formatBytes(item.size)}</td>
-                    <td class="wide-only">
-                      <code title={item.sha256}>{shortHash(item.sha256)}</code>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {changes.loading && !changes.data && <p aria-live="polite">Loading…</p>}
-        <Pager
+        <PagedTable
+          list={changes}
           label="Changes"
-          pageNumber={pages.pageNumber}
-          next={changes.data?.next}
-          onNext={() => changes.data?.next && pages.next(changes.data.next)}
-          onPrevious={pages.previous}
+          empty={<p>Nothing changed.</p>}
+          emptyOnFirstPageOnly
+          loading="Loading…"
+          class="changes-table"
+          rowKey={(item) => `${item.folder}/${item.filename}`}
+          columns={[
+            {
+              header: 'Change',
+              cell: (item) => <span class={`badge badge-${item.change}`}>{CHANGE_LABELS[item.change] ?? item.change}</span>,
+            },
+            {
+              header: 'File',
+              rowHeader: true,
+              cellClass: 'name-cell',
+              cell: (item) => (
+                <a href={hrefOf({ view: 'file', channel, folder: item.folder, filename: item.filename })}>
+                  {item.folder}/{item.filename}
+                </a>
+              ),
+            },
+            { header: 'Size', class: 'num', cell: (item) => formatBytes(item.size) },
+            { header: 'SHA-256', class: 'wide-only', cell: (item) => <code title={item.sha256}>{shortHash(item.sha256)}</code> },
+          ]}
         />
       </section>
     </>

@@ -1,13 +1,15 @@
 import { useState } from 'preact/hooks';
-import type { FileInfo, FileVersion, Page } from '../../client/index.ts';
+import type { FileInfo, FileVersion } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { saveResponse } from '../ui/download.ts';
 import { formatBackupTimestamp, formatBytes, formatTime, shortHash } from '../ui/format.ts';
-import { Pager, usePages } from '../ui/pager.tsx';
-import { messageOf, ProblemNotice } from '../ui/problem-notice.tsx';
+import { PagedList, usePagedLoad } from '../ui/paged-list.tsx';
+import { ProblemNotice } from '../ui/problem-notice.tsx';
+import { RowButton } from '../ui/row-button.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { ChannelHeader } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
+import { undoRestoreOffer } from './undo.ts';
 
 const KIND_LABELS: Record<string, string> = {
   backup: 'Backup',
@@ -25,13 +27,9 @@ function describe(version: FileVersion): string {
 
 /** One file: what it is now, every version as a timeline, restore with undo. */
 export function FileView({ ctx, channel, folder, filename }: { ctx: ViewContext; channel: string; folder: string; filename: string }) {
-  const pages = usePages();
   const key = `${channel}\n${folder}\n${filename}`;
   const current = useLoad<FileInfo | undefined>(() => ctx.client.stat(channel, folder, filename), key);
-  const versions = useLoad<Page<FileVersion>>(
-    () => ctx.client.versions(channel, folder, filename, { limit: 50, cursor: pages.cursor }),
-    `${key}\n${pages.cursor ?? ''}`,
-  );
+  const versions = usePagedLoad((cursor) => ctx.client.versions(channel, folder, filename, { limit: 50, cursor }), key);
   const [restoring, setRestoring] = useState<FileVersion>();
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<unknown>();
@@ -51,24 +49,10 @@ export function FileView({ ctx, channel, folder, filename }: { ctx: ViewContext;
       const { keptVersionId } = await ctx.client.restore(channel, folder, filename, source);
       setRestoring(undefined);
       reload();
-      const undo = keptVersionId;
       ctx.announce(
         `${filename} restored: ${describe(version).toLowerCase()}.`,
-        undo
-          ? {
-              label: 'Undo restore',
-              run: () =>
-                ctx.client.restore(channel, folder, filename, { versionId: undo }).then(
-                  () => {
-                    ctx.announce(`Restore of ${filename} undone.`);
-                    reload();
-                  },
-                  (error: unknown) => {
-                    ctx.session.noticeError(error);
-                    ctx.announce(`Could not undo the restore: ${messageOf(error)}`);
-                  },
-                ),
-            }
+        keptVersionId
+          ? undoRestoreOffer(ctx, filename, () => ctx.client.restore(channel, folder, filename, { versionId: keptVersionId }), reload)
           : undefined,
       );
     } catch (error) {
@@ -140,47 +124,40 @@ export function FileView({ ctx, channel, folder, filename }: { ctx: ViewContext;
           </p>
         )}
         <ProblemNotice error={versions.error} />
-        {versions.data?.items.length === 0 && <p>No version is kept yet: backups, replaced and deleted bytes appear here.</p>}
-        {versions.data && versions.data.items.length > 0 && (
-          <ol class="timeline">
-            {versions.data.items.map((version) => {
-              const isCurrent = live?.sha256 === version.sha256;
-              return (
-                <li key={version.id} class={`timeline-item kind-${version.kind}`}>
-                  <div class="timeline-main">
-                    <span class={`badge badge-${version.kind}`}>{KIND_LABELS[version.kind] ?? version.kind}</span>
-                    <strong>{describe(version)}</strong>
-                    <span class="muted timeline-meta">
-                      kept {formatTime(version.time)} · {formatBytes(version.size)} ·{' '}
-                      <code title={version.sha256}>{shortHash(version.sha256)}</code>
-                      {isCurrent && ' · same bytes as now'}
-                    </span>
-                  </div>
-                  {canRestore && (
-                    <button
-                      type="button"
-                      class="button button-small"
-                      disabled={isCurrent}
-                      onClick={() => setRestoring(version)}
-                      aria-label={
-                        isCurrent ? `${describe(version)}: the file already has these bytes` : `Restore ${describe(version).toLowerCase()}`
-                      }
-                    >
-                      {isCurrent ? 'Current' : 'Restore'}
-                    </button>
-                  )}
-                </li>
-              );
-            })}
-          </ol>
-        )}
-        <Pager
-          label="Versions"
-          pageNumber={pages.pageNumber}
-          next={versions.data?.next}
-          onNext={() => versions.data?.next && pages.next(versions.data.next)}
-          onPrevious={pages.previous}
-        />
+        <PagedList list={versions} label="Versions" empty={<p>No version is kept yet: backups, replaced and deleted bytes appear here.</p>}>
+          {(items) => (
+            <ol class="timeline">
+              {items.map((version) => {
+                const isCurrent = live?.sha256 === version.sha256;
+                return (
+                  <li key={version.id} class={`timeline-item kind-${version.kind}`}>
+                    <div class="timeline-main">
+                      <span class={`badge badge-${version.kind}`}>{KIND_LABELS[version.kind] ?? version.kind}</span>
+                      <strong>{describe(version)}</strong>
+                      <span class="muted timeline-meta">
+                        kept {formatTime(version.time)} · {formatBytes(version.size)} ·{' '}
+                        <code title={version.sha256}>{shortHash(version.sha256)}</code>
+                        {isCurrent && ' · same bytes as now'}
+                      </span>
+                    </div>
+                    {canRestore && (
+                      <RowButton
+                        label={isCurrent ? 'Current' : 'Restore'}
+                        disabled={isCurrent}
+                        onClick={() => setRestoring(version)}
+                        aria-label={
+                          isCurrent
+                            ? `${describe(version)}: the file already has these bytes`
+                            : `Restore ${describe(version).toLowerCase()}`
+                        }
+                      />
+                    )}
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+        </PagedList>
       </section>
       {restoring && (
         <ConfirmDialog

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks';
-import type { FileInfo, Page } from '../../client/index.ts';
+import type { FileInfo } from '../../client/index.ts';
 import { hrefOf } from '../routing.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { saveResponse } from '../ui/download.ts';
 import { formatBytes, formatTime } from '../ui/format.ts';
-import { Pager, usePages } from '../ui/pager.tsx';
+import { usePagedLoad } from '../ui/paged-list.tsx';
+import { PagedTable } from '../ui/paged-table.tsx';
 import { messageOf, ProblemNotice } from '../ui/problem-notice.tsx';
-import { useLoad } from '../ui/use-load.ts';
+import { RowButton } from '../ui/row-button.tsx';
 import { ChannelHeader } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
 import { FolderTabs } from './folder-tabs.tsx';
@@ -18,11 +19,10 @@ const PAGE_SIZES = [100, 250, 1000];
 
 /** The files of one folder, a page at a time, with upload, download and delete. */
 export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel: string; folder: string }) {
-  const pages = usePages();
   const [pageSize, setPageSize] = useState(PAGE_SIZES[0] ?? 100);
-  const files = useLoad<Page<FileInfo>>(
-    () => ctx.client.listFiles(channel, folder, { limit: pageSize, cursor: pages.cursor }),
-    `${channel}\n${folder}\n${pageSize}\n${pages.cursor ?? ''}`,
+  const files = usePagedLoad(
+    (cursor) => ctx.client.listFiles(channel, folder, { limit: pageSize, cursor }),
+    `${channel}\n${folder}\n${pageSize}`,
   );
   const [deleting, setDeleting] = useState<FileInfo>();
   const [restoringFolder, setRestoringFolder] = useState(false);
@@ -88,7 +88,7 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
                 value={String(pageSize)}
                 onChange={(event) => {
                   setPageSize(Number((event.target as HTMLSelectElement).value));
-                  pages.reset();
+                  files.pages.reset();
                 }}
               >
                 {PAGE_SIZES.map((size) => (
@@ -103,73 +103,32 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
         <FolderTabs channel={channel} folder={folder} current="files" />
         {canWrite && <Uploader ctx={ctx} channel={channel} folder={folder} onUploaded={files.reload} />}
         <ProblemNotice error={files.error ?? actionError} />
-        {files.data?.items.length === 0 && pages.pageNumber === 1 && (
-          <p>This folder has no files{canWrite ? ': upload the first one above.' : '.'}</p>
-        )}
-        {files.data && files.data.items.length > 0 && (
-          <div class="table-wrap">
-            <table class="table files-table" aria-busy={files.loading}>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col" class="num">
-                    Size
-                  </th>
-                  <th scope="col" class="wide-only">
-                    Type
-                  </th>
-                  <th scope="col" class="wide-only">
-                    Updated
-                  </th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {files.data.items.map((file) => (
-                  <tr key={file.filename}>
-                    <th scope="row" class="name-cell">
-                      <a href={hrefOf({ view: 'file', channel, folder, filename: file.filename })}>{file.filename}</a>
-                    </th>
-                    <td class="num">{formatBytes(file.size)}</td>
-                    <td class="wide-only">{file.contentType}</td>
-                    <td class="wide-only">{formatTime(file.updatedAt)}</td>
-                    <td>
-                      <div class="actions">
-                        <button
-                          type="button"
-                          class="button button-small"
-                          onClick={() => download(file)}
-                          aria-label={`Download ${file.filename}`}
-                        >
-                          Download
-                        </button>
-                        {canWrite && (
-                          <button
-                            type="button"
-                            class="button button-small button-danger"
-                            onClick={() => setDeleting(file)}
-                            aria-label={`Delete ${file.filename}`}
-                          >
-                            Delete
-                          </button>
-                        )}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        {files.loading && !files.data && <p aria-live="polite">Loading files…</p>}
-        <Pager
+        <PagedTable
+          list={files}
           label="Files"
-          pageNumber={pages.pageNumber}
-          next={files.data?.next}
-          onNext={() => files.data?.next && pages.next(files.data.next)}
-          onPrevious={pages.previous}
+          empty={<p>This folder has no files{canWrite ? ': upload the first one above.' : '.'}</p>}
+          emptyOnFirstPageOnly
+          loading="Loading files…"
+          class="files-table"
+          busy={files.loading}
+          rowKey={(file) => file.filename}
+          columns={[
+            {
+              header: 'Name',
+              rowHeader: true,
+              cellClass: 'name-cell',
+              cell: (file) => <a href={hrefOf({ view: 'file', channel, folder, filename: file.filename })}>{file.filename}</a>,
+            },
+            { header: 'Size', class: 'num', cell: (file) => formatBytes(file.size) },
+            { header: 'Type', class: 'wide-only', cell: (file) => file.contentType },
+            { header: 'Updated', class: 'wide-only', cell: (file) => formatTime(file.updatedAt) },
+          ]}
+          actions={(file) => (
+            <>
+              <RowButton label="Download" onClick={() => download(file)} aria-label={`Download ${file.filename}`} />
+              {canWrite && <RowButton label="Delete" danger onClick={() => setDeleting(file)} aria-label={`Delete ${file.filename}`} />}
+            </>
+          )}
         />
       </section>
       {restoringFolder && (

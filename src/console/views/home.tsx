@@ -1,18 +1,15 @@
 import { useState } from 'preact/hooks';
-import type { ChannelInfo, Page } from '../../client/index.ts';
 import { hrefOf } from '../routing.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { formatTime } from '../ui/format.ts';
-import { Pager, usePages } from '../ui/pager.tsx';
+import { PagedList, usePagedLoad } from '../ui/paged-list.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
-import { useLoad } from '../ui/use-load.ts';
 import type { ViewContext } from './context.ts';
 
 /** Who the admin is, and the channels they are linked to. */
 export function HomeView({ ctx }: { ctx: ViewContext }) {
   const { principal, walletAddress } = ctx.signedIn.me;
-  const pages = usePages();
-  const channels = useLoad<Page<ChannelInfo>>(() => ctx.client.listChannels({ limit: 50, cursor: pages.cursor }), pages.cursor ?? '');
+  const channels = usePagedLoad((cursor) => ctx.client.listChannels({ limit: 50, cursor }), 'channels');
   return (
     <>
       <section class="card" aria-labelledby="me-title">
@@ -62,31 +59,27 @@ export function HomeView({ ctx }: { ctx: ViewContext }) {
       <section class="card" aria-labelledby="channels-title">
         <h2 id="channels-title">Channels</h2>
         <ProblemNotice error={channels.error} />
-        {channels.data && channels.data.items.length === 0 && (
-          <p>You are not linked to any channel yet. An owner admin links you to one.</p>
-        )}
-        {channels.data && channels.data.items.length > 0 && (
-          <ul class="link-list">
-            {channels.data.items.map((channel) => (
-              <li key={channel.id}>
-                <a href={hrefOf({ view: 'folders', channel: channel.id })}>
-                  <strong>{channel.name}</strong>
-                  <span class="muted">
-                    <code>{channel.id}</code> · created {formatTime(channel.createdAt)}
-                  </span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        )}
-        {channels.loading && !channels.data && <p aria-live="polite">Loading channels…</p>}
-        <Pager
+        <PagedList
+          list={channels}
           label="Channels"
-          pageNumber={pages.pageNumber}
-          next={channels.data?.next}
-          onNext={() => channels.data?.next && pages.next(channels.data.next)}
-          onPrevious={pages.previous}
-        />
+          empty={<p>You are not linked to any channel yet. An owner admin links you to one.</p>}
+          loading="Loading channels…"
+        >
+          {(items) => (
+            <ul class="link-list">
+              {items.map((channel) => (
+                <li key={channel.id}>
+                  <a href={hrefOf({ view: 'folders', channel: channel.id })}>
+                    <strong>{channel.name}</strong>
+                    <span class="muted">
+                      <code>{channel.id}</code> · created {formatTime(channel.createdAt)}
+                    </span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </PagedList>
       </section>
     </>
   );

@@ -2,8 +2,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { ProblemError, type WalletAdminClient } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { formatBackupTimestamp } from '../ui/format.ts';
-import { messageOf, ProblemNotice } from '../ui/problem-notice.tsx';
+import { ProblemNotice } from '../ui/problem-notice.tsx';
 import type { ViewContext } from './context.ts';
+import { undoRestoreOffer } from './undo.ts';
 
 type RestorePlan = Awaited<ReturnType<WalletAdminClient['restoreChannel']>>;
 
@@ -79,24 +80,16 @@ export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onCl
       ctx.announce(
         safety ? `${summary} Backup ${safety} was taken first.` : summary,
         safety
-          ? {
-              label: 'Undo restore',
-              // The safety backup holds the state before: restoring it, extra files removed, undoes all of it.
-              run: () =>
-                (folder
+          ? // The safety backup holds the state before: restoring it, extra files removed, undoes all of it.
+            undoRestoreOffer(
+              ctx,
+              scope,
+              () =>
+                folder
                   ? ctx.client.restoreFolder(channel, folder, { backupTimestamp: safety, delete: true })
-                  : ctx.client.restoreChannel(channel, { backupTimestamp: safety, delete: true })
-                ).then(
-                  () => {
-                    ctx.announce(`Restore of ${scope} undone.`);
-                    onRestored();
-                  },
-                  (failure: unknown) => {
-                    ctx.session.noticeError(failure);
-                    ctx.announce(`Could not undo the restore: ${messageOf(failure)}`);
-                  },
-                ),
-            }
+                  : ctx.client.restoreChannel(channel, { backupTimestamp: safety, delete: true }),
+              onRestored,
+            )
           : undefined,
       );
     } catch (failure) {

@@ -1,3 +1,4 @@
+import { messageOf } from '../ui/problem-notice.tsx';
 import type { ViewContext } from './context.ts';
 
 /** Brings a deleted file back from the version its deletion kept (the newest "deleted" one). */
@@ -6,4 +7,25 @@ export async function undoDelete(ctx: ViewContext, channel: string, folder: stri
   const kept = versions.items.find((version) => version.kind === 'deleted');
   if (!kept) throw new Error('The deleted bytes were not found among the versions');
   await ctx.client.restore(channel, folder, filename, { versionId: kept.id });
+}
+
+/**
+ * The status line's offer to undo a restore of `what`: `undo` restores what the restore replaced,
+ * then `done` shows the result; a failure is said there too.
+ */
+export function undoRestoreOffer(ctx: ViewContext, what: string, undo: () => Promise<unknown>, done: () => void) {
+  return {
+    label: 'Undo restore',
+    run: () =>
+      undo().then(
+        () => {
+          ctx.announce(`Restore of ${what} undone.`);
+          done();
+        },
+        (error: unknown) => {
+          ctx.session.noticeError(error);
+          ctx.announce(`Could not undo the restore: ${messageOf(error)}`);
+        },
+      ),
+  };
 }

@@ -2,26 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
 import { API_REFERENCE_ASSETS_PATH, apiReferenceAssets } from '../api-reference-assets.ts';
+import { pagePolicy, sendPagePolicy } from '../page-policy.ts';
 import { baseErrorResponses } from '../schemas/problem.ts';
 import { NO_SECURITY } from '../schemas/security.ts';
 import { sendStaticFile } from '../static-file.ts';
 
 /**
- * The console's policy (console-routes.ts), but for inline styles: Swagger UI (React) sets style
- * attributes. Scripts stay its own files, and nothing is fetched from or sent to another origin.
+ * The strict page policy, but for inline styles: Swagger UI (React) sets style attributes. Scripts
+ * stay its own files, and nothing is fetched from or sent to another origin.
  */
-const API_REFERENCE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+const API_REFERENCE_CSP = pagePolicy({ inlineStyles: true });
 
 /** Swagger UI's files have fixed names across versions: checked each time (304 while unchanged). */
 const CACHE = 'no-cache';
@@ -30,11 +20,7 @@ const CACHE = 'no-cache';
 export default async function apiReferenceRoutes(app: FastifyInstance): Promise<void> {
   const assets = apiReferenceAssets();
 
-  // This plugin's own scope: the policy reaches these routes, errors included, and no API route.
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('Content-Security-Policy', API_REFERENCE_CSP);
-    done();
-  });
+  sendPagePolicy(app, API_REFERENCE_CSP);
 
   app.get(
     '/api/docs',

@@ -1,25 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/app-error.ts';
 import type { ConsoleAssets } from '../console-assets.ts';
+import { pagePolicy, sendPagePolicy } from '../page-policy.ts';
 import { sendStaticFile } from '../static-file.ts';
 
 /**
- * The page may load only its own files and talk only to this origin: no inline script or style,
- * no plugin, no framing, no <base> trick. A wallet extension injects its provider from its own
- * content script, which a page's CSP does not govern.
+ * The strict page policy, no inline style either. A wallet extension injects its provider from its
+ * own content script, which a page's CSP does not govern.
  */
-export const CONSOLE_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+const CONSOLE_CSP = pagePolicy({ blobImages: true });
 
 /** index.html names the current hashed files, so a browser asks again each time (304 when unchanged). */
 const INDEX_CACHE = 'no-cache';
@@ -36,11 +25,7 @@ const NOT_BUILT_MESSAGE = 'The console was not built (no dist/console/index.html
 export default async function consoleRoutes(app: FastifyInstance, options: { assets: ConsoleAssets | undefined }): Promise<void> {
   const { assets } = options;
 
-  // This plugin's own scope: the policy reaches its routes, errors included, and no API route.
-  app.addHook('onRequest', (_request, reply, done) => {
-    reply.header('Content-Security-Policy', CONSOLE_CSP);
-    done();
-  });
+  sendPagePolicy(app, CONSOLE_CSP);
 
   const hidden = { schema: { hide: true } };
   // The pages a browser opens by address: their query is the browser's, not the API's (see anyQuery).

@@ -18,5 +18,21 @@ export function backupContract(ctx: ContractContext): void {
       }
       assert.equal((await ctx.store.files.listBackups(channel.id, { limit: 10 })).items.length, 1);
     });
+
+    test("backups page newest first: each page goes on from the previous page's last backup", async () => {
+      const tenant = await ctx.tenant('BackupPages');
+      const channel = await ctx.store.createChannel({ tenantId: tenant.id, name: 'b' });
+      const timestamps = ['20260101_000000', '20260102_000000', '20260103_000000', '20260104_000000', '20260105_000000'];
+      for (const timestamp of timestamps)
+        await ctx.store.files.createBackup({ channelId: channel.id, timestamp, createdBy: null, createdAt: Date.now() });
+      const pages: string[][] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await ctx.store.files.listBackups(channel.id, { limit: 2, cursor });
+        pages.push(page.items.map((b) => b.timestamp));
+        cursor = page.next ?? undefined;
+      } while (cursor !== undefined);
+      assert.deepEqual(pages, [['20260105_000000', '20260104_000000'], ['20260103_000000', '20260102_000000'], ['20260101_000000']]);
+    });
   });
 }
