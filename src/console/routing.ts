@@ -20,9 +20,11 @@ export interface AuditFilters {
   folder?: string;
   filename?: string;
   result?: string;
+  /** One folder or channel restore: its own event, its safety backup's and its files'. */
+  operationId?: string;
 }
 
-const AUDIT_FILTER_NAMES = ['action', 'adminId', 'folder', 'filename', 'result'] as const;
+const AUDIT_FILTER_NAMES = ['action', 'adminId', 'folder', 'filename', 'result', 'operationId'] as const;
 
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?', 2);

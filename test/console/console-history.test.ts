@@ -84,6 +84,27 @@ for (const engine of ENGINES) {
       assert.equal(await text('docs', 'a.txt'), 'a changed later');
       assert.equal(await text('docs', 'c.txt'), 'c added later');
       assert.equal(await api.stat(channel, 'docs', 'b.txt'), undefined);
+
+      // The audit log shows the restore as one operation: its summary, and a link to everything it did.
+      await page.evaluate((hash) => {
+        window.location.hash = hash;
+      }, `#/channels/${channel}/audit?action=restore&folder=docs`);
+      // The undo (a folder restore from the safety backup) reads the same; the restore is the older row.
+      const own = page.getByRole('row').filter({ hasText: 'folder: 1 replaced, 1 brought back, 1 deleted, 0 unchanged' }).last();
+      await own.waitFor();
+      await own.getByRole('link', { name: 'restore' }).click();
+      await page
+        .getByRole('note')
+        .getByText(/One restore of a folder or channel/)
+        .waitFor();
+      await page.waitForFunction(() => document.querySelectorAll('table tbody tr').length >= 5);
+      // The Action cell of each row, its summary (on the restore's own event) left out.
+      const actions = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('table tbody tr'), (row) => (row as HTMLTableRowElement).cells[1]!.firstChild!.textContent),
+      );
+      // Its own event, the safety backup, a restore per replaced or brought-back file and the delete: nothing else.
+      assert.deepEqual([...actions].sort(), ['backup', 'delete', 'restore', 'restore', 'restore'], actions.join(' | '));
+
       assertNoConsoleErrors(page);
     });
 

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { AuditQuery } from '../../client/index.ts';
+import type { AuditEvent, AuditQuery } from '../../client/index.ts';
 import { type AuditFilters, hrefOf, navigate } from '../routing.ts';
 import { formatTime } from '../ui/format.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
@@ -11,7 +11,10 @@ import type { ViewContext } from './context.ts';
 const ACTIONS = ['upload', 'delete', 'backup', 'restore'];
 const RESULTS = ['ok', 'refused', 'failed'];
 
-/** The channel's audit log, newest first, filtered by action, result, admin and file; the filters live in the URL. */
+/**
+ * The channel's audit log, newest first, filtered by action, result, admin, file and operation
+ * (one folder or channel restore with everything it did); the filters live in the URL.
+ */
 export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel: string; filters: AuditFilters }) {
   const events = usePagedLoad(
     // Values from the URL go to the service as they are: one it does not know comes back as a 400 that says so.
@@ -79,6 +82,12 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
             </a>
           </div>
         </form>
+        {filters.operationId && (
+          <p class="muted" role="note">
+            One restore of a folder or channel: its own event, the backup it took first and every file it restored or deleted (
+            <code>{filters.operationId}</code>).
+          </p>
+        )}
         <ProblemNotice error={events.error} />
         <PagedTable
           list={events}
@@ -89,7 +98,24 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
           rowKey={(event) => event.id}
           columns={[
             { header: 'When', cell: (event) => formatTime(event.time) },
-            { header: 'Action', cell: (event) => event.action },
+            {
+              header: 'Action',
+              cell: (event) => (
+                <>
+                  {event.operationId && !filters.operationId ? (
+                    <a
+                      href={hrefOf({ view: 'audit', channel, filters: { operationId: event.operationId } })}
+                      title="Everything this folder or channel restore did"
+                    >
+                      {event.action}
+                    </a>
+                  ) : (
+                    event.action
+                  )}
+                  {event.operation && <span class="muted block">{operationSummary(event.operation)}</span>}
+                </>
+              ),
+            },
             {
               header: 'Result',
               cell: (event) => (
@@ -144,4 +170,22 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
       </section>
     </>
   );
+}
+
+/** A folder or channel restore's own event in a few words: its scope and what it did. */
+function operationSummary(operation: NonNullable<AuditEvent['operation']>): string {
+  const { counts } = operation;
+  const done = (
+    [
+      [counts.replaced, 'replaced'],
+      [counts.created, 'brought back'],
+      [counts.deleted, 'deleted'],
+      [counts.failed, 'failed'],
+    ] as const
+  )
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${what}`);
+  const scope = operation.scope === 'channel' ? 'whole channel' : 'folder';
+  const at = operation.at ? ` at ${operation.at}` : '';
+  return `${scope}${at}: ${done.length > 0 ? done.join(', ') : 'nothing to change'}, ${counts.unchanged} unchanged`;
 }
