@@ -198,7 +198,16 @@ for (const engine of ENGINES) {
       const parameters = Object.fromEntries(
         operation.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string; schema: object }) => [p.name, p]),
       );
-      assert.deepEqual(Object.keys(parameters).sort(), ['action', 'adminId', 'cursor', 'filename', 'folder', 'limit', 'result']);
+      assert.deepEqual(Object.keys(parameters).sort(), [
+        'action',
+        'adminId',
+        'cursor',
+        'filename',
+        'folder',
+        'limit',
+        'operationId',
+        'result',
+      ]);
       assert.deepEqual(parameters.action.schema.enum, ['upload', 'delete', 'backup', 'restore']);
       assert.deepEqual(parameters.result.schema.enum, ['ok', 'refused', 'failed']);
       assert.equal(parameters.folder.schema.maxLength, 255);
