@@ -23,21 +23,34 @@ const MAY_NAME_A_CREDENTIAL = /signature|%/i;
  * download until it expires, so a log line holding it would hand the file to whoever reads the log.
  * Parameters are judged by their name as the router decodes it (`%73ignature` is `signature` to
  * Fastify's query parser, `+` a blank), in any letter case, so no spelling that the route accepts
- * as the signature reaches the log; the name stays as it was sent.
+ * as the signature reaches the log; the name stays as it was sent. A further '?' in the query
+ * (`/f??signature=…`, `/f?x=1?signature=…`) is part of a name or value to the router, but whoever
+ * reads the line (a person, a log search) sees a `signature=` there and may try its value: so what
+ * follows a '?' is judged as a parameter too. A censored value runs to the next '&', as the
+ * router reads it, whatever '?' it holds.
  */
 export function censorUrl(url: string): string {
   const query = url.indexOf('?');
   // The searches first: nearly every URL has no query, or none that could name a credential.
   if (query === -1 || !MAY_NAME_A_CREDENTIAL.test(url.slice(query + 1))) return url;
   const parameters = url.slice(query + 1).split('&');
-  for (let i = 0; i < parameters.length; i++) {
-    const parameter = parameters[i]!;
-    const equals = parameter.indexOf('=');
-    if (equals !== -1 && CREDENTIAL_PARAMETERS.has(decodedName(parameter.slice(0, equals)))) {
-      parameters[i] = `${parameter.slice(0, equals + 1)}${CENSORED}`;
-    }
-  }
+  for (let i = 0; i < parameters.length; i++) parameters[i] = censorParameter(parameters[i]!);
   return `${url.slice(0, query + 1)}${parameters.join('&')}`;
+}
+
+/** One '&'-separated parameter, its value censored from the first name (its own, or one after a '?') that is a credential's. */
+function censorParameter(parameter: string): string {
+  let start = 0;
+  while (start <= parameter.length) {
+    const next = parameter.indexOf('?', start);
+    const end = next === -1 ? parameter.length : next;
+    const equals = parameter.indexOf('=', start);
+    if (equals !== -1 && equals < end && CREDENTIAL_PARAMETERS.has(decodedName(parameter.slice(start, equals)))) {
+      return `${parameter.slice(0, equals + 1)}${CENSORED}`;
+    }
+    start = end + 1;
+  }
+  return parameter;
 }
 
 /** A query parameter's name as a query parser reads it, lowercase; as sent when its escapes are broken. */
