@@ -25,13 +25,19 @@ async function lines(file: string): Promise<string[]> {
     .map((line) => line.replaceAll('{FILE}', CANARY_NAME));
 }
 
-/** Every payload of a corpus, the forms it is sent in, and whether each goes to every route or to every parameter. */
+/**
+ * Where each payload of a corpus goes: 'every route' in every parameter; 'every parameter' through one
+ * of its routes in turn; 'path first': every path segment and the contract's backupTimestamp (each
+ * through one of its routes in turn) and one of the other query parameters in turn.
+ */
+type Reach = 'every route' | 'every parameter' | 'path first';
+
+/** Every payload of a corpus, the forms it is sent in, and where each goes. */
 interface Corpus {
   name: string;
   payloads: string[];
   forms: (keyof typeof FORMS)[];
-  /** False: each payload goes to one route per parameter it can stand in, taking the routes in turn (see routesFor). */
-  everyRoute: boolean;
+  reach: Reach;
 }
 
 /**
@@ -39,19 +45,22 @@ interface Corpus {
  * the others (which differ only below the gate: the database's and the store's handling of what
  * passes it) to every parameter through one of its routes in turn. dotdotpwn's 21,144 generated
  * lines (which carry their own encodings: %2e, %252e, overlong UTF-8, %u2215, %00 …) as written, on
- * SQLite, to every parameter through one of its routes in turn: the encodings are the HTTP and path
- * layers' business, which each parameter's own gate sees whatever the route; sending each line to
- * all 36 routes took 330 s of the suite for no gate that the curated lists do not reach on every route.
+ * SQLite, to every path segment and the contract's backupTimestamp, and to one other query parameter
+ * in turn (each gets about 2,300 of them). The encodings are the HTTP and path layers' business, and a
+ * parameter's own gate sees them whatever the route. The other query values (from, to, fromAt, toAt,
+ * at, dryRun, a scope's backupTimestamp) pass a strict format check before anything else, and the
+ * curated lists reach each of them on every route. Sending each line to all 36 routes took 330 s of
+ * the suite, and to every parameter 150 s, for no gate that these do not reach.
  */
 async function corpora(setup: string): Promise<Corpus[]> {
   const curated: Corpus = {
     name: 'deep_traversal + directory_traversal',
     payloads: [...(await lines('deep_traversal.txt')), ...(await lines('directory_traversal.txt'))],
     forms: ['as written', 'escaped'],
-    everyRoute: setup === 'sqlite',
+    reach: setup === 'sqlite' ? 'every route' : 'every parameter',
   };
   if (setup !== 'sqlite') return [curated];
-  return [curated, { name: 'dotdotpwn', payloads: await lines('dotdotpwn.txt'), forms: ['as written'], everyRoute: false }];
+  return [curated, { name: 'dotdotpwn', payloads: await lines('dotdotpwn.txt'), forms: ['as written'], reach: 'path first' }];
 }
 
 /** A parameter a payload stands in (a path segment or a query value), and the requests of every route that takes it. */
@@ -102,6 +111,9 @@ function routesFor(channel: string, timestamp: string, p: string): Route[] {
     ['at of a file', [['POST', `${file(channel, 'docs', 'a.txt')}/restore?at=${p}`]]],
   ];
 }
+
+/** The parameters that a 'path first' corpus reaches with every payload: the path segments and the contract's query. */
+const isPathFirst = (parameter: string) => parameter.endsWith(' segment') || parameter === 'backupTimestamp of a file';
 
 /** The requests of `routes` by the parameter the payload stands in. */
 function groupByParameter(routes: Route[]): Map<string, [string, string][]> {
@@ -207,16 +219,41 @@ for (const setup of FILE_SETUPS) {
       const statuses = new Map<number, number>();
       let requests = 0;
       const jobs: [string, string][] = [];
-      for (const corpus of sets)
+      const parameters = new Set(routesFor(channel, timestamp, 'x').map(([parameter]) => parameter));
+      for (const corpus of sets) {
+        // Payloads of this corpus per parameter, where it does not go to every route.
+        const reachedBy = new Map<string, number>();
         for (const [form, formName] of corpus.forms.entries())
           corpus.payloads.forEach((raw, payload) => {
             // The second form of a payload takes the next route of each parameter.
             const i = payload + form;
             const routes = routesFor(channel, timestamp, FORMS[formName](raw));
-            if (corpus.everyRoute) jobs.push(...routes.flatMap(([, requests]) => requests));
-            // Otherwise one route of each parameter, in turn: every payload reaches every parameter.
-            else for (const [, requests] of groupByParameter(routes)) jobs.push(requests[i % requests.length]!);
+            if (corpus.reach === 'every route') {
+              jobs.push(...routes.flatMap(([, requests]) => requests));
+              return;
+            }
+            // One route of each parameter, in turn; 'path first': of the query parameters past the
+            // contract's, one in turn.
+            const groups = [...groupByParameter(routes)];
+            const others = groups.filter(([parameter]) => !isPathFirst(parameter));
+            const reached =
+              corpus.reach === 'every parameter'
+                ? groups
+                : [...groups.filter(([parameter]) => isPathFirst(parameter)), others[i % others.length]!];
+            for (const [parameter, requests] of reached) {
+              jobs.push(requests[i % requests.length]!);
+              reachedBy.set(parameter, (reachedBy.get(parameter) ?? 0) + 1);
+            }
           });
+        if (corpus.reach !== 'every route') {
+          assert.deepEqual([...reachedBy.keys()].sort(), [...parameters].sort(), `${corpus.name} reaches every parameter`);
+          const total = corpus.payloads.length * corpus.forms.length;
+          for (const [parameter, count] of reachedBy)
+            if (corpus.reach === 'every parameter' || isPathFirst(parameter))
+              assert.equal(count, total, `${corpus.name}: every payload in ${parameter}`);
+          t.diagnostic(`${corpus.name}: payloads per parameter ${JSON.stringify(Object.fromEntries(reachedBy))}`);
+        }
+      }
       // Names s3rver cannot store (see beyondS3rver) would only corrupt the test server's bucket.
       const leftOut = storage.s3 ? jobs.filter(([, urlPath]) => beyondS3rver(urlPath)).length : 0;
       if (storage.s3) jobs.splice(0, jobs.length, ...jobs.filter(([, urlPath]) => !beyondS3rver(urlPath)));
