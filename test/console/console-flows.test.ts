@@ -316,43 +316,51 @@ for (const engine of ENGINES) {
     // What the page does on its own with wallets and the keyboard is the same whatever the engine: on the first one only.
     const pageOnly = engine === ENGINES[0] ? test : () => undefined;
 
-    pageOnly('wallets: a choice when several announce themselves, window.ethereum as the fallback, a clear message when there is none', async () => {
-      const two = await browser.newPage();
-      await injectWallet(two, { privateKey: fixture.ownerWallet.privateKey, name: 'Wallet One', rdns: 'org.example.one' });
-      await injectWallet(two, { privateKey: viewer.wallet.privateKey, name: 'Wallet Two', rdns: 'org.example.two' });
-      await two.goto(`${svc.baseUrl}/console/`);
-      await two.getByRole('button', { name: 'Sign in with Wallet One' }).waitFor();
-      await two.getByRole('button', { name: 'Sign in with Wallet Two' }).click();
-      await two.getByRole('heading', { name: 'Who am I' }).waitFor();
-      await two.getByText(viewer.wallet.address).waitFor();
-      assertNoConsoleErrors(two);
+    pageOnly(
+      'wallets: a choice when several announce themselves, window.ethereum as the fallback, a clear message when there is none',
+      async () => {
+        const two = await browser.newPage();
+        await injectWallet(two, { privateKey: fixture.ownerWallet.privateKey, name: 'Wallet One', rdns: 'org.example.one' });
+        await injectWallet(two, { privateKey: viewer.wallet.privateKey, name: 'Wallet Two', rdns: 'org.example.two' });
+        await two.goto(`${svc.baseUrl}/console/`);
+        await two.getByRole('button', { name: 'Sign in with Wallet One' }).waitFor();
+        await two.getByRole('button', { name: 'Sign in with Wallet Two' }).click();
+        await two.getByRole('heading', { name: 'Who am I' }).waitFor();
+        await two.getByText(viewer.wallet.address).waitFor();
+        assertNoConsoleErrors(two);
 
-      const legacy = await browser.newPage();
-      await injectWallet(legacy, { privateKey: fixture.ownerWallet.privateKey, name: 'Old Wallet', rdns: 'org.example.old', legacy: true });
-      await legacy.goto(`${svc.baseUrl}/console/`);
-      await legacy.getByRole('button', { name: 'Sign in with Browser wallet' }).click();
-      await legacy.getByRole('heading', { name: 'Who am I' }).waitFor();
-      assertNoConsoleErrors(legacy);
+        const legacy = await browser.newPage();
+        await injectWallet(legacy, {
+          privateKey: fixture.ownerWallet.privateKey,
+          name: 'Old Wallet',
+          rdns: 'org.example.old',
+          legacy: true,
+        });
+        await legacy.goto(`${svc.baseUrl}/console/`);
+        await legacy.getByRole('button', { name: 'Sign in with Browser wallet' }).click();
+        await legacy.getByRole('heading', { name: 'Who am I' }).waitFor();
+        assertNoConsoleErrors(legacy);
 
-      const none = await browser.newPage();
-      await none.goto(`${svc.baseUrl}/console/`);
-      await none.getByText('No browser wallet found.').waitFor();
-      assert.equal(await none.getByRole('button', { name: /^Sign in with/ }).count(), 0);
-      assertNoConsoleErrors(none);
+        const none = await browser.newPage();
+        await none.goto(`${svc.baseUrl}/console/`);
+        await none.getByText('No browser wallet found.').waitFor();
+        assert.equal(await none.getByRole('button', { name: /^Sign in with/ }).count(), 0);
+        assertNoConsoleErrors(none);
 
-      const declining = await browser.newPage();
-      await injectWallet(declining, {
-        privateKey: fixture.ownerWallet.privateKey,
-        name: 'Test Wallet',
-        rdns: 'org.example.testwallet',
-        rejectSignatures: true,
-      });
-      await declining.goto(`${svc.baseUrl}/console/`);
-      await declining.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
-      await declining.getByRole('alert').getByText('The wallet declined to sign').waitFor();
-      await declining.getByRole('button', { name: 'Sign in with Test Wallet' }).waitFor();
-      assertNoConsoleErrors(declining);
-    });
+        const declining = await browser.newPage();
+        await injectWallet(declining, {
+          privateKey: fixture.ownerWallet.privateKey,
+          name: 'Test Wallet',
+          rdns: 'org.example.testwallet',
+          rejectSignatures: true,
+        });
+        await declining.goto(`${svc.baseUrl}/console/`);
+        await declining.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
+        await declining.getByRole('alert').getByText('The wallet declined to sign').waitFor();
+        await declining.getByRole('button', { name: 'Sign in with Test Wallet' }).waitFor();
+        assertNoConsoleErrors(declining);
+      },
+    );
 
     pageOnly('keyboard only: sign in, open a channel and a folder with Tab and Enter; focus is visible', async () => {
       const api = apiAs(fixture.ownerWallet);
