@@ -141,12 +141,13 @@ export class RestoreService {
     }
     if (source.backupTimestamp !== undefined) {
       const timestamp = parseBackupTimestamp(source.backupTimestamp);
+      // backupVersion reads the backup itself: which of the two is missing is asked only on a miss.
+      const version = await catalog.backupVersion(channel.id, timestamp, path.folder, path.filename);
+      if (version) return version;
       if (!(await catalog.getBackup(channel.id, timestamp))) {
         throw new AppError('BACKUP_NOT_FOUND', `This channel has no backup ${timestamp}`);
       }
-      const version = await catalog.backupVersion(channel.id, timestamp, path.folder, path.filename);
-      if (!version) throw new AppError('BACKUP_FILE_NOT_FOUND', `Backup ${timestamp} does not hold "${path.folder}/${path.filename}"`);
-      return version;
+      throw new AppError('BACKUP_FILE_NOT_FOUND', `Backup ${timestamp} does not hold "${path.folder}/${path.filename}"`);
     }
     const newest = await catalog.newestBackupVersion(channel.id, path.folder, path.filename);
     if (!newest) throw new AppError('BACKUP_FILE_NOT_FOUND', `No backup of this channel holds "${path.folder}/${path.filename}"`);
