@@ -336,14 +336,12 @@ export const authScenarios: Scenario[] = [
     name: 'auth-warm',
     summary:
       'GET /api/auth/test with one valid header set repeated (signature-cache hits) vs a bare route answering the same bytes; again without the request log, to show its cost',
-    // PostgreSQL too: a warm request reads no store (principals and revocations are held in memory),
-    // so the engine must not show in this row; if it did, something per request would have reached the store.
-    run: async (c) => [await authWarm(c, 'sqlite'), await authWarmWithoutRequestLog(c), await authWarm(c, 'postgres')],
+    run: async (c) => [await authWarm(c, 'sqlite'), await authWarmWithoutRequestLog(c)],
   },
   {
     name: 'auth-cold',
     summary: 'every request a different valid SIWE sign-in vs the ceiling 1/(1/R + 1/B) and Express + viem verifyMessage',
-    run: async (c) => [await authCold(c, 'sqlite'), await authCold(c, 'postgres')],
+    run: async (c) => [await authCold(c, 'sqlite')],
   },
   {
     name: 'bad-signature-flood',

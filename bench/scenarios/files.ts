@@ -463,7 +463,7 @@ export const fileScenarios: Scenario[] = [
   {
     name: 'restore-small',
     summary: 'restores of 4 KiB files from 50 concurrent clients: requests/s and p99',
-    run: async (c) => [await restoreSmall(c, 'sqlite'), await restoreSmall(c, 'postgres')],
+    run: async (c) => [await restoreSmall(c, 'sqlite')],
   },
   {
     name: 'backup-incremental',
