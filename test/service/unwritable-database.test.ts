@@ -3,11 +3,11 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, test } from 'node:test';
+import { describe, type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
-import { seedTenantFixture } from '../helpers/fixtures.ts';
+import { seedTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { type HttpResponse, request } from '../helpers/http.ts';
 import { setReadOnly } from '../helpers/postgres.ts';
 import { spawnService, waitForOutput, waitUntilReady } from '../helpers/service-process.ts';
@@ -64,19 +64,24 @@ async function fillUp(file: string): Promise<string> {
   return file;
 }
 
+/** The service in its own process on `env` (stopped after the test), and its owner signed in. */
+async function serveSignedIn(t: TestContext, env: Record<string, string>, fixture: TenantFixture) {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const served = spawnService({ ...env, PORT: String(port) });
+  t.after(() => served.stop());
+  await waitUntilReady(served, baseUrl);
+  const headers = { ...(await signIn(fixture.ownerWallet, `127.0.0.1:${port}`)) };
+  return { served, baseUrl, headers, client: new FilesClient(baseUrl, fixture.channel.id, headers) };
+}
+
 describe('a metadata database that stops taking writes under a running service', () => {
   test('PostgreSQL turned read-only: backup, logout and upload answer 503 SERVICE_UNAVAILABLE, nothing changes, and all works once it takes writes again', async (t) => {
     const storage = await createStorage('postgres');
     t.after(() => storage.drop());
     const fixture = await seedTenantFixture(storage, 'ReadOnly');
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const served = spawnService({ ...storageEnv(storage), PORT: String(port) });
-    t.after(() => served.stop());
-    await waitUntilReady(served, baseUrl);
+    const { served, baseUrl, headers, client } = await serveSignedIn(t, storageEnv(storage), fixture);
 
-    const headers = { ...(await signIn(fixture.ownerWallet, `127.0.0.1:${port}`)) };
-    const client = new FilesClient(baseUrl, fixture.channel.id, headers);
     assert.equal((await client.put('docs', 'a.txt', 'kept')).status, 201);
     assert.equal((await client.backup()).status, 201);
     const backupsBefore = (await client.backups()).json().items;
@@ -126,13 +131,7 @@ describe('a metadata database that stops taking writes under a running service',
     const dataDir = path.join(mountPoint, 'data');
     await mkdir(dataDir);
     const fixture = await seedTenantFixture({ dataDir }, 'Full');
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    const served = spawnService({ DATA_DIR: dataDir, PORT: String(port) });
-    t.after(() => served.stop());
-    await waitUntilReady(served, baseUrl);
-    const headers = { ...(await signIn(fixture.ownerWallet, `127.0.0.1:${port}`)) };
-    const client = new FilesClient(baseUrl, fixture.channel.id, headers);
+    const { served, baseUrl, headers, client } = await serveSignedIn(t, { DATA_DIR: dataDir }, fixture);
     assert.equal((await client.put('docs', 'a.txt', 'kept')).status, 201);
     assert.equal((await client.backup()).status, 201);
     const backupsBefore = (await client.backups()).json().items.length;
