@@ -41,3 +41,30 @@ export function metadataReadOnly(cause: unknown): AppError {
     { cause },
   );
 }
+
+/**
+ * A write of a live file that was not recorded: everything it did before is undone (its stored
+ * bytes removed), so the file is as it was. `outcome` says so to a client that reads the body.
+ */
+export function writeUndone(cause: unknown): AppError {
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    'The metadata database did not record the write; nothing was changed, try again shortly',
+    { outcome: 'unchanged' },
+    { cause },
+  );
+}
+
+/**
+ * A write whose recording the database may have received but never confirmed (it stopped
+ * answering at that moment): whether it took effect is known once the database is back, from the
+ * file's ETag; the journal settles it either way, so the file is never half written.
+ */
+export function writeUnconfirmed(cause: unknown): AppError {
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    "The metadata database stopped answering while the write was being recorded: it took effect whole or not at all, and the file's ETag tells which once the database is back",
+    { outcome: 'unknown' },
+    { cause },
+  );
+}

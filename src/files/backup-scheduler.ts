@@ -14,6 +14,8 @@ export interface BackupSchedulerDeps {
   catalog: FileCatalog;
   backups: BackupService;
   retention: Retention;
+  /** Removes the bytes of writes never recorded, journalled before `startedBefore` (write-journal.ts). */
+  settleJournal: (startedBefore: number) => Promise<number>;
   /** BACKUP_INTERVAL; 0 = no scheduled backups. */
   intervalSeconds: number;
   logger: Logger;
@@ -21,7 +23,8 @@ export interface BackupSchedulerDeps {
 
 /**
  * Scheduled backups of every channel whose files changed since its last backup, then retention;
- * retention alone once an hour. One run at a time; a failure is logged and the next run tries again.
+ * retention alone once an hour, with the settling of the write journal. One run at a time; a
+ * failure is logged and the next run tries again.
  */
 export class BackupScheduler {
   private timers: NodeJS.Timeout[] = [];
@@ -75,6 +78,10 @@ export class BackupScheduler {
     for (const channelId of await this.deps.catalog.channelsWithFiles()) {
       await this.forChannel(channelId, () => this.deps.retention.apply(channelId));
     }
+    // A write undone while its database or storage was unreachable leaves its entry (and maybe its
+    // bytes) behind; an hour is far longer than any write that is still running would hold it.
+    const settled = await this.deps.settleJournal(Date.now() - RETENTION_INTERVAL_MS);
+    if (settled > 0) this.deps.logger.warn({ settled }, 'removed the bytes of writes that were never recorded');
   }
 
   /** One channel's failure must not keep the others from their backups. */

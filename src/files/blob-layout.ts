@@ -2,10 +2,25 @@ import { randomBytes } from 'node:crypto';
 import { blobKey } from '../storage/safe-path.ts';
 
 /**
- * Where each kind of bytes lives in blob storage. Live files sit at predictable paths
- * (files/<channelId>/<folder>/<filename>) so that any web server could serve them.
+ * Where bytes live in blob storage. Every write stores its bytes under a fresh key that no row
+ * names yet, and nothing rewrites a key once written, so a record always describes the bytes its
+ * key holds (README, "How a write commits"): objects/<channelId>/<2 hex>/<30 hex>, the first two
+ * characters spreading a channel's blobs over 256 directories on disk.
  */
-export const liveKey = (channelId: string, folder: string, filename: string) => blobKey('files', channelId, folder, filename);
+export function newBlobKey(channelId: string): string {
+  const name = randomBytes(16).toString('hex');
+  return blobKey('objects', channelId, name.slice(0, 2), name.slice(2));
+}
 
-/** Kept versions get a fresh random name: one per replacement, never reused. */
-export const versionKey = (channelId: string) => blobKey('versions', channelId, randomBytes(16).toString('hex'));
+/**
+ * Where releases before migration 011 kept a live file, which the migration names as its blob,
+ * and where their write journal's entries point (write-journal.ts). Nothing writes there any more.
+ */
+export const legacyLiveKey = (channelId: string, folder: string, filename: string) => blobKey('files', channelId, folder, filename);
+
+/**
+ * What serialises the writes of one live file (its lock's key), in every process and instance:
+ * the file's path in the channel, whatever blob holds its bytes. The same string as the previous
+ * releases' lock key, so that a process of either excludes the other's writes during an upgrade.
+ */
+export const fileLockKey = legacyLiveKey;

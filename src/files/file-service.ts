@@ -6,9 +6,11 @@ import { safeSegment } from '../storage/safe-path.ts';
 import type { FileCatalog, FileRecord, FileVersion, FolderSummary, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
-import { liveKey } from './blob-layout.ts';
+import { fileLockKey } from './blob-layout.ts';
+import { downloadDisposition } from './download-disposition.ts';
+import { exactLength } from './exact-length.ts';
 import type { FilePath } from './file-path.ts';
-import { type LiveWriteDeps, removeLiveFile, replaceKnownLiveFile } from './live-writes.ts';
+import { type LiveWriteDeps, removeLiveFile, replaceLiveFile } from './live-writes.ts';
 import { checkPrecondition, type MatchPrecondition, type Precondition } from './preconditions.ts';
 
 export interface FileServiceDeps {
@@ -35,29 +37,41 @@ export class FileService {
     contentType: string,
     precondition: Precondition = {},
   ): Promise<{ created: boolean; file: FileRecord }> {
-    const key = liveKey(channel.id, path.folder, path.filename);
     return this.deps.audit.around(channel, actor, 'upload', path, () =>
-      this.deps.locks.runExclusive(key, async () => {
+      this.deps.locks.runExclusive(fileLockKey(channel.id, path.folder, path.filename), async () => {
         // Checked against the record read under the lock: of two writers with one If-Match, one wins.
         const current = await this.deps.catalog.getFile(channel.id, path.folder, path.filename);
         checkPrecondition(precondition, current);
-        const { file, created } = await replaceKnownLiveFile(this.live, current, channel.id, path, contentType, (beforeCommit) =>
-          this.deps.blobs.put(key, body, { maxBytes: this.deps.maxFileBytes, beforeCommit, contentType }),
+        const servedAs = { contentType, contentDisposition: downloadDisposition(path.filename, contentType) };
+        const { file, created } = await replaceLiveFile(this.live, current, channel.id, path, contentType, (blobKey) =>
+          this.deps.blobs.put(blobKey, body, { maxBytes: this.deps.maxFileBytes, ...servedAs }),
         );
         return { value: { created, file }, details: { sha256: file.sha256, bytes: file.size } };
       }),
     );
   }
 
-  async get(channel: Channel, path: FilePath, range?: ByteRange): Promise<{ file: FileRecord; body: Readable }> {
-    const file = await this.require(channel, path);
-    const body = await this.deps.blobs.get(liveKey(channel.id, path.folder, path.filename), range);
-    if (body === undefined) throw notFound(path);
-    return { file, body };
-  }
-
   async stat(channel: Channel, path: FilePath): Promise<FileRecord> {
     return this.require(channel, path);
+  }
+
+  /** The file's record and its bytes (or a range of them), as read() gives them. */
+  async get(channel: Channel, path: FilePath, range?: ByteRange): Promise<{ file: FileRecord; body: Readable }> {
+    const file = await this.require(channel, path);
+    return { file, body: await this.read(file, range) };
+  }
+
+  /**
+   * The bytes of `file` (a record from stat), or of a range of them: exactly the bytes the record
+   * describes, since its blob is never rewritten, and never more or fewer than it declares: a blob
+   * of another size is INTEGRITY_FAILED before the first byte, and one that changes while it is
+   * read ends the stream with an error (exact-length.ts). FILE_NOT_FOUND when the bytes went
+   * meanwhile: replaced since, and the version that took them over pruned.
+   */
+  async read(file: FileRecord, range?: ByteRange): Promise<Readable> {
+    const body = await this.deps.blobs.get(file.blobKey, range, { size: file.size });
+    if (body === undefined) throw notFound(file);
+    return exactLength(body, range === undefined ? file.size : range.end - range.start + 1);
   }
 
   list(channel: Channel, folder: string, page: PageRequest): Promise<Page<FileRecord>> {
@@ -75,9 +89,8 @@ export class FileService {
   }
 
   async delete(channel: Channel, actor: Actor, path: FilePath, precondition: MatchPrecondition = {}): Promise<void> {
-    const key = liveKey(channel.id, path.folder, path.filename);
     await this.deps.audit.around(channel, actor, 'delete', path, () =>
-      this.deps.locks.runExclusive(key, async () => {
+      this.deps.locks.runExclusive(fileLockKey(channel.id, path.folder, path.filename), async () => {
         const current = await this.deps.catalog.getFile(channel.id, path.folder, path.filename);
         // Before the 404: with If-Match, a missing file is a failed precondition (RFC 9110 §13.1.1).
         checkPrecondition(precondition, current);
@@ -95,6 +108,6 @@ export class FileService {
   }
 }
 
-function notFound(path: FilePath): AppError {
+function notFound(path: Pick<FilePath, 'folder' | 'filename'>): AppError {
   return new AppError('FILE_NOT_FOUND', `No file "${path.filename}" in folder "${path.folder}"`);
 }

@@ -15,7 +15,7 @@ import { RestoreService } from './restore-service.ts';
 import { Retention } from './retention.ts';
 import { ScopeRestoreService } from './scope-restore-service.ts';
 import { LinkSigner } from './signed-links.ts';
-import { recoverInterruptedWrites } from './write-journal.ts';
+import { recoverInterruptedWrites, settleJournal } from './write-journal.ts';
 
 export interface FileServices {
   files: FileService;
@@ -30,6 +30,8 @@ export interface FileServices {
   changes: ChannelChanges;
   /** Writes the audit log (the services above do) and reads it. */
   audit: AuditTrail;
+  /** Removes the bytes of writes never recorded, older than `startedBefore` (write-journal.ts). */
+  settleJournal(startedBefore: number): Promise<number>;
 }
 
 /** The services with the storage they opened; close() releases it (S3 sockets, lock connections). */
@@ -42,9 +44,8 @@ export type FileServicesConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'stora
 
 export interface OpenFileServicesOptions {
   /**
-   * Settle what a crash interrupted before the first write. Only a process that starts as the
-   * storage's writer does it (the server); the CLI runs beside a server, whose writes in flight
-   * would look interrupted to it.
+   * Settle what a crash interrupted before the first write (write-journal.ts). The server does;
+   * the CLI, a short-lived guest beside it, leaves that to the server.
    */
   recover: boolean;
   /** Told the outcome of every audited operation (metrics). */
@@ -63,13 +64,17 @@ export async function openFileServices(
   options: OpenFileServicesOptions,
 ): Promise<OpenedFileServices> {
   const blobs = await openBlobStorage(config);
-  try {
-    if (options.recover) await recoverInterruptedWrites(blobs, catalog, logger);
-  } catch (error) {
+  const locks = await openFileLocks(config, logger).catch(async (error: unknown) => {
     await blobs.close();
     throw error;
+  });
+  try {
+    if (options.recover) await recoverInterruptedWrites({ blobs, catalog, locks, logger });
+  } catch (error) {
+    await blobs.close();
+    await locks.close();
+    throw error;
   }
-  const locks = await openFileLocks(config, logger);
   return {
     ...createFileServices(blobs, locks, catalog, config, logger, options.observe),
     blobs,
@@ -113,5 +118,6 @@ function createFileServices(
     deleted: new DeletedFiles(catalog),
     changes: new ChannelChanges(catalog),
     audit,
+    settleJournal: (startedBefore) => settleJournal({ blobs, catalog, locks, logger }, startedBefore),
   };
 }

@@ -1,7 +1,6 @@
 import type { FilesConfig, StorageConfig } from '../config/config.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { FileRecord } from '../store/file-catalog-types.ts';
-import { liveKey } from './blob-layout.ts';
 import { downloadDisposition } from './download-disposition.ts';
 import type { LinkSigner } from './signed-links.ts';
 
@@ -27,13 +26,15 @@ export interface FileUrlOptions {
  *    FILE_URL_TTL — the bytes never pass through the service, and the link expires as asked
  *    even when S3_PUBLIC_BASE_URL is set too.
  * 2. S3_PUBLIC_BASE_URL: the object's public URL (a CDN or public bucket in front of the store).
+ *    The object is the restored bytes' own, never rewritten (blob-layout.ts), so a CDN may cache
+ *    it for ever and never serves another version under it; it carries the file's type and name.
  * 3. The service's own file URL, signed with FILE_URL_SECRET when FILE_URL_SIGNING is on (disk).
  */
 export function createFileUrls({ publicBaseUrl, files, storage, blobs, linkSigner }: FileUrlOptions): FileUrls {
   const presign = blobs.downloadUrl?.bind(blobs);
   if (files.urlSigning && presign) {
     return (file) =>
-      presign(liveKey(file.channelId, file.folder, file.filename), {
+      presign(file.blobKey, {
         ttlSeconds: files.urlTtlSeconds,
         contentType: file.contentType,
         contentDisposition: downloadDisposition(file.filename, file.contentType),
@@ -41,8 +42,7 @@ export function createFileUrls({ publicBaseUrl, files, storage, blobs, linkSigne
   }
   const objectBase = storage.s3?.publicBaseUrl;
   if (objectBase !== undefined) {
-    return async (file) =>
-      `${objectBase}/${liveKey(file.channelId, file.folder, file.filename).split('/').map(encodeURIComponent).join('/')}`;
+    return async (file) => `${objectBase}/${file.blobKey.split('/').map(encodeURIComponent).join('/')}`;
   }
   return async (file) => {
     const urlPath = fileUrlPath(file.channelId, file.folder, file.filename);

@@ -1,8 +1,11 @@
-import type { BlobStorage, PutOptions, StoredBlob } from '../storage/blob-storage.ts';
-import type { FileCatalog, FileRecord, FileVersion } from '../store/file-catalog-types.ts';
-import { liveKey } from './blob-layout.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isAppError } from '../errors/app-error.ts';
+import { writeUnconfirmed, writeUndone } from '../errors/common-errors.ts';
+import type { BlobStorage, StoredBlob } from '../storage/blob-storage.ts';
+import type { CommittedWrite, FileCatalog, FileRecord, FileVersion } from '../store/file-catalog-types.ts';
+import { newVersionId } from '../store/ids.ts';
+import { newBlobKey } from './blob-layout.ts';
 import type { FilePath } from './file-path.ts';
-import { linkLiveVersion } from './version-keeper.ts';
 
 export interface LiveWriteDeps {
   blobs: BlobStorage;
@@ -18,53 +21,123 @@ export interface LiveWriteOutcome {
 }
 
 /**
- * The one way live bytes are replaced (uploads and restores). Once the new bytes are durable and
- * just before they take the live name: the current bytes are kept as a version and the write is
- * journalled, in one transaction; the record's update removes the journal entry in its own. The
- * caller holds the file's lock and has read the live record (`current`, undefined when there is
- * none) under it.
+ * A commit that fails with an outage is tried again after these pauses (ms) before the write is
+ * undone: long enough to ride out a dropped connection or a busy moment, short enough that the
+ * file's lock, held meanwhile, is not held for long.
  */
-export async function replaceKnownLiveFile(
+const COMMIT_RETRY_DELAYS_MS = [100, 400, 1500];
+
+/**
+ * The one way live bytes are replaced (uploads and restores). The new bytes are stored under a
+ * fresh key that nothing names (journalled first, so that bytes a crash strands are found and
+ * removed); then one transaction records them (FileCatalog.commitWrite), which is the write's
+ * commit point: before it nothing a reader sees has changed, after it the record names exactly
+ * the stored bytes and the replaced ones are a version. A commit the database fails is retried,
+ * and otherwise undone before the answer: the error then means nothing changed. The caller holds
+ * the file's lock and read the live record (`current`, undefined when there is none) under it.
+ */
+export async function replaceLiveFile(
   deps: LiveWriteDeps,
   current: FileRecord | undefined,
   channelId: string,
   path: FilePath,
   contentType: string,
-  write: (beforeCommit: NonNullable<PutOptions['beforeCommit']>) => Promise<StoredBlob>,
+  store: (blobKey: string) => Promise<StoredBlob>,
 ): Promise<LiveWriteOutcome> {
   const { catalog } = deps;
-  let keptVersionId: string | null = null;
-  let writeId: string | undefined;
-  const written = await write(async (newBytes) => {
-    const keeps = current ? await linkLiveVersion(deps.blobs, current, 'replaced', deps.now()) : undefined;
-    const begun = await catalog.beginWrite(
-      { channelId, ...path, sha256: newBytes.sha256, size: newBytes.size, contentType, startedAt: deps.now() },
-      keeps,
-    );
-    writeId = begun.writeId;
-    keptVersionId = begun.kept?.id ?? null;
+  const blobKey = newBlobKey(channelId);
+  const writeId = await catalog.journalWrite({ channelId, ...path, blobKey, startedAt: deps.now() });
+  let stored: StoredBlob;
+  try {
+    stored = await store(blobKey);
+  } catch (error) {
+    // The storage's own error is the answer; whatever it left under the key goes with the entry.
+    await undo(deps, writeId, blobKey).catch(() => undefined);
+    throw error;
+  }
+  const file: FileRecord = { channelId, ...path, size: stored.size, sha256: stored.sha256, contentType, updatedAt: deps.now(), blobKey };
+  const keptVersionId = newVersionId();
+  const commit = () => catalog.commitWrite({ file, writeId, replaces: current?.blobKey ?? null, keptVersionId });
+  const committed: CommittedWrite = await untilRecorded(commit, async (failure) => {
+    // Not recorded as far as this writer knows. Giving the entry up decides it: once given up, no
+    // commit can end it, so the bytes can go; if it was ended already, an attempt whose answer was
+    // lost recorded the write (the commit says so when asked again) or a settlement gave it up.
+    const undone = await undo(deps, writeId, blobKey).catch(() => 'unknown' as const);
+    if (undone === 'undone') throw isOutage(failure) ? writeUndone(failure) : failure;
+    if (undone === 'unknown') throw writeUnconfirmed(failure);
+    try {
+      return await commit();
+    } catch (error) {
+      throw isOutage(error) ? writeUnconfirmed(error) : error;
+    }
   });
-  const file: FileRecord = { channelId, ...path, size: written.size, sha256: written.sha256, contentType, updatedAt: deps.now() };
-  const outcome = await catalog.putFile(file, writeId);
-  return { file, created: outcome === 'created', keptVersionId };
+  return { file, created: committed.created, keptVersionId: committed.kept?.id ?? null };
 }
 
 /**
- * Deletes a live file, its bytes kept as a 'deleted' version first (recording who deleted it,
- * `deletedBy`, for the deleted-files listing); journalled like a replacement.
+ * Deletes a live file: one transaction (FileCatalog.commitDelete) moves its record's bytes to a
+ * 'deleted' version, recording who deleted it (`deletedBy`, for the deleted-files listing). No
+ * byte is moved or removed, so there is nothing to undo.
  */
 export async function removeLiveFile(deps: LiveWriteDeps, current: FileRecord, deletedBy: string | null): Promise<FileVersion> {
-  const { blobs, catalog } = deps;
-  const keeps = await linkLiveVersion(blobs, current, 'deleted', deps.now(), deletedBy);
-  const { channelId, folder, filename } = current;
-  const { writeId, kept } = await catalog.beginWrite(
-    { channelId, folder, filename, sha256: null, size: null, contentType: null, startedAt: deps.now() },
-    keeps,
-  );
-  await catalog.deleteFile(channelId, folder, filename, deps.now());
-  // The journal entry outlives the record until the live bytes are gone too: a crash in between
-  // is finished at start-up (write-journal.ts).
-  await blobs.delete(liveKey(channelId, folder, filename));
-  await catalog.endWrite(writeId);
-  return kept!;
+  const { catalog } = deps;
+  const keptVersionId = newVersionId();
+  const at = deps.now();
+  const commit = () =>
+    catalog.commitDelete({
+      channelId: current.channelId,
+      folder: current.folder,
+      filename: current.filename,
+      blobKey: current.blobKey,
+      keptVersionId,
+      deletedBy,
+      at,
+    });
+  const { kept } = await untilRecorded(commit, async (failure) => {
+    if (!isOutage(failure)) throw failure;
+    // The record tells whether an attempt whose answer was lost deleted the file.
+    const record = await catalog.getFile(current.channelId, current.folder, current.filename).catch(() => null);
+    if (record?.blobKey === current.blobKey) throw writeUndone(failure);
+    if (record === null) throw writeUnconfirmed(failure);
+    return commit();
+  });
+  return kept;
 }
+
+/**
+ * Gives a write up: 'undone' once nothing can record its bytes any more, 'ended' when its journal
+ * entry was ended already (committed, or given up elsewhere). A database that does not answer
+ * rejects, and the entry stays for write-journal.ts to settle. Removing the given-up bytes is
+ * housekeeping: what fails of it is left to write-journal.ts too, which finds the entry given up.
+ */
+async function undo(deps: LiveWriteDeps, writeId: string, blobKey: string): Promise<'undone' | 'ended'> {
+  if (!(await deps.catalog.abandonWrite(writeId, deps.now()))) return 'ended';
+  try {
+    await deps.blobs.delete(blobKey);
+    await deps.catalog.endWrite(writeId);
+  } catch {
+    // Left for the settlement, as said above.
+  }
+  return 'undone';
+}
+
+/**
+ * Runs `commit` until it answers, retrying outages (COMMIT_RETRY_DELAYS_MS); a failure that
+ * stays, or any other (a full disk, a lost race, a broken invariant) at once, goes to `otherwise`.
+ */
+async function untilRecorded<T>(commit: () => Promise<T>, otherwise: (failure: unknown) => Promise<T>): Promise<T> {
+  let failure: unknown;
+  for (const delay of [0, ...COMMIT_RETRY_DELAYS_MS]) {
+    if (delay > 0) await sleep(delay);
+    try {
+      return await commit();
+    } catch (error) {
+      failure = error;
+      if (!isOutage(error)) break;
+    }
+  }
+  return otherwise(failure);
+}
+
+/** The database could not be reached or was busy (the undone and unconfirmed answers carry an outcome: final). */
+const isOutage = (error: unknown) => isAppError(error) && error.code === 'SERVICE_UNAVAILABLE' && error.extra?.outcome === undefined;

@@ -6,10 +6,11 @@ import type { FileCatalog, FileRecord, FileVersion } from '../store/file-catalog
 import type { Channel } from '../store/types.ts';
 import { type Actor, type AuditTrail, requestedDetails } from './audit-trail.ts';
 import { parseBackupTimestamp } from './backup-timestamp.ts';
-import { liveKey } from './blob-layout.ts';
+import { fileLockKey } from './blob-layout.ts';
+import { downloadDisposition } from './download-disposition.ts';
 import { type FilePath, filePath } from './file-path.ts';
 import { type ResolvedInstant, resolveInstant } from './instant.ts';
-import { type LiveWriteDeps, replaceKnownLiveFile } from './live-writes.ts';
+import { type LiveWriteDeps, replaceLiveFile } from './live-writes.ts';
 import { checkPrecondition, type MatchPrecondition } from './preconditions.ts';
 
 export interface RestoreServiceDeps {
@@ -41,9 +42,10 @@ export interface RestoreOutcome {
 }
 
 /**
- * Restores one file: the current bytes are kept as a version first (so every restore can be
- * undone), then the source is copied in atomically and checked against its recorded sha256.
- * Restores of one file are serialised; of different files, parallel.
+ * Restores one file: the source's bytes, checked against their recorded sha256, become a new
+ * blob (a hard link or a server-side copy: no byte passes through here), which one transaction
+ * makes the live record while the replaced bytes become a version (so every restore can be
+ * undone). Restores of one file are serialised; of different files, parallel.
  */
 export class RestoreService {
   private readonly live: LiveWriteDeps;
@@ -68,8 +70,7 @@ export class RestoreService {
       if (named.length > 1)
         throw new AppError('VALIDATION_FAILED', `Give one of backupTimestamp, versionId or at, not ${named.join(' and ')}`);
       const path = filePath(requested.folder, requested.filename);
-      const key = liveKey(channel.id, path.folder, path.filename);
-      const outcome = await locks.runExclusive(key, async (): Promise<RestoreOutcome> => {
+      const outcome = await locks.runExclusive(fileLockKey(channel.id, path.folder, path.filename), async (): Promise<RestoreOutcome> => {
         // Read under the lock: the source (a backup's state of the file may be the live bytes, until
         // a write replaces them), and the current record the precondition, the no-op check and the
         // kept version use.
@@ -87,14 +88,10 @@ export class RestoreService {
         const from = version.blobKey;
         // A source without a blob of its own is the live bytes, which the check above found equal.
         if (from === null) throw new Error(`restore source ${version.id} names the live bytes, which differ from them`);
-        const { file, keptVersionId } = await replaceKnownLiveFile(
-          this.live,
-          current,
-          channel.id,
-          path,
-          version.contentType,
-          (beforeCommit) =>
-            blobs.copyReplace(from, key, { expectedSha256: version.sha256, beforeCommit, contentType: version.contentType }),
+        const { contentType, sha256 } = version;
+        const contentDisposition = downloadDisposition(path.filename, contentType);
+        const { file, keptVersionId } = await replaceLiveFile(this.live, current, channel.id, path, contentType, (blobKey) =>
+          blobs.copy(from, blobKey, { expectedSha256: sha256, contentType, contentDisposition }),
         );
         return { file, source: version, changed: true, keptVersionId };
       });

@@ -106,6 +106,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
     catalog: store.files,
     backups: fileServices.backups,
     retention: fileServices.retention,
+    settleJournal: fileServices.settleJournal,
     intervalSeconds: config.files.backupIntervalSeconds,
     logger,
   });

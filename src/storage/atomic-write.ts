@@ -8,7 +8,7 @@ import { toStorageError } from './fs-errors.ts';
 import { asBytes, Sha256Meter } from './sha256-meter.ts';
 import { tempPathBeside } from './temp-files.ts';
 
-export interface AtomicWriteOptions extends PutOptions {
+export interface AtomicWriteOptions extends Pick<PutOptions, 'maxBytes'> {
   /** Refuse with INTEGRITY_FAILED, replacing nothing, when the written bytes hash differently. */
   expectedSha256?: string;
   /** Refuse when the target already exists (for the copy that stands in for a hard link). */
@@ -32,7 +32,6 @@ export async function writeAtomically(
   const directory = path.dirname(target);
   const { handle, tempPath } = await openTempBeside(target);
   let handleOpen = true;
-  let hookFailed = false;
   try {
     const written = await streamInto(handle, source, options.maxBytes);
     await handle.sync();
@@ -41,19 +40,13 @@ export async function writeAtomically(
     assertExpectedSha256('copy', written.sha256, options.expectedSha256);
     // rename() has no no-replace flag in Node; the check leaves a window, acceptable for a fallback.
     if (options.noReplace && (await exists(target))) throw targetExists();
-    try {
-      await options.beforeCommit?.(written);
-    } catch (error) {
-      hookFailed = true;
-      throw error;
-    }
     await rename(tempPath, target);
     await fsyncDirectory(directory);
     return written;
   } catch (error) {
     if (handleOpen) await handle.close().catch(() => undefined);
     await rm(tempPath, { force: true }).catch(() => undefined);
-    throw hookFailed ? error : toStorageError(error);
+    throw toStorageError(error);
   }
 }
 

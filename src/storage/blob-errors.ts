@@ -14,17 +14,17 @@ export function rangeBeyondEnd(): AppError {
   return new AppError('RANGE_NOT_SATISFIABLE', 'the range starts at or beyond the end of the blob');
 }
 
-/** link() or copyReplace() from a key that holds no blob. */
+/** copy() from a key that holds no blob. */
 export function sourceNotFound(): AppError {
   return new AppError('NOT_FOUND', 'the source blob does not exist');
 }
 
 /**
- * link() onto an existing key. Callers choose fresh keys (timestamped backups, version ids), so
- * reaching this is a bug or a lost race: a server error rather than a client one.
+ * copy() onto an existing key. Callers choose fresh keys (blob-layout.ts), so reaching this is a
+ * bug: a server error rather than a client one.
  */
 export function targetExists(): AppError {
-  return new AppError('INTERNAL_ERROR', 'the link target already exists; nothing was changed');
+  return new AppError('INTERNAL_ERROR', "the copy's target already exists; nothing was changed");
 }
 
 export function bodyTooLarge(maxBytes: number): AppError {
@@ -35,5 +35,12 @@ export function bodyTooLarge(maxBytes: number): AppError {
 export function assertExpectedSha256(bytes: 'source' | 'copy', actual: string, expected: string | undefined): void {
   if (expected !== undefined && actual !== expected.toLowerCase()) {
     throw new AppError('INTEGRITY_FAILED', `the ${bytes}'s sha256 ${actual} is not the expected ${expected}; nothing was replaced`);
+  }
+}
+
+/** A blob whose size is not the one its record declares: refused before a byte of it is sent. */
+export function assertExpectedSize(actual: number, expected: { size: number } | undefined): void {
+  if (expected !== undefined && actual !== expected.size) {
+    throw new AppError('INTEGRITY_FAILED', `the stored blob holds ${actual} bytes, not the ${expected.size} its record declares`);
   }
 }

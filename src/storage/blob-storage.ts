@@ -11,16 +11,20 @@ export interface StoredBlob {
   sha256: string; // lowercase hex
 }
 
-export interface PutOptions {
+/** How a backend that serves blobs itself (S3, to a public URL) answers them; recorded with the blob there. */
+export interface ServedAs {
+  contentType?: string;
+  contentDisposition?: string;
+}
+
+export interface PutOptions extends ServedAs {
   /** Refuse (PAYLOAD_TOO_LARGE) once more bytes than this arrive; the previous blob stays intact. */
   maxBytes?: number;
-  /**
-   * Runs after the new bytes are fully written and durable, just before they replace the blob
-   * at `key`: the moment to keep the current version. If it throws, nothing is replaced.
-   */
-  beforeCommit?: (written: StoredBlob) => Promise<void>;
-  /** Recorded with the blob where the backend keeps one (S3), so that it serves the bytes as such. */
-  contentType?: string;
+}
+
+export interface CopyOptions extends ServedAs {
+  /** The sha256 the source must have: INTEGRITY_FAILED, and nothing created, when it has other bytes. */
+  expectedSha256: string;
 }
 
 export interface DownloadUrlOptions {
@@ -44,28 +48,22 @@ export interface BlobStorage {
   readonly kind: 'disk' | 's3';
   /** Streams `body` to `key` atomically: readers see the old bytes or the new, never a mix. */
   put(key: string, body: Readable, options?: PutOptions): Promise<StoredBlob>;
-  /** The bytes of `key` (or of a range of it); undefined when there is no such blob. */
-  get(key: string, range?: ByteRange): Promise<Readable | undefined>;
+  /**
+   * The bytes of `key` (or of a range of it); undefined when there is no such blob. `expected.size`:
+   * the size the whole blob must have, checked before any byte is read (INTEGRITY_FAILED otherwise).
+   */
+  get(key: string, range?: ByteRange, expected?: { size: number }): Promise<Readable | undefined>;
   stat(key: string): Promise<BlobInfo | undefined>;
   /** Every blob whose key starts with `prefix` + '/', in no particular order. */
   list(prefix: string): AsyncIterable<BlobInfo>;
   /** True when something was deleted. */
   delete(key: string): Promise<boolean>;
   /**
-   * Makes `to` hold the bytes of `from` without copying them where the backend can (a hard link
-   * on disk, a server-side copy on S3). `to` must not exist yet.
+   * Makes the new blob `to` hold the bytes of `from`, checked against `expectedSha256`, without
+   * copying them where the backend can (a hard link on disk, a server-side copy on S3), durably.
+   * `to` is a key nothing names yet (a fresh one, blob-layout.ts); on disk an existing one is refused.
    */
-  link(from: string, to: string): Promise<void>;
-  /**
-   * Atomically replaces `to` with a copy of `from` (temp + fsync + rename + directory fsync on
-   * disk), refusing with INTEGRITY_FAILED, and changing nothing, when the copy's sha256 is not
-   * `expectedSha256`. `beforeCommit` as for put.
-   */
-  copyReplace(
-    from: string,
-    to: string,
-    options?: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit' | 'contentType'>,
-  ): Promise<StoredBlob>;
+  copy(from: string, to: string, options: CopyOptions): Promise<StoredBlob>;
   /**
    * A URL that downloads `key` straight from the backend, without credentials, until ttl passes
    * (an S3 presigned GET). Absent where the backend cannot sign (disk).

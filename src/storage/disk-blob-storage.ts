@@ -1,22 +1,22 @@
 import { constants, mkdirSync, realpathSync } from 'node:fs';
-import { access, type FileHandle, link as hardLink, lstat, open, realpath, rename, rm, rmdir, unlink } from 'node:fs/promises';
+import { access, type FileHandle, link as hardLink, lstat, open, realpath, rm, rmdir, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
 import { errnoCode } from '../errors/errno-code.ts';
 import { type AtomicWriteOptions, writeAtomically } from './atomic-write.ts';
-import { assertExpectedSha256, assertRangeShape, rangeBeyondEnd, sourceNotFound, targetExists } from './blob-errors.ts';
-import type { BlobInfo, BlobStorage, ByteRange, PutOptions, StoredBlob } from './blob-storage.ts';
+import { assertExpectedSha256, assertExpectedSize, assertRangeShape, rangeBeyondEnd, sourceNotFound, targetExists } from './blob-errors.ts';
+import type { BlobInfo, BlobStorage, ByteRange, CopyOptions, PutOptions, StoredBlob } from './blob-storage.ts';
 import { walkFiles } from './directory-walk.ts';
 import { fsyncDirectory, makeDirectories } from './durable-directories.ts';
 import { toStorageError } from './fs-errors.ts';
 import { resolveInside, safeSegment } from './safe-path.ts';
 import { Sha256Meter } from './sha256-meter.ts';
-import { isTempName, tempPathBeside } from './temp-files.ts';
+import { isTempName } from './temp-files.ts';
 
 /** Errors meaning "no blob here": missing, a parent is a file, a symlink (O_NOFOLLOW), a directory. */
 const NO_BLOB = new Set(['ENOENT', 'ENOTDIR', 'ELOOP', 'EISDIR']);
-/** copyReplace() reads its source to check it: in large chunks (one buffer reused), the bytes are only hashed. */
+/** copy() reads its source to check it: in large chunks (one buffer reused), the bytes are only hashed. */
 const HASH_CHUNK_BYTES = 1024 * 1024;
 /**
  * Hard links refused: another filesystem (EXDEV), a filesystem without links or a kernel with
@@ -41,16 +41,18 @@ export class DiskBlobStorage implements BlobStorage {
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<StoredBlob> {
     const target = await this.#pathOf(key);
-    return writeAtomically(target, body, { maxBytes: options.maxBytes, beforeCommit: options.beforeCommit });
+    return writeAtomically(target, body, { maxBytes: options.maxBytes });
   }
 
-  async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
+  async get(key: string, range?: ByteRange, expected?: { size: number }): Promise<Readable | undefined> {
     const file = await this.#pathOf(key);
     if (range !== undefined) assertRangeShape(range);
     const handle = await openBlob(file);
     if (handle === undefined) return undefined;
     try {
-      if (range !== undefined && range.start >= (await handle.stat()).size) throw rangeBeyondEnd();
+      const { size } = await handle.stat();
+      assertExpectedSize(size, expected);
+      if (range !== undefined && range.start >= size) throw rangeBeyondEnd();
     } catch (error) {
       await handle.close();
       throw error;
@@ -84,40 +86,14 @@ export class DiskBlobStorage implements BlobStorage {
     return true;
   }
 
-  async link(from: string, to: string): Promise<void> {
-    const source = await this.#pathOf(from);
-    const target = await this.#pathOf(to);
-    if (!(await isRegularFile(source))) throw sourceNotFound();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await makeDirectories(path.dirname(target));
-        await hardLink(source, target);
-        break;
-      } catch (error) {
-        const code = errnoCode(error) ?? '';
-        if (code === 'EEXIST') throw targetExists();
-        if (code === 'ENOENT' && !(await isRegularFile(source))) throw sourceNotFound();
-        if (code === 'ENOENT' && attempt < LINK_ATTEMPTS) continue;
-        // The bytes still must not be shared with a later put: a full, atomic copy keeps that promise.
-        if (LINK_REFUSED.has(code)) return copyInsteadOfLink(source, target);
-        throw toStorageError(error);
-      }
-    }
-    await fsyncDirectory(path.dirname(target));
-  }
-
   /**
-   * The target becomes the source's bytes by sharing its inode: the source is read once to check
-   * it against `expectedSha256` (no bytes are written), linked beside the target under a temporary
-   * name and renamed over it. Safe because no blob is ever written in place — every put is a new
-   * inode renamed into position — and it is how backups already share bytes with the live file.
-   * Where the file system refuses the link, a verified atomic copy does the same job.
+   * The new blob shares the source's inode: the source is read once to check it against
+   * `expectedSha256` (no bytes are written) and hard-linked under the new key, which link(2)
+   * refuses to overwrite. Safe because no blob is ever written in place: every put is a new inode
+   * renamed into position. Where the file system refuses the link, a verified atomic copy does
+   * the same job.
    */
-  async copyReplace(
-    from: string,
-    to: string,
-    options: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit'> = {},
-  ): Promise<StoredBlob> {
+  async copy(from: string, to: string, options: CopyOptions): Promise<StoredBlob> {
     const source = await this.#pathOf(from);
     const target = await this.#pathOf(to);
     const handle = await openBlob(source);
@@ -129,32 +105,22 @@ export class DiskBlobStorage implements BlobStorage {
       await handle.close();
     }
     assertExpectedSha256('source', verified.sha256, options.expectedSha256);
-    const temp = tempPathBeside(target);
-    try {
-      await makeDirectories(path.dirname(target));
-      await hardLink(source, temp);
-    } catch (error) {
-      if (LINK_REFUSED.has(errnoCode(error) ?? '')) return copyAtomically(source, target, options);
-      if (errnoCode(error) === 'ENOENT' && !(await isRegularFile(source))) throw sourceNotFound();
-      throw toStorageError(error);
-    }
-    let hookFailed = false;
-    try {
+    for (let attempt = 1; ; attempt++) {
       try {
-        await options.beforeCommit?.(verified);
+        await makeDirectories(path.dirname(target));
+        await hardLink(source, target);
+        break;
       } catch (error) {
-        hookFailed = true;
-        throw error;
+        const code = errnoCode(error) ?? '';
+        if (code === 'EEXIST') throw targetExists();
+        if (code === 'ENOENT' && !(await isRegularFile(source))) throw sourceNotFound();
+        if (code === 'ENOENT' && attempt < LINK_ATTEMPTS) continue;
+        if (LINK_REFUSED.has(code)) return copyInsteadOfLink(source, target, options.expectedSha256);
+        throw toStorageError(error);
       }
-      await rename(temp, target);
-      // When target already was this inode, rename() succeeds and leaves both names (POSIX).
-      await rm(temp, { force: true });
-      await fsyncDirectory(path.dirname(target));
-      return verified;
-    } catch (error) {
-      await rm(temp, { force: true }).catch(() => undefined);
-      throw hookFailed ? error : toStorageError(error);
     }
+    await fsyncDirectory(path.dirname(target));
+    return verified;
   }
 
   /** The root is still there and writable (a volume unmounted or remounted read-only is not). */
@@ -219,8 +185,12 @@ export class DiskBlobStorage implements BlobStorage {
   }
 }
 
-export async function copyInsteadOfLink(source: string, target: string): Promise<void> {
-  await copyAtomically(source, target, { noReplace: true });
+/**
+ * Where hard links are refused: a full, verified, atomic copy that never lands on an existing
+ * file, so the new blob still shares no inode that a later write could touch (none does anyway).
+ */
+export async function copyInsteadOfLink(source: string, target: string, expectedSha256?: string): Promise<StoredBlob> {
+  return copyAtomically(source, target, { noReplace: true, expectedSha256 });
 }
 
 async function copyAtomically(source: string, target: string, options: AtomicWriteOptions): Promise<StoredBlob> {

@@ -21,8 +21,17 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { AppError } from '../errors/app-error.ts';
-import { assertExpectedSha256, assertRangeShape, rangeBeyondEnd, sourceNotFound, targetExists } from './blob-errors.ts';
-import type { BlobInfo, BlobStorage, ByteRange, DownloadUrlOptions, PutOptions, StoredBlob } from './blob-storage.ts';
+import { assertExpectedSha256, assertExpectedSize, assertRangeShape, rangeBeyondEnd, sourceNotFound } from './blob-errors.ts';
+import type {
+  BlobInfo,
+  BlobStorage,
+  ByteRange,
+  CopyOptions,
+  DownloadUrlOptions,
+  PutOptions,
+  ServedAs,
+  StoredBlob,
+} from './blob-storage.ts';
 import { safeSegment } from './safe-path.ts';
 import { Sha256Meter, sha256OfStream } from './sha256-meter.ts';
 import { isTempName, TEMP_PREFIX } from './temp-files.ts';
@@ -45,10 +54,10 @@ const UPLOAD_PART_BYTES = 8 * 1024 ** 2;
 
 /**
  * Blobs as objects of one bucket, keys as on disk. Uploads stream (multipart above 8 MiB) to a
- * temporary key beside the target and take the target's name by a server-side copy, so that a
- * reader sees the old object or the new one and beforeCommit runs before anything is replaced.
- * Links and restores are server-side copies checked against the sha256 recorded in metadata:
- * no byte of a backup or a restore passes through the service.
+ * temporary key beside the target and take the target's name by a server-side copy, which records
+ * their sha256 in the object's metadata (known only once the last byte has passed). Copies
+ * (restores) are server-side and checked against that sha256: no byte of a restore passes
+ * through the service.
  */
 export class S3BlobStorage implements BlobStorage {
   readonly kind = 's3' as const;
@@ -114,15 +123,18 @@ export class S3BlobStorage implements BlobStorage {
     }
     const written = meter.result();
     try {
-      await options.beforeCommit?.(written);
-      await this.copy(temp, target, written.size, { sha256: written.sha256, contentType: options.contentType });
+      await this.copyObject(temp, target, written.size, {
+        sha256: written.sha256,
+        contentType: options.contentType,
+        contentDisposition: options.contentDisposition,
+      });
     } finally {
       await this.deleteQuietly(temp);
     }
     return written;
   }
 
-  async get(key: string, range?: ByteRange): Promise<Readable | undefined> {
+  async get(key: string, range?: ByteRange, expected?: { size: number }): Promise<Readable | undefined> {
     const objectKey = checkedKey(key);
     if (range !== undefined) assertRangeShape(range);
     try {
@@ -134,10 +146,16 @@ export class S3BlobStorage implements BlobStorage {
         }),
       );
       const body = answer.Body as Readable;
-      if (range === undefined) return body;
       // A server may answer another range than asked, or the whole object (RFC 9110 allows
       // ignoring Range; s3rver does so for bytes=0-0): what was sent is cut to what was asked.
       const sent = parseContentRange(answer.ContentRange) ?? { first: 0, total: answer.ContentLength ?? 0 };
+      try {
+        assertExpectedSize(sent.total, expected);
+      } catch (error) {
+        body.destroy();
+        throw error;
+      }
+      if (range === undefined) return body;
       if (range.start >= sent.total) {
         body.destroy();
         throw rangeBeyondEnd();
@@ -182,35 +200,19 @@ export class S3BlobStorage implements BlobStorage {
     return true;
   }
 
-  async link(from: string, to: string): Promise<void> {
-    const source = checkedKey(from);
-    const target = checkedKey(to);
-    const head = await this.head(source);
-    if (head === undefined) throw sourceNotFound();
-    if ((await this.head(target)) !== undefined) throw targetExists();
-    await this.copy(
-      source,
-      target,
-      head.size,
-      head.sha256 === undefined ? undefined : { sha256: head.sha256, contentType: head.contentType },
-    );
-  }
-
-  async copyReplace(
-    from: string,
-    to: string,
-    options: { expectedSha256?: string } & Pick<PutOptions, 'beforeCommit' | 'contentType'> = {},
-  ): Promise<StoredBlob> {
+  async copy(from: string, to: string, options: CopyOptions): Promise<StoredBlob> {
     const source = checkedKey(from);
     const target = checkedKey(to);
     const head = await this.head(source);
     if (head === undefined) throw sourceNotFound();
     const sha256 = head.sha256 ?? (await this.hashObject(source));
     assertExpectedSha256('source', sha256, options.expectedSha256);
-    const written = { size: head.size, sha256 };
-    await options.beforeCommit?.(written);
-    await this.copy(source, target, head.size, { sha256, contentType: options.contentType });
-    return written;
+    await this.copyObject(source, target, head.size, {
+      sha256,
+      contentType: options.contentType,
+      contentDisposition: options.contentDisposition,
+    });
+    return { size: head.size, sha256 };
   }
 
   /**
@@ -293,19 +295,14 @@ export class S3BlobStorage implements BlobStorage {
   }
 
   /**
-   * Server-side copy with the sha256 (and the content type, for anyone reading the bucket
-   * directly) recorded on the copy; part by part above CopyObject's limit.
+   * Server-side copy with the sha256 (and how the object is served, for anyone reading the bucket
+   * directly: its type and download name) recorded on the copy; part by part above CopyObject's limit.
    */
-  private async copy(
-    source: string,
-    target: string,
-    size: number,
-    meta: { sha256: string; contentType?: string | undefined } | undefined,
-  ): Promise<void> {
+  private async copyObject(source: string, target: string, size: number, meta: { sha256: string } & ServedAs): Promise<void> {
     // The key part is URL-encoded, its slashes kept (they separate the bucket from the key).
     const CopySource = `${this.bucket}/${encodeURIComponent(source).replaceAll('%2F', '/')}`;
-    const Metadata = meta && { [SHA256_META]: meta.sha256 };
-    const ContentType = meta?.contentType;
+    const Metadata = { [SHA256_META]: meta.sha256 };
+    const { contentType: ContentType, contentDisposition: ContentDisposition } = meta;
     try {
       if (size <= SINGLE_COPY_LIMIT) {
         await this.client.send(
@@ -313,15 +310,16 @@ export class S3BlobStorage implements BlobStorage {
             Bucket: this.bucket,
             Key: target,
             CopySource,
-            MetadataDirective: Metadata ? 'REPLACE' : 'COPY',
+            MetadataDirective: 'REPLACE',
             Metadata,
             ContentType,
+            ContentDisposition,
           }),
         );
         return;
       }
       const { UploadId } = await this.client.send(
-        new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: target, Metadata, ContentType }),
+        new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: target, Metadata, ContentType, ContentDisposition }),
       );
       try {
         const parts: CompletedPart[] = [];

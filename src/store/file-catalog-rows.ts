@@ -6,7 +6,6 @@ import type {
   FileRecord,
   FileVersion,
   NewAuditEvent,
-  NewFileVersion,
   PendingWrite,
 } from './file-catalog-types.ts';
 import type { AuditEventsTable, BackupsTable, FilesTable, FileVersionsTable, PendingWritesTable } from './schema.ts';
@@ -21,6 +20,7 @@ export const toFileRecord = (row: Selectable<FilesTable>): FileRecord => ({
   contentType: row.content_type,
   updatedAt: row.updated_at,
   sinceSeq: Number(row.since_seq),
+  blobKey: row.blob_key,
 });
 
 export const fileRow = (file: FileRecord, sinceSeq: number): FilesTable => ({
@@ -32,6 +32,7 @@ export const fileRow = (file: FileRecord, sinceSeq: number): FilesTable => ({
   content_type: file.contentType,
   updated_at: file.updatedAt,
   since_seq: sinceSeq,
+  blob_key: file.blobKey,
 });
 
 export const toFileVersion = (row: Selectable<FileVersionsTable>): FileVersion => ({
@@ -50,23 +51,29 @@ export const toFileVersion = (row: Selectable<FileVersionsTable>): FileVersion =
   createdBy: row.created_by,
 });
 
-// Built field by field: callers may pass a wider object (a FileRecord spread), whose extra
-// members must not reach the INSERT.
-export const versionRow = (id: string, v: NewFileVersion): FileVersionsTable => ({
+/**
+ * The version that keeps a live record's bytes once a write replaces or deletes them: it takes
+ * over the record's blob, and its span ends at the write's seq.
+ */
+export const keptVersionRow = (
+  id: string,
+  live: Selectable<FilesTable>,
+  how: { kind: 'replaced' | 'deleted'; at: number; untilSeq: number; createdBy: string | null },
+): FileVersionsTable => ({
   id,
-  channel_id: v.channelId,
-  folder: v.folder,
-  filename: v.filename,
-  kind: v.kind,
-  backup_timestamp: v.backupTimestamp,
-  blob_key: v.blobKey,
-  size: v.size,
-  sha256: v.sha256,
-  content_type: v.contentType,
-  created_at: v.createdAt,
-  since_seq: v.sinceSeq ?? null,
-  until_seq: null,
-  created_by: v.createdBy ?? null,
+  channel_id: live.channel_id,
+  folder: live.folder,
+  filename: live.filename,
+  kind: how.kind,
+  backup_timestamp: null,
+  blob_key: live.blob_key,
+  size: Number(live.size),
+  sha256: live.sha256,
+  content_type: live.content_type,
+  created_at: how.at,
+  since_seq: Number(live.since_seq),
+  until_seq: how.untilSeq,
+  created_by: how.createdBy,
 });
 
 export const toBackupRecord = (row: Selectable<BackupsTable>): BackupRecord => ({
@@ -130,19 +137,10 @@ export const toPendingWrite = (row: Selectable<PendingWritesTable>): PendingWrit
   channelId: row.channel_id,
   folder: row.folder,
   filename: row.filename,
-  sha256: row.sha256,
-  size: row.size,
-  contentType: row.content_type,
-  startedAt: row.started_at,
-});
-
-export const pendingWriteRow = (id: string, w: Omit<PendingWrite, 'id'>): PendingWritesTable => ({
-  id,
-  channel_id: w.channelId,
-  folder: w.folder,
-  filename: w.filename,
-  sha256: w.sha256,
-  size: w.size,
-  content_type: w.contentType,
-  started_at: w.startedAt,
+  blobKey: row.blob_key,
+  startedAt: Number(row.started_at),
+  abandonedAt: row.abandoned_at === null ? null : Number(row.abandoned_at),
+  ...(row.blob_key === null
+    ? { legacy: { sha256: row.sha256, size: row.size === null ? null : Number(row.size), contentType: row.content_type } }
+    : {}),
 });

@@ -13,6 +13,11 @@ export interface FileRecord {
   contentType: string;
   updatedAt: number;
   /**
+   * Where its bytes are: a key written once, before the record named it, and never rewritten
+   * (blob-layout.ts); when the record is replaced or deleted, the kept version takes it over.
+   */
+  blobKey: string;
+  /**
    * The channel clock value when these bytes became live: the file's state at a backup is its
    * live record when sinceSeq <= the backup's instant. Set by the catalog; ignored on putFile.
    */
@@ -41,9 +46,6 @@ export interface FileVersion {
   /** The admin whose delete kept it; null for other versions, and for those kept before this was recorded. */
   createdBy: string | null;
 }
-
-/** Who made it is optional: only a delete by an admin records one. A new version always has its own bytes. */
-export type NewFileVersion = Omit<FileVersion, 'id' | 'createdBy' | 'blobKey'> & { createdBy?: string | null; blobKey: string };
 
 export interface BackupRecord {
   channelId: string;
@@ -115,20 +117,57 @@ export interface AuditFilter {
 }
 
 /**
- * A write of a live file in progress, recorded just before its bytes replace (or its delete
- * removes) the live blob and cleared once the file's record matches: after a crash in between,
- * the record is set to whatever the blob then holds (see write-journal.ts).
+ * A write of a live file in progress: journalled before its bytes are stored under their fresh
+ * key, cleared by the transaction that records them (commitWrite). An entry left behind names
+ * bytes no record names, which write-journal.ts removes.
  */
 export interface PendingWrite {
   id: string;
   channelId: string;
   folder: string;
   filename: string;
-  /** The new bytes' sha256, size and type; null for a delete. */
-  sha256: string | null;
-  size: number | null;
-  contentType: string | null;
+  /** The bytes the write stores; null for an entry journalled by a release before migration 011 (see legacyWrite). */
+  blobKey: string | null;
   startedAt: number;
+  /** Set once the write was given up (abandonWrite): nothing may record its bytes any more. */
+  abandonedAt: number | null;
+  /** Of an entry of a release before migration 011: the new bytes' sha256, size and type; null for its deletes. */
+  legacy?: { sha256: string | null; size: number | null; contentType: string | null };
+}
+
+/** The journal entry a write makes before it stores its bytes. */
+export type NewPendingWrite = Pick<PendingWrite, 'channelId' | 'folder' | 'filename' | 'startedAt'> & { blobKey: string };
+
+/**
+ * An upload's or a restore's commit: `file` (whose bytes are stored under file.blobKey) becomes
+ * the live record, in one transaction with everything else the write changes.
+ */
+export interface WriteCommit {
+  file: FileRecord;
+  /** The journal entry of the write (journalWrite), ended by the commit. */
+  writeId: string;
+  /** The blob of the live record the writer read under the file's lock; null when there was none. */
+  replaces: string | null;
+  /** The id the kept version of the replaced bytes gets (chosen by the writer, so a retried commit can find it). */
+  keptVersionId: string;
+}
+
+/** A delete's commit: the live record (still naming `blobKey`) goes, its bytes kept as a 'deleted' version. */
+export interface DeleteCommit {
+  channelId: string;
+  folder: string;
+  filename: string;
+  blobKey: string;
+  keptVersionId: string;
+  deletedBy: string | null;
+  at: number;
+}
+
+/** What a commit did; `already`: an earlier attempt of the same write had committed it (its answer was lost). */
+export interface CommittedWrite {
+  created: boolean;
+  kept: FileVersion | undefined;
+  already: boolean;
 }
 
 /** A folder of a channel as listings show it: folders exist while they hold a live file. */
@@ -160,12 +199,15 @@ export interface Page<T> {
 
 export interface FileCatalog {
   /**
-   * Inserts or replaces the live file's record; says which. `endsWrite`: the journal entry
-   * (beginWrite) of the write this records, removed in the same transaction.
+   * Inserts or replaces the live file's record as it is, and nothing else (no version kept): the
+   * settling of an entry journalled by a release before migration 011, and tests. Writes go through commitWrite.
    */
-  putFile(record: FileRecord, endsWrite?: string): Promise<'created' | 'replaced'>;
+  putFile(record: FileRecord): Promise<'created' | 'replaced'>;
   getFile(channelId: string, folder: string, filename: string): Promise<FileRecord | undefined>;
-  /** `at`: the delete's time (epoch ms), which the channel's clock records for instants. */
+  /**
+   * Removes the live record and nothing else, as putFile records one; `at`: the delete's time
+   * (epoch ms), which the channel's clock records for instants. Deletes go through commitDelete.
+   */
   deleteFile(channelId: string, folder: string, filename: string, at: number): Promise<boolean>;
   /** Files of one folder by filename. */
   listFiles(channelId: string, folder: string, page: PageRequest): Promise<Page<FileRecord>>;
@@ -218,11 +260,25 @@ export interface FileCatalog {
   /** Channel ids that have any file, version or backup (for the scheduler). */
   channelsWithFiles(): Promise<string[]>;
 
+  /** Journals a write before it stores its bytes (see write-journal.ts); returns the entry's id. */
+  journalWrite(write: NewPendingWrite): Promise<string>;
   /**
-   * Journals a write of a live file (see write-journal.ts) and, in the same transaction, records
-   * `keeps`: the version that keeps the bytes the write replaces or deletes.
+   * The commit point of an upload or a restore, one transaction: the bytes of the record it
+   * replaces become a 'replaced' version (their blob moves to it, nothing is copied), the new
+   * record takes the live name, the channel's clock advances, the journal entry ends. Safe to
+   * retry: when an earlier attempt committed, it says so (`already`). AppError SERVICE_UNAVAILABLE
+   * when the entry was given up meanwhile (nothing may record its bytes); an Error when the live
+   * record is not `replaces` any more (the file's lock did not hold).
    */
-  beginWrite(write: Omit<PendingWrite, 'id'>, keeps?: NewFileVersion): Promise<{ writeId: string; kept: FileVersion | undefined }>;
+  commitWrite(commit: WriteCommit): Promise<CommittedWrite>;
+  /** The commit point of a delete, one transaction; as commitWrite, safe to retry. */
+  commitDelete(commit: DeleteCommit): Promise<{ kept: FileVersion; already: boolean }>;
+  /**
+   * Gives up a journalled write that will never be recorded: true when it was still open (its
+   * bytes may now be removed), false when it was committed or given up already.
+   */
+  abandonWrite(id: string, at: number): Promise<boolean>;
+  /** Ends a journal entry whose write was given up and whose bytes are gone, or an entry of a release before migration 011. */
   endWrite(id: string): Promise<void>;
   pendingWrites(): Promise<PendingWrite[]>;
 

@@ -19,13 +19,11 @@ import {
   auditRow,
   backupRow,
   fileRow,
-  pendingWriteRow,
   toAuditEvent,
   toBackupRecord,
   toFileRecord,
   toFileVersion,
   toPendingWrite,
-  versionRow,
 } from './file-catalog-rows.ts';
 import type {
   AuditEvent,
@@ -37,14 +35,14 @@ import type {
   FolderSummary,
   NewAuditEvent,
   NewBackup,
-  NewFileVersion,
   Page,
   PageRequest,
   PendingWrite,
 } from './file-catalog-types.ts';
-import { newAuditId, newVersionId, newWriteId } from './ids.ts';
+import { newAuditId } from './ids.ts';
 import { canBeStoredKey } from './input-validation.ts';
 import { resolveInstant, retainFrom } from './instant-queries.ts';
+import { abandonWrite, commitDelete, commitWrite, journalWrite } from './live-file-commits.ts';
 import { decodeCursor, pageByKey, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
 
@@ -66,7 +64,7 @@ function olderThan(cursor: string | undefined) {
 /** The file catalog: files, versions, backups, pending writes and the audit log, on the metadata's database. */
 export function fileCatalog(db: Db): FileCatalog {
   const catalog: FileCatalog = {
-    async putFile(record: FileRecord, endsWrite?: string): Promise<'created' | 'replaced'> {
+    async putFile(record: FileRecord): Promise<'created' | 'replaced'> {
       return db.transaction().execute(async (trx) => {
         const existing = await trx
           .selectFrom('files')
@@ -93,12 +91,12 @@ export function fileCatalog(db: Db): FileCatalog {
               content_type: row.content_type,
               updated_at: row.updated_at,
               since_seq: row.since_seq,
+              blob_key: row.blob_key,
             }),
           )
           .execute();
         await endLiveSpan(trx, record.channelId, record.folder, record.filename, seq);
         if (!existing) await countInFolder(trx, record.channelId, record.folder, 1);
-        if (endsWrite !== undefined) await trx.deleteFrom('pending_writes').where('id', '=', endsWrite).execute();
         return existing ? 'replaced' : 'created';
       });
     },
@@ -337,19 +335,10 @@ export function fileCatalog(db: Db): FileCatalog {
       return rows.map((r) => r.channel_id).sort();
     },
 
-    async beginWrite(write: Omit<PendingWrite, 'id'>, keeps?: NewFileVersion): Promise<{ writeId: string; kept: FileVersion | undefined }> {
-      const writeId = newWriteId();
-      if (keeps === undefined) {
-        await db.insertInto('pending_writes').values(pendingWriteRow(writeId, write)).execute();
-        return { writeId, kept: undefined };
-      }
-      const row = versionRow(newVersionId(), keeps);
-      await db.transaction().execute(async (trx) => {
-        await trx.insertInto('file_versions').values(row).execute();
-        await trx.insertInto('pending_writes').values(pendingWriteRow(writeId, write)).execute();
-      });
-      return { writeId, kept: toFileVersion(row) };
-    },
+    journalWrite: (write) => journalWrite(db, write),
+    commitWrite: (commit) => commitWrite(db, commit),
+    commitDelete: (commit) => commitDelete(db, commit),
+    abandonWrite: (id, at) => abandonWrite(db, id, at),
 
     async endWrite(id: string): Promise<void> {
       await db.deleteFrom('pending_writes').where('id', '=', id).execute();

@@ -79,6 +79,8 @@ export interface FilesTable {
   updated_at: number;
   /** Written by the migration's default for files older than it; set by every write after. */
   since_seq: number;
+  /** Where the bytes are (migration 011): a key no other row names, written before the row. */
+  blob_key: string;
 }
 
 export interface ChannelClocksTable {
@@ -166,6 +168,10 @@ export interface PendingWritesTable {
   size: number | null;
   content_type: string | null;
   started_at: number;
+  /** The bytes the write stored (migration 011); null for an entry of the previous release. */
+  blob_key: string | null;
+  /** When the write was given up: its bytes are being removed, nothing may record them (migration 011). */
+  abandoned_at: number | null;
 }
 
 export interface Database {

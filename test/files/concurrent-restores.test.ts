@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { liveKey } from '../../src/files/blob-layout.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
 import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
@@ -59,7 +58,8 @@ for (const setup of FILE_SETUPS) {
       for (const version of await svc.service.store.files
         .listVersions(fixture.channel.id, 'c', 'one.txt', { limit: 1000 })
         .then((p) => p.items)) {
-        const bytes = await storedBytes(svc.config, version.blobKey ?? liveKey(fixture.channel.id, 'c', 'one.txt'));
+        const live = await svc.service.store.files.getFile(fixture.channel.id, 'c', 'one.txt');
+        const bytes = await storedBytes(svc.config, version.blobKey ?? live!.blobKey);
         assert.equal(bytes && sha256(bytes), version.sha256, `version ${version.id} holds its recorded bytes`);
       }
       t.diagnostic(`${RESTORES} concurrent restores: ${kept.length} changed the file, ${RESTORES - kept.length} were no-ops`);

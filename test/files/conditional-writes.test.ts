@@ -23,6 +23,7 @@ describe('conditional write headers, as parsed and checked', () => {
     sha256: sha256(content),
     contentType: 'text/plain',
     updatedAt: 0,
+    blobKey: 'objects/chn_x/00/0',
   });
   const refused = (error: unknown) => error instanceof AppError && error.code === 'PRECONDITION_FAILED';
 

@@ -5,7 +5,6 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config/config.ts';
-import { liveKey } from '../../src/files/blob-layout.ts';
 import { isTempName } from '../../src/storage/temp-files.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
@@ -64,7 +63,9 @@ for (const setup of FILE_SETUPS) {
         timestamps.push(backup.json().timestamp);
       }
       const allowed = new Set(contents.map((c) => sha256(c)));
-      const live = `files/${fixture.channel.id}/data/big.bin`;
+      // Read beside the killed service, before any restart could repair anything.
+      const records = await openMetadataStore({ dataDir: storage.dataDir, databaseUrl: storage.databaseUrl });
+      t.after(() => records.close());
 
       let restoresAnswered = 0;
       let killsMidFlight = 0;
@@ -94,8 +95,10 @@ for (const setup of FILE_SETUPS) {
         await current!.exited;
         await Promise.all(workers);
         await storage.s3?.idle();
-        const bytes = (await storedBytes(config, live)) ?? Buffer.alloc(0);
+        const record = await records.files.getFile(fixture.channel.id, 'data', 'big.bin');
+        const bytes = (record && (await storedBytes(config, record.blobKey))) ?? Buffer.alloc(0);
         assert.ok(allowed.has(sha256(bytes)), `after kill ${kill + 1} the live file is one of the backups, whole (size ${bytes.length})`);
+        assert.equal(sha256(bytes), record!.sha256, `after kill ${kill + 1}, before any restart, the record describes the bytes it names`);
       }
 
       // Back up again: every record must match its bytes, and nothing temporary remains.
@@ -114,7 +117,8 @@ for (const setup of FILE_SETUPS) {
         do {
           const page = await check.files.listVersions(fixture.channel.id, 'data', 'big.bin', { limit: 1000, cursor });
           for (const version of page.items) {
-            const bytes = await storedBytes(config, version.blobKey ?? liveKey(fixture.channel.id, 'data', 'big.bin'));
+            const live = await check.files.getFile(fixture.channel.id, 'data', 'big.bin');
+            const bytes = await storedBytes(config, version.blobKey ?? live!.blobKey);
             assert.equal(bytes && sha256(bytes), version.sha256, `version ${version.id} holds the bytes recorded for it`);
             versions++;
           }

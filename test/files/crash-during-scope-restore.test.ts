@@ -6,7 +6,6 @@ import { Readable } from 'node:stream';
 import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config/config.ts';
-import { liveKey } from '../../src/files/blob-layout.ts';
 import { openFileServices } from '../../src/files/file-services.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { openBlobStorage } from '../../src/storage/open-blob-storage.ts';
@@ -105,7 +104,7 @@ async function runLane(t: TestContext, bundle: string, lane: 'channel' | 'folder
   const blobs = await openBlobStorage(config);
   t.after(() => blobs.close());
   async function liveBytesMatch(file: FileRecord, when: string): Promise<string> {
-    const body = await blobs.get(liveKey(file.channelId, file.folder, file.filename));
+    const body = await blobs.get(file.blobKey);
     const bytes = body && Buffer.concat(await body.toArray());
     assert.ok(bytes, `${when}: ${file.folder}/${file.filename} has a record but no bytes`);
     assert.equal(sha256(bytes), file.sha256, `${when}: ${file.folder}/${file.filename} is torn (its bytes are not those recorded)`);

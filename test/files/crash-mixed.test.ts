@@ -5,13 +5,12 @@ import path from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../../src/config/config.ts';
-import { liveKey } from '../../src/files/blob-layout.ts';
 import { isTempName } from '../../src/storage/temp-files.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import { bundleForSpawn } from '../helpers/bundle.ts';
 import { CRASH_FILES, CRASH_FOLDER } from '../helpers/crash-layout.ts';
 import { startCrashWorker } from '../helpers/crash-process.ts';
-import { sha256, storedBytes } from '../helpers/files.ts';
+import { sha256, storedBytes, storedKeys } from '../helpers/files.ts';
 import { createTenantFixture } from '../helpers/fixtures.ts';
 import { spawnService, waitUntilReady } from '../helpers/service-process.ts';
 import { createStorage, freePort } from '../helpers/test-service.ts';
@@ -59,31 +58,33 @@ async function runLane(t: TestContext, bundle: string, kills: number, lane: numb
   /**
    * What a restart must have left: no temporary file, no unsettled write, every live file's bytes
    * as its record says (nothing torn), every version seen before still there with its bytes
-   * (nothing lost) — new versions are hashed once, known ones compared by record (`full` rehashes all).
+   * (nothing lost) — new versions are hashed once, known ones compared by record (`full` rehashes
+   * all) — and no stored bytes that neither a record nor a version names (nothing stranded).
    */
   async function checkRecoveredState(full: boolean, when: string): Promise<void> {
     assert.deepEqual(await tempFiles(storage.dataDir), [], `${when}: temporary files left`);
     assert.deepEqual(await store.files.pendingWrites(), [], `${when}: unsettled writes`);
     const seen = new Set<string>();
+    const named = new Set<string>();
     for (const filename of CRASH_FILES) {
       const record = await store.files.getFile(channel, CRASH_FOLDER, filename);
-      const bytes = await storedBytes(config, `files/${channel}/${CRASH_FOLDER}/${filename}`);
-      if (record === undefined) {
-        assert.equal(bytes, undefined, `${when}: ${filename} has bytes but no record`);
-        continue;
+      if (record !== undefined) {
+        named.add(record.blobKey);
+        const bytes = await storedBytes(config, record.blobKey);
+        assert.ok(bytes, `${when}: ${filename} has a record but no bytes`);
+        assert.equal(sha256(bytes), record.sha256, `${when}: ${filename} is torn (its bytes are not those recorded)`);
+        assert.equal(bytes.length, record.size);
       }
-      assert.ok(bytes, `${when}: ${filename} has a record but no bytes`);
-      assert.equal(sha256(bytes), record.sha256, `${when}: ${filename} is torn (its bytes are not those recorded)`);
-      assert.equal(bytes.length, record.size);
       let cursor: string | undefined;
       do {
         const page = await store.files.listVersions(channel, CRASH_FOLDER, filename, { limit: 500, cursor });
         for (const version of page.items) {
           seen.add(version.id);
+          if (version.blobKey !== null) named.add(version.blobKey);
           const before = known.get(version.id);
           if (before !== undefined) assert.equal(version.sha256, before, `${when}: version ${version.id} changed its record`);
           if (before === undefined || full) {
-            const kept = await storedBytes(config, version.blobKey ?? liveKey(channel, CRASH_FOLDER, filename));
+            const kept = await storedBytes(config, version.blobKey ?? record!.blobKey);
             assert.ok(kept, `${when}: version ${version.id} of ${filename} lost its bytes`);
             assert.equal(sha256(kept), version.sha256, `${when}: version ${version.id} of ${filename} holds other bytes`);
             known.set(version.id, version.sha256);
@@ -94,6 +95,8 @@ async function runLane(t: TestContext, bundle: string, kills: number, lane: numb
       } while (cursor);
     }
     for (const [id] of known) assert.ok(seen.has(id), `${when}: version ${id} was lost`);
+    const stranded = (await storedKeys(config, `objects/${channel}`)).filter((key) => !named.has(key));
+    assert.deepEqual(stranded, [], `${when}: stored bytes that no record or version names`);
   }
 
   for (let kill = 1; kill <= kills; kill++) {

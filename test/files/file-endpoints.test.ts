@@ -43,7 +43,7 @@ for (const setup of FILE_SETUPS) {
       return new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(member.wallet, domain)) });
     };
 
-    test('PUT creates (201) then replaces (200) and answers size, sha256, updatedAt; the live file is a plain file', async () => {
+    test('PUT creates (201) then replaces (200) and answers size, sha256, updatedAt; each write stores its bytes under a key of its own, the replaced ones kept', async () => {
       const bytes = randomBytes(5000);
       const created = await client.put('img', 'a.bin', bytes);
       assert.equal(created.status, 201, created.body);
@@ -53,13 +53,19 @@ for (const setup of FILE_SETUPS) {
       assert.equal(body.size, 5000);
       assert.equal(body.sha256, sha256(bytes));
       assert.ok(!Number.isNaN(Date.parse(body.updatedAt)));
-      const live = `files/${fixture.channel.id}/img/a.bin`;
-      assert.deepEqual(await storedBytes(svc.config, live), bytes);
+      const record = () => svc.service.store.files.getFile(fixture.channel.id, 'img', 'a.bin');
+      const first = (await record())!.blobKey;
+      assert.deepEqual(await storedBytes(svc.config, first), bytes);
 
       const replaced = await client.put('img', 'a.bin', 'short');
       assert.equal(replaced.status, 200);
       assert.equal(replaced.json().size, 5);
-      assert.equal((await storedBytes(svc.config, live))?.length, 5);
+      const second = (await record())!.blobKey;
+      assert.notEqual(second, first, 'a new key: the bytes a record names are never rewritten');
+      assert.equal((await storedBytes(svc.config, second))?.toString(), 'short');
+      assert.deepEqual(await storedBytes(svc.config, first), bytes, 'the replaced bytes stay, as the version that keeps them');
+      const [kept] = (await svc.service.store.files.listVersions(fixture.channel.id, 'img', 'a.bin', { limit: 1 })).items;
+      assert.equal(kept?.blobKey, first);
     });
 
     test('GET answers the bytes with ETag, 304 on a match, and Range', async () => {

@@ -5,11 +5,11 @@ import { loadConfig } from '../../src/config/config.ts';
 import { AuditTrail } from '../../src/files/audit-trail.ts';
 import { BackupScheduler } from '../../src/files/backup-scheduler.ts';
 import { BackupService } from '../../src/files/backup-service.ts';
-import { liveKey } from '../../src/files/blob-layout.ts';
 import { filePath } from '../../src/files/file-path.ts';
 import { FileService } from '../../src/files/file-service.ts';
 import { RestoreService } from '../../src/files/restore-service.ts';
 import { Retention } from '../../src/files/retention.ts';
+import { settleJournal } from '../../src/files/write-journal.ts';
 import { KeyedMutex } from '../../src/locks/keyed-mutex.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import type { BlobStorage } from '../../src/storage/blob-storage.ts';
@@ -53,6 +53,7 @@ for (const setup of FILE_SETUPS) {
         backups: new BackupService(shared),
         restores: new RestoreService(shared),
         retention: new Retention(blobs, catalog, { keepLast: 2, keepDays: 1, versionKeepDays: 2 }, logger, now),
+        settleJournal: (startedBefore: number) => settleJournal({ blobs, catalog, locks: shared.locks, logger }, startedBefore),
       };
     };
     const put = (s: ReturnType<typeof services>, name: string, text: string) =>
@@ -101,10 +102,10 @@ for (const setup of FILE_SETUPS) {
       // Exactly what a kept backup or version needs is kept: every stored blob but the live files'
       // is the bytes of a listed version, and every listed version's bytes are stored.
       const stored = new Set<string>();
-      for (const prefix of [`versions/${channel.id}`, `backups/${channel.id}`])
-        for await (const blob of blobs.list(prefix)) stored.add(blob.key);
+      for await (const blob of blobs.list(`objects/${channel.id}`)) stored.add(blob.key);
       const needed = new Set<string>();
       for (const name of ['a.txt', 'b.txt', 'c.txt']) for (const v of await versionsOf(name)) if (v.blobKey !== null) needed.add(v.blobKey);
+      for (const live of await store.files.allFiles(channel.id)) needed.add(live.blobKey);
       assert.deepEqual([...stored].sort(), [...needed].sort(), 'removed backups and versions left no bytes behind, kept ones lost none');
 
       const replaced = (await versionsOf('a.txt')).filter((v) => v.kind === 'replaced');
@@ -115,7 +116,7 @@ for (const setup of FILE_SETUPS) {
       );
       for (const version of [...(await versionsOf('a.txt')), ...(await versionsOf('c.txt'))]) {
         // A backup's entry without a blob of its own holds the live bytes.
-        const body = await s.blobs.get(version.blobKey ?? liveKey(channel.id, 'docs', version.filename));
+        const body = await s.blobs.get(version.blobKey ?? (await store.files.getFile(channel.id, 'docs', version.filename))!.blobKey);
         assert.ok(body, `the blob of kept version ${version.id} is still there`);
         assert.equal(sha256(Buffer.concat(await body.toArray())), version.sha256);
       }
@@ -222,8 +223,9 @@ for (const setup of FILE_SETUPS) {
       assert.deepEqual(await texts('b.txt'), [sha256('b3')]);
       assert.equal(blobsRemoved, 4);
       const left = [];
-      for await (const blob of blobs.list(`versions/${spans.id}`)) left.push(blob.key);
+      for await (const blob of blobs.list(`objects/${spans.id}`)) left.push(blob.key);
       const needed = new Set([...(await versionsOf('a.txt')), ...(await versionsOf('b.txt'))].map((v) => v.blobKey));
+      for (const live of await store.files.allFiles(spans.id)) needed.add(live.blobKey);
       needed.delete(null);
       assert.deepEqual(left.sort(), [...needed].sort());
       // The live files lost nothing.
@@ -238,6 +240,7 @@ for (const setup of FILE_SETUPS) {
         catalog: store.files,
         backups: s.backups,
         retention: s.retention,
+        settleJournal: s.settleJournal,
         intervalSeconds: 0,
         logger,
       });
@@ -280,6 +283,7 @@ for (const setup of FILE_SETUPS) {
         catalog: broken,
         backups: s.backups,
         retention: s.retention,
+        settleJournal: s.settleJournal,
         intervalSeconds: 0,
         logger,
       });
@@ -299,6 +303,7 @@ for (const setup of FILE_SETUPS) {
         catalog: store.files,
         backups: s.backups,
         retention: new Retention(s.blobs, store.files, { keepLast: 100, keepDays: 100, versionKeepDays: 100 }, logger, now),
+        settleJournal: s.settleJournal,
         intervalSeconds: 1,
         logger,
       });

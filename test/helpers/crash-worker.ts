@@ -12,7 +12,7 @@ import { CRASH_FILES, CRASH_FOLDER } from './crash-layout.ts';
  * backup and restore services, the same storage and catalog — without HTTP, authentication or viem,
  * so that it starts in a fraction of the server's time and can be killed hundreds of times. It
  * prints `ready` once recovered, waits for a line on standard input, then uploads, backs up and
- * restores at random until killed.
+ * restores (and now and then deletes) at random until killed.
  * Settings: the service's environment variables, plus CRASH_CHANNEL_ID and CRASH_ADMIN_ID.
  */
 const config = loadConfig(process.env);
@@ -45,11 +45,12 @@ await Promise.all(
   [0, 1, 2].map(async () => {
     for (;;) {
       const filename = CRASH_FILES[randomInt(0, CRASH_FILES.length)]!;
-      const choice = randomInt(0, 10);
+      const choice = randomInt(0, 11);
       try {
         if (choice < 5) await upload(filename);
         else if (choice < 7) await services.backups.create(channel, actor);
-        else await restore(filename);
+        else if (choice < 10) await restore(filename);
+        else await services.files.delete(channel, actor, { folder: CRASH_FOLDER, filename });
       } catch (error) {
         if (!isAppError(error) || !expected.has(error.code)) throw error;
       }

@@ -94,3 +94,15 @@ export async function storedBytes(config: Config, key: string): Promise<Buffer |
     await blobs.close();
   }
 }
+
+/** The keys of every blob stored under `prefix` (as BlobStorage.list gives them). */
+export async function storedKeys(config: Config, prefix: string): Promise<string[]> {
+  const blobs = await openBlobStorage(config);
+  try {
+    const keys: string[] = [];
+    for await (const blob of blobs.list(prefix)) keys.push(blob.key);
+    return keys.sort();
+  } finally {
+    await blobs.close();
+  }
+}

@@ -253,21 +253,15 @@ export function describeBlobStorageContract(
         assert.deepEqual(await listedKeys(storage, prefix), names.map((name) => `${prefix}/${name}`).sort());
       });
 
-      test('link and copyReplace take such names literally too, URL-reserved characters included', async () => {
+      test('copy takes such names literally too, URL-reserved characters included', async () => {
         const prefix = fresh();
         const names = ['a #1', 'a+b c', 'q?x=1&y=2', '100%', '%41', 'a;b,c:d@e$f', "it's (1) [2] {3} !*", '~`^|<>', 'résumé #2 + 日本.pdf'];
         for (const name of names) {
           await storage.put(`${prefix}/live/${name}`, bodyOf(`content of ${name}`));
-          await storage.link(`${prefix}/live/${name}`, `${prefix}/backup/${name}`);
-          await storage.copyReplace(`${prefix}/backup/${name}`, `${prefix}/restored/${name}`, {
-            expectedSha256: sha256Hex(`content of ${name}`),
-          });
+          await storage.copy(`${prefix}/live/${name}`, `${prefix}/restored/${name}`, { expectedSha256: sha256Hex(`content of ${name}`) });
         }
-        for (const name of names) {
-          assert.equal(await textOf(storage, `${prefix}/backup/${name}`), `content of ${name}`, name);
-          assert.equal(await textOf(storage, `${prefix}/restored/${name}`), `content of ${name}`, name);
-        }
-        assert.equal((await listedKeys(storage, prefix)).length, names.length * 3);
+        for (const name of names) assert.equal(await textOf(storage, `${prefix}/restored/${name}`), `content of ${name}`, name);
+        assert.equal((await listedKeys(storage, prefix)).length, names.length * 2);
       });
 
       test('streams 8 MiB from a body of many chunks read on demand, and get streams them back', async () => {
@@ -357,80 +351,14 @@ export function describeBlobStorageContract(
         const key = `${prefix}/doc`;
         const previous = randomBytes(3000);
         await storage.put(key, bodyOf(previous));
-        const hookCalls: StoredBlob[] = [];
         const generated = generatedBody(key, 64, 16 * 1024);
-        await assertAppError(
-          storage.put(key, generated.body, { maxBytes: 3 * 16 * 1024 + 1, beforeCommit: async (written) => void hookCalls.push(written) }),
-          'PAYLOAD_TOO_LARGE',
-        );
+        await assertAppError(storage.put(key, generated.body, { maxBytes: 3 * 16 * 1024 + 1 }), 'PAYLOAD_TOO_LARGE');
         assert.ok(generated.pulled < 64, `the storage stopped reading the body (read ${generated.pulled} of 64 chunks)`);
-        assert.deepEqual(hookCalls, [], 'beforeCommit does not run for a refused body');
         assert.deepEqual(await readAll(await storage.get(key)), previous);
         assert.equal((await storage.stat(key))?.size, previous.length);
 
         await assertAppError(storage.put(`${prefix}/new`, bodyOf('x'.repeat(11)), { maxBytes: 10 }), 'PAYLOAD_TOO_LARGE');
         assert.equal(await storage.stat(`${prefix}/new`), undefined);
-        assert.deepEqual(await listedKeys(storage, prefix), [key]);
-        assert.equal(await storage.removeLeftovers(), 0);
-      });
-    });
-
-    describe('put with beforeCommit', () => {
-      test('runs once with the size and sha256 written, while readers still get the old bytes: the moment to keep them', async () => {
-        const prefix = fresh();
-        const key = `${prefix}/live`;
-        const backup = `${prefix}/backups/1/live`;
-        await storage.put(key, bodyOf('version 1'));
-        const calls: StoredBlob[] = [];
-        const stored = await storage.put(key, bodyOf('version ', '2!'), {
-          beforeCommit: async (written) => {
-            calls.push(written);
-            assert.equal(await textOf(storage, key), 'version 1', 'not replaced yet');
-            await storage.link(key, backup);
-          },
-        });
-        assert.deepEqual(calls, [{ size: 10, sha256: sha256Hex('version 2!') }]);
-        assert.deepEqual(stored, calls[0]);
-        assert.equal(await textOf(storage, key), 'version 2!');
-        assert.equal(await textOf(storage, backup), 'version 1', 'the kept version has the old bytes');
-      });
-
-      test('runs for a key that does not exist yet', async () => {
-        const key = `${fresh()}/new`;
-        let seen: StoredBlob | undefined;
-        await storage.put(key, bodyOf('first'), {
-          beforeCommit: async (written) => {
-            seen = written;
-            assert.equal(await storage.stat(key), undefined);
-          },
-        });
-        assert.deepEqual(seen, { size: 5, sha256: sha256Hex('first') });
-        assert.equal(await textOf(storage, key), 'first');
-      });
-
-      test('when it throws, its own error reaches the caller and nothing is replaced or created', async () => {
-        const prefix = fresh();
-        const key = `${prefix}/live`;
-        await storage.put(key, bodyOf('kept'));
-        const refusal = new Error('the catalog said no');
-        await assert.rejects(
-          storage.put(key, bodyOf('not wanted'), {
-            beforeCommit: async () => {
-              throw refusal;
-            },
-          }),
-          (error) => error === refusal,
-        );
-        assert.equal(await textOf(storage, key), 'kept');
-        await assert.rejects(
-          storage.put(`${prefix}/other`, bodyOf('not wanted'), {
-            beforeCommit: async () => {
-              throw refusal;
-            },
-          }),
-          (error) => error === refusal,
-        );
-        assert.equal(await storage.stat(`${prefix}/other`), undefined);
         assert.deepEqual(await listedKeys(storage, prefix), [key]);
         assert.equal(await storage.removeLeftovers(), 0);
       });
@@ -483,6 +411,17 @@ export function describeBlobStorageContract(
           await assertAppError(storage.get(`${prefix}/${name}`, { start, end }), 'RANGE_NOT_SATISFIABLE', `${name} ${start}-${end}`);
         }
         assert.equal(await textOf(storage, `${prefix}/ten`), '0123456789');
+      });
+
+      test('with the size the whole blob must have: the bytes when it has it, INTEGRITY_FAILED before any byte when not, ranges too', async () => {
+        const key = `${fresh()}/sized`;
+        await storage.put(key, bodyOf('0123456789'));
+        assert.equal((await readAll(await storage.get(key, undefined, { size: 10 })))?.toString(), '0123456789');
+        assert.equal((await readAll(await storage.get(key, { start: 2, end: 4 }, { size: 10 })))?.toString(), '234');
+        await assertAppError(storage.get(key, undefined, { size: 9 }), 'INTEGRITY_FAILED', 'shorter than declared');
+        await assertAppError(storage.get(key, undefined, { size: 11 }), 'INTEGRITY_FAILED', 'longer than declared');
+        await assertAppError(storage.get(key, { start: 0, end: 3 }, { size: 12 }), 'INTEGRITY_FAILED', 'a range of a blob of another size');
+        assert.equal(await storage.get(`${key}-missing`, undefined, { size: 10 }), undefined);
       });
     });
 
@@ -594,162 +533,56 @@ export function describeBlobStorageContract(
       });
     });
 
-    describe('link', () => {
-      test('the target holds the bytes of the source, and the two stay independent afterwards', async () => {
+    describe('copy', () => {
+      test('the new blob holds the verified bytes of the source, which stays as it was; the two stay independent', async () => {
         const prefix = fresh();
-        const source = `${prefix}/live/doc`;
-        const target = `${prefix}/backups/2024/deep/doc`;
-        const bytes = randomBytes(10_000);
-        await storage.put(source, bodyOf(bytes));
-        await storage.link(source, target);
-        assert.deepEqual(await readAll(await storage.get(target)), bytes);
-        assert.equal((await storage.stat(target))?.size, bytes.length);
+        const version = `${prefix}/versions/v1`;
+        const restored = `${prefix}/objects/deep/r1`;
+        const generated = generatedBody(version, 16, 64 * 1024);
+        await storage.put(version, generated.body);
+        const stored = await storage.copy(version, restored, { expectedSha256: generated.sha256 });
+        assert.deepEqual(stored, { size: generated.size, sha256: generated.sha256 });
+        assert.equal(sha256Hex((await readAll(await storage.get(restored)))!), generated.sha256);
+        assert.equal((await storage.stat(restored))?.size, generated.size);
+        assert.equal(sha256Hex((await readAll(await storage.get(version)))!), generated.sha256);
 
-        await storage.put(source, bodyOf('newer'));
-        assert.deepEqual(await readAll(await storage.get(target)), bytes, 'a later put on the source leaves the target alone');
-        await storage.put(target, bodyOf('target rewritten'));
-        assert.equal(await textOf(storage, source), 'newer', 'a put on the target leaves the source alone');
-        assert.equal(await storage.delete(source), true);
-        assert.equal(await textOf(storage, target), 'target rewritten');
+        await storage.put(version, bodyOf('version changed'));
+        assert.equal(sha256Hex((await readAll(await storage.get(restored)))!), generated.sha256, 'the copy does not follow its source');
+        assert.equal(await storage.delete(version), true);
+        assert.equal(sha256Hex((await readAll(await storage.get(restored)))!), generated.sha256, 'the copy survives its source');
       });
 
-      test('the target survives deleting the source', async () => {
+      test('a digest recorded in upper case still verifies (hex is case-insensitive)', async () => {
         const prefix = fresh();
-        await storage.put(`${prefix}/src`, bodyOf('kept'));
-        await storage.link(`${prefix}/src`, `${prefix}/dst`);
-        assert.equal(await storage.delete(`${prefix}/src`), true);
-        assert.equal(await textOf(storage, `${prefix}/dst`), 'kept');
+        await storage.put(`${prefix}/src`, bodyOf('verified'));
+        assert.deepEqual(await storage.copy(`${prefix}/src`, `${prefix}/dst`, { expectedSha256: sha256Hex('verified').toUpperCase() }), {
+          size: 8,
+          sha256: sha256Hex('verified'),
+        });
+        assert.equal(await textOf(storage, `${prefix}/dst`), 'verified');
       });
 
-      test('onto an existing target it fails and changes neither blob', async () => {
+      test('from a source with other bytes than expected it is INTEGRITY_FAILED and creates nothing', async () => {
         const prefix = fresh();
-        await storage.put(`${prefix}/src`, bodyOf('source'));
-        await storage.put(`${prefix}/dst`, bodyOf('already here'));
-        await assertAppError(storage.link(`${prefix}/src`, `${prefix}/dst`), 'INTERNAL_ERROR');
-        assert.equal(await textOf(storage, `${prefix}/dst`), 'already here');
-        assert.equal(await textOf(storage, `${prefix}/src`), 'source');
-        await assertAppError(storage.link(`${prefix}/src`, `${prefix}/src`), 'INTERNAL_ERROR', 'onto itself');
-        assert.equal(await textOf(storage, `${prefix}/src`), 'source');
+        await storage.put(`${prefix}/src`, bodyOf('rotten bytes'));
+        await assertAppError(
+          storage.copy(`${prefix}/src`, `${prefix}/dst`, { expectedSha256: sha256Hex('what the catalog recorded') }),
+          'INTEGRITY_FAILED',
+        );
+        assert.equal(await storage.stat(`${prefix}/dst`), undefined);
+        assert.equal(await textOf(storage, `${prefix}/src`), 'rotten bytes');
+        assert.deepEqual(await listedKeys(storage, prefix), [`${prefix}/src`]);
+        assert.equal(await storage.removeLeftovers(), 0);
       });
 
       test('from a missing source (or a prefix) it is NOT_FOUND and creates nothing', async () => {
         const prefix = fresh();
-        await assertAppError(storage.link(`${prefix}/missing`, `${prefix}/dst`), 'NOT_FOUND');
+        const expectedSha256 = sha256Hex('x');
+        await assertAppError(storage.copy(`${prefix}/missing`, `${prefix}/dst`, { expectedSha256 }), 'NOT_FOUND');
         await storage.put(`${prefix}/dir/file`, bodyOf('x'));
-        await assertAppError(storage.link(`${prefix}/dir`, `${prefix}/dst`), 'NOT_FOUND');
+        await assertAppError(storage.copy(`${prefix}/dir`, `${prefix}/dst`, { expectedSha256 }), 'NOT_FOUND');
         assert.equal(await storage.stat(`${prefix}/dst`), undefined);
         assert.deepEqual(await listedKeys(storage, prefix), [`${prefix}/dir/file`]);
-      });
-    });
-
-    describe('copyReplace', () => {
-      test('replaces the target with a copy of the source, which stays as it was; the copy is independent', async () => {
-        const prefix = fresh();
-        const version = `${prefix}/versions/v1`;
-        const live = `${prefix}/live/doc`;
-        const generated = generatedBody(version, 16, 64 * 1024);
-        await storage.put(version, generated.body);
-        await storage.put(live, bodyOf('current'));
-        const stored = await storage.copyReplace(version, live);
-        assert.deepEqual(stored, { size: generated.size, sha256: generated.sha256 });
-        assert.equal(sha256Hex((await readAll(await storage.get(live)))!), generated.sha256);
-        assert.equal(sha256Hex((await readAll(await storage.get(version)))!), generated.sha256);
-
-        await storage.put(version, bodyOf('version changed'));
-        assert.equal(sha256Hex((await readAll(await storage.get(live)))!), generated.sha256, 'the copy does not follow its source');
-        await storage.put(live, bodyOf('live changed'));
-        assert.equal(await textOf(storage, version), 'version changed');
-      });
-
-      test('creates a target that does not exist yet', async () => {
-        const prefix = fresh();
-        await storage.put(`${prefix}/src`, bodyOf('copied'));
-        assert.deepEqual(await storage.copyReplace(`${prefix}/src`, `${prefix}/new/deep/dst`), { size: 6, sha256: sha256Hex('copied') });
-        assert.equal(await textOf(storage, `${prefix}/new/deep/dst`), 'copied');
-      });
-
-      test('with the right expectedSha256 it replaces', async () => {
-        const prefix = fresh();
-        await storage.put(`${prefix}/src`, bodyOf('verified'));
-        await storage.put(`${prefix}/dst`, bodyOf('old'));
-        await storage.copyReplace(`${prefix}/src`, `${prefix}/dst`, { expectedSha256: sha256Hex('verified') });
-        assert.equal(await textOf(storage, `${prefix}/dst`), 'verified');
-        // Hex is case-insensitive; a digest recorded in upper case still verifies.
-        await storage.put(`${prefix}/dst`, bodyOf('old again'));
-        assert.deepEqual(
-          await storage.copyReplace(`${prefix}/src`, `${prefix}/dst`, { expectedSha256: sha256Hex('verified').toUpperCase() }),
-          { size: 8, sha256: sha256Hex('verified') },
-        );
-        assert.equal(await textOf(storage, `${prefix}/dst`), 'verified');
-      });
-
-      test('with a different expectedSha256 it is INTEGRITY_FAILED and changes nothing', async () => {
-        const prefix = fresh();
-        await storage.put(`${prefix}/src`, bodyOf('rotten bytes'));
-        await storage.put(`${prefix}/dst`, bodyOf('the live bytes'));
-        const calls: StoredBlob[] = [];
-        const beforeCommit = async (written: StoredBlob) => void calls.push(written);
-        await assertAppError(
-          storage.copyReplace(`${prefix}/src`, `${prefix}/dst`, { expectedSha256: sha256Hex('what the catalog recorded'), beforeCommit }),
-          'INTEGRITY_FAILED',
-        );
-        assert.equal(await textOf(storage, `${prefix}/dst`), 'the live bytes');
-        assert.equal(await textOf(storage, `${prefix}/src`), 'rotten bytes');
-        await assertAppError(
-          storage.copyReplace(`${prefix}/src`, `${prefix}/absent`, { expectedSha256: '0'.repeat(64), beforeCommit }),
-          'INTEGRITY_FAILED',
-        );
-        assert.equal(await storage.stat(`${prefix}/absent`), undefined);
-        assert.deepEqual(calls, [], 'beforeCommit does not run when nothing will be replaced');
-        assert.deepEqual(await listedKeys(storage, prefix), [`${prefix}/dst`, `${prefix}/src`]);
-        assert.equal(await storage.removeLeftovers(), 0);
-      });
-
-      test("beforeCommit gets the copy's size and sha256 while the target still holds its old bytes", async () => {
-        const prefix = fresh();
-        const live = `${prefix}/live`;
-        await storage.put(`${prefix}/v1`, bodyOf('restored'));
-        await storage.put(live, bodyOf('current'));
-        const calls: StoredBlob[] = [];
-        const stored = await storage.copyReplace(`${prefix}/v1`, live, {
-          expectedSha256: sha256Hex('restored'),
-          beforeCommit: async (written) => {
-            calls.push(written);
-            assert.equal(await textOf(storage, live), 'current');
-            await storage.link(live, `${prefix}/kept`);
-          },
-        });
-        assert.deepEqual(calls, [{ size: 8, sha256: sha256Hex('restored') }]);
-        assert.deepEqual(stored, calls[0]);
-        assert.equal(await textOf(storage, live), 'restored');
-        assert.equal(await textOf(storage, `${prefix}/kept`), 'current');
-      });
-
-      test('when beforeCommit throws, its error reaches the caller and the target is unchanged', async () => {
-        const prefix = fresh();
-        await storage.put(`${prefix}/v1`, bodyOf('restored'));
-        await storage.put(`${prefix}/live`, bodyOf('current'));
-        const refusal = new Error('no');
-        await assert.rejects(
-          storage.copyReplace(`${prefix}/v1`, `${prefix}/live`, {
-            beforeCommit: async () => {
-              throw refusal;
-            },
-          }),
-          (error) => error === refusal,
-        );
-        assert.equal(await textOf(storage, `${prefix}/live`), 'current');
-        assert.deepEqual(await listedKeys(storage, prefix), [`${prefix}/live`, `${prefix}/v1`]);
-        assert.equal(await storage.removeLeftovers(), 0);
-      });
-
-      test('from a missing source it is NOT_FOUND and the target is unchanged', async () => {
-        const prefix = fresh();
-        await storage.put(`${prefix}/live`, bodyOf('current'));
-        await assertAppError(storage.copyReplace(`${prefix}/missing`, `${prefix}/live`), 'NOT_FOUND');
-        await assertAppError(storage.copyReplace(`${prefix}/missing`, `${prefix}/absent`), 'NOT_FOUND');
-        assert.equal(await textOf(storage, `${prefix}/live`), 'current');
-        assert.equal(await storage.stat(`${prefix}/absent`), undefined);
       });
     });
 
@@ -768,7 +601,7 @@ export function describeBlobStorageContract(
         const prefix = fresh();
         const stored: Record<string, string> = { [`${prefix}/a`]: 'a', [`${prefix}/b/c`]: 'bc', [`${prefix}/b/d/e`]: 'bde' };
         for (const [key, text] of Object.entries(stored)) await storage.put(key, bodyOf(text));
-        await storage.link(`${prefix}/a`, `${prefix}/linked`);
+        await storage.copy(`${prefix}/a`, `${prefix}/linked`, { expectedSha256: sha256Hex('a') });
         const removed = await storage.removeLeftovers();
         assert.ok(Number.isInteger(removed) && removed >= 0, `a count, got ${removed}`);
         assert.equal(await storage.removeLeftovers(), 0, 'a second run finds nothing');
@@ -791,10 +624,9 @@ export function describeBlobStorageContract(
           await assertAppError(storage.stat(bad), 'INVALID_PATH', says('stat'));
           await assertAppError(listAll(storage, bad), 'INVALID_PATH', says('list'));
           await assertAppError(storage.delete(bad), 'INVALID_PATH', says('delete'));
-          await assertAppError(storage.link(bad, `${prefix}/linked`), 'INVALID_PATH', says('link from'));
-          await assertAppError(storage.link(good, bad), 'INVALID_PATH', says('link to'));
-          await assertAppError(storage.copyReplace(bad, good), 'INVALID_PATH', says('copyReplace from'));
-          await assertAppError(storage.copyReplace(good, bad), 'INVALID_PATH', says('copyReplace to'));
+          const expectedSha256 = sha256Hex('good bytes');
+          await assertAppError(storage.copy(bad, `${prefix}/copied`, { expectedSha256 }), 'INVALID_PATH', says('copy from'));
+          await assertAppError(storage.copy(good, bad, { expectedSha256 }), 'INVALID_PATH', says('copy to'));
         }
         assert.equal(await textOf(storage, good), 'good bytes');
         assert.deepEqual(await listedKeys(storage, prefix), [good]);

@@ -47,22 +47,21 @@ describe('DiskBlobStorage on disk', () => {
     assert.equal((await storage.stat('files/chn_1/docs/a.txt'))?.modifiedAt, Math.floor(info.mtimeMs));
   });
 
-  test('link is a hard link (same inode, nlink 2), so a backup costs no copy; a later put gives the source a new inode', async () => {
-    await storage.put('files/chn_1/docs/linked.txt', bodyOf('shared'));
-    await storage.link('files/chn_1/docs/linked.txt', 'backups/chn_1/ts/docs/linked.txt');
-    const live = await stat(onDisk('files/chn_1/docs/linked.txt'));
-    const backup = await stat(onDisk('backups/chn_1/ts/docs/linked.txt'));
-    assert.equal(live.ino, backup.ino);
-    assert.equal(live.dev, backup.dev);
-    assert.equal(live.nlink, 2);
+  test('copy is a hard link (same inode, nlink 2), so a restore writes no bytes; a later put of the source gives it a new inode', async () => {
+    await storage.put('versions/chn_1/v0', bodyOf('shared'));
+    await storage.copy('versions/chn_1/v0', 'objects/chn_1/ab/linked', { expectedSha256: sha256Hex('shared') });
+    const version = await stat(onDisk('versions/chn_1/v0'));
+    const restored = await stat(onDisk('objects/chn_1/ab/linked'));
+    assert.equal(version.ino, restored.ino);
+    assert.equal(version.dev, restored.dev);
+    assert.equal(version.nlink, 2);
 
-    await storage.put('files/chn_1/docs/linked.txt', bodyOf('replaced'));
-    const newLive = await stat(onDisk('files/chn_1/docs/linked.txt'));
-    const keptBackup = await stat(onDisk('backups/chn_1/ts/docs/linked.txt'));
-    assert.notEqual(newLive.ino, live.ino);
-    assert.equal(keptBackup.ino, backup.ino);
-    assert.equal(keptBackup.nlink, 1);
-    assert.equal(await readFile(onDisk('backups/chn_1/ts/docs/linked.txt'), 'utf8'), 'shared');
+    await storage.put('versions/chn_1/v0', bodyOf('replaced'));
+    assert.notEqual((await stat(onDisk('versions/chn_1/v0'))).ino, version.ino);
+    const kept = await stat(onDisk('objects/chn_1/ab/linked'));
+    assert.equal(kept.ino, restored.ino);
+    assert.equal(kept.nlink, 1);
+    assert.equal(await readFile(onDisk('objects/chn_1/ab/linked'), 'utf8'), 'shared');
   });
 
   test('a put never rewrites the old inode: a reader holding the old file, or an unread get stream, keeps the old bytes', async () => {
@@ -85,32 +84,20 @@ describe('DiskBlobStorage on disk', () => {
     }
   });
 
-  test('copyReplace never rewrites in place either: a backup hard-linked to the live file keeps its bytes through a restore, which writes no bytes', async () => {
-    await storage.put('files/chn_1/docs/restored.txt', bodyOf('live version'));
-    await storage.link('files/chn_1/docs/restored.txt', 'backups/chn_1/t1/docs/restored.txt');
+  test('copy never replaces: onto an existing blob it is refused and both keep their bytes; a source that does not hash as recorded creates nothing', async () => {
+    await storage.put('objects/chn_1/cd/existing', bodyOf('already here'));
     await storage.put('versions/chn_1/v1', bodyOf('an older version'));
-    await storage.copyReplace('versions/chn_1/v1', 'files/chn_1/docs/restored.txt', { expectedSha256: sha256Hex('an older version') });
-    assert.equal(await readFile(onDisk('files/chn_1/docs/restored.txt'), 'utf8'), 'an older version');
-    assert.equal(await readFile(onDisk('backups/chn_1/t1/docs/restored.txt'), 'utf8'), 'live version');
-    // No bytes were written: the restored file shares the verified version's inode …
-    assert.equal((await stat(onDisk('files/chn_1/docs/restored.txt'))).ino, (await stat(onDisk('versions/chn_1/v1'))).ino);
-    // … which is safe because nothing writes in place: a later put leaves the version as it was.
-    await storage.put('files/chn_1/docs/restored.txt', bodyOf('written after the restore'));
+    await assertAppError(
+      storage.copy('versions/chn_1/v1', 'objects/chn_1/cd/existing', { expectedSha256: sha256Hex('an older version') }),
+      'INTERNAL_ERROR',
+    );
+    assert.equal(await readFile(onDisk('objects/chn_1/cd/existing'), 'utf8'), 'already here');
     assert.equal(await readFile(onDisk('versions/chn_1/v1'), 'utf8'), 'an older version');
-    // Restoring a file onto a name already linked to the same inode leaves no temporary name behind.
-    await storage.link('versions/chn_1/v1', 'backups/chn_1/t2/docs/restored.txt');
-    await storage.copyReplace('versions/chn_1/v1', 'backups/chn_1/t2/docs/restored.txt');
-    assert.deepEqual(await readdir(onDisk('backups/chn_1/t2/docs')), ['restored.txt']);
-    // A source that does not hash as recorded replaces nothing.
-    await assert.rejects(
-      storage.copyReplace('versions/chn_1/v1', 'files/chn_1/docs/restored.txt', { expectedSha256: sha256Hex('something else') }),
-      { code: 'INTEGRITY_FAILED' },
+    await assertAppError(
+      storage.copy('versions/chn_1/v1', 'objects/chn_1/cd/new', { expectedSha256: sha256Hex('something else') }),
+      'INTEGRITY_FAILED',
     );
-    assert.equal(await readFile(onDisk('files/chn_1/docs/restored.txt'), 'utf8'), 'written after the restore');
-    assert.ok(
-      (await readdir(onDisk('files/chn_1/docs'))).every((name) => !isTempName(name)),
-      'no temporary name left',
-    );
+    assert.deepEqual(await readdir(onDisk('objects/chn_1/cd')), ['existing'], 'nothing created, no temporary name left');
   });
 
   test('failed writes leave no temporary file on disk', async () => {
@@ -118,20 +105,14 @@ describe('DiskBlobStorage on disk', () => {
     await storage.put('files/chn_tmp/docs/f', bodyOf('kept'));
     await storage.put('files/chn_tmp/docs/src', bodyOf('source'));
     await assertAppError(storage.put('files/chn_tmp/docs/f', bodyOf('x'.repeat(100)), { maxBytes: 10 }), 'PAYLOAD_TOO_LARGE');
-    await assert.rejects(
-      storage.put('files/chn_tmp/docs/f', bodyOf('vetoed'), {
-        beforeCommit: async () => {
-          throw new Error('veto');
-        },
-      }),
-      /veto/,
-    );
     await assertAppError(
-      storage.copyReplace('files/chn_tmp/docs/src', 'files/chn_tmp/docs/f', { expectedSha256: '0'.repeat(64) }),
+      storage.copy('files/chn_tmp/docs/src', 'files/chn_tmp/docs/g', { expectedSha256: '0'.repeat(64) }),
       'INTEGRITY_FAILED',
     );
-    await assertAppError(storage.link('files/chn_tmp/docs/src', 'files/chn_tmp/docs/f'), 'INTERNAL_ERROR');
-    await assertAppError(copyInsteadOfLink(onDisk('files/chn_tmp/docs/src'), onDisk('files/chn_tmp/docs/f')), 'INTERNAL_ERROR');
+    await assertAppError(
+      storage.copy('files/chn_tmp/docs/src', 'files/chn_tmp/docs/f', { expectedSha256: sha256Hex('source') }),
+      'INTERNAL_ERROR',
+    );
     assert.deepEqual((await readdir(directory)).sort(), ['f', 'src']);
     assert.equal(await readFile(path.join(directory, 'f'), 'utf8'), 'kept');
   });
@@ -161,6 +142,10 @@ describe('DiskBlobStorage on disk', () => {
     await assertAppError(copyInsteadOfLink(onDisk('files/chn_c/src'), onDisk('files/chn_c/copy')), 'INTERNAL_ERROR');
     assert.equal(await textOf(storage, 'files/chn_c/copy'), 'to copy');
     await assertAppError(copyInsteadOfLink(onDisk('files/chn_c/missing'), onDisk('files/chn_c/other')), 'NOT_FOUND');
+    await assertAppError(
+      copyInsteadOfLink(onDisk('files/chn_c/src'), onDisk('files/chn_c/other'), sha256Hex('to copy')),
+      'INTEGRITY_FAILED',
+    );
     assert.deepEqual(await readdir(onDisk('files/chn_c')), ['copy', 'src']);
   });
 
@@ -236,10 +221,9 @@ describe('DiskBlobStorage on disk', () => {
     await assertAppError(storage.get(key), 'INVALID_PATH', 'get');
     await assertAppError(storage.stat(key), 'INVALID_PATH', 'stat');
     await assertAppError(storage.delete(key), 'INVALID_PATH', 'delete');
-    await assertAppError(storage.link(key, 'files/chn_1/linked-long'), 'INVALID_PATH', 'link from');
-    await assertAppError(storage.link('files/chn_1/short', key), 'INVALID_PATH', 'link to');
-    await assertAppError(storage.copyReplace(key, 'files/chn_1/short'), 'INVALID_PATH', 'copyReplace from');
-    await assertAppError(storage.copyReplace('files/chn_1/short', key), 'INVALID_PATH', 'copyReplace to');
+    const expectedSha256 = sha256Hex('short');
+    await assertAppError(storage.copy(key, 'files/chn_1/copied-long', { expectedSha256 }), 'INVALID_PATH', 'copy from');
+    await assertAppError(storage.copy('files/chn_1/short', key, { expectedSha256 }), 'INVALID_PATH', 'copy to');
     assert.equal(await textOf(storage, 'files/chn_1/short'), 'short');
   });
 
@@ -250,8 +234,8 @@ describe('DiskBlobStorage on disk', () => {
     await symlink(real, linkedRoot);
     const linked = new DiskBlobStorage(linkedRoot);
     await linked.put('files/chn/a', bodyOf('through the root link'));
-    await linked.link('files/chn/a', 'backups/chn/a');
-    await linked.copyReplace('files/chn/a', 'files/chn/b');
+    await linked.copy('files/chn/a', 'backups/chn/a', { expectedSha256: sha256Hex('through the root link') });
+    await linked.copy('files/chn/a', 'files/chn/b', { expectedSha256: sha256Hex('through the root link') });
     assert.equal(await textOf(linked, 'backups/chn/a'), 'through the root link');
     assert.deepEqual(await listedKeys(linked, 'files/chn'), ['files/chn/a', 'files/chn/b']);
     assert.equal(await linked.delete('files/chn/b'), true);
@@ -297,13 +281,13 @@ describe('DiskBlobStorage and symbolic links planted inside its root', () => {
     'files/chn_evil/docs/relative-link/canary.txt',
   ];
 
-  test('a symlink in place of a blob is no blob: get, stat, link and copyReplace do not follow it', async () => {
+  test('a symlink in place of a blob is no blob: get, stat and copy do not follow it', async () => {
     const key = 'files/chn_evil/docs/file-link.txt';
     assert.equal(await storage.get(key), undefined);
     assert.equal(await storage.get(key, { start: 0, end: 3 }), undefined);
     assert.equal(await storage.stat(key), undefined);
-    await assertAppError(storage.link(key, 'backups/chn_evil/leak'), 'NOT_FOUND');
-    await assertAppError(storage.copyReplace(key, 'files/chn_evil/docs/copy.txt'), 'NOT_FOUND');
+    await assertAppError(storage.copy(key, 'backups/chn_evil/leak', { expectedSha256: sha256Hex(CANARY) }), 'NOT_FOUND');
+    await assertAppError(storage.copy(key, 'files/chn_evil/docs/copy.txt', { expectedSha256: sha256Hex(CANARY) }), 'NOT_FOUND');
     assert.equal(await storage.stat('backups/chn_evil/leak'), undefined);
     assert.equal(await storage.stat('files/chn_evil/docs/copy.txt'), undefined);
     assert.equal(await readlink(path.join(root, 'files', 'chn_evil', 'docs', 'file-link.txt')), canary, 'the link itself is left alone');
@@ -325,20 +309,23 @@ describe('DiskBlobStorage and symbolic links planted inside its root', () => {
       await assertAppError(storage.put(sibling, bodyOf('planted')), 'INVALID_PATH', `put ${sibling}`);
       await assertAppError(storage.put(`${path.posix.dirname(key)}/new/deeper.txt`, bodyOf('x')), 'INVALID_PATH', `put below ${key}`);
       await assertAppError(storage.delete(key), 'INVALID_PATH', `delete ${key}`);
-      await assertAppError(storage.link(key, 'backups/chn_evil/stolen'), 'INVALID_PATH', `link from ${key}`);
-      await assertAppError(storage.link('files/chn_ok/docs/real.txt', sibling), 'INVALID_PATH', `link to ${sibling}`);
-      await assertAppError(storage.copyReplace(key, 'files/chn_evil/docs/stolen'), 'INVALID_PATH', `copyReplace from ${key}`);
-      await assertAppError(storage.copyReplace('files/chn_ok/docs/real.txt', key), 'INVALID_PATH', `copyReplace to ${key}`);
+      const expectedSha256 = sha256Hex('a real blob');
+      await assertAppError(storage.copy(key, 'backups/chn_evil/stolen', { expectedSha256 }), 'INVALID_PATH', `copy from ${key}`);
+      await assertAppError(storage.copy('files/chn_ok/docs/real.txt', sibling, { expectedSha256 }), 'INVALID_PATH', `copy to ${sibling}`);
+      await assertAppError(storage.copy('files/chn_ok/docs/real.txt', key, { expectedSha256 }), 'INVALID_PATH', `copy to ${key}`);
     }
     assert.equal(await storage.stat('backups/chn_evil/stolen'), undefined);
   });
 
-  test("a put or copyReplace onto a symlink's own name replaces the link, never writes through it", async () => {
+  test("a put onto a symlink's own name replaces the link, and a copy onto it is refused: neither writes through it", async () => {
     await storage.put('files/chn_evil/docs/file-link.txt', bodyOf('replaces the link'));
     assert.ok((await lstat(path.join(root, 'files', 'chn_evil', 'docs', 'file-link.txt'))).isFile());
     assert.equal(await textOf(storage, 'files/chn_evil/docs/file-link.txt'), 'replaces the link');
-    await storage.copyReplace('files/chn_ok/docs/real.txt', 'files/chn_evil/docs/second-file-link.txt');
-    assert.ok((await lstat(path.join(root, 'files', 'chn_evil', 'docs', 'second-file-link.txt'))).isFile());
+    await assertAppError(
+      storage.copy('files/chn_ok/docs/real.txt', 'files/chn_evil/docs/second-file-link.txt', { expectedSha256: sha256Hex('a real blob') }),
+      'INTERNAL_ERROR',
+    );
+    assert.ok((await lstat(path.join(root, 'files', 'chn_evil', 'docs', 'second-file-link.txt'))).isSymbolicLink());
   });
 
   test('removeLeftovers does not reach through symlinks', async () => {

@@ -44,6 +44,7 @@ const aFile = (channelId: string) => ({
   sha256: '0'.repeat(64),
   contentType: 'text/plain',
   updatedAt: 1,
+  blobKey: `objects/${channelId}/00/a`,
 });
 
 describe('driver errors', () => {

@@ -246,15 +246,17 @@ for (const setup of FILE_SETUPS) {
           `backup ${instant} d: after the first backup`,
         ]);
 
-        // Stored: exactly the bytes of what is kept. The first backup's three per-file copies and
-        // the versions 'a: first', 'a: second' and 'a: third, live' are gone.
+        // Stored: exactly the bytes of what is kept (the live files' and the versions'), wherever the
+        // previous release or this one put them. The first backup's three per-file copies and the
+        // versions 'a: first', 'a: second' and 'a: third, live' are gone.
         const stored: string[] = [];
-        for (const prefix of [`versions/${channelId}`, `backups/${channelId}`])
+        for (const prefix of [`versions/${channelId}`, `backups/${channelId}`, `files/${channelId}`, `objects/${channelId}`])
           for await (const blob of blobs.list(prefix)) stored.push(blob.key);
         const needed = new Set<string>();
         for (const file of FILES)
           for (const version of (await catalog.listVersions(channelId, ...split(file), { limit: 100 })).items)
             if (version.blobKey !== null) needed.add(version.blobKey);
+        for (const live of await catalog.allFiles(channelId)) needed.add(live.blobKey);
         assert.deepEqual(stored.sort(), [...needed].sort());
         assert.equal(blobsRemoved, 6);
         assert.equal(

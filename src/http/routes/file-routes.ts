@@ -97,7 +97,6 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
       setDownloadHeaders(reply, file, etag);
       if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
       const range = parseRangeHeader(request.headers.range, file.size);
-      const { body } = await deps.files.get(channel, path, range);
       if (range) {
         reply
           .code(206)
@@ -106,7 +105,10 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
       } else {
         reply.header('Content-Length', file.size);
       }
-      return reply.send(body);
+      // A HEAD answers the headers alone: the bytes are not even opened. An empty stream, because
+      // Fastify's HEAD route drains a stream and keeps Content-Length, but sets 0 for no payload.
+      if (request.method === 'HEAD') return reply.send(emptyBody());
+      return reply.send(await deps.files.read(file, range));
     },
   );
 

@@ -9,6 +9,7 @@ import * as historyLookups from './007-history-lookups.ts';
 import * as sessions from './008-sessions.ts';
 import * as auditOperations from './009-audit-operations.ts';
 import * as clockTickTime from './010-clock-tick-time.ts';
+import * as immutableBlobs from './011-immutable-blobs.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '008-sessions': sessions,
   '009-audit-operations': auditOperations,
   '010-clock-tick-time': clockTickTime,
+  '011-immutable-blobs': immutableBlobs,
 };
 
 export const migrationProvider: MigrationProvider = {

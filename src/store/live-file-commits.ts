@@ -1,0 +1,153 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import { AppError } from '../errors/app-error.ts';
+import { advanceClock, countInFolder } from './channel-history.ts';
+import { fileRow, keptVersionRow, toFileVersion } from './file-catalog-rows.ts';
+import type { CommittedWrite, DeleteCommit, FileVersion, NewPendingWrite, WriteCommit } from './file-catalog-types.ts';
+import { newWriteId } from './ids.ts';
+import type { Database, FilesTable } from './schema.ts';
+
+type Db = Kysely<Database>;
+type Trx = Transaction<Database>;
+
+/**
+ * The commit points of the writes of live files (see FileCatalog.commitWrite). A writer stores the
+ * new bytes under a fresh key first; here one transaction makes them the live record, so that a
+ * failure anywhere before it changes nothing and a failure after it loses nothing. Each commit
+ * can be retried: an earlier attempt whose answer was lost is recognised by what it wrote.
+ */
+
+export async function journalWrite(db: Db, write: NewPendingWrite): Promise<string> {
+  const id = newWriteId();
+  await db
+    .insertInto('pending_writes')
+    .values({
+      id,
+      channel_id: write.channelId,
+      folder: write.folder,
+      filename: write.filename,
+      blob_key: write.blobKey,
+      started_at: write.startedAt,
+      abandoned_at: null,
+      sha256: null,
+      size: null,
+      content_type: null,
+    })
+    .execute();
+  return id;
+}
+
+export function commitWrite(db: Db, commit: WriteCommit): Promise<CommittedWrite> {
+  const { file } = commit;
+  return db.transaction().execute(async (trx) => {
+    const live = await liveRow(trx, file.channelId, file.folder, file.filename);
+    if (live?.blob_key === file.blobKey) {
+      return { created: commit.replaces === null, kept: await keptVersion(trx, commit.keptVersionId), already: true };
+    }
+    // The journal entry is what a commit and the giving up of the same write race for: exactly one ends it.
+    const ended = await trx
+      .deleteFrom('pending_writes')
+      .where('id', '=', commit.writeId)
+      .where('abandoned_at', 'is', null)
+      .executeTakeFirst();
+    if (ended.numDeletedRows !== 1n) throw writeAbandoned();
+    assertUnchanged(live, commit.replaces, file);
+    const seq = await advanceClock(
+      trx,
+      file.channelId,
+      { files: live ? 0 : 1, bytes: file.size - (live ? Number(live.size) : 0) },
+      file.updatedAt,
+    );
+    let kept: FileVersion | undefined;
+    if (live) {
+      const row = keptVersionRow(commit.keptVersionId, live, { kind: 'replaced', at: file.updatedAt, untilSeq: seq, createdBy: null });
+      await trx.insertInto('file_versions').values(row).execute();
+      kept = toFileVersion(row);
+    }
+    const row = fileRow(file, seq);
+    await trx
+      .insertInto('files')
+      .values(row)
+      .onConflict((oc) =>
+        oc.columns(['channel_id', 'folder', 'filename']).doUpdateSet({
+          size: row.size,
+          sha256: row.sha256,
+          content_type: row.content_type,
+          updated_at: row.updated_at,
+          since_seq: row.since_seq,
+          blob_key: row.blob_key,
+        }),
+      )
+      .execute();
+    if (!live) await countInFolder(trx, file.channelId, file.folder, 1);
+    return { created: !live, kept, already: false };
+  });
+}
+
+export function commitDelete(db: Db, commit: DeleteCommit): Promise<{ kept: FileVersion; already: boolean }> {
+  const { channelId, folder, filename } = commit;
+  return db.transaction().execute(async (trx) => {
+    const live = await liveRow(trx, channelId, folder, filename);
+    if (live?.blob_key !== commit.blobKey) {
+      const earlier = await keptVersion(trx, commit.keptVersionId);
+      if (earlier) return { kept: earlier, already: true };
+      assertUnchanged(live, commit.blobKey, commit);
+    }
+    const seq = await advanceClock(trx, channelId, { files: -1, bytes: -Number(live!.size) }, commit.at);
+    const row = keptVersionRow(commit.keptVersionId, live!, { kind: 'deleted', at: commit.at, untilSeq: seq, createdBy: commit.deletedBy });
+    await trx.insertInto('file_versions').values(row).execute();
+    await trx
+      .deleteFrom('files')
+      .where('channel_id', '=', channelId)
+      .where('folder', '=', folder)
+      .where('filename', '=', filename)
+      .execute();
+    await countInFolder(trx, channelId, folder, -1);
+    return { kept: toFileVersion(row), already: false };
+  });
+}
+
+/** True when the entry was still open: it is marked given up, so no commit can end it any more. */
+export async function abandonWrite(db: Db, id: string, at: number): Promise<boolean> {
+  const marked = await db
+    .updateTable('pending_writes')
+    .set({ abandoned_at: at })
+    .where('id', '=', id)
+    .where('abandoned_at', 'is', null)
+    .executeTakeFirst();
+  return marked.numUpdatedRows === 1n;
+}
+
+function liveRow(trx: Trx, channelId: string, folder: string, filename: string): Promise<Selectable<FilesTable> | undefined> {
+  return trx
+    .selectFrom('files')
+    .selectAll()
+    .where('channel_id', '=', channelId)
+    .where('folder', '=', folder)
+    .where('filename', '=', filename)
+    .executeTakeFirst();
+}
+
+async function keptVersion(trx: Trx, id: string): Promise<FileVersion | undefined> {
+  const row = await trx.selectFrom('file_versions').selectAll().where('id', '=', id).executeTakeFirst();
+  return row && toFileVersion(row);
+}
+
+/**
+ * The writer read the live record under the file's lock and nothing else may change it until the
+ * lock is released: a record that moved means the lock did not hold, and the write stops there.
+ */
+function assertUnchanged(
+  live: Selectable<FilesTable> | undefined,
+  expected: string | null,
+  path: { folder: string; filename: string },
+): void {
+  if ((live?.blob_key ?? null) === expected) return;
+  throw new Error(`the record of ${path.folder}/${path.filename} changed under its lock; the write was not recorded`);
+}
+
+/** The entry was given up by whoever settles the journal (write-journal.ts): the bytes are gone or going. */
+function writeAbandoned(): AppError {
+  return new AppError('SERVICE_UNAVAILABLE', 'The write was given up before it could be recorded; nothing was changed, try again', {
+    outcome: 'unchanged',
+  });
+}
