@@ -7,6 +7,8 @@ import type { Retention } from './retention.ts';
 
 /** Retention also runs without scheduled backups, so that its settings hold whatever makes backups. */
 const RETENTION_INTERVAL_MS = 3_600_000;
+/** The longest a public copy stays behind its record when its writer could not bring it in line. */
+const PUBLIC_COPIES_INTERVAL_MS = 60_000;
 const SERVICE = { adminId: null };
 
 export interface BackupSchedulerDeps {
@@ -16,6 +18,8 @@ export interface BackupSchedulerDeps {
   retention: Retention;
   /** Removes the bytes of writes never recorded, journalled before `startedBefore` (write-journal.ts). */
   settleJournal: (startedBefore: number) => Promise<number>;
+  /** With S3_PUBLIC_BASE_URL: brings the public copies still behind their records in line (public-copies.ts). */
+  catchUpPublicCopies?: (() => Promise<number>) | undefined;
   /** BACKUP_INTERVAL; 0 = no scheduled backups. */
   intervalSeconds: number;
   logger: Logger;
@@ -29,6 +33,7 @@ export interface BackupSchedulerDeps {
 export class BackupScheduler {
   private timers: NodeJS.Timeout[] = [];
   private running: Promise<void> | undefined;
+  private catchingUp: Promise<unknown> | undefined;
 
   constructor(private readonly deps: BackupSchedulerDeps) {}
 
@@ -40,6 +45,17 @@ export class BackupScheduler {
     };
     if (this.deps.intervalSeconds > 0) every(this.deps.intervalSeconds * 1000, () => this.backUpAndPrune());
     every(RETENTION_INTERVAL_MS, () => this.pruneAll());
+    const catchUp = this.deps.catchUpPublicCopies;
+    if (catchUp) {
+      // Beside the runs above, never behind them: a long backup run must not hold the copies back.
+      const timer = setInterval(() => {
+        this.catchingUp ??= catchUp()
+          .catch((err: unknown) => this.deps.logger.error({ err }, 'bringing public copies in line failed; the next run tries again'))
+          .finally(() => (this.catchingUp = undefined));
+      }, PUBLIC_COPIES_INTERVAL_MS);
+      timer.unref();
+      this.timers.push(timer);
+    }
   }
 
   /** Stops the timers and waits for a run in progress, so that the store can close under it safely. */
@@ -47,6 +63,7 @@ export class BackupScheduler {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
     await this.running;
+    await this.catchingUp;
   }
 
   /** One scheduled run now (tests, and the timer). */

@@ -11,6 +11,7 @@ import { downloadDisposition } from './download-disposition.ts';
 import { exactLength } from './exact-length.ts';
 import type { FilePath } from './file-path.ts';
 import { type LiveWriteDeps, removeLiveFile, replaceLiveFile } from './live-writes.ts';
+import type { PublicCopies } from './public-copies.ts';
 import { checkPrecondition, type MatchPrecondition, type Precondition } from './preconditions.ts';
 
 export interface FileServiceDeps {
@@ -20,13 +21,15 @@ export interface FileServiceDeps {
   audit: AuditTrail;
   maxFileBytes: number;
   now?: () => number;
+  /** With S3_PUBLIC_BASE_URL (public-copies.ts). */
+  publicCopies?: PublicCopies | undefined;
 }
 
 /** Live files of channel folders: upload, download, list, delete — every replaced byte kept as a version. */
 export class FileService {
   private readonly live: LiveWriteDeps;
   constructor(private readonly deps: FileServiceDeps) {
-    this.live = { blobs: deps.blobs, catalog: deps.catalog, now: deps.now ?? Date.now };
+    this.live = { blobs: deps.blobs, catalog: deps.catalog, now: deps.now ?? Date.now, publicCopies: deps.publicCopies };
   }
 
   async put(

@@ -11,6 +11,7 @@ import { ChannelChanges } from './channel-changes.ts';
 import { DeletedFiles } from './deleted-files.ts';
 import { FileService } from './file-service.ts';
 import { createFileUrls, type FileUrls } from './file-urls.ts';
+import { canPublish, PublicCopies } from './public-copies.ts';
 import { RestoreService } from './restore-service.ts';
 import { Retention } from './retention.ts';
 import { ScopeRestoreService } from './scope-restore-service.ts';
@@ -32,6 +33,8 @@ export interface FileServices {
   audit: AuditTrail;
   /** Removes the bytes of writes never recorded, older than `startedBefore` (write-journal.ts). */
   settleJournal(startedBefore: number): Promise<number>;
+  /** With S3_PUBLIC_BASE_URL: brings every public copy still behind its record in line (public-copies.ts). */
+  catchUpPublicCopies: (() => Promise<number>) | undefined;
 }
 
 /** The services with the storage they opened; close() releases it (S3 sockets, lock connections). */
@@ -68,15 +71,19 @@ export async function openFileServices(
     await blobs.close();
     throw error;
   });
+  const services = createFileServices(blobs, locks, catalog, config, logger, options.observe);
   try {
-    if (options.recover) await recoverInterruptedWrites({ blobs, catalog, locks, logger });
+    if (options.recover) {
+      await recoverInterruptedWrites({ blobs, catalog, locks, logger });
+      await services.catchUpPublicCopies?.();
+    }
   } catch (error) {
     await blobs.close();
     await locks.close();
     throw error;
   }
   return {
-    ...createFileServices(blobs, locks, catalog, config, logger, options.observe),
+    ...services,
     blobs,
     async close() {
       await blobs.close();
@@ -95,7 +102,8 @@ function createFileServices(
   observe?: OutcomeObserver,
 ): FileServices {
   const audit = new AuditTrail(catalog, logger, Date.now, observe);
-  const shared = { blobs, catalog, locks, audit };
+  const publicCopies = storage.s3?.publicBaseUrl !== undefined && canPublish(blobs) ? new PublicCopies(blobs, catalog, logger) : undefined;
+  const shared = { blobs, catalog, locks, audit, publicCopies };
   // On S3 the secret is optional (presigned links need none); links already handed out stay valid.
   const linkSigner =
     config.urlSigning && config.urlSecret !== undefined ? new LinkSigner(config.urlSecret, config.urlTtlSeconds) : undefined;
@@ -119,5 +127,6 @@ function createFileServices(
     changes: new ChannelChanges(catalog),
     audit,
     settleJournal: (startedBefore) => settleJournal({ blobs, catalog, locks, logger }, startedBefore),
+    catchUpPublicCopies: publicCopies && (() => publicCopies.catchUp(locks)),
   };
 }

@@ -2,6 +2,7 @@ import type { FilesConfig, StorageConfig } from '../config/config.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import type { FileRecord } from '../store/file-catalog-types.ts';
 import { downloadDisposition } from './download-disposition.ts';
+import { publicCopyKey } from './public-copies.ts';
 import type { LinkSigner } from './signed-links.ts';
 
 /** The URL a restore answers: where the restored file can be downloaded. */
@@ -25,9 +26,8 @@ export interface FileUrlOptions {
  * 1. FILE_URL_SIGNING on a backend that can sign (S3): a presigned GET of the object, valid for
  *    FILE_URL_TTL — the bytes never pass through the service, and the link expires as asked
  *    even when S3_PUBLIC_BASE_URL is set too.
- * 2. S3_PUBLIC_BASE_URL: the object's public URL (a CDN or public bucket in front of the store).
- *    The object is the restored bytes' own, never rewritten (blob-layout.ts), so a CDN may cache
- *    it for ever and never serves another version under it; it carries the file's type and name.
+ * 2. S3_PUBLIC_BASE_URL: the public URL (a CDN or public bucket in front of the store) of the
+ *    file's public copy, at a key that names the file (public-copies.ts).
  * 3. The service's own file URL, signed with FILE_URL_SECRET when FILE_URL_SIGNING is on (disk).
  */
 export function createFileUrls({ publicBaseUrl, files, storage, blobs, linkSigner }: FileUrlOptions): FileUrls {
@@ -42,7 +42,7 @@ export function createFileUrls({ publicBaseUrl, files, storage, blobs, linkSigne
   }
   const objectBase = storage.s3?.publicBaseUrl;
   if (objectBase !== undefined) {
-    return async (file) => `${objectBase}/${file.blobKey.split('/').map(encodeURIComponent).join('/')}`;
+    return async (file) => `${objectBase}/${publicCopyKey(file).split('/').map(encodeURIComponent).join('/')}`;
   }
   return async (file) => {
     const urlPath = fileUrlPath(file.channelId, file.folder, file.filename);

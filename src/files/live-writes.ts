@@ -6,11 +6,14 @@ import type { CommittedWrite, FileCatalog, FileRecord, FileVersion } from '../st
 import { newVersionId } from '../store/ids.ts';
 import { newBlobKey } from './blob-layout.ts';
 import type { FilePath } from './file-path.ts';
+import type { PublicCopies } from './public-copies.ts';
 
 export interface LiveWriteDeps {
   blobs: BlobStorage;
   catalog: FileCatalog;
   now: () => number;
+  /** With S3_PUBLIC_BASE_URL: the public copies every write brings in line after its commit. */
+  publicCopies?: PublicCopies | undefined;
 }
 
 export interface LiveWriteOutcome {
@@ -57,7 +60,8 @@ export async function replaceLiveFile(
   }
   const file: FileRecord = { channelId, ...path, size: stored.size, sha256: stored.sha256, contentType, updatedAt: deps.now(), blobKey };
   const keptVersionId = newVersionId();
-  const commit = () => catalog.commitWrite({ file, writeId, replaces: current?.blobKey ?? null, keptVersionId });
+  const publicCopy = deps.publicCopies !== undefined;
+  const commit = () => catalog.commitWrite({ file, writeId, replaces: current?.blobKey ?? null, keptVersionId, publicCopy });
   const committed: CommittedWrite = await untilRecorded(commit, async (failure) => {
     // Not recorded as far as this writer knows. Giving the entry up decides it: once given up, no
     // commit can end it, so the bytes can go; if it was ended already, an attempt whose answer was
@@ -71,6 +75,7 @@ export async function replaceLiveFile(
       throw isOutage(error) ? writeUnconfirmed(error) : error;
     }
   });
+  await deps.publicCopies?.follow(file);
   return { file, created: committed.created, keptVersionId: committed.kept?.id ?? null };
 }
 
@@ -83,16 +88,9 @@ export async function removeLiveFile(deps: LiveWriteDeps, current: FileRecord, d
   const { catalog } = deps;
   const keptVersionId = newVersionId();
   const at = deps.now();
-  const commit = () =>
-    catalog.commitDelete({
-      channelId: current.channelId,
-      folder: current.folder,
-      filename: current.filename,
-      blobKey: current.blobKey,
-      keptVersionId,
-      deletedBy,
-      at,
-    });
+  const { channelId, folder, filename, blobKey } = current;
+  const publicCopy = deps.publicCopies !== undefined;
+  const commit = () => catalog.commitDelete({ channelId, folder, filename, blobKey, keptVersionId, deletedBy, at, publicCopy });
   const { kept } = await untilRecorded(commit, async (failure) => {
     if (!isOutage(failure)) throw failure;
     // The record tells whether an attempt whose answer was lost deleted the file.
@@ -101,6 +99,7 @@ export async function removeLiveFile(deps: LiveWriteDeps, current: FileRecord, d
     if (record === null) throw writeUnconfirmed(failure);
     return commit();
   });
+  await deps.publicCopies?.follow(current);
   return kept;
 }
 

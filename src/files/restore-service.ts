@@ -11,6 +11,7 @@ import { downloadDisposition } from './download-disposition.ts';
 import { type FilePath, filePath } from './file-path.ts';
 import { type ResolvedInstant, resolveInstant } from './instant.ts';
 import { type LiveWriteDeps, replaceLiveFile } from './live-writes.ts';
+import type { PublicCopies } from './public-copies.ts';
 import { checkPrecondition, type MatchPrecondition } from './preconditions.ts';
 
 export interface RestoreServiceDeps {
@@ -19,6 +20,8 @@ export interface RestoreServiceDeps {
   locks: FileLocks;
   audit: AuditTrail;
   now?: () => number;
+  /** With S3_PUBLIC_BASE_URL (public-copies.ts). */
+  publicCopies?: PublicCopies | undefined;
 }
 
 /**
@@ -50,7 +53,7 @@ export interface RestoreOutcome {
 export class RestoreService {
   private readonly live: LiveWriteDeps;
   constructor(private readonly deps: RestoreServiceDeps) {
-    this.live = { blobs: deps.blobs, catalog: deps.catalog, now: deps.now ?? Date.now };
+    this.live = { blobs: deps.blobs, catalog: deps.catalog, now: deps.now ?? Date.now, publicCopies: deps.publicCopies };
   }
 
   /**

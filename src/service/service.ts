@@ -107,6 +107,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
     backups: fileServices.backups,
     retention: fileServices.retention,
     settleJournal: fileServices.settleJournal,
+    catchUpPublicCopies: fileServices.catchUpPublicCopies,
     intervalSeconds: config.files.backupIntervalSeconds,
     logger,
   });

@@ -65,6 +65,12 @@ export interface BlobStorage {
    */
   copy(from: string, to: string, options: CopyOptions): Promise<StoredBlob>;
   /**
+   * Makes `to` a copy of `from` for readers outside the service, replacing what it held (a
+   * server-side copy): the public copies of S3_PUBLIC_BASE_URL. Absent where nothing outside the
+   * service reads the store (disk).
+   */
+  publish?(from: string, to: string, servedAs: ServedAs): Promise<void>;
+  /**
    * A URL that downloads `key` straight from the backend, without credentials, until ttl passes
    * (an S3 presigned GET). Absent where the backend cannot sign (disk).
    */

@@ -215,6 +215,13 @@ export class S3BlobStorage implements BlobStorage {
     return { size: head.size, sha256 };
   }
 
+  async publish(from: string, to: string, servedAs: ServedAs): Promise<void> {
+    const source = checkedKey(from);
+    const head = await this.head(source);
+    if (head === undefined) throw sourceNotFound();
+    await this.copyObject(source, checkedKey(to), head.size, { sha256: head.sha256 ?? (await this.hashObject(source)), ...servedAs });
+  }
+
   /**
    * A presigned GET (SigV4 in the query string, at most 7 days), signed locally with the
    * service's credentials: no request to the store. The stored type and disposition are imposed

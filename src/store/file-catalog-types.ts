@@ -150,6 +150,8 @@ export interface WriteCommit {
   replaces: string | null;
   /** The id the kept version of the replaced bytes gets (chosen by the writer, so a retried commit can find it). */
   keptVersionId: string;
+  /** Queue the file's public copy to follow (publicCopyDue), in the same transaction. */
+  publicCopy: boolean;
 }
 
 /** A delete's commit: the live record (still naming `blobKey`) goes, its bytes kept as a 'deleted' version. */
@@ -161,6 +163,16 @@ export interface DeleteCommit {
   keptVersionId: string;
   deletedBy: string | null;
   at: number;
+  /** As for WriteCommit. */
+  publicCopy: boolean;
+}
+
+/** A file whose public copy must be brought in line with its record (public-copies.ts). */
+export interface PublicCopyDue {
+  channelId: string;
+  folder: string;
+  filename: string;
+  queuedAt: number;
 }
 
 /** What a commit did; `already`: an earlier attempt of the same write had committed it (its answer was lost). */
@@ -281,6 +293,18 @@ export interface FileCatalog {
   /** Ends a journal entry whose write was given up and whose bytes are gone, or an entry of a release before migration 011. */
   endWrite(id: string): Promise<void>;
   pendingWrites(): Promise<PendingWrite[]>;
+  /** The files whose public copy is behind their record, oldest first; one file's when `path` is given. */
+  publicCopiesDue(path?: { channelId: string; folder: string; filename: string }): Promise<PublicCopyDue[]>;
+  /** The copy followed the record as it was when `due` was queued: ended, unless a later write queued it again. */
+  endPublicCopyDue(due: PublicCopyDue): Promise<void>;
+  /** The kept version of the file whose bytes are `blobKey`, if one is (a blob has one owner). */
+  versionHoldingBlob(path: { channelId: string; folder: string; filename: string }, blobKey: string): Promise<FileVersion | undefined>;
+  /**
+   * Points a version at a copy of its bytes under another key (`to`, stored and journalled as
+   * `writeId`, which ends in the same transaction). False, and nothing changed, when the version
+   * no longer names `from`.
+   */
+  moveVersionBlob(move: { versionId: string; from: string; to: string; writeId: string }): Promise<boolean>;
 
   appendAudit(event: NewAuditEvent): Promise<AuditEvent>;
   /** Newest first; only the events matching every field of `filter`. */

@@ -38,6 +38,7 @@ import type {
   Page,
   PageRequest,
   PendingWrite,
+  PublicCopyDue,
 } from './file-catalog-types.ts';
 import { newAuditId } from './ids.ts';
 import { canBeStoredKey } from './input-validation.ts';
@@ -347,6 +348,43 @@ export function fileCatalog(db: Db): FileCatalog {
     async pendingWrites(): Promise<PendingWrite[]> {
       const rows = await db.selectFrom('pending_writes').selectAll().orderBy('started_at').orderBy('id').execute();
       return rows.map(toPendingWrite);
+    },
+
+    async publicCopiesDue(path): Promise<PublicCopyDue[]> {
+      let query = db.selectFrom('public_copies_due').selectAll();
+      if (path !== undefined)
+        query = query.where('channel_id', '=', path.channelId).where('folder', '=', path.folder).where('filename', '=', path.filename);
+      const rows = await query.orderBy('queued_at').execute();
+      return rows.map((r) => ({ channelId: r.channel_id, folder: r.folder, filename: r.filename, queuedAt: Number(r.queued_at) }));
+    },
+
+    async endPublicCopyDue(due: PublicCopyDue): Promise<void> {
+      await db
+        .deleteFrom('public_copies_due')
+        .where('channel_id', '=', due.channelId)
+        .where('folder', '=', due.folder)
+        .where('filename', '=', due.filename)
+        .where('queued_at', '=', due.queuedAt)
+        .execute();
+    },
+
+    async versionHoldingBlob(path, blobKey: string): Promise<FileVersion | undefined> {
+      const row = await keptRowsOf(db, path.channelId, path.folder, path.filename).where('blob_key', '=', blobKey).executeTakeFirst();
+      return row && toFileVersion(row);
+    },
+
+    async moveVersionBlob({ versionId, from, to, writeId }): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const moved = await trx
+          .updateTable('file_versions')
+          .set({ blob_key: to })
+          .where('id', '=', versionId)
+          .where('blob_key', '=', from)
+          .executeTakeFirst();
+        if (moved.numUpdatedRows !== 1n) return false;
+        await trx.deleteFrom('pending_writes').where('id', '=', writeId).execute();
+        return true;
+      });
     },
 
     async appendAudit(event: NewAuditEvent): Promise<AuditEvent> {

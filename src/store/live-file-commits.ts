@@ -79,6 +79,7 @@ export function commitWrite(db: Db, commit: WriteCommit): Promise<CommittedWrite
       )
       .execute();
     if (!live) await countInFolder(trx, file.channelId, file.folder, 1);
+    if (commit.publicCopy) await queuePublicCopy(trx, file, file.updatedAt);
     return { created: !live, kept, already: false };
   });
 }
@@ -102,6 +103,7 @@ export function commitDelete(db: Db, commit: DeleteCommit): Promise<{ kept: File
       .where('filename', '=', filename)
       .execute();
     await countInFolder(trx, channelId, folder, -1);
+    if (commit.publicCopy) await queuePublicCopy(trx, commit, commit.at);
     return { kept: toFileVersion(row), already: false };
   });
 }
@@ -115,6 +117,15 @@ export async function abandonWrite(db: Db, id: string, at: number): Promise<bool
     .where('abandoned_at', 'is', null)
     .executeTakeFirst();
   return marked.numUpdatedRows === 1n;
+}
+
+/** The file's public copy must follow the record this transaction writes (public-copies.ts). */
+async function queuePublicCopy(trx: Trx, path: { channelId: string; folder: string; filename: string }, at: number): Promise<void> {
+  await trx
+    .insertInto('public_copies_due')
+    .values({ channel_id: path.channelId, folder: path.folder, filename: path.filename, queued_at: at })
+    .onConflict((oc) => oc.columns(['channel_id', 'folder', 'filename']).doUpdateSet({ queued_at: at }))
+    .execute();
 }
 
 function liveRow(trx: Trx, channelId: string, folder: string, filename: string): Promise<Selectable<FilesTable> | undefined> {

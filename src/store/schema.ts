@@ -174,6 +174,14 @@ export interface PendingWritesTable {
   abandoned_at: number | null;
 }
 
+/** A file whose public copy (S3_PUBLIC_BASE_URL) must follow its record (migration 011). */
+export interface PublicCopiesDueTable {
+  channel_id: string;
+  folder: string;
+  filename: string;
+  queued_at: number;
+}
+
 export interface Database {
   tenants: TenantsTable;
   tenant_features: TenantFeaturesTable;
@@ -193,6 +201,7 @@ export interface Database {
   file_versions: FileVersionsTable;
   audit_events: AuditEventsTable;
   pending_writes: PendingWritesTable;
+  public_copies_due: PublicCopiesDueTable;
 }
 
 export type Engine = 'sqlite' | 'postgres';

@@ -42,7 +42,8 @@ for (const setup of FILE_SETUPS) {
       assert.equal(restored.json().sha256, sha256('v1'));
       assert.equal(restored.json().source.backupTimestamp, backup.timestamp);
       assert.match(restored.json().keptVersionId, /^ver_/);
-      assert.equal((await storedBytes(svc.config, `files/${fixture.channel.id}/docs/a.txt`))?.toString(), 'v1');
+      const record = await svc.service.store.files.getFile(fixture.channel.id, 'docs', 'a.txt');
+      assert.equal((await storedBytes(svc.config, record!.blobKey))?.toString(), 'v1');
       assert.equal((await client.get('docs', 'a.txt')).body, 'v1', 'the server serves what the CLI restored');
 
       const again = await cli('file', 'restore', '--channel', fixture.channel.id, '--folder', 'docs', '--file', 'a.txt');

@@ -39,7 +39,8 @@ for (const setup of FILE_SETUPS) {
       );
       for (const answer of answers) assert.equal(answer.status, 200, answer.body);
 
-      const live = (await storedBytes(svc.config, `files/${fixture.channel.id}/c/one.txt`))?.toString('utf8') ?? '';
+      const record = await svc.service.store.files.getFile(fixture.channel.id, 'c', 'one.txt');
+      const live = (await storedBytes(svc.config, record!.blobKey))?.toString('utf8') ?? '';
       assert.ok(contents.includes(live), 'the live file is exactly one of the backups');
       assert.equal((await client.get('c', 'one.txt')).headers.etag, `"${sha256(live)}"`);
 

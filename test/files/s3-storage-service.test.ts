@@ -132,6 +132,29 @@ describe('STORAGE=s3: the URL a restore answers', () => {
     assert.equal(download.headers.get('content-type'), 'text/csv', 'the object keeps the type it was uploaded with');
   });
 
+  test('with S3_PUBLIC_BASE_URL, the public copy at files/<channel>/<folder>/<filename> follows every upload, restore and delete; the record stays the truth', async (t) => {
+    const publicBase = `${s3.endpoint}/${s3.bucket}`;
+    const { svc, client, url, original } = await restoredUrl(t, { S3_PUBLIC_BASE_URL: publicBase }, 'followed.txt', 'text/plain');
+    const publicText = async () => {
+      const answer = await fetch(url);
+      return answer.status === 200 ? await answer.text() : answer.status;
+    };
+    assert.equal(await publicText(), original.toString(), 'after the restore');
+    assert.equal((await client.put('docs', 'followed.txt', 'uploaded after')).status, 200);
+    assert.equal(await publicText(), 'uploaded after', 'after an upload');
+    const record = await svc.service.store.files.getFile(client.channelRef, 'docs', 'followed.txt');
+    assert.notEqual(record?.blobKey, `files/${client.channelRef}/docs/followed.txt`, 'the service reads its own blob, not the copy');
+    assert.equal((await client.delete('docs', 'followed.txt')).status, 204);
+    assert.equal(await publicText(), 404, 'after a delete the public copy is gone');
+    assert.deepEqual(await svc.service.store.files.publicCopiesDue(), [], 'nothing left behind');
+    // The deleted file's bytes are its version's, untouched by the copy's removal.
+    const [deleted] = (await client.versions('docs', 'followed.txt')).json().items as { id: string; kind: string }[];
+    assert.equal(deleted?.kind, 'deleted');
+    const back = await client.restore('docs', 'followed.txt', `?versionId=${deleted!.id}`);
+    assert.equal(back.status, 200, back.body);
+    assert.equal(await publicText(), 'uploaded after', 'brought back');
+  });
+
   test('with FILE_URL_SIGNING: a presigned GET of the object, signed for exactly that key and type, expiring after FILE_URL_TTL', async (t) => {
     const { url, original } = await restoredUrl(
       t,
@@ -152,7 +175,7 @@ describe('STORAGE=s3: the URL a restore answers', () => {
       assert.equal(verifyPresignedGet(altered, s3.env.AWS_SECRET_ACCESS_KEY!), false, `${name} is covered by the signature`);
     }
     const altered = new URL(link);
-    altered.pathname = altered.pathname.replace('page.html', 'other.html');
+    altered.pathname = `${altered.pathname.slice(0, -1)}${altered.pathname.endsWith('0') ? '1' : '0'}`;
     assert.equal(verifyPresignedGet(altered, s3.env.AWS_SECRET_ACCESS_KEY!), false, 'the key is covered by the signature');
 
     const download = await fetch(url);
