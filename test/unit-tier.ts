@@ -69,6 +69,7 @@ const UNIT_FILES = [
   'store/driver-errors.test.ts',
   'store/ids.test.ts',
   'store/metadata-store.test.ts',
+  'store/sqlite-writers.test.ts',
 ];
 
 const testDir = fileURLToPath(new URL('.', import.meta.url));

@@ -117,8 +117,6 @@ async function insertAdmin(db: Db, input: ValidAdmin, now: number): Promise<Admi
   if (input.ownerAdminId !== null) await requireOwnerInTenant(db, input.ownerAdminId, input.tenantId);
   const id = newAdminId();
   try {
-    // The admin row goes first: on SQLite a transaction that starts by writing takes the write
-    // lock (waiting on busy_timeout) instead of failing when another process wrote meanwhile.
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto('admins')

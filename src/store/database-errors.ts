@@ -36,6 +36,14 @@ function sqliteCodeIn(code: unknown, primary: string): boolean {
   return typeof code === 'string' && (code === primary || code.startsWith(`${primary}_`));
 }
 
+/**
+ * Another connection holds a lock this statement needs (SQLITE_BUSY and its extended codes): the
+ * statement did nothing, and waiting may help (see sqlite-busy-retry.ts).
+ */
+export function isSqliteBusy(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && sqliteCodeIn((error as { code?: unknown }).code, 'SQLITE_BUSY');
+}
+
 function isDatabaseUnavailable(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const code = (error as { code?: unknown }).code;

@@ -2,13 +2,15 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from '../logging/logger.ts';
-import { translateDriverError } from './database-errors.ts';
+import { isSqliteBusy, translateDriverError } from './database-errors.ts';
 import { translatingDriverErrors } from './error-translating-dialect.ts';
 import type { Database, Engine } from './schema.ts';
+import { SQLITE_BUSY_BUDGET_MS } from './sqlite-busy-retry.ts';
 import { withStatementCache } from './sqlite-statement-cache.ts';
+import { waitingSqliteDialect } from './waiting-sqlite-dialect.ts';
 
 export interface OpenedDatabase {
   db: Kysely<Database>;
@@ -16,7 +18,6 @@ export interface OpenedDatabase {
 }
 
 export const SQLITE_FILE_NAME = 'metadata.sqlite';
-const SQLITE_BUSY_TIMEOUT_MS = 5000;
 const INT8_OID = 20;
 
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string; logger: Logger }): Promise<OpenedDatabase> {
@@ -27,44 +28,46 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
 
 /**
  * The CLI and the server open this file from different processes at once: WAL lets readers run
- * beside the one writer, and the busy timeout (set by the constructor, before anything else)
- * makes a writer wait for the other's lock instead of failing at once.
+ * beside the one writer, and the dialect (waiting-sqlite-dialect.ts) makes a writer wait for the
+ * other's lock, for up to `busyBudgetMs`, instead of failing at once. SQLite's own busy timeout
+ * is 0: it would wait inside better-sqlite3's synchronous calls, stopping the event loop.
  */
-async function openSqliteDatabase(file: string): Promise<Kysely<Database>> {
+export async function openSqliteDatabase(file: string, busyBudgetMs = SQLITE_BUSY_BUDGET_MS): Promise<Kysely<Database>> {
   let sqlite: SQLite.Database;
   try {
-    sqlite = new SQLite(file, { timeout: SQLITE_BUSY_TIMEOUT_MS });
+    sqlite = new SQLite(file, { timeout: 0 });
   } catch (error) {
     throw translateDriverError(error);
   }
   try {
-    await switchToWal(sqlite);
+    await switchToWal(sqlite, busyBudgetMs);
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('foreign_keys = ON');
   } catch (error) {
     sqlite.close();
     throw translateDriverError(error);
   }
-  return new Kysely<Database>({ dialect: translatingDriverErrors(new SqliteDialect({ database: withStatementCache(sqlite) })) });
+  const dialect = waitingSqliteDialect({ database: withStatementCache(sqlite), inTransaction: () => sqlite.inTransaction, busyBudgetMs });
+  return new Kysely<Database>({ dialect: translatingDriverErrors(dialect) });
 }
 
 /**
  * Switching a fresh file to WAL needs it to itself, and there SQLite answers SQLITE_BUSY at once
- * rather than waiting on busy_timeout (measured: processes opening one fresh file together
- * failed in 2 of 8 runs), so the wait happens here.
+ * even with a busy timeout (measured: processes opening one fresh file together failed in 2 of 8
+ * runs when it was 5 s), so the wait happens here, on a timer like every other wait for a lock.
  */
-async function switchToWal(sqlite: SQLite.Database): Promise<void> {
-  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+async function switchToWal(sqlite: SQLite.Database, budgetMs: number): Promise<void> {
+  const deadline = Date.now() + budgetMs;
   for (;;) {
     let mode: unknown;
     try {
       mode = sqlite.pragma('journal_mode = WAL', { simple: true });
     } catch (error) {
-      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY') throw error;
+      if (!isSqliteBusy(error)) throw error;
     }
     if (mode === 'wal') return;
     if (Date.now() > deadline)
-      throw new Error(`Could not switch ${sqlite.name} to WAL mode within ${SQLITE_BUSY_TIMEOUT_MS} ms (journal mode: ${String(mode)})`);
+      throw new Error(`Could not switch ${sqlite.name} to WAL mode within ${budgetMs} ms (journal mode: ${String(mode)})`);
     await sleep(10);
   }
 }

@@ -16,8 +16,9 @@ export async function migrateToLatest(db: Kysely<Database>, engine: Engine): Pro
   const migrator = new Migrator({ db, provider: migrationProvider });
   if (engine === 'postgres') return applied(await migrator.migrateToLatest());
 
-  // `begin immediate` waits (busy_timeout) for another process's migration to finish and then
-  // sees its result. Nothing else uses this connection while the store is still opening.
+  // `begin immediate` waits (on SQLite, the dialect retries it, see waiting-sqlite-dialect.ts) for
+  // another process's migration to finish and then sees its result. Nothing else uses this
+  // connection while the store is still opening.
   await sql`begin immediate`.execute(db);
   let result: MigrationResultSet;
   try {
