@@ -8,6 +8,7 @@ export const ErrorCodes = {
   VALIDATION_FAILED: 400,
   INVALID_TIMESTAMP: 400,
   INVALID_PATH: 400,
+  INSTANT_BEFORE_CHANNEL: 400,
   HTTP_MALFORMED: 400,
   // 400, CLI only (`wallet-admin sign --keystore`): never an HTTP answer
   KEYSTORE_INVALID: 400,

@@ -1,6 +1,7 @@
 import { checkRfc3339 } from '../auth/siwe/rfc3339.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { FileCatalog } from '../store/file-catalog-types.ts';
+import type { Channel } from '../store/types.ts';
 
 /** An instant of a channel's history, resolved: the seq whose state it names, and the time asked. */
 export interface ResolvedInstant {
@@ -37,4 +38,26 @@ export async function resolveInstant(
     );
   }
   return { seq: resolution.seq, at };
+}
+
+/**
+ * An instant to restore to: as resolveInstant, and INSTANT_BEFORE_CHANNEL when it comes before the
+ * channel was created. The state then is the empty channel, which a restore would make by
+ * deleting everything: what a mistyped year (1970, 2006) asks for by accident, never on purpose.
+ */
+export async function resolveRestorableInstant(
+  catalog: FileCatalog,
+  channel: Pick<Channel, 'id' | 'createdAt'>,
+  value: string,
+  now: number,
+): Promise<ResolvedInstant> {
+  const instant = await resolveInstant(catalog, channel.id, value, now);
+  if (instant.at < channel.createdAt) {
+    throw new AppError(
+      'INSTANT_BEFORE_CHANNEL',
+      `at (${new Date(instant.at).toISOString()}) is before the channel was created (${new Date(channel.createdAt).toISOString()}); nothing to restore from then`,
+      { channelCreatedAt: new Date(channel.createdAt).toISOString() },
+    );
+  }
+  return instant;
 }

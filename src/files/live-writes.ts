@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isAppError } from '../errors/app-error.ts';
 import { writeUnconfirmed, writeUndone } from '../errors/common-errors.ts';
@@ -25,10 +26,13 @@ export interface LiveWriteOutcome {
 
 /**
  * A commit that fails with an outage is tried again after these pauses (ms) before the write is
- * undone: long enough to ride out a dropped connection or a busy moment, short enough that the
- * file's lock, held meanwhile, is not held for long.
+ * undone: long enough to ride out a dropped connection or a failover's first seconds, short
+ * enough that the file's lock, held meanwhile, is not held for long. No retry starts once this
+ * much time has passed since the first attempt: a SQLite database busy with another process was
+ * already waited for (5 s) inside the attempt that failed.
  */
 const COMMIT_RETRY_DELAYS_MS = [100, 400, 1500];
+const COMMIT_RETRY_WINDOW_MS = 2500;
 
 /**
  * The one way live bytes are replaced (uploads and restores). The new bytes are stored under a
@@ -126,8 +130,12 @@ async function undo(deps: LiveWriteDeps, writeId: string, blobKey: string): Prom
  */
 async function untilRecorded<T>(commit: () => Promise<T>, otherwise: (failure: unknown) => Promise<T>): Promise<T> {
   let failure: unknown;
+  const started = performance.now();
   for (const delay of [0, ...COMMIT_RETRY_DELAYS_MS]) {
-    if (delay > 0) await sleep(delay);
+    if (delay > 0) {
+      if (performance.now() - started > COMMIT_RETRY_WINDOW_MS) break;
+      await sleep(delay);
+    }
     try {
       return await commit();
     } catch (error) {

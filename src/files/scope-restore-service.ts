@@ -7,7 +7,7 @@ import { type Actor, type AuditDetails, type AuditTrail, requestedDetails } from
 import type { BackupService } from './backup-service.ts';
 import { formatBackupTimestamp, parseBackupTimestamp } from './backup-timestamp.ts';
 import type { FileService } from './file-service.ts';
-import { type ResolvedInstant, resolveInstant } from './instant.ts';
+import { type ResolvedInstant, resolveRestorableInstant } from './instant.ts';
 import { checkPlanPrecondition, type PlanOptions, planTagOf } from './plan-tag.ts';
 import type { MatchPrecondition } from './preconditions.ts';
 import type { RestoreService, RestoreSource } from './restore-service.ts';
@@ -143,7 +143,7 @@ export class ScopeRestoreService {
     let tagged: PlanOptions['source'];
     if (request.at !== undefined) {
       // Resolved once: every file is restored to the same state, whatever is written meanwhile.
-      const instant: ResolvedInstant = await resolveInstant(catalog, channel.id, request.at, this.now());
+      const instant: ResolvedInstant = await resolveRestorableInstant(catalog, channel, request.at, this.now());
       from = { seq: instant.seq };
       source = { at: instant };
       tagged = { at: instant.at };

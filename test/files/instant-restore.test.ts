@@ -97,7 +97,8 @@ for (const setup of FILE_SETUPS) {
       store = await openMetadataStore(storage);
       blobs = await openBlobStorage(loadConfig({ DATA_DIR: storage.dataDir, ...storage.env }));
       const tenant = await store.createTenant({ name: 'Instants' });
-      channel = await store.createChannel({ tenantId: tenant.id, name: 'history' });
+      // Created, on this test's clock, before its history starts (the store stamps the real time).
+      channel = { ...(await store.createChannel({ tenantId: tenant.id, name: 'history' })), createdAt: T0 - DAY };
       const s = services();
       clock = T0;
       await put(s, 'docs/a.txt', 'a1');
@@ -247,6 +248,42 @@ for (const setup of FILE_SETUPS) {
       );
     });
 
+    test('an instant before the channel was created is INSTANT_BEFORE_CHANNEL for every restore, dry runs too, naming the creation; changes may start there', async () => {
+      const s = services();
+      const unchanged = await tree();
+      const before = iso(T0 - DAY - 1);
+      const named = new RegExp(`before the channel was created \\(${iso(T0 - DAY).replaceAll('.', '\\.')}\\)`);
+      await rejectsWith(
+        s.restores.restore(channel, SERVICE, { folder: 'docs', filename: 'a.txt' }, { at: before }),
+        'INSTANT_BEFORE_CHANNEL',
+        named,
+      );
+      await rejectsWith(
+        s.restores.restore(channel, SERVICE, { folder: 'docs', filename: 'a.txt' }, { at: '1970-01-01T00:00:00Z' }),
+        'INSTANT_BEFORE_CHANNEL',
+      );
+      for (const folder of ['docs', undefined]) {
+        for (const dryRun of [true, false]) {
+          await rejectsWith(
+            s.scope.restore(channel, SERVICE, { folder, at: before, dryRun, delete: true }),
+            'INSTANT_BEFORE_CHANNEL',
+            named,
+          );
+        }
+      }
+      assert.deepEqual(await tree(), unchanged, 'nothing was restored or deleted');
+      // Its creation itself is an instant of it: the empty channel, nothing to restore a file from.
+      await rejectsWith(
+        s.restores.restore(channel, SERVICE, { folder: 'docs', filename: 'a.txt' }, { at: iso(T0 - DAY) }),
+        'BACKUP_FILE_NOT_FOUND',
+      );
+      const everything = await s.changes.between(channel, { fromAt: '1970-01-01T00:00:00Z' }, { limit: 100 });
+      assert.deepEqual(
+        everything.items.map((c) => `${c.change} ${c.folder}/${c.filename}`),
+        Object.keys(unchanged).map((path) => `added ${path}`),
+      );
+    });
+
     test('refused: a malformed instant, one in the future, both a backup and an instant', async () => {
       const s = services();
       const file = { folder: 'docs', filename: 'a.txt' };
@@ -286,6 +323,7 @@ for (const setup of FILE_SETUPS) {
     let svc: TestService;
     let files: FilesClient;
     let channelRef: string;
+    let createdAt: number;
     const scopeRestore = (path: string, query: string) =>
       request(svc.baseUrl, `/api/channels/${encodeURIComponent(channelRef)}${path}/restore${query}`, {
         method: 'POST',
@@ -306,6 +344,7 @@ for (const setup of FILE_SETUPS) {
       svc = await startTestService(setup, { transport: 'socket' });
       const fixture = await createTenantFixture(svc.service.store, 'Instant');
       channelRef = fixture.channel.id;
+      createdAt = fixture.channel.createdAt;
       files = new FilesClient(svc.baseUrl, channelRef, { ...(await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!)) });
     });
     after(() => svc.close());
@@ -388,8 +427,14 @@ for (const setup of FILE_SETUPS) {
       assertProblem(await changes(`?fromAt=${past}&from=20260101_000000`), 400, 'VALIDATION_FAILED');
       assertProblem(await changes(`?fromAt=${past}&toAt=${past}&to=20260101_000000`), 400, 'VALIDATION_FAILED');
       // Nothing pruned: the channel's empty state before its first write is held, and a.txt was not in it.
-      const early = await files.restore('docs', 'a.txt', '?at=2000-01-01T00:00:00Z');
+      const early = await files.restore('docs', 'a.txt', `?at=${encodeURIComponent(iso(createdAt))}`);
       assertProblem(early, 404, 'BACKUP_FILE_NOT_FOUND');
+      // Before the channel existed: a mistyped year, never a state to restore.
+      const typo = await files.restore('docs', 'a.txt', '?at=2000-01-01T00:00:00Z');
+      assertProblem(typo, 400, 'INSTANT_BEFORE_CHANNEL');
+      assert.equal(typo.json().channelCreatedAt, iso(createdAt));
+      assertProblem(await scopeRestore('', '?at=1970-01-01T00:00:00Z&dryRun=true&delete=true'), 400, 'INSTANT_BEFORE_CHANNEL');
+      assert.equal((await changes('?fromAt=1970-01-01T00:00:00Z')).status, 200, 'changes may start before the channel');
     });
   });
 }

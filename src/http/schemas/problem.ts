@@ -26,7 +26,7 @@ const problemRef = Type.Ref('Problem');
 
 /** What each error status means on this API, as the OpenAPI document tells it. */
 const MEANINGS: Record<ProblemStatus, string> = {
-  400: 'Invalid request (VALIDATION_FAILED, INVALID_PATH, INVALID_TIMESTAMP, HTTP_MALFORMED)',
+  400: 'Invalid request (VALIDATION_FAILED, INVALID_PATH, INVALID_TIMESTAMP, INSTANT_BEFORE_CHANNEL, HTTP_MALFORMED)',
   401: 'Not signed in: wallet headers missing, malformed, expired, revoked or not an admin (AUTH_…)',
   403: 'Signed in, but not allowed (PERMISSION_DENIED, ADMIN_SUSPENDED, PUBLISHED_WALLET_REFUSED, LINK_INVALID)',
   404: 'No such channel, folder, file, version, backup or retained instant (…_NOT_FOUND, INSTANT_NOT_RETAINED)',
