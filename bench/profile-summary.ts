@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ROOT } from './lib/servers.ts';
+import { ROOT } from './lib/checkout.ts';
 
 /**
  * Where a --cpu-prof profile spends its time: self time by area (our modules, each dependency,

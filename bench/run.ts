@@ -2,19 +2,33 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { type Checkout, otherCheckout, ROOT } from './lib/checkout.ts';
 import { describeMachine, type Machine } from './lib/machine.ts';
 import type { BenchContext, Row, Scenario } from './lib/scenario.ts';
-import { ROOT } from './lib/servers.ts';
+import { compareCheckouts, measureLoad } from './lib/service-load.ts';
 import { authCold, authScenarios, authWarm } from './scenarios/auth.ts';
 import { consoleScenario } from './scenarios/console.ts';
-import { fileScenarios, restoreSmall } from './scenarios/files.ts';
+import { fileScenarios } from './scenarios/files.ts';
+import { restoreSmall, uploadSmall } from './scenarios/small-writes.ts';
 
 const postgresMode: Scenario = {
   name: 'postgres',
-  summary: 'auth-warm, auth-cold and restore-small again with DATABASE_URL (PostgreSQL on 127.0.0.1:5432)',
-  run: async (c) => [await authWarm(c, 'postgres'), await authCold(c, 'postgres'), await restoreSmall(c, 'postgres')],
+  summary: 'auth-warm, auth-cold, restore-small and upload-small again with DATABASE_URL (PostgreSQL on 127.0.0.1:5432)',
+  run: async (c) => [
+    ...(await authWarm(c, 'postgres')),
+    await authCold(c, 'postgres'),
+    await measureLoad(c, 'postgres', restoreSmall),
+    await measureLoad(c, 'postgres', uploadSmall),
+  ],
+  // The auth rows compare the service with baseline servers, not with another checkout: only the loads on the service alone.
+  against: async (c, other) => [
+    await compareCheckouts(c, 'postgres', restoreSmall, other),
+    await compareCheckouts(c, 'postgres', uploadSmall, other),
+  ],
 };
 const SCENARIOS: Scenario[] = [...authScenarios, ...fileScenarios, postgresMode, consoleScenario];
+/** The scenarios --against can run: their loads are on the service alone, with no baseline server of their own. */
+const COMPARABLE = SCENARIOS.filter((s) => s.against).map((s) => s.name);
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -25,13 +39,17 @@ const { values, positionals } = parseArgs({
     smoke: { type: 'boolean', default: false },
     profile: { type: 'string' },
     env: { type: 'string', multiple: true, default: [] },
+    against: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (values.help) {
   process.stdout.write(
-    `npm run bench [-- [scenario …] [--duration s] [--runs n] [--warmup s] [--smoke] [--profile dir] [--env KEY=VALUE …]]\n\n${SCENARIOS.map((s) => `  ${s.name.padEnd(20)} ${s.summary}`).join('\n')}\n`,
+    `npm run bench [-- [scenario …] [--duration s] [--runs n] [--warmup s] [--smoke] [--profile dir] [--env KEY=VALUE …] [--against dir]]\n\n` +
+      `${SCENARIOS.map((s) => `  ${s.name.padEnd(20)} ${s.summary}`).join('\n')}\n\n` +
+      `--against dir: the named scenarios (of ${COMPARABLE.join(', ')}) on this checkout's service and on that of the checkout in dir\n` +
+      `  (installed and built there with npm ci), their runs interleaved; both figures and their ratios printed, nothing recorded\n`,
   );
   process.exit(0);
 }
@@ -41,6 +59,7 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const chosen = positionals.length > 0 ? SCENARIOS.filter((s) => positionals.includes(s.name)) : SCENARIOS;
+const against = values.against === undefined ? undefined : await againstCheckout(values.against, chosen);
 
 const smoke = values.smoke;
 const context: BenchContext = {
@@ -61,7 +80,7 @@ for (const scenario of chosen) {
   const started = Date.now();
   let produced: Row[];
   try {
-    produced = await scenario.run(context);
+    produced = against ? await scenario.against!(context, against) : await scenario.run(context);
   } catch (error) {
     // One broken scenario must not cost the others' results.
     failed.push(scenario.name);
@@ -71,16 +90,22 @@ for (const scenario of chosen) {
   for (const row of produced) {
     rows.push(row);
     context.log(
-      `  ${row.scenario} [${row.engine ?? ''}]: ${row.measured}${row.baseline ? ` | ${row.baseline}` : ''}${row.ratio !== undefined ? ` | ×${row.ratio}` : ''}${row.met !== undefined ? ` | ${row.met ? 'met' : 'NOT met'}` : ''}`,
+      `  ${row.scenario} [${row.engine ?? ''}]: ${row.measured}${row.baseline ? ` | ${row.baseline}` : ''}${row.ratio !== undefined ? ` | ×${row.ratio}` : ''}${row.cpuRatio !== undefined ? ` | CPU/request ×${row.cpuRatio}` : ''}${row.met !== undefined ? ` | ${row.met ? 'met' : 'NOT met'}` : ''}`,
     );
   }
   // Recorded as each scenario ends, so that an interrupted run keeps what it measured; a run under
-  // the profiler is slower and records nothing.
-  if (!smoke && !context.profileDir) await record(produced);
+  // the profiler is slower and records nothing, nor does a comparison of two checkouts: its rows are
+  // about the other checkout, not figures of this one against its targets.
+  if (!smoke && !context.profileDir && !against) await record(produced);
   context.log(`  (${Math.round((Date.now() - started) / 1000)} s)`);
 }
 
-if (context.profileDir) process.stdout.write(`profiles in ${context.profileDir}; results not recorded (the profiler slows the service)\n`);
+if (against) {
+  const file = path.join(context.logDir, 'against.json');
+  await writeFile(file, `${JSON.stringify({ machine: describeMachine(), settings: settingsOf(context), against, rows }, null, 2)}\n`);
+  process.stdout.write(`${againstTable(rows)}\nevery run: ${file}; results not recorded (a comparison of two checkouts)\n`);
+} else if (context.profileDir)
+  process.stdout.write(`profiles in ${context.profileDir}; results not recorded (the profiler slows the service)\n`);
 else if (smoke)
   process.stdout.write(
     `bench smoke: ${rows.length} rows from ${chosen.length - failed.length} of ${chosen.length} scenarios, results not recorded\n`,
@@ -94,6 +119,37 @@ if (failed.length > 0) {
   process.exitCode = 1;
 }
 
+/**
+ * The checkout named by --against, checked ready to serve; and every chosen scenario must be able to
+ * compare two checkouts (the others measure the service against baselines of their own).
+ */
+async function againstCheckout(folder: string, scenarios: Scenario[]): Promise<Checkout> {
+  const unable = scenarios.filter((s) => !s.against).map((s) => s.name);
+  const fail = (message: string): never => {
+    process.stderr.write(`${message}\n`);
+    process.exit(2);
+  };
+  if (positionals.length === 0) fail(`--against compares the scenarios named: some of ${COMPARABLE.join(', ')}`);
+  if (unable.length > 0) fail(`--against: ${unable.join(', ')} cannot compare two checkouts; these can: ${COMPARABLE.join(', ')}`);
+  return otherCheckout(folder).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)));
+}
+
+function settingsOf(c: BenchContext) {
+  return { durationSeconds: c.durationSeconds, runs: c.runs, warmupSeconds: c.warmupSeconds };
+}
+
+/** The rows of a comparison of two checkouts, for stdout. */
+function againstTable(rows: Row[]): string {
+  return [
+    '| Scenario | Engine | This checkout | Other checkout | req/s this ÷ other | CPU/request this ÷ other |',
+    '|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) => `| ${r.scenario} | ${r.engine ?? ''} | ${r.measured} | ${r.baseline ?? ''} | ${r.ratio ?? ''} | ${r.cpuRatio ?? ''} |`,
+    ),
+    '',
+  ].join('\n');
+}
+
 /** Merges the rows into bench/results/latest.json (a run of some scenarios keeps the others), then writes the table. */
 async function record(newRows: Row[]): Promise<void> {
   const directory = path.join(ROOT, 'bench/results');
@@ -104,7 +160,7 @@ async function record(newRows: Row[]): Promise<void> {
     () => ({ rows: [] }),
   );
   const machine = describeMachine();
-  const settings = { durationSeconds: context.durationSeconds, runs: context.runs, warmupSeconds: context.warmupSeconds };
+  const settings = settingsOf(context);
   // A scenario run again replaces its rows on the engines it ran on, also those whose name changed
   // (another size): rows of the scenario that it no longer produces would pass for current.
   const scenarioOf = (row: Row) =>
@@ -136,8 +192,10 @@ function markdownTable(rows: (Row & { machine?: Machine })[]): string {
     '|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.scenario} | ${r.engine ?? ''} | ${r.measured} | ${r.baseline ?? ''} | ${r.ratio ?? ''} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} |`,
+        `| ${r.scenario} | ${r.engine ?? ''} | ${r.measured} | ${r.baseline ?? ''} | ${r.ratio ?? ''}${r.cpuRatio === undefined ? '' : ` (CPU ×${r.cpuRatio})`} | ${r.target ?? ''} | ${r.met === undefined ? '' : r.met ? 'yes' : 'no'} |`,
     ),
+    '',
+    'Ratio: as its target reads. (CPU ×n): the server CPU time per request of the measured side ÷ its baseline’s.',
     '',
     ...[...machines].map(([machine, dates]) => {
       const sorted = dates.sort();

@@ -1,11 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { ROOT } from './lib/checkout.ts';
 import { createDeployment } from './lib/deployment.ts';
 import { runLoad } from './lib/load.ts';
 import type { LoadPlan } from './lib/load-plan.ts';
 import { describeMachine } from './lib/machine.ts';
-import { ROOT, rssBytes, startService } from './lib/servers.ts';
+import { rssBytes, startService } from './lib/servers.ts';
 import { signInHeaders } from './lib/sign-in.ts';
 
 /**

@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import { createTestDatabase } from '../../test/helpers/postgres.ts';
+import { type Checkout, currentCheckout, runCli } from './checkout.ts';
 
 export type Engine = 'sqlite' | 'postgres';
 
@@ -19,33 +19,31 @@ export interface Deployment {
   remove(): Promise<void>;
 }
 
-/** A fresh DATA_DIR (and database) holding one tenant, its owner admin and one channel. */
-export async function createDeployment(engine: Engine): Promise<Deployment> {
+/**
+ * A fresh DATA_DIR (and database) holding one tenant, its owner admin and one channel, made with the
+ * CLI of the checkout that will serve it, as an operator would: so that a checkout compared with
+ * --against, whose schema may be older, gets a deployment of its own making, like this one.
+ */
+export async function createDeployment(engine: Engine, checkout?: Checkout): Promise<Deployment> {
+  const owner = checkout ?? (await currentCheckout());
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wa-bench-'));
   const database = engine === 'postgres' ? await createTestDatabase() : undefined;
-  const store = await openMetadataStore({ dataDir, databaseUrl: database?.url });
+  const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info', ...(database ? { DATABASE_URL: database.url } : {}) };
+  const remove = async () => {
+    await database?.drop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
   const privateKey = generatePrivateKey();
   const { address } = privateKeyToAccount(privateKey);
-  let channelId: string;
+  const cli = (...args: string[]) => runCli<{ id: string }>(owner, args, env);
   try {
-    const tenant = await store.createTenant({ name: 'Bench' });
-    const owner = await store.createAdmin({ tenantId: tenant.id, wallet: address, displayName: 'Bench owner' });
-    const channel = await store.createChannel({ tenantId: tenant.id, name: 'bench' });
-    await store.linkChannel(channel.id, owner.id);
-    channelId = channel.id;
-  } finally {
-    await store.close();
+    const tenant = await cli('tenant', 'create', '--name', 'Bench');
+    const admin = await cli('admin', 'create', '--tenant', tenant.id, '--wallet', address, '--name', 'Bench owner');
+    const channel = await cli('channel', 'create', '--tenant', tenant.id, '--name', 'bench');
+    await cli('channel', 'link', '--channel', channel.id, '--admin', admin.id);
+    return { engine, dataDir, env, privateKey, address, channelId: channel.id, remove };
+  } catch (error) {
+    await remove();
+    throw error;
   }
-  return {
-    engine,
-    dataDir,
-    env: { DATA_DIR: dataDir, LOG_LEVEL: 'info', ...(database ? { DATABASE_URL: database.url } : {}) },
-    privateKey,
-    address,
-    channelId,
-    async remove() {
-      await database?.drop();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
 }

@@ -2,8 +2,10 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { ROOT } from './checkout.ts';
 import type { LoadPlan, LoadResult } from './load-plan.ts';
-import { ROOT } from './servers.ts';
+import { processCpuMs } from './process-cpu.ts';
+import { median } from './scenario.ts';
 
 /** Runs one LoadPlan in a separate load process (autocannon) and returns what it measured. */
 export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
@@ -28,19 +30,66 @@ export async function runLoad(plan: LoadPlan): Promise<LoadResult> {
   }
 }
 
-export interface Measured {
-  /** The run with the median requests/s; all runs are kept for the record. */
-  median: LoadResult;
-  runs: LoadResult[];
+/** A server under load: its process, whose CPU time is read around each run, and the plan of each run. */
+export interface LoadTarget {
+  pid: number;
+  plan(): LoadPlan;
 }
 
-/** A warm-up run (discarded), then `runs` measured runs; the median by requests/s is reported. */
-export async function measure(plan: () => LoadPlan, options: { runs: number; warmupSeconds: number }): Promise<Measured> {
-  await runLoad({ ...plan(), durationSeconds: options.warmupSeconds });
-  const runs: LoadResult[] = [];
-  for (let i = 0; i < options.runs; i++) runs.push(await runLoad(plan()));
+/** One measured run: what the load process saw, and what the server's process spent meanwhile. */
+export interface MeasuredRun extends LoadResult {
+  /** The server process's CPU time over the run (user + system, /proc/<pid>/stat), in ms. */
+  serverCpuMs: number;
+  /** serverCpuMs per request answered in the run, in µs. */
+  cpuMicrosecondsPerRequest: number;
+}
+
+export interface Measured {
+  /** The run with the median requests/s (its latencies are the ones reported); all runs are kept for the record. */
+  median: MeasuredRun;
+  /** The median over the runs of CPU µs per request: a figure of its own, not the median run's. */
+  cpuMicrosecondsPerRequest: number;
+  runs: MeasuredRun[];
+}
+
+/**
+ * One run, with the server's CPU time read right before and right after it. The window also holds
+ * the load process's start (and the signing of a pool), while the server idles: its idle cost is
+ * within the clock tick's resolution.
+ */
+async function measuredRun(target: LoadTarget): Promise<MeasuredRun> {
+  const cpuBefore = await processCpuMs(target.pid);
+  const result = await runLoad(target.plan());
+  const serverCpuMs = (await processCpuMs(target.pid)) - cpuBefore;
+  return { ...result, serverCpuMs, cpuMicrosecondsPerRequest: result.requests > 0 ? (serverCpuMs * 1000) / result.requests : 0 };
+}
+
+function summary(runs: MeasuredRun[]): Measured {
   const sorted = [...runs].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  return { median: sorted[Math.floor(sorted.length / 2)]!, runs };
+  return {
+    median: sorted[Math.floor(sorted.length / 2)]!,
+    cpuMicrosecondsPerRequest: median(runs.map((r) => r.cpuMicrosecondsPerRequest)),
+    runs,
+  };
+}
+
+/**
+ * Each target's warm-up (discarded), then `runs` rounds in which every target is measured once, in
+ * the order given: the service's run 1, its baseline's run 1, the service's run 2, … This host's
+ * throughput swings from minute to minute; interleaved, a swing falls on both sides of a
+ * comparison alike instead of on whichever was measured at the time. Results in the targets' order.
+ */
+export async function measureInterleaved(targets: LoadTarget[], options: { runs: number; warmupSeconds: number }): Promise<Measured[]> {
+  for (const target of targets) await runLoad({ ...target.plan(), durationSeconds: options.warmupSeconds });
+  const runs = targets.map((): MeasuredRun[] => []);
+  for (let round = 0; round < options.runs; round++) for (const [i, target] of targets.entries()) runs[i]!.push(await measuredRun(target));
+  return runs.map(summary);
+}
+
+/** One target alone: a warm-up run (discarded), then `runs` measured runs. */
+export async function measure(target: LoadTarget, options: { runs: number; warmupSeconds: number }): Promise<Measured> {
+  const [measured] = await measureInterleaved([target], options);
+  return measured!;
 }
 
 /** Requests not answered with an expected status, so that a scenario never reports failures as speed. */
@@ -49,4 +98,16 @@ export function unexpectedAnswers(result: LoadResult, expected: number[]): numbe
     .filter(([code]) => !expected.includes(Number(code)))
     .reduce((sum, [, count]) => sum + count, 0);
   return wrong + result.errors + result.timeouts;
+}
+
+/** Fails the scenario when any run had an answer of another status than `expected` (or an error or timeout). */
+export function checked(measured: Measured, expected: number[], what: string): Measured {
+  for (const run of measured.runs) {
+    const wrong = unexpectedAnswers(run, expected);
+    if (wrong > 0)
+      throw new Error(
+        `${what}: ${wrong} answers were not ${expected.join('/')}: ${JSON.stringify(run.statusCounts)}, ${run.errors} errors, ${run.timeouts} timeouts`,
+      );
+  }
+  return measured;
 }

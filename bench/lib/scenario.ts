@@ -1,3 +1,5 @@
+import type { Checkout } from './checkout.ts';
+
 /** One line of the results table. */
 export interface Row {
   scenario: string;
@@ -5,6 +7,11 @@ export interface Row {
   measured: string;
   baseline?: string;
   ratio?: number;
+  /**
+   * CPU time per request of the measured side ÷ the baseline's (both server processes, read from
+   * /proc), where the baseline is a server of its own: shown beside the ratio.
+   */
+  cpuRatio?: number;
   target?: string;
   met?: boolean;
   /** Everything measured, for latest.json. */
@@ -31,8 +38,16 @@ export interface Scenario {
   /** One sentence for bench/README.md and --help. */
   summary: string;
   run(context: BenchContext): Promise<Row[]>;
+  /**
+   * The scenario with this checkout's service interleaved with `other`'s (--against): a row per
+   * measurement with both figures and their ratios. Absent where the scenario cannot compare two
+   * checkouts (its baseline is not the service).
+   */
+  against?(context: BenchContext, other: Checkout): Promise<Row[]>;
 }
 
 export const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-export const perSecond = (value: number) => `${Math.round(value).toLocaleString('en-US')} req/s`;
+export const perSecond = (value: number, unit = 'req/s') => `${Math.round(value).toLocaleString('en-US')} ${unit}`;
+/** A server's CPU time per request answered, the figure beside requests/s. */
+export const cpuPerRequest = (microseconds: number) => `${Math.round(microseconds).toLocaleString('en-US')} µs CPU/request`;
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

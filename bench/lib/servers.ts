@@ -3,10 +3,7 @@ import { closeSync, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BIN = path.join(ROOT, 'bin/wallet-admin.js');
+import { type Checkout, cliOf, processEnv, ROOT } from './checkout.ts';
 
 export interface RunningServer {
   baseUrl: string;
@@ -28,12 +25,18 @@ export async function freePort(): Promise<number> {
  * A server in its own process with its log written to a file, as in a deployment; ready when
  * `readyPath` answers 200.
  */
-async function startProcess(args: string[], env: Record<string, string>, logFile: string, readyPath: string): Promise<RunningServer> {
+async function startProcess(
+  args: string[],
+  env: Record<string, string>,
+  logFile: string,
+  readyPath: string,
+  cwd = ROOT,
+): Promise<RunningServer> {
   const port = await freePort();
   const log = openSync(logFile, 'a');
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    cwd,
+    env: processEnv({ ...env, PORT: String(port), HOST: '127.0.0.1' }),
     stdio: ['ignore', log, log],
   });
   closeSync(log);
@@ -67,12 +70,18 @@ async function startProcess(args: string[], env: Record<string, string>, logFile
 }
 
 /**
- * `wallet-admin serve`, exactly as `npm start` runs it; with `profileDir`, under --cpu-prof (the
- * profile is written when the service exits on SIGTERM).
+ * `wallet-admin serve` of `checkout`, exactly as `npm start` runs it there; with `profileDir`, under
+ * --cpu-prof (the profile is written when the service exits on SIGTERM).
  */
-export function startService(env: Record<string, string>, logFile: string, profileDir?: string): Promise<RunningServer> {
+export function startService(
+  env: Record<string, string>,
+  logFile: string,
+  profileDir?: string,
+  checkout?: Checkout,
+): Promise<RunningServer> {
   const profiling = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  return startProcess([...profiling, BIN, 'serve'], { NODE_ENV: 'production', ...env }, logFile, '/readyz');
+  const root = checkout?.root ?? ROOT;
+  return startProcess([...profiling, cliOf(root), 'serve'], { NODE_ENV: 'production', ...env }, logFile, '/readyz', root);
 }
 
 export type BaselineName = 'bare-fastify' | 'bare-contract' | 'express-viem';

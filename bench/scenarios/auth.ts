@@ -5,55 +5,23 @@ import { generatePrivateKey } from 'viem/accounts';
 import { createAddressRecoverer } from '../../src/auth/signature/address-recoverer.ts';
 import { parseRecoverableSignature } from '../../src/auth/signature/parse-signature.ts';
 import { personalMessageHash } from '../../src/auth/signature/personal-message-hash.ts';
-import { createDeployment, type Deployment, type Engine } from '../lib/deployment.ts';
-import { type Measured, measure, runLoad, unexpectedAnswers } from '../lib/load.ts';
+import type { Deployment, Engine } from '../lib/deployment.ts';
+import { checked, type LoadTarget, type Measured, measureInterleaved, runLoad, unexpectedAnswers } from '../lib/load.ts';
 import type { LoadPlan } from '../lib/load-plan.ts';
 import { PoolSigner } from '../lib/pool-signer.ts';
-import { type BenchContext, perSecond, type Row, round, type Scenario } from '../lib/scenario.ts';
-import { type BaselineName, type RunningServer, startBaseline, startService } from '../lib/servers.ts';
+import { type BenchContext, cpuPerRequest, perSecond, type Row, round, type Scenario } from '../lib/scenario.ts';
+import { type ServerGroup, withServers, withService } from '../lib/served.ts';
+import type { RunningServer } from '../lib/servers.ts';
 import { signInHeaders } from '../lib/sign-in.ts';
 
 const CONNECTIONS = 50;
-
-/** A served deployment for the duration of `work`. */
-async function withService<T>(
-  context: BenchContext,
-  engine: Engine,
-  env: Record<string, string>,
-  work: (server: RunningServer, deployment: Deployment) => Promise<T>,
-): Promise<T> {
-  const deployment = await createDeployment(engine);
-  const server = await startService(
-    { ...deployment.env, ...env, ...context.serviceEnv },
-    path.join(context.logDir, `service-${engine}.log`),
-    context.profileDir,
-  );
-  try {
-    return await work(server, deployment);
-  } finally {
-    await server.stop();
-    await deployment.remove();
-  }
-}
-
-async function withBaseline<T>(
-  context: BenchContext,
-  name: BaselineName,
-  work: (server: RunningServer) => Promise<T>,
-  env: Record<string, string> = {},
-): Promise<T> {
-  const server = await startBaseline(name, path.join(context.logDir, `${name}.log`), env);
-  try {
-    return await work(server);
-  } finally {
-    await server.stop();
-  }
-}
 
 /** One valid SIWE sign-in, sent again and again: after the first, a signature-cache hit. */
 function warmHeaders(deployment: Deployment, domain: string): Promise<Record<string, string>> {
   return signInHeaders(deployment.privateKey, domain, 'benchwarm0000001', 3600_000);
 }
+
+const domainOf = (server: RunningServer) => `127.0.0.1:${server.port}`;
 
 function plan(server: RunningServer, context: BenchContext, extra: Partial<LoadPlan> = {}): LoadPlan {
   return {
@@ -66,20 +34,15 @@ function plan(server: RunningServer, context: BenchContext, extra: Partial<LoadP
   };
 }
 
-function checked(measured: Measured, expected: number[], what: string): Measured {
-  for (const run of measured.runs) {
-    const wrong = unexpectedAnswers(run, expected);
-    if (wrong > 0)
-      throw new Error(
-        `${what}: ${wrong} answers were not ${expected.join('/')}: ${JSON.stringify(run.statusCounts)}, ${run.errors} errors`,
-      );
-  }
-  return measured;
-}
+/** A server under auth load: its process and the plan of each of its runs. */
+const target = (server: RunningServer, context: BenchContext, extra: Partial<LoadPlan> = {}): LoadTarget => ({
+  pid: server.pid,
+  plan: () => plan(server, context, extra),
+});
 
 const options = (context: BenchContext) => ({ runs: context.runs, warmupSeconds: context.warmupSeconds });
 
-/** Baselines measured once per bench run, whichever scenarios need them. */
+/** Computed once per bench run, whichever scenarios need it. */
 const memo = new Map<string, Promise<unknown>>();
 function once<T>(key: string, compute: () => Promise<T>): Promise<T> {
   if (!memo.has(key)) memo.set(key, compute());
@@ -118,50 +81,26 @@ interface CapturedAnswer {
 }
 
 /**
- * B: a bare Fastify route answering the service's very answer (captured from `server` the first
- * time), without authentication or logging: the baseline of auth-warm and half of auth-cold's
- * ceiling, so that the contract's own headers and body weigh on both sides alike.
+ * B: a bare Fastify route answering the service's very answer (captured from `service`), without
+ * authentication or logging: the baseline of auth-warm and half of auth-cold's ceiling, so that the
+ * contract's own headers and body weigh on both sides alike. Started beside the service, so that
+ * their runs interleave.
  */
-function bareContract(context: BenchContext, server: RunningServer, headers: Record<string, string>): Promise<Measured> {
-  return once('bare-contract', async () => {
-    const answerFile = path.join(context.logDir, 'contract-answer.json');
-    await writeFile(answerFile, JSON.stringify(await captureAnswer(server, headers)));
-    return withBaseline(
-      context,
-      'bare-contract',
-      async (baseline) => checked(await measure(() => plan(baseline, context), options(context)), [200], 'bare contract route'),
-      { ANSWER_FILE: answerFile },
-    );
-  });
+async function startBareContract(
+  context: BenchContext,
+  servers: ServerGroup,
+  service: RunningServer,
+  headers: Record<string, string>,
+): Promise<RunningServer> {
+  const answerFile = path.join(context.logDir, 'contract-answer.json');
+  await writeFile(answerFile, JSON.stringify(await captureAnswer(service, headers)));
+  return servers.baseline('bare-contract', { ANSWER_FILE: answerFile });
 }
 
-/** The bare Fastify route's requests/s (a small JSON body): the most this machine serves through Fastify. */
-function bareRoute(context: BenchContext): Promise<Measured> {
-  return once('bare', () =>
-    withBaseline(context, 'bare-fastify', async (server) =>
-      checked(await measure(() => plan(server, context), options(context)), [200], 'bare route'),
-    ),
-  );
-}
-
-/** Express + viem verifyMessage on every request, with a pool of distinct sign-ins. */
-function reference(context: BenchContext): Promise<Measured> {
-  return once('reference', () =>
-    withBaseline(context, 'express-viem', async (server) =>
-      checked(
-        await measure(
-          () =>
-            plan(server, context, {
-              siwe: { privateKey: generatePrivateKey(), domain: `127.0.0.1:${server.port}`, size: poolSize(context, 2000) },
-            }),
-          options(context),
-        ),
-        [200],
-        'reference',
-      ),
-    ),
-  );
-}
+/** "10,220 req/s, 95 µs CPU/request": a side's requests/s (its median run) and its CPU time per request. */
+const figures = (measured: Measured) =>
+  `${perSecond(measured.median.requestsPerSecond)}, ${cpuPerRequest(measured.cpuMicrosecondsPerRequest)}`;
+const cpuRatio = (side: Measured, baseline: Measured) => round(side.cpuMicrosecondsPerRequest / baseline.cpuMicrosecondsPerRequest);
 
 /** R: native secp256k1 recoveries of distinct signatures per second, one process, nothing else. */
 export async function recoveriesPerSecond(seconds = 3): Promise<number> {
@@ -180,97 +119,124 @@ export async function recoveriesPerSecond(seconds = 3): Promise<number> {
   return count / ((performance.now() - started) / 1000);
 }
 
-/** The service under one repeated sign-in, and the bare contract route (measured once per bench run). */
-function authWarmRun(
-  context: BenchContext,
-  engine: Engine,
-  env: Record<string, string>,
-): Promise<{ service: Measured; contract: Measured }> {
-  // Once per bench run: the row without the request log compares with the auth-warm row's own run.
-  return once(`warm ${engine} ${JSON.stringify(env)}`, () =>
-    withService(context, engine, env, async (server, deployment) => {
-      const headers = await warmHeaders(deployment, `127.0.0.1:${server.port}`);
-      // Measured while the service idles, so that both answer the same bytes on the same machine.
-      const contract = await bareContract(context, server, headers);
-      const service = checked(await measure(() => plan(server, context, { headers }), options(context)), [200], 'auth-warm');
-      return { service, contract };
-    }),
-  );
-}
-
-export async function authWarm(context: BenchContext, engine: Engine): Promise<Row> {
-  const bare = await bareRoute(context);
-  const { service, contract } = await authWarmRun(context, engine, {});
-  const ratio = service.median.requestsPerSecond / contract.median.requestsPerSecond;
-  return {
-    scenario: 'auth-warm',
-    engine,
-    measured: perSecond(service.median.requestsPerSecond),
-    baseline: `bare contract route ${perSecond(contract.median.requestsPerSecond)} (bare Fastify ${perSecond(bare.median.requestsPerSecond)})`,
-    ratio: round(ratio),
-    target: '≥ 0.9 × bare contract route',
-    met: ratio >= 0.9,
-    details: { service, contract, bare },
-  };
-}
-
 /**
- * auth-warm with LOG_LEVEL=warn: no line per request. The request log stays on by default; this row
- * says what it costs, beside the row with it.
+ * auth-warm: the service under one repeated sign-in, interleaved with the bare contract route and
+ * the bare Fastify route. With `withoutRequestLog`, a second service with LOG_LEVEL=warn (no line
+ * per request) joins the same rounds, and a second row says what the default request log costs.
  */
-async function authWarmWithoutRequestLog(context: BenchContext): Promise<Row> {
-  const withLog = await authWarmRun(context, 'sqlite', {});
-  const without = await authWarmRun(context, 'sqlite', { LOG_LEVEL: 'warn' });
-  const ratio = without.service.median.requestsPerSecond / without.contract.median.requestsPerSecond;
-  return {
-    scenario: 'auth-warm, request log off (LOG_LEVEL=warn)',
-    engine: 'sqlite',
-    measured: perSecond(without.service.median.requestsPerSecond),
-    baseline: `bare contract route ${perSecond(without.contract.median.requestsPerSecond)}; with the request log (the default) ${perSecond(withLog.service.median.requestsPerSecond)}`,
-    ratio: round(ratio),
-    details: { without, withLog, logCostRatio: round(withLog.service.median.requestsPerSecond / without.service.median.requestsPerSecond) },
-  };
+export async function authWarm(context: BenchContext, engine: Engine, withoutRequestLog = false): Promise<Row[]> {
+  return withServers(context, async (servers) => {
+    const { server, deployment } = await servers.service(engine);
+    const headers = await warmHeaders(deployment, domainOf(server));
+    const contractServer = await startBareContract(context, servers, server, headers);
+    const bareServer = await servers.baseline('bare-fastify');
+    const quietServed = withoutRequestLog
+      ? await servers.service(engine, { env: { LOG_LEVEL: 'warn' }, name: 'request-log-off' })
+      : undefined;
+    const quietTarget = quietServed
+      ? [target(quietServed.server, context, { headers: await warmHeaders(quietServed.deployment, domainOf(quietServed.server)) })]
+      : [];
+    const [service, contract, bare, quiet] = await measureInterleaved(
+      [target(server, context, { headers }), target(contractServer, context), target(bareServer, context), ...quietTarget],
+      options(context),
+    );
+    checked(service!, [200], 'auth-warm');
+    checked(contract!, [200], 'bare contract route');
+    checked(bare!, [200], 'bare route');
+    const ratio = service!.median.requestsPerSecond / contract!.median.requestsPerSecond;
+    const rows: Row[] = [
+      {
+        scenario: 'auth-warm',
+        engine,
+        measured: figures(service!),
+        baseline: `bare contract route ${figures(contract!)} (bare Fastify ${figures(bare!)})`,
+        ratio: round(ratio),
+        cpuRatio: cpuRatio(service!, contract!),
+        target: '≥ 0.9 × bare contract route',
+        met: ratio >= 0.9,
+        details: { service, contract, bare },
+      },
+    ];
+    if (quiet) {
+      checked(quiet, [200], 'auth-warm, request log off');
+      rows.push({
+        scenario: 'auth-warm, request log off (LOG_LEVEL=warn)',
+        engine,
+        measured: figures(quiet),
+        baseline: `bare contract route ${figures(contract!)}; with the request log (the default) ${figures(service!)}`,
+        ratio: round(quiet.median.requestsPerSecond / contract!.median.requestsPerSecond),
+        cpuRatio: cpuRatio(quiet, contract!),
+        details: {
+          without: quiet,
+          withLog: service,
+          contract,
+          logCostRatio: round(service!.median.requestsPerSecond / quiet.median.requestsPerSecond),
+          logCpuRatio: cpuRatio(service!, quiet),
+        },
+      });
+    }
+    return rows;
+  });
 }
 
 /** 1 / (1/R + 1/B): a recovery and the bare contract answer, one after the other, per request. */
-const ceilingOf = (recoveries: number, contract: Measured) => 1 / (1 / recoveries + 1 / contract.median.requestsPerSecond);
+const ceilingOf = (recoveries: number, contractRate: number) => 1 / (1 / recoveries + 1 / contractRate);
 
 /** Requests a run may send at most: the pool must be larger, so that no sign-in is sent twice. */
 const poolSize = (context: BenchContext, ceiling: number) => Math.ceil(ceiling * context.durationSeconds * 1.3);
 
+/**
+ * auth-cold: every request a new sign-in, interleaved with the bare contract route (B of the
+ * ceiling) and Express + viem (the reference).
+ */
 export async function authCold(context: BenchContext, engine: Engine): Promise<Row> {
   const recoveries = await once('recoveries', () => recoveriesPerSecond());
-  const referenceRun = await reference(context);
-  const { service, contract } = await withService(context, engine, {}, async (server, deployment) => {
-    const contract = await bareContract(context, server, await warmHeaders(deployment, `127.0.0.1:${server.port}`));
-    const size = poolSize(context, ceilingOf(recoveries, contract));
-    const service = checked(
-      await measure(
-        () => plan(server, context, { siwe: { privateKey: deployment.privateKey, domain: `127.0.0.1:${server.port}`, size } }),
-        options(context),
-      ),
-      [200],
-      'auth-cold',
+  const { service, contract, reference } = await withServers(context, async (servers) => {
+    const { server, deployment } = await servers.service(engine);
+    const contractServer = await startBareContract(context, servers, server, await warmHeaders(deployment, domainOf(server)));
+    const referenceServer = await servers.baseline('express-viem');
+    // The pool is signed before each run, sized from the ceiling; B, not measured yet, comes from a
+    // run of the contract route of warm-up length (it warms the route up too).
+    const contractWarmup = await runLoad({ ...plan(contractServer, context), durationSeconds: context.warmupSeconds });
+    const size = poolSize(context, ceilingOf(recoveries, contractWarmup.requestsPerSecond));
+    const [service, contract, reference] = await measureInterleaved(
+      [
+        target(server, context, { siwe: { privateKey: deployment.privateKey, domain: domainOf(server), size } }),
+        target(contractServer, context),
+        target(referenceServer, context, {
+          siwe: { privateKey: generatePrivateKey(), domain: domainOf(referenceServer), size: poolSize(context, 2000) },
+        }),
+      ],
+      options(context),
     );
-    return { service, contract };
+    return {
+      service: checked(service!, [200], 'auth-cold'),
+      contract: checked(contract!, [200], 'bare contract route'),
+      reference: checked(reference!, [200], 'reference'),
+    };
   });
-  const ceiling = ceilingOf(recoveries, contract);
+  const ceiling = ceilingOf(recoveries, contract.median.requestsPerSecond);
+  // The ceiling's CPU time per request: a recovery's (one core busy R times a second) and the bare answer's.
+  const ceilingCpu = 1e6 / recoveries + contract.cpuMicrosecondsPerRequest;
   const rate = service.median.requestsPerSecond;
   return {
     scenario: 'auth-cold',
     engine,
-    measured: perSecond(rate),
-    baseline: `ceiling ${perSecond(ceiling)} (R ${perSecond(recoveries)}, B = bare contract route ${perSecond(contract.median.requestsPerSecond)}); Express + viem ${perSecond(referenceRun.median.requestsPerSecond)}`,
+    measured: figures(service),
+    baseline: `ceiling ${perSecond(ceiling)}, ${cpuPerRequest(ceilingCpu)} (R ${perSecond(recoveries)}, B = bare contract route ${figures(contract)}); Express + viem ${figures(reference)}`,
     ratio: round(rate / ceiling),
+    cpuRatio: round(service.cpuMicrosecondsPerRequest / ceilingCpu),
     target: '≥ 0.8 × ceiling and ≥ 15 × reference',
-    met: rate >= 0.8 * ceiling && rate >= 15 * referenceRun.median.requestsPerSecond,
+    met: rate >= 0.8 * ceiling && rate >= 15 * reference.median.requestsPerSecond,
     details: {
       service,
       ceiling,
+      ceilingCpuMicrosecondsPerRequest: ceilingCpu,
       recoveriesPerSecond: recoveries,
-      contract: contract.median,
-      reference: referenceRun,
-      referenceRatio: round(rate / referenceRun.median.requestsPerSecond),
+      contract,
+      reference,
+      referenceRatio: round(rate / reference.median.requestsPerSecond),
+      referenceCpuRatio: cpuRatio(service, reference),
     },
   };
 }
@@ -336,7 +302,7 @@ export const authScenarios: Scenario[] = [
     name: 'auth-warm',
     summary:
       'GET /api/auth/test with one valid header set repeated (signature-cache hits) vs a bare route answering the same bytes; again without the request log, to show its cost',
-    run: async (c) => [await authWarm(c, 'sqlite'), await authWarmWithoutRequestLog(c)],
+    run: (c) => authWarm(c, 'sqlite', true),
   },
   {
     name: 'auth-cold',
@@ -349,5 +315,3 @@ export const authScenarios: Scenario[] = [
     run: (c) => badSignatureFlood(c, 'sqlite'),
   },
 ];
-
-export { withBaseline, withService };

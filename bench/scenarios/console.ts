@@ -6,8 +6,8 @@ import { allowSerializedFunctions, injectWallet, launchChromium } from '../../te
 import type { Deployment } from '../lib/deployment.ts';
 import { expectRows, lastInput, milestone, navigateHash, recordMilestones } from '../lib/page-milestones.ts';
 import { type BenchContext, median, type Row, round, type Scenario } from '../lib/scenario.ts';
+import { withBaseline, withService } from '../lib/served.ts';
 import type { RunningServer } from '../lib/servers.ts';
-import { withBaseline, withService } from './auth.ts';
 
 const FOLDER = 'inbox';
 const WALLET = { name: 'Bench Wallet', rdns: 'org.example.benchwallet' };

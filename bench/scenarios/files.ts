@@ -5,107 +5,19 @@ import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { startTestS3 } from '../../test/helpers/s3-server.ts';
-import type { Deployment, Engine } from '../lib/deployment.ts';
-import { measure, unexpectedAnswers } from '../lib/load.ts';
+import type { Engine } from '../lib/deployment.ts';
+import { Files, nextSecond, signedHeaders } from '../lib/file-api.ts';
 import { openRowCounter, type RowCounts, rowsAdded } from '../lib/row-counts.ts';
-import { type BenchContext, median, perSecond, type Row, round, type Scenario } from '../lib/scenario.ts';
-import { type RunningServer, rssBytes, writtenBytes } from '../lib/servers.ts';
-import { signInHeaders } from '../lib/sign-in.ts';
-import { withService } from './auth.ts';
+import { type BenchContext, median, type Row, round, type Scenario } from '../lib/scenario.ts';
+import { withService } from '../lib/served.ts';
+import { rssBytes, writtenBytes } from '../lib/servers.ts';
+import { restoreSmallScenario, uploadSmallScenario } from './small-writes.ts';
 
 /** s3rver keeps each object as files of its own: 20,000 files upload in minutes, 100,000 would take too long. */
 const S3_SIZES = [10_000, 20_000];
 
 const run = promisify(execFile);
 const MiB = 1024 * 1024;
-
-function signedHeaders(deployment: Deployment, server: RunningServer): Promise<Record<string, string>> {
-  return signInHeaders(deployment.privateKey, `127.0.0.1:${server.port}`, 'benchfiles000001', 6 * 3600_000);
-}
-
-/** Waits for the next second: backups are named by their second, so one per second. */
-function nextSecond(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 5));
-}
-
-interface ScopeRestoreAnswer {
-  dryRun: boolean;
-  safetyBackup: string | null;
-  changes: { folder: string; filename: string; action: 'replace' | 'create' | 'delete' }[];
-  unchanged: number;
-}
-
-/** The file API of the bench channel over plain fetch. */
-class Files {
-  constructor(
-    private readonly server: RunningServer,
-    private readonly channelId: string,
-    private readonly headers: Record<string, string>,
-  ) {}
-
-  path(folder: string, filename: string): string {
-    return `/api/channels/${this.channelId}/folders/${encodeURIComponent(folder)}/files/${encodeURIComponent(filename)}`;
-  }
-
-  async put(folder: string, filename: string, body: Buffer | ReadableStream | NodeJS.ReadableStream, size?: number): Promise<void> {
-    const response = await fetch(`${this.server.baseUrl}${this.path(folder, filename)}`, {
-      method: 'PUT',
-      headers: {
-        ...this.headers,
-        'Content-Type': 'application/octet-stream',
-        ...(size !== undefined ? { 'Content-Length': String(size) } : {}),
-      },
-      body: body as BodyInit,
-      duplex: 'half',
-    } as RequestInit);
-    if (response.status !== 200 && response.status !== 201) throw new Error(`PUT ${filename}: ${response.status} ${await response.text()}`);
-  }
-
-  /** `ms` is the request's own time, after the wait for a second of its own. */
-  async backup(): Promise<{ timestamp: string; files: number; bytes: number; ms: number }> {
-    await nextSecond();
-    return this.backupNow();
-  }
-
-  /** A backup in the current second (the caller has waited for a second of its own). */
-  async backupNow(): Promise<{ timestamp: string; files: number; bytes: number; ms: number }> {
-    const started = performance.now();
-    const response = await fetch(`${this.server.baseUrl}/api/channels/${this.channelId}/backups`, {
-      method: 'POST',
-      headers: { ...this.headers, 'Content-Type': 'application/json' },
-    });
-    if (response.status !== 201) throw new Error(`backup: ${response.status} ${await response.text()}`);
-    const body = (await response.json()) as { timestamp: string; files: number; bytes: number };
-    return { ...body, ms: performance.now() - started };
-  }
-
-  async get(folder: string, filename: string): Promise<Buffer> {
-    const response = await fetch(`${this.server.baseUrl}${this.path(folder, filename)}`, { headers: this.headers });
-    if (response.status !== 200) throw new Error(`GET ${filename}: ${response.status} ${await response.text()}`);
-    return Buffer.from(await response.arrayBuffer());
-  }
-
-  /** A restore of the whole channel from a backup (or its plan only); `ms` is the request's time. */
-  async restoreChannel(timestamp: string, dryRun: boolean): Promise<{ body: ScopeRestoreAnswer; ms: number }> {
-    const started = performance.now();
-    const response = await fetch(
-      `${this.server.baseUrl}/api/channels/${this.channelId}/restore?backupTimestamp=${timestamp}&dryRun=${dryRun}`,
-      { method: 'POST', headers: this.headers },
-    );
-    if (response.status !== 200) throw new Error(`channel restore: ${response.status} ${await response.text()}`);
-    const body = (await response.json()) as ScopeRestoreAnswer;
-    return { body, ms: performance.now() - started };
-  }
-
-  async restore(folder: string, filename: string, timestamp: string): Promise<void> {
-    const response = await fetch(`${this.server.baseUrl}${this.path(folder, filename)}/restore?backupTimestamp=${timestamp}`, {
-      method: 'POST',
-      headers: { ...this.headers, 'Content-Type': 'application/json' },
-    });
-    if (response.status !== 200) throw new Error(`restore: ${response.status} ${await response.text()}`);
-    await response.text();
-  }
-}
 
 /** Samples a process's RSS every 10 ms while `work` runs; returns the peak and what work returned. */
 async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{ value: T; before: number; peak: number }> {
@@ -166,42 +78,6 @@ export async function restoreLarge(context: BenchContext, engine: Engine, sizeMi
       target: '≤ 1.25 × cp, RSS growth < 64 MiB',
       met: ratio <= 1.25 && rssGrowth < 64 * MiB,
       details: { restoreMs, cpMs, rssGrowthBytes: rssGrowth },
-    };
-  });
-}
-
-/** 50 clients restoring 4 KiB files (each its own, alternating between two backups). */
-export async function restoreSmall(context: BenchContext, engine: Engine): Promise<Row> {
-  return withService(context, engine, {}, async (server, deployment) => {
-    const headers = await signedHeaders(deployment, server);
-    const files = new Files(server, deployment.channelId, headers);
-    const names = Array.from({ length: 50 }, (_, i) => `small-${i}.bin`);
-    for (const name of names) await files.put('small', name, Buffer.alloc(4096, 1));
-    const first = await files.backup();
-    for (const name of names) await files.put('small', name, Buffer.alloc(4096, 2));
-    const second = await files.backup();
-    // Each path alternates between the backups, so that every restore replaces the bytes.
-    const paths = [first.timestamp, second.timestamp].flatMap((timestamp) =>
-      names.map((name) => `${files.path('small', name)}/restore?backupTimestamp=${timestamp}`),
-    );
-    const measured = await measure(
-      () => ({
-        url: server.baseUrl,
-        method: 'POST',
-        paths,
-        connections: 50,
-        durationSeconds: context.durationSeconds,
-        headers: { ...headers, 'Content-Type': 'application/json' },
-      }),
-      { runs: context.runs, warmupSeconds: context.warmupSeconds },
-    );
-    for (const result of measured.runs)
-      if (unexpectedAnswers(result, [200]) > 0) throw new Error(`restore-small: ${JSON.stringify(result.statusCounts)}`);
-    return {
-      scenario: 'restore-small (4 KiB, 50 clients)',
-      engine,
-      measured: `${perSecond(measured.median.requestsPerSecond)}, p99 ${measured.median.latencyMs.p99} ms`,
-      details: { measured },
     };
   });
 }
@@ -460,11 +336,8 @@ export const fileScenarios: Scenario[] = [
     summary: 'restore of a 256 MiB file vs cp + sync of it on the same disk; the RSS growth of the service',
     run: async (c) => [await restoreLarge(c, 'sqlite', c.smoke ? 16 : 256)],
   },
-  {
-    name: 'restore-small',
-    summary: 'restores of 4 KiB files from 50 concurrent clients: requests/s and p99',
-    run: async (c) => [await restoreSmall(c, 'sqlite')],
-  },
+  restoreSmallScenario,
+  uploadSmallScenario,
   {
     name: 'backup-incremental',
     summary: 'a backup with 10 files changed, channels of 10,000 and 100,000 files (SQLite, disk): time, bytes written, rows added',
