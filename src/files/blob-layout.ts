@@ -23,4 +23,4 @@ export const legacyLiveKey = (channelId: string, folder: string, filename: strin
  * the file's path in the channel, whatever blob holds its bytes. The same string as the previous
  * releases' lock key, so that a process of either excludes the other's writes during an upgrade.
  */
-export const fileLockKey = legacyLiveKey;
+export const fileLockKey = (channelId: string, folder: string, filename: string) => legacyLiveKey(channelId, folder, filename);

@@ -11,8 +11,8 @@ import { downloadDisposition } from './download-disposition.ts';
 import { exactLength } from './exact-length.ts';
 import type { FilePath } from './file-path.ts';
 import { type LiveWriteDeps, removeLiveFile, replaceLiveFile } from './live-writes.ts';
-import type { PublicCopies } from './public-copies.ts';
 import { checkPrecondition, type MatchPrecondition, type Precondition } from './preconditions.ts';
+import type { PublicCopies } from './public-copies.ts';
 
 export interface FileServiceDeps {
   blobs: BlobStorage;

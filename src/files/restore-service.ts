@@ -11,8 +11,8 @@ import { downloadDisposition } from './download-disposition.ts';
 import { type FilePath, filePath } from './file-path.ts';
 import { type ResolvedInstant, resolveRestorableInstant } from './instant.ts';
 import { type LiveWriteDeps, replaceLiveFile } from './live-writes.ts';
-import type { PublicCopies } from './public-copies.ts';
 import { checkPrecondition, type MatchPrecondition } from './preconditions.ts';
+import type { PublicCopies } from './public-copies.ts';
 
 export interface RestoreServiceDeps {
   blobs: BlobStorage;
@@ -116,7 +116,8 @@ export class RestoreService {
   private async findSource(channel: Channel, path: FilePath, source: RestoreSource): Promise<FileVersion | null> {
     const { catalog } = this.deps;
     if (source.at !== undefined) {
-      const instant = typeof source.at === 'string' ? await resolveRestorableInstant(catalog, channel, source.at, this.live.now()) : source.at;
+      const instant =
+        typeof source.at === 'string' ? await resolveRestorableInstant(catalog, channel, source.at, this.live.now()) : source.at;
       const state = await catalog.fileAtSeq(channel.id, instant.seq, path.folder, path.filename);
       if (state === undefined) {
         throw new AppError(

@@ -41,7 +41,10 @@ export async function openSqliteDatabase(file: string, busyBudgetMs = SQLITE_BUS
   }
   try {
     await switchToWal(sqlite, busyBudgetMs);
-    sqlite.pragma('synchronous = NORMAL');
+    // FULL: a commit is on disk before it is answered, as PostgreSQL's default commit is. NORMAL
+    // would let a power loss take back the last commits while what followed them outside the
+    // database stays done: a version's row back, its blob already removed by retention.
+    sqlite.pragma('synchronous = FULL');
     sqlite.pragma('foreign_keys = ON');
   } catch (error) {
     sqlite.close();

@@ -15,7 +15,6 @@ import { KeyedMutex } from '../../src/locks/keyed-mutex.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import type { BlobStorage } from '../../src/storage/blob-storage.ts';
 import { openBlobStorage } from '../../src/storage/open-blob-storage.ts';
-import type { FileCatalog } from '../../src/store/file-catalog-types.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import type { Channel, MetadataStore } from '../../src/store/types.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { type ErrorCode, ErrorCodes, isAppError } from '../../src/errors/app-error.ts';
-import type { BlobInfo, BlobStorage, StoredBlob } from '../../src/storage/blob-storage.ts';
+import type { BlobInfo, BlobStorage } from '../../src/storage/blob-storage.ts';
 
 export interface OpenedStorage {
   storage: BlobStorage;

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { AppError, isAppError } from '../../src/errors/app-error.ts';
 import { copyInsteadOfLink, DiskBlobStorage } from '../../src/storage/disk-blob-storage.ts';
 import { toStorageError } from '../../src/storage/fs-errors.ts';
-import { isTempName, TEMP_PREFIX } from '../../src/storage/temp-files.ts';
+import { TEMP_PREFIX } from '../../src/storage/temp-files.ts';
 import { assertAppError, bodyOf, describeBlobStorageContract, listedKeys, readAll, sha256Hex, textOf } from './blob-storage.contract.ts';
 
 describeBlobStorageContract('disk', async () => {

@@ -18,6 +18,18 @@ export const ProblemSchema = Type.Object(
       }),
     ),
     size: Type.Optional(Type.Integer({ description: "416: the file's length in bytes (also Content-Range: bytes */size)" })),
+    outcome: Type.Optional(
+      Type.Union([Type.Literal('unchanged'), Type.Literal('unknown')], {
+        description:
+          "503 of a write: 'unchanged' when it was undone (nothing changed), 'unknown' when the database stopped answering while it was recorded (it took effect whole or not at all; the file's ETag tells which once the database is back)",
+      }),
+    ),
+    channelCreatedAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'INSTANT_BEFORE_CHANNEL: when the channel was created, the earliest instant a restore may name',
+      }),
+    ),
   },
   { $id: 'Problem', additionalProperties: true, description: 'RFC 9457 problem details (application/problem+json)' },
 );
