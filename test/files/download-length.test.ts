@@ -70,7 +70,7 @@ for (const setup of FILE_SETUPS) {
     test('longer bytes with an answer hidden in their tail: refused before any byte (500 INTEGRITY_FAILED), no injected answer', async () => {
       await tampered('longer.txt', 'hello', `hello${INJECTED}`);
       const { text, statuses } = await pipelined('longer.txt');
-      assert.ok(!text.includes('299'), `the surplus reached the connection:\n${text}`);
+      assert.ok(!text.includes('Injected'), `the surplus reached the connection:\n${text}`);
       assert.deepEqual(statuses, ['HTTP/1.1 500', 'HTTP/1.1 200']);
       assert.match(text, /"code":"INTEGRITY_FAILED"/);
     });
@@ -84,7 +84,7 @@ for (const setup of FILE_SETUPS) {
     test('a range of a file whose bytes disagree: refused too', async () => {
       await tampered('ranged.txt', 'hello', `hello${INJECTED}`);
       const { text, statuses } = await pipelined('ranged.txt', 'Range: bytes=0-2\r\n');
-      assert.ok(!text.includes('299'));
+      assert.ok(!text.includes('Injected'));
       assert.deepEqual(statuses, ['HTTP/1.1 500', 'HTTP/1.1 200']);
     });
 

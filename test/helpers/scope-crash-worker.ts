@@ -9,7 +9,7 @@ import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
  * restores its scope — the folder SCOPE_FOLDER, or the whole channel without it — from each of the
  * backups SCOPE_BACKUPS (comma-separated) in turn, deleting what a backup lacks, until killed.
  * Told `go N S`, it starts with backup number S (from 0) instead, and kills itself (SIGKILL) as
- * the Nth file it restores or deletes closes its journal entry (its record updated), the other
+ * soon as the Nth file it restores or deletes is committed (its record updated), the other
  * files in flight wherever they are: so that a kill lands inside a restore's plan however fast
  * files go (on disk a file takes less time than another process needs to react to a report of it).
  * Settings: the service's environment variables, plus CRASH_CHANNEL_ID and CRASH_ADMIN_ID.
@@ -19,12 +19,21 @@ const logger = createLogger('warn', process.stderr);
 const store = await openMetadataStore({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
 let killAfter = 0;
 let ended = 0;
+// Counted from `go` only: nothing is committed before it.
+const committed = () => {
+  if (killAfter > 0 && ++ended === killAfter) process.kill(process.pid, 'SIGKILL');
+};
 const catalog: FileCatalog = {
   ...store.files,
-  async endWrite(id) {
-    await store.files.endWrite(id);
-    // Counted from `go` only: the recovery at start closes entries too.
-    if (killAfter > 0 && ++ended === killAfter) process.kill(process.pid, 'SIGKILL');
+  async commitWrite(commit) {
+    const done = await store.files.commitWrite(commit);
+    committed();
+    return done;
+  },
+  async commitDelete(commit) {
+    const done = await store.files.commitDelete(commit);
+    committed();
+    return done;
   },
 };
 const services = await openFileServices(config, catalog, logger, { recover: true });
