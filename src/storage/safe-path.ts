@@ -1,24 +1,10 @@
 import path from 'node:path';
 import { AppError } from '../errors/app-error.ts';
+import { hiddenCharacterRule } from '../names/hidden-characters.ts';
 
 /** The usual file-name limit (ext4, XFS, btrfs, APFS, NTFS count it in bytes or close to it). */
 const MAX_SEGMENT_BYTES = 255;
 
-// \p{Cc} is C0, DEL and C1: C1 controls (e.g. U+009B, a terminal escape) are as unwelcome in a
-// file name as C0 ones, so they are refused with them.
-const CONTROL_CHARACTER = /\p{Cc}/u;
-const LONE_SURROGATE = /\p{Cs}/u;
-// \p{Cf}, the invisible format characters, change how a name is shown without showing
-// themselves: the bidi controls (U+202A–202E, U+2066–2069, U+200E/200F, U+061C) reorder it, so
-// 'invoice\u202Egnp.exe' displays as 'invoiceexe.png'; others (U+00AD soft hyphen, U+200B zero
-// width space, U+2060 word joiner, U+FEFF BOM, the tag characters) make two names that look the
-// same. All are refused, like control characters, except the zero-width non-joiner and joiner
-// (U+200C, U+200D) between two visible characters: Persian and Urdu words need the non-joiner
-// ('می‌خواهم'), Indic scripts both (conjunct forms), and emoji sequences the joiner
-// ('👩‍💻'). Between visible characters neither reorders anything; at an edge of the name or
-// next to a dot, a space or another format character they would only hide, so they are refused.
-const FORMAT_CHARACTER = /\p{Cf}/u;
-const JOINER_BETWEEN_VISIBLE = /(?<=[\p{L}\p{M}\p{N}\p{S}])[\u200C\u200D](?=[\p{L}\p{M}\p{N}\p{S}])/gu;
 const ONLY_WHITESPACE = /^\s+$/u;
 // Windows, SMB shares and some archivers drop trailing dots and spaces, so 'a.' and 'a' would
 // name the same file there.
@@ -35,13 +21,9 @@ function refuse(what: string, rule: string): never {
  */
 export function safeSegment(value: string, what: string): string {
   if (typeof value !== 'string' || value.length === 0) refuse(what, 'must not be empty');
-  if (LONE_SURROGATE.test(value)) refuse(what, 'must be valid Unicode (it contains a lone surrogate)');
-  if (CONTROL_CHARACTER.test(value)) refuse(what, 'must not contain control characters (U+0000–U+001F, U+007F–U+009F)');
-  if (FORMAT_CHARACTER.test(value.replace(JOINER_BETWEEN_VISIBLE, '')))
-    refuse(
-      what,
-      'must not contain format characters such as U+202E (right-to-left override) or U+200B (zero width space); a zero-width joiner or non-joiner only between two letters, digits or symbols',
-    );
+  // Control, format characters and lone surrogates: the rule every name shares (hidden-characters.ts).
+  const hidden = hiddenCharacterRule(value);
+  if (hidden !== undefined) refuse(what, hidden);
   if (value.includes('/') || value.includes('\\')) refuse(what, "must not contain '/' or '\\'");
   if (value === '.' || value === '..') refuse(what, "must not be '.' or '..'");
   // Also keeps callers off hidden files and off our own temporary files, which start with '.'.
