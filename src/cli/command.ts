@@ -1,6 +1,7 @@
 import type { Config } from '../config/config.ts';
 import type { FileServices } from '../files/file-services.ts';
 import type { MetadataStore } from '../store/types.ts';
+import type { TerminalText } from './terminal-text.ts';
 
 export interface OptionSpec {
   type: 'string' | 'boolean';
@@ -22,10 +23,10 @@ export interface CommandContext {
   fileServices(): Promise<FileServices>;
 }
 
-/** What a command reports: `json` for --json, `text` for people. */
+/** What a command reports: `json` for --json, `text` for people (terminal-text.ts: stored names in it shown safely). */
 export interface CommandResult {
   json: Record<string, unknown>;
-  text: string;
+  text: TerminalText;
   /** `text` is bytes someone will sign: printed as is, with no newline added unless stdout is a terminal. */
   exact?: boolean;
 }

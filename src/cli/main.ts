@@ -9,6 +9,7 @@ import { type Command, type OptionValues, UsageError } from './command.ts';
 import { COMMANDS } from './command-table.ts';
 import { commandHelp, commandList, groupHelp } from './help.ts';
 import { inOptionNames } from './option-names.ts';
+import { terminalJson, terminalText } from './terminal-text.ts';
 
 const HELP_FLAGS = new Set(['-h', '--help']);
 
@@ -130,7 +131,7 @@ export async function main(args: string[]): Promise<number> {
       fileServices: async () => (fileServices ??= await openServices()),
     });
     if (result && !json && result.exact) process.stdout.write(process.stdout.isTTY ? `${result.text}\n` : result.text);
-    else if (result) process.stdout.write(`${json ? JSON.stringify(result.json) : result.text}\n`);
+    else if (result) process.stdout.write(`${json ? terminalJson(result.json) : result.text}\n`);
     return 0;
   } catch (error) {
     const usageProblem = error instanceof UsageError || (isAppError(error) && MALFORMED_INPUT.has(error.code));
@@ -144,8 +145,10 @@ export async function main(args: string[]): Promise<number> {
       : helpFor
         ? `\nRun "wallet-admin ${helpFor.words.join(' ')} --help" for its options.`
         : '\nRun "wallet-admin --help" for the commands.';
-    process.stderr.write(`wallet-admin: ${message}${hint}\n`);
-    if (json) process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
+    // A refusal may quote a stored name or an option as typed: shown on one line, hidden characters revealed.
+    const refusal = terminalText`wallet-admin: ${message}`;
+    process.stderr.write(`${refusal}${hint}\n`);
+    if (json) process.stdout.write(`${terminalJson({ error: { code, message } })}\n`);
     return usageProblem ? 2 : 1;
   } finally {
     await fileServices?.close();

@@ -1,5 +1,6 @@
 import type { Page, PageRequest } from '../store/file-catalog-types.ts';
 import { integerOption, type OptionSpec, type OptionValues, optionalString } from './command.ts';
+import { type TerminalText, terminalLines, terminalText } from './terminal-text.ts';
 
 /**
  * The options of a paged list, named as the API's query names them: --limit, and --cursor with
@@ -21,7 +22,7 @@ export function pageRequestOf(values: OptionValues): PageRequest {
 }
 
 /** A page as text: its lines (or `empty` when it has none), then how to ask for the next page when there is one. */
-export function pageText(lines: string[], page: Pick<Page<unknown>, 'next'>, empty: string): string {
+export function pageText(lines: TerminalText[], page: Pick<Page<unknown>, 'next'>, empty: TerminalText): TerminalText {
   if (lines.length === 0) return empty;
-  return page.next === null ? lines.join('\n') : [...lines, `More: add --cursor ${page.next}`].join('\n');
+  return terminalLines(page.next === null ? lines : [...lines, terminalText`More: add --cursor ${page.next}`]);
 }

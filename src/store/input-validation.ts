@@ -1,4 +1,6 @@
 import { AppError } from '../errors/app-error.ts';
+import { hiddenCharacterRule } from '../names/hidden-characters.ts';
+import { storedForm } from '../names/name-form.ts';
 import { ADMIN_STATUSES, type AdminStatus, ALL_PERMISSIONS, type Permission } from './types.ts';
 
 const WALLET_SHAPE = /^0x[0-9a-fA-F]{40}$/;
@@ -13,9 +15,18 @@ export function normalizeWallet(wallet: string): string {
   return wallet.toLowerCase();
 }
 
-/** A display or channel name: surrounding blanks trimmed, never empty. */
+/**
+ * A tenant's, channel's or admin's name: surrounding blanks trimmed, in NFC (name-form.ts: the
+ * macOS spelling of 'é' is the same name), never empty, and without the characters no name may
+ * hold (hidden-characters.ts: a name with ESC, BEL or CR/LF would rewrite the terminal of an
+ * operator listing it, a bidi control reorder it), as file and folder names refuse them.
+ */
 export function requireName(value: string, what: string): string {
-  return requireText(value, what, MAX_NAME_LENGTH);
+  const name = storedForm(requireText(value, what, MAX_NAME_LENGTH));
+  const hidden = hiddenCharacterRule(name);
+  if (hidden !== undefined) throw new AppError('VALIDATION_FAILED', `${what} ${hidden}`);
+  if (name.length > MAX_NAME_LENGTH) throw new AppError('VALIDATION_FAILED', `${what} must be at most ${MAX_NAME_LENGTH} characters`);
+  return name;
 }
 
 /** One of the permissions the service checks, exactly as written there. */

@@ -5,13 +5,14 @@ import { ADMIN_STATUSES, type Admin, type AdminStatus, ALL_PERMISSIONS } from '.
 import type { Command } from '../command.ts';
 import { listOption, optionalString, stringOption } from '../command.ts';
 import { adminJson } from '../record-views.ts';
+import { type TerminalText, terminalLines, terminalText } from '../terminal-text.ts';
 
-function describe(admin: Admin): string {
+function describe(admin: Admin): TerminalText {
   const owner = admin.ownerAdminId ? `owner ${admin.ownerAdminId}` : 'owner admin';
   // What the admin may do, not what rows were granted: an owner admin holds every permission.
   const held = effectivePermissions(admin);
   const permissions = held.length > 0 ? held.join(', ') : 'none';
-  return `${admin.id}  ${admin.wallet}  ${admin.status}  "${admin.displayName}"  (${owner}; permissions: ${permissions})`;
+  return terminalText`${admin.id}  ${admin.wallet}  ${admin.status}  "${admin.displayName}"  (${owner}; permissions: ${permissions})`;
 }
 
 const PERMISSIONS = ALL_PERMISSIONS.join(', ');
@@ -47,7 +48,7 @@ export const adminCommands: Command[] = [
         permissions: listOption(values, 'permission'),
         features: listOption(values, 'feature'),
       });
-      return { json: adminJson(admin), text: `Created admin ${describe(admin)}` };
+      return { json: adminJson(admin), text: terminalText`Created admin ${describe(admin)}` };
     },
   },
   {
@@ -63,7 +64,7 @@ export const adminCommands: Command[] = [
         );
       }
       const admin = await (await store()).setAdminStatus(stringOption(values, 'admin'), status as AdminStatus);
-      return { json: adminJson(admin), text: `Admin ${describe(admin)}` };
+      return { json: adminJson(admin), text: terminalText`Admin ${describe(admin)}` };
     },
   },
   {
@@ -72,7 +73,7 @@ export const adminCommands: Command[] = [
     options: { ...adminOption, ...permissionOption },
     async run({ values, store }) {
       const admin = await (await store()).grantPermission(stringOption(values, 'admin'), stringOption(values, 'permission'));
-      return { json: adminJson(admin), text: `Admin ${describe(admin)}` };
+      return { json: adminJson(admin), text: terminalText`Admin ${describe(admin)}` };
     },
   },
   {
@@ -82,7 +83,7 @@ export const adminCommands: Command[] = [
     async run({ values, store }) {
       // The store refuses an unknown permission, unless the admin holds it (stored before they were checked).
       const admin = await (await store()).revokePermission(stringOption(values, 'admin'), stringOption(values, 'permission'));
-      return { json: adminJson(admin), text: `Admin ${describe(admin)}` };
+      return { json: adminJson(admin), text: terminalText`Admin ${describe(admin)}` };
     },
   },
   {
@@ -94,7 +95,7 @@ export const adminCommands: Command[] = [
       const since = new Date(admin.signedOutBefore!).toISOString();
       return {
         json: adminJson(admin),
-        text: `Admin ${describe(admin)}: every message signed before ${since} is logged out (running servers within AUTH_STATE_REFRESH seconds)`,
+        text: terminalText`Admin ${describe(admin)}: every message signed before ${since} is logged out (running servers within AUTH_STATE_REFRESH seconds)`,
       };
     },
   },
@@ -104,7 +105,7 @@ export const adminCommands: Command[] = [
     options: { ...adminOption, wallet: { type: 'string', required: true, placeholder: '0x…', description: 'New wallet address' } },
     async run({ values, store }) {
       const admin = await (await store()).setAdminWallet(stringOption(values, 'admin'), stringOption(values, 'wallet'));
-      return { json: adminJson(admin), text: `Admin ${describe(admin)}` };
+      return { json: adminJson(admin), text: terminalText`Admin ${describe(admin)}` };
     },
   },
   {
@@ -116,7 +117,10 @@ export const adminCommands: Command[] = [
       const s = await store();
       if (!(await s.getTenant(tenantId))) throw tenantNotFound(tenantId);
       const admins = await s.listAdmins(tenantId);
-      return { json: { items: admins.map(adminJson) }, text: admins.length > 0 ? admins.map(describe).join('\n') : 'No admins' };
+      return {
+        json: { items: admins.map(adminJson) },
+        text: admins.length > 0 ? terminalLines(admins.map(describe)) : terminalText`No admins`,
+      };
     },
   },
 ];

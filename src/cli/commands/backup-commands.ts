@@ -2,6 +2,7 @@ import { type Command, optionalString } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
 import { pageOptions, pageRequestOf, pageText } from '../paging.ts';
 import { isoTime as iso } from '../record-views.ts';
+import { terminalText } from '../terminal-text.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 export const backupCommands: Command[] = [
@@ -19,7 +20,7 @@ export const backupCommands: Command[] = [
         bytes: backup.bytes,
         createdAt: iso(backup.createdAt),
       };
-      return { json, text: `Backup ${backup.timestamp} of ${channel.id}: ${backup.files} files, ${backup.bytes} bytes` };
+      return { json, text: terminalText`Backup ${backup.timestamp} of ${channel.id}: ${backup.files} files, ${backup.bytes} bytes` };
     },
   },
   {
@@ -39,9 +40,9 @@ export const backupCommands: Command[] = [
       }));
       const lines = items.map(
         (b) =>
-          `${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  by ${b.createdBy ?? 'scheduler or CLI'}`,
+          terminalText`${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  by ${b.createdBy ?? 'scheduler or CLI'}`,
       );
-      return { json: { items, next: page.next }, text: pageText(lines, page, `No backups of ${channel.id} yet`) };
+      return { json: { items, next: page.next }, text: pageText(lines, page, terminalText`No backups of ${channel.id} yet`) };
     },
   },
   {
@@ -71,9 +72,11 @@ export const backupCommands: Command[] = [
       };
       const channel = await channelFrom(await store(), values);
       const page = await (await fileServices()).changes.between(channel, request, pageRequest);
-      const lines = page.items.map((c) => `${c.change.padEnd(7)}  ${String(c.size).padStart(10)} bytes  ${c.folder}/${c.filename}`);
+      const lines = page.items.map(
+        (c) => terminalText`${c.change.padEnd(7)}  ${String(c.size).padStart(10)} bytes  ${c.folder}/${c.filename}`,
+      );
       const since = `${request.from ?? request.fromAt} and ${request.to ?? request.toAt ?? 'now'}`;
-      return { json: { items: page.items, next: page.next }, text: pageText(lines, page, `No changes between ${since}`) };
+      return { json: { items: page.items, next: page.next }, text: pageText(lines, page, terminalText`No changes between ${since}`) };
     },
   },
 ];

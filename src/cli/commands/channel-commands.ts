@@ -2,6 +2,7 @@ import { tenantNotFound } from '../../errors/common-errors.ts';
 import type { Command } from '../command.ts';
 import { optionalString, stringOption } from '../command.ts';
 import { channelJson } from '../record-views.ts';
+import { terminalLines, terminalText } from '../terminal-text.ts';
 import { channelFrom, channelOptions } from './channel-option.ts';
 
 const linkOptions = {
@@ -19,7 +20,7 @@ export const channelCommands: Command[] = [
     },
     async run({ values, store }) {
       const channel = await (await store()).createChannel({ tenantId: stringOption(values, 'tenant'), name: stringOption(values, 'name') });
-      return { json: channelJson(channel), text: `Created channel ${channel.id} (${channel.name}) in ${channel.tenantId}` };
+      return { json: channelJson(channel), text: terminalText`Created channel ${channel.id} (${channel.name}) in ${channel.tenantId}` };
     },
   },
   {
@@ -32,8 +33,8 @@ export const channelCommands: Command[] = [
       if (tenantId !== undefined && !(await s.getTenant(tenantId))) throw tenantNotFound(tenantId);
       const tenantIds = tenantId !== undefined ? [tenantId] : (await s.listTenants()).map((t) => t.id);
       const channels = (await Promise.all(tenantIds.map((id) => s.listChannels(id)))).flat();
-      const lines = channels.map((c) => `${c.id}  ${c.tenantId}  ${c.name}`);
-      return { json: { items: channels.map(channelJson) }, text: lines.length > 0 ? lines.join('\n') : 'No channels' };
+      const lines = channels.map((c) => terminalText`${c.id}  ${c.tenantId}  ${c.name}`);
+      return { json: { items: channels.map(channelJson) }, text: lines.length > 0 ? terminalLines(lines) : terminalText`No channels` };
     },
   },
   {
@@ -45,7 +46,10 @@ export const channelCommands: Command[] = [
       const channel = await channelFrom(s, values);
       const adminId = stringOption(values, 'admin');
       await s.linkChannel(channel.id, adminId);
-      return { json: { channelId: channel.id, adminId, linked: true }, text: `Linked ${adminId} to ${channel.id} (${channel.name})` };
+      return {
+        json: { channelId: channel.id, adminId, linked: true },
+        text: terminalText`Linked ${adminId} to ${channel.id} (${channel.name})`,
+      };
     },
   },
   {
@@ -57,7 +61,10 @@ export const channelCommands: Command[] = [
       const channel = await channelFrom(s, values);
       const adminId = stringOption(values, 'admin');
       await s.unlinkChannel(channel.id, adminId);
-      return { json: { channelId: channel.id, adminId, linked: false }, text: `Unlinked ${adminId} from ${channel.id} (${channel.name})` };
+      return {
+        json: { channelId: channel.id, adminId, linked: false },
+        text: terminalText`Unlinked ${adminId} from ${channel.id} (${channel.name})`,
+      };
     },
   },
 ];

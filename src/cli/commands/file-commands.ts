@@ -3,6 +3,7 @@ import { type Command, optionalString, stringOption } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
 import { pageOptions, pageRequestOf, pageText } from '../paging.ts';
 import { isoTime } from '../record-views.ts';
+import { terminalText } from '../terminal-text.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 const fileOptions = {
@@ -48,10 +49,10 @@ export const fileCommands: Command[] = [
         changed: outcome.changed,
         keptVersionId: outcome.keptVersionId,
       };
+      const kept = outcome.keptVersionId ? `; the replaced bytes are kept as version ${outcome.keptVersionId}` : '';
       const text = !outcome.changed
-        ? `${requested.folder}/${requested.filename} already holds the bytes of ${from}; nothing changed`
-        : `Restored ${requested.folder}/${requested.filename} from ${from} (${outcome.file.size} bytes, sha256 ${outcome.file.sha256})` +
-          (outcome.keptVersionId ? `; the replaced bytes are kept as version ${outcome.keptVersionId}` : '');
+        ? terminalText`${requested.folder}/${requested.filename} already holds the bytes of ${from}; nothing changed`
+        : terminalText`Restored ${requested.folder}/${requested.filename} from ${from} (${outcome.file.size} bytes, sha256 ${outcome.file.sha256})${kept}`;
       return { json, text };
     },
   },
@@ -59,12 +60,12 @@ export const fileCommands: Command[] = [
     words: ['file', 'versions'],
     summary: 'List every stored version of a file, newest first',
     options: { ...fileOptions, ...pageOptions },
-    async run({ values, store }) {
+    async run({ values, store, fileServices }) {
       const pageRequest = pageRequestOf(values);
-      const opened = await store();
-      const channel = await channelFrom(opened, values);
+      const channel = await channelFrom(await store(), values);
       const path = filePath(stringOption(values, 'folder'), stringOption(values, 'file'));
-      const page = await opened.files.listVersions(channel.id, path.folder, path.filename, pageRequest);
+      // Through the file service, as the API's: a name an older release stored in another spelling is found by either.
+      const page = await (await fileServices()).files.listVersions(channel, path, pageRequest);
       const items = page.items.map((v) => ({
         id: v.id,
         kind: v.kind,
@@ -74,9 +75,10 @@ export const fileCommands: Command[] = [
         time: isoTime(v.createdAt),
       }));
       const lines = items.map(
-        (v) => `${v.id}  ${v.kind.padEnd(8)}  ${v.timestamp ?? '-'.padEnd(15)}  ${String(v.size).padStart(10)} bytes  ${v.time}`,
+        (v) =>
+          terminalText`${v.id}  ${v.kind.padEnd(8)}  ${v.timestamp ?? '-'.padEnd(15)}  ${String(v.size).padStart(10)} bytes  ${v.time}`,
       );
-      return { json: { items, next: page.next }, text: pageText(lines, page, 'No stored versions') };
+      return { json: { items, next: page.next }, text: pageText(lines, page, terminalText`No stored versions`) };
     },
   },
   {
@@ -100,9 +102,9 @@ export const fileCommands: Command[] = [
         sha256: v.sha256,
       }));
       const lines = items.map(
-        (d) => `${d.versionId}  ${d.deletedAt}  ${String(d.size).padStart(10)} bytes  by ${d.deletedBy ?? '-'}  ${d.filename}`,
+        (d) => terminalText`${d.versionId}  ${d.deletedAt}  ${String(d.size).padStart(10)} bytes  by ${d.deletedBy ?? '-'}  ${d.filename}`,
       );
-      return { json: { items, next: page.next }, text: pageText(lines, page, 'No deleted files to restore') };
+      return { json: { items, next: page.next }, text: pageText(lines, page, terminalText`No deleted files to restore`) };
     },
   },
 ];

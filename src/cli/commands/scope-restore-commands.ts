@@ -3,6 +3,7 @@ import type { ScopeRestoreOutcome } from '../../files/scope-restore-service.ts';
 import type { Channel } from '../../store/types.ts';
 import { type Command, type OptionValues, stringOption } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption, planTagOption } from '../option-checks.ts';
+import { terminalLines, terminalText } from '../terminal-text.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 const restoreOptions = {
@@ -75,14 +76,14 @@ async function withCliNames(scope: string, restoring: Promise<ScopeRestoreOutcom
 }
 
 function report(channel: Channel, scope: string, outcome: ScopeRestoreOutcome) {
-  const lines = outcome.changes.map((change) => `${change.action.padEnd(7)}  ${change.folder}/${change.filename}`);
+  const lines = outcome.changes.map((change) => terminalText`${change.action.padEnd(7)}  ${change.folder}/${change.filename}`);
   const counted = `${outcome.changes.length} change(s), ${outcome.unchanged} file(s) unchanged`;
   const tag = outcome.etag.replaceAll('"', '');
   const head = outcome.dryRun
-    ? `Dry run of the restore of ${scope}: ${counted}; nothing was changed. Plan tag ${tag}: add --if-match ${tag} to restore exactly this plan`
+    ? terminalText`Dry run of the restore of ${scope}: ${counted}; nothing was changed. Plan tag ${tag}: add --if-match ${tag} to restore exactly this plan`
     : outcome.safetyBackup === null
-      ? `The ${scope} already is as the backup holds it: nothing changed`
-      : `Restored ${scope}: ${counted}. To undo: wallet-admin channel restore --channel ${channel.id} --backup ${outcome.safetyBackup} --delete`;
+      ? terminalText`The ${scope} already is as the backup holds it: nothing changed`
+      : terminalText`Restored ${scope}: ${counted}. To undo: wallet-admin channel restore --channel ${channel.id} --backup ${outcome.safetyBackup} --delete`;
   // JSON: etag as the API's ETag header carries it (quoted); --if-match takes it with or without the quotes.
-  return { json: { channelId: channel.id, ...outcome }, text: [head, ...lines].join('\n') };
+  return { json: { channelId: channel.id, ...outcome }, text: terminalLines([head, ...lines]) };
 }

@@ -2,6 +2,7 @@ import { SiweParseError } from '../../auth/siwe/siwe-error.ts';
 import type { Command, CommandResult, OptionValues } from '../command.ts';
 import { integerOption, optionalString, UsageError } from '../command.ts';
 import { readOptionFile, readPassword, readPipedInput } from '../secret-input.ts';
+import { exactText, terminalLines, terminalText } from '../terminal-text.ts';
 
 /** A SIWE message is a few hundred bytes; the service takes at most MAX_HEADER_BYTES of headers. */
 const MESSAGE_MAX_BYTES = 64 * 1024;
@@ -77,9 +78,7 @@ function checkCombination(values: OptionValues): (typeof MODES)[number] {
 function headerLines(headers: object): CommandResult {
   return {
     json: { ...headers },
-    text: Object.entries(headers)
-      .map(([k, v]) => `${k}: ${v}`)
-      .join('\n'),
+    text: terminalLines(Object.entries(headers).map(([k, v]) => terminalText`${k}: ${v}`)),
   };
 }
 
@@ -151,7 +150,7 @@ export const signCommand: Command = {
       const message = await withOptionNames(() =>
         signing.buildSignInMessage(address === undefined ? '' : toEip55(address), messageOptions),
       );
-      return { json: { message }, text: message, exact: true };
+      return { json: { message }, text: exactText(message), exact: true };
     }
     if (mode === 'signature') {
       const file = optionalString(values, 'message-file');

@@ -1,6 +1,7 @@
 import type { Command } from '../command.ts';
 import { stringOption } from '../command.ts';
 import { tenantJson } from '../record-views.ts';
+import { terminalLines, terminalText } from '../terminal-text.ts';
 
 export const tenantCommands: Command[] = [
   {
@@ -9,7 +10,7 @@ export const tenantCommands: Command[] = [
     options: { name: { type: 'string', required: true, placeholder: 'NAME', description: 'Tenant name' } },
     async run({ values, store }) {
       const tenant = await (await store()).createTenant({ name: stringOption(values, 'name') });
-      return { json: tenantJson(tenant), text: `Created tenant ${tenant.id} (${tenant.name})` };
+      return { json: tenantJson(tenant), text: terminalText`Created tenant ${tenant.id} (${tenant.name})` };
     },
   },
   {
@@ -18,8 +19,10 @@ export const tenantCommands: Command[] = [
     options: {},
     async run({ store }) {
       const tenants = await (await store()).listTenants();
-      const lines = tenants.map((t) => `${t.id}  ${t.name}${t.features.length > 0 ? `  (features: ${t.features.join(', ')})` : ''}`);
-      return { json: { items: tenants.map(tenantJson) }, text: lines.length > 0 ? lines.join('\n') : 'No tenants yet' };
+      const lines = tenants.map((t) =>
+        t.features.length > 0 ? terminalText`${t.id}  ${t.name}  (features: ${t.features.join(', ')})` : terminalText`${t.id}  ${t.name}`,
+      );
+      return { json: { items: tenants.map(tenantJson) }, text: lines.length > 0 ? terminalLines(lines) : terminalText`No tenants yet` };
     },
   },
   {
@@ -37,7 +40,7 @@ export const tenantCommands: Command[] = [
     },
     async run({ values, store }) {
       const tenant = await (await store()).addTenantFeature(stringOption(values, 'tenant'), stringOption(values, 'feature'));
-      return { json: tenantJson(tenant), text: `Tenant ${tenant.id} features: ${tenant.features.join(', ')}` };
+      return { json: tenantJson(tenant), text: terminalText`Tenant ${tenant.id} features: ${tenant.features.join(', ')}` };
     },
   },
 ];
