@@ -49,6 +49,8 @@ export const ErrorCodes = {
   WALLET_TAKEN: 409,
   CHANNEL_NAME_TAKEN: 409,
   BACKUP_EXISTS: 409,
+  // A name that two stored records share in look-alike spellings an older release stored (NFC and NFD): which one is meant?
+  NAME_AMBIGUOUS: 409,
   // 412 — a conditional write (If-Match / If-None-Match) whose condition the live file does not meet
   PRECONDITION_FAILED: 412,
   // 408 / 413 / 414 / 415 / 416 / 417 / 429 / 431

@@ -1,5 +1,6 @@
 import { isAppError } from '../errors/app-error.ts';
 import type { Logger } from '../logging/logger.ts';
+import { storedForm } from '../names/name-form.ts';
 import type { AuditAction, AuditEvent, AuditOperation, AuditResult, FileCatalog, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import { auditFilterOf, type RequestedAuditFilter } from './audit-filter.ts';
@@ -138,9 +139,11 @@ export function requestedDetails(names: RequestedNames): AuditDetails {
 }
 
 /**
- * A refused request's names are recorded as the caller sent them, but control characters (NUL
- * above all, which PostgreSQL text refuses) become U+FFFD so that the record can always be written.
+ * A refused request's names are recorded as the caller sent them, but in NFC, the form names are
+ * stored in (so that the log's filters find them as they find the files), and with control
+ * characters (NUL above all, which PostgreSQL text refuses) as U+FFFD so that the record can always
+ * be written.
  */
 function printable(value: string | null | undefined): string | null {
-  return value == null ? null : value.replace(/\p{Cc}/gu, '\uFFFD');
+  return value == null ? null : storedForm(value).replace(/\p{Cc}/gu, '\uFFFD');
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { storedForm } from '../names/name-form.ts';
 import { blobKey } from '../storage/safe-path.ts';
 
 /**
@@ -20,7 +21,11 @@ export const legacyLiveKey = (channelId: string, folder: string, filename: strin
 
 /**
  * What serialises the writes of one live file (its lock's key), in every process and instance:
- * the file's path in the channel, whatever blob holds its bytes. The same string as the previous
- * releases' lock key, so that a process of either excludes the other's writes during an upgrade.
+ * the file's path in the channel, whatever blob holds its bytes, in NFC. Every spelling of a name
+ * takes one lock: a write naming 'e\u0301.txt' and one naming '\u00e9.txt' may reach the same
+ * file (file-names.ts), and each decides which file under the lock. For names in NFC, the same
+ * string as the previous releases' lock key, so that a process of either excludes the other's
+ * writes during an upgrade.
  */
-export const fileLockKey = (channelId: string, folder: string, filename: string) => legacyLiveKey(channelId, folder, filename);
+export const fileLockKey = (channelId: string, folder: string, filename: string) =>
+  legacyLiveKey(channelId, storedForm(folder), storedForm(filename));

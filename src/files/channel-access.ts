@@ -1,10 +1,10 @@
 import { hasPermission, type Principal } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
-import { safeSegment } from '../storage/safe-path.ts';
+import { ambiguousChannels } from '../store/channel-records.ts';
 import type { AuditAction, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel, ChannelLookup, LinkedChannelListing, Permission } from '../store/types.ts';
 import { type AuditTrail, type RequestedNames, requestedDetails } from './audit-trail.ts';
-import { type FilePath, filePath } from './file-path.ts';
+import { type FilePath, filePath, folderName } from './file-path.ts';
 
 const CHANNEL_ID = /^chn_/;
 
@@ -83,11 +83,23 @@ export class ChannelAccess {
       ? principal.channelIds.includes(channelRef)
         ? await this.channels.getChannel(channelRef)
         : undefined
-      : await this.channels.findChannelByName(principal.tenantId, channelRef);
+      : await this.linkedChannelNamed(principal, channelRef);
     if (channel === undefined || channel.tenantId !== principal.tenantId || !principal.channelIds.includes(channel.id)) {
       throw new AppError('CHANNEL_NOT_FOUND', `No channel "${channelRef.slice(0, 100)}" that this admin may use`);
     }
     return channel;
+  }
+
+  /**
+   * The caller's channel of that name, in any spelling (an older release may have stored it in
+   * NFD): of look-alikes, only those linked to the caller count, so that a refusal naming two never
+   * names a channel the caller may not see.
+   */
+  private async linkedChannelNamed(principal: Principal, name: string): Promise<Channel | undefined> {
+    const named = await this.channels.findChannelsNamed(principal.tenantId, name);
+    const linked = named.filter((channel) => principal.channelIds.includes(channel.id));
+    if (linked.length > 1) throw ambiguousChannels(name, linked);
+    return linked[0] ?? named[0];
   }
 
   /** A refusal on a channel the caller can see (a missing permission, a bad name): that channel's audit log gets it. */
@@ -107,7 +119,7 @@ function requirePermission(principal: Principal, permission: Permission): void {
 /** Checks the names once, at the edge; everything below takes them as safe. */
 function locationOf(request: ChannelRequest): Omit<ChannelTarget, 'channel'> {
   if (request.folder === undefined) return { folder: undefined, path: undefined };
-  if (request.filename === undefined) return { folder: safeSegment(request.folder, 'folder name'), path: undefined };
+  if (request.filename === undefined) return { folder: folderName(request.folder), path: undefined };
   const path = filePath(request.folder, request.filename);
   return { folder: path.folder, path };
 }

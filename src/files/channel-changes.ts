@@ -1,8 +1,8 @@
 import { AppError } from '../errors/app-error.ts';
-import { safeSegment } from '../storage/safe-path.ts';
 import type { FileCatalog, FileChange, Page, PageRequest, StateName } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import { backupTimestampMs, parseBackupTimestamp } from './backup-timestamp.ts';
+import { folderName } from './file-path.ts';
 import { resolveInstant } from './instant.ts';
 
 /** Between which states to compare, as a request names them: each a backup or an instant. */
@@ -76,7 +76,7 @@ export class ChannelChanges {
     }
     const from = request.from === undefined ? undefined : parseBackupTimestamp(request.from, names.from);
     const to = request.to === undefined ? undefined : parseBackupTimestamp(request.to, names.to);
-    const folder = request.folder === undefined ? undefined : safeSegment(request.folder, 'folder name');
+    const folder = request.folder === undefined ? undefined : folderName(request.folder);
     const older = (await this.end(channel, from, request.fromAt, names.from, names.fromAt))!;
     const newer = await this.end(channel, to, request.toAt, names.to, names.toAt);
     if (newer !== null && before(newer.position, older.position)) {

@@ -1,15 +1,16 @@
-import { safeSegment } from '../storage/safe-path.ts';
 import type { FileCatalog, FileVersion, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
+import { folderName } from './file-path.ts';
 
 /**
  * The folder's "trash": files deleted and still restorable, by filename, each as its newest
- * 'deleted' version. Restoring one is the ordinary restore with that version's id.
+ * 'deleted' version (with those of the folder's look-alike spellings an older release stored).
+ * Restoring one is the ordinary restore with that version's id.
  */
 export class DeletedFiles {
   constructor(private readonly catalog: FileCatalog) {}
 
   list(channel: Channel, folder: string, page: PageRequest): Promise<Page<FileVersion>> {
-    return this.catalog.listDeleted(channel.id, safeSegment(folder, 'folder name'), page);
+    return this.catalog.listDeleted(channel.id, folderName(folder), page);
   }
 }

@@ -2,14 +2,14 @@ import type { Readable } from 'node:stream';
 import { AppError } from '../errors/app-error.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import type { BlobStorage, ByteRange } from '../storage/blob-storage.ts';
-import { safeSegment } from '../storage/safe-path.ts';
 import type { FileCatalog, FileRecord, FileVersion, FolderSummary, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { fileLockKey } from './blob-layout.ts';
 import { downloadDisposition } from './download-disposition.ts';
 import { exactLength } from './exact-length.ts';
-import type { FilePath } from './file-path.ts';
+import { FileNames } from './file-names.ts';
+import { type FilePath, folderName, type Naming } from './file-path.ts';
 import { type LiveWriteDeps, removeLiveFile, replaceLiveFile } from './live-writes.ts';
 import { checkPrecondition, type MatchPrecondition, type Precondition } from './preconditions.ts';
 import type { PublicCopies } from './public-copies.ts';
@@ -25,13 +25,20 @@ export interface FileServiceDeps {
   publicCopies?: PublicCopies | undefined;
 }
 
-/** Live files of channel folders: upload, download, list, delete — every replaced byte kept as a version. */
+/**
+ * Live files of channel folders: upload, download, list, delete — every replaced byte kept as a
+ * version. A file is named as its caller names it, in NFC, and means the file stored under that
+ * name or a look-alike spelling an older release stored (file-names.ts).
+ */
 export class FileService {
   private readonly live: LiveWriteDeps;
+  private readonly names: FileNames;
   constructor(private readonly deps: FileServiceDeps) {
     this.live = { blobs: deps.blobs, catalog: deps.catalog, now: deps.now ?? Date.now, publicCopies: deps.publicCopies };
+    this.names = new FileNames(deps.catalog);
   }
 
+  /** Uploads `body` as the file `path` names: the live one (whatever its stored spelling), else a new file of that name. */
   async put(
     channel: Channel,
     actor: Actor,
@@ -43,10 +50,11 @@ export class FileService {
     return this.deps.audit.around(channel, actor, 'upload', path, () =>
       this.deps.locks.runExclusive(fileLockKey(channel.id, path.folder, path.filename), async () => {
         // Checked against the record read under the lock: of two writers with one If-Match, one wins.
-        const current = await this.deps.catalog.getFile(channel.id, path.folder, path.filename);
+        const named = await this.names.find(channel.id, path, 'requested', precondition.ifMatch);
+        const current = named.current;
         checkPrecondition(precondition, current);
-        const servedAs = { contentType, contentDisposition: downloadDisposition(path.filename, contentType) };
-        const { file, created } = await replaceLiveFile(this.live, current, channel.id, path, contentType, (blobKey) =>
+        const servedAs = { contentType, contentDisposition: downloadDisposition(named.path.filename, contentType) };
+        const { file, created } = await replaceLiveFile(this.live, current, channel.id, named.path, contentType, (blobKey) =>
           this.deps.blobs.put(blobKey, body, { maxBytes: this.deps.maxFileBytes, ...servedAs }),
         );
         return { value: { created, file }, details: { sha256: file.sha256, bytes: file.size } };
@@ -77,8 +85,9 @@ export class FileService {
     return exactLength(body, range === undefined ? file.size : range.end - range.start + 1);
   }
 
+  /** The folder's live files by name, with those of its look-alike spellings an older release stored. */
   list(channel: Channel, folder: string, page: PageRequest): Promise<Page<FileRecord>> {
-    return this.deps.catalog.listFiles(channel.id, safeSegment(folder, 'folder name'), page);
+    return this.deps.catalog.listFiles(channel.id, folderName(folder), page);
   }
 
   /** The channel's folders that hold a live file, by name, with how many. */
@@ -87,14 +96,22 @@ export class FileService {
   }
 
   /** Every stored version of the file (backups, and what replacements kept), newest first. */
-  listVersions(channel: Channel, path: FilePath, page: PageRequest): Promise<Page<FileVersion>> {
-    return this.deps.catalog.listVersions(channel.id, path.folder, path.filename, page);
+  async listVersions(channel: Channel, path: FilePath, page: PageRequest): Promise<Page<FileVersion>> {
+    const history = (await this.names.find(channel.id, path, 'requested')).history();
+    return this.deps.catalog.listVersions(channel.id, history.folder, history.filename, page);
   }
 
-  async delete(channel: Channel, actor: Actor, path: FilePath, precondition: MatchPrecondition = {}): Promise<void> {
+  /** Deletes the live file `path` names ('stored': a plan's entry, by its spelling exactly). */
+  async delete(
+    channel: Channel,
+    actor: Actor,
+    path: FilePath,
+    precondition: MatchPrecondition = {},
+    naming: Naming = 'requested',
+  ): Promise<void> {
     await this.deps.audit.around(channel, actor, 'delete', path, () =>
       this.deps.locks.runExclusive(fileLockKey(channel.id, path.folder, path.filename), async () => {
-        const current = await this.deps.catalog.getFile(channel.id, path.folder, path.filename);
+        const { current } = await this.names.find(channel.id, path, naming, precondition.ifMatch);
         // Before the 404: with If-Match, a missing file is a failed precondition (RFC 9110 §13.1.1).
         checkPrecondition(precondition, current);
         if (current === undefined) throw notFound(path);
@@ -105,9 +122,9 @@ export class FileService {
   }
 
   private async require(channel: Channel, path: FilePath): Promise<FileRecord> {
-    const file = await this.deps.catalog.getFile(channel.id, path.folder, path.filename);
-    if (file === undefined) throw notFound(path);
-    return file;
+    const { current } = await this.names.find(channel.id, path, 'requested');
+    if (current === undefined) throw notFound(path);
+    return current;
   }
 }
 

@@ -1,5 +1,6 @@
 import { AppError } from '../errors/app-error.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
+import { storedForm } from '../names/name-form.ts';
 import type { BlobStorage } from '../storage/blob-storage.ts';
 import { backupOfEntryId } from '../store/channel-history.ts';
 import type { FileCatalog, FileRecord, FileVersion } from '../store/file-catalog-types.ts';
@@ -8,7 +9,8 @@ import { type Actor, type AuditTrail, requestedDetails } from './audit-trail.ts'
 import { parseBackupTimestamp } from './backup-timestamp.ts';
 import { fileLockKey } from './blob-layout.ts';
 import { downloadDisposition } from './download-disposition.ts';
-import { type FilePath, filePath } from './file-path.ts';
+import { FileNames, type NamedFile } from './file-names.ts';
+import { type FilePath, filePath, type Naming, storedFilePath } from './file-path.ts';
 import { type ResolvedInstant, resolveRestorableInstant } from './instant.ts';
 import { type LiveWriteDeps, replaceLiveFile } from './live-writes.ts';
 import { checkPrecondition, type MatchPrecondition } from './preconditions.ts';
@@ -52,8 +54,10 @@ export interface RestoreOutcome {
  */
 export class RestoreService {
   private readonly live: LiveWriteDeps;
+  private readonly names: FileNames;
   constructor(private readonly deps: RestoreServiceDeps) {
     this.live = { blobs: deps.blobs, catalog: deps.catalog, now: deps.now ?? Date.now, publicCopies: deps.publicCopies };
+    this.names = new FileNames(deps.catalog);
   }
 
   /**
@@ -66,20 +70,25 @@ export class RestoreService {
     requested: { folder: string; filename: string },
     source: RestoreSource,
     precondition: MatchPrecondition = {},
+    naming: Naming = 'requested',
   ): Promise<RestoreOutcome> {
-    const { blobs, catalog, audit, locks } = this.deps;
+    const { blobs, audit, locks } = this.deps;
     return audit.around(channel, actor, 'restore', requestedDetails({ ...requested, ...source }), async () => {
-      const named = (['backupTimestamp', 'versionId', 'at'] as const).filter((name) => source[name] !== undefined);
-      if (named.length > 1)
-        throw new AppError('VALIDATION_FAILED', `Give one of backupTimestamp, versionId or at, not ${named.join(' and ')}`);
-      const path = filePath(requested.folder, requested.filename);
-      const outcome = await locks.runExclusive(fileLockKey(channel.id, path.folder, path.filename), async (): Promise<RestoreOutcome> => {
-        // Read under the lock: the source (a backup's state of the file may be the live bytes, until
-        // a write replaces them), and the current record the precondition, the no-op check and the
-        // kept version use.
-        const version = await this.findSource(channel, path, source);
-        const current = await catalog.getFile(channel.id, path.folder, path.filename);
+      const given = (['backupTimestamp', 'versionId', 'at'] as const).filter((name) => source[name] !== undefined);
+      if (given.length > 1)
+        throw new AppError('VALIDATION_FAILED', `Give one of backupTimestamp, versionId or at, not ${given.join(' and ')}`);
+      const asked =
+        naming === 'stored' ? storedFilePath(requested.folder, requested.filename) : filePath(requested.folder, requested.filename);
+      const outcome = await locks.runExclusive(fileLockKey(channel.id, asked.folder, asked.filename), async (): Promise<RestoreOutcome> => {
+        // Read under the lock: which file the name means, the source (a backup's state of the file
+        // may be the live bytes, until a write replaces them), and the current record the
+        // precondition, the no-op check and the kept version use.
+        const named = await this.names.find(channel.id, asked, naming, precondition.ifMatch);
+        const current = named.current;
+        const version = await this.findSource(channel, asked, named, source);
         checkPrecondition(precondition, current);
+        // With no live file, the file comes back under the name its source was stored under.
+        const path = current !== undefined || version === null ? named.path : pathOf(version);
         if (version === null) {
           // Read under the same lock: the live record written at or before the instant is still the live one.
           if (!current) throw new Error(`the live state of ${path.folder}/${path.filename} at an instant vanished under its lock`);
@@ -112,8 +121,24 @@ export class RestoreService {
     });
   }
 
-  /** The bytes to restore; null for an instant at which the file held its live bytes. */
-  private async findSource(channel: Channel, path: FilePath, source: RestoreSource): Promise<FileVersion | null> {
+  /**
+   * The bytes to restore; null for an instant at which the file held its live bytes. A version
+   * named by id may be any of the name's spellings' (`asked`); backups and instants are read for
+   * the file whose history the name means (NamedFile.history).
+   */
+  private async findSource(channel: Channel, asked: FilePath, named: NamedFile, source: RestoreSource): Promise<FileVersion | null> {
+    if (source.versionId !== undefined && backupOfEntryId(source.versionId, asked.folder, asked.filename) === undefined) {
+      const version = await this.deps.catalog.getVersion(channel.id, source.versionId);
+      if (!version || !sameName(version, asked)) {
+        throw new AppError('VERSION_NOT_FOUND', `No version "${source.versionId.slice(0, 60)}" of "${asked.folder}/${asked.filename}"`);
+      }
+      return version;
+    }
+    return this.findStoredSource(channel, named.history(), source);
+  }
+
+  /** The bytes to restore of the file stored at `path`; null for an instant at which it held its live bytes. */
+  private async findStoredSource(channel: Channel, path: FilePath, source: RestoreSource): Promise<FileVersion | null> {
     const { catalog } = this.deps;
     if (source.at !== undefined) {
       const instant =
@@ -129,16 +154,9 @@ export class RestoreService {
     }
     // A backup's entry in a file's version list names the backup.
     const entryBackup = source.versionId === undefined ? undefined : backupOfEntryId(source.versionId, path.folder, path.filename);
-    if (typeof entryBackup === 'string') return this.findSource(channel, path, { backupTimestamp: entryBackup });
-    if (entryBackup === false) {
-      throw new AppError('VERSION_NOT_FOUND', `No version "${String(source.versionId).slice(0, 60)}" of "${path.folder}/${path.filename}"`);
-    }
+    if (typeof entryBackup === 'string') return this.findStoredSource(channel, path, { backupTimestamp: entryBackup });
     if (source.versionId !== undefined) {
-      const version = await catalog.getVersion(channel.id, source.versionId);
-      if (!version || version.folder !== path.folder || version.filename !== path.filename) {
-        throw new AppError('VERSION_NOT_FOUND', `No version "${source.versionId.slice(0, 60)}" of "${path.folder}/${path.filename}"`);
-      }
-      return version;
+      throw new AppError('VERSION_NOT_FOUND', `No version "${String(source.versionId).slice(0, 60)}" of "${path.folder}/${path.filename}"`);
     }
     if (source.backupTimestamp !== undefined) {
       const timestamp = parseBackupTimestamp(source.backupTimestamp);
@@ -155,3 +173,9 @@ export class RestoreService {
     return newest;
   }
 }
+
+const pathOf = ({ folder, filename }: FilePath): FilePath => ({ folder, filename });
+
+/** Whether a version is of the file `asked` names: stored under that name or a look-alike spelling of it. */
+const sameName = (version: FilePath, asked: FilePath): boolean =>
+  storedForm(version.folder) === storedForm(asked.folder) && storedForm(version.filename) === storedForm(asked.filename);

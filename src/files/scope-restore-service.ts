@@ -1,11 +1,11 @@
 import { AppError, isAppError } from '../errors/app-error.ts';
-import { safeSegment } from '../storage/safe-path.ts';
 import type { AuditOperation, BackupScope, FileCatalog, StateName } from '../store/file-catalog-types.ts';
 import { newOperationId } from '../store/ids.ts';
 import type { Channel } from '../store/types.ts';
 import { type Actor, type AuditDetails, type AuditTrail, requestedDetails } from './audit-trail.ts';
 import type { BackupService } from './backup-service.ts';
 import { formatBackupTimestamp, parseBackupTimestamp } from './backup-timestamp.ts';
+import { folderName } from './file-path.ts';
 import type { FileService } from './file-service.ts';
 import { type ResolvedInstant, resolveRestorableInstant } from './instant.ts';
 import { checkPlanPrecondition, type PlanOptions, planTagOf } from './plan-tag.ts';
@@ -137,7 +137,8 @@ export class ScopeRestoreService {
     if ((request.backupTimestamp === undefined) === (request.at === undefined)) {
       throw new AppError('VALIDATION_FAILED', 'Give exactly one of backupTimestamp (yyyyMMdd_HHmmss) and at (RFC 3339)');
     }
-    const scope: BackupScope = request.folder === undefined ? {} : { folder: safeSegment(request.folder, 'folder name') };
+    // The folder and its look-alike spellings, which the catalog reads together (file-catalog-types.ts).
+    const scope: BackupScope = request.folder === undefined ? {} : { folder: folderName(request.folder) };
     let from: StateName;
     let source: RestoreSource;
     let tagged: PlanOptions['source'];
@@ -209,14 +210,15 @@ export class ScopeRestoreService {
     return bytes;
   }
 
+  /** A plan's entry names one stored file by its spelling: of two look-alikes an older release stored, each is its own entry. */
   private async applyOne(channel: Channel, actor: Actor, source: RestoreSource, change: ScopeChange): Promise<number> {
     const path = { folder: change.folder, filename: change.filename };
     if (change.action !== 'delete') {
-      const outcome = await this.deps.restores.restore(channel, actor, path, source);
+      const outcome = await this.deps.restores.restore(channel, actor, path, source, {}, 'stored');
       return outcome.changed ? outcome.file.size : 0;
     }
     try {
-      await this.deps.files.delete(channel, actor, path);
+      await this.deps.files.delete(channel, actor, path, {}, 'stored');
     } catch (error) {
       // Deleted by someone else since the plan: what the restore wanted.
       if (!isAppError(error) || error.code !== 'FILE_NOT_FOUND') throw error;

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { type HistoryState, readBackup, readClock, stateAt, stateOfBackup, touchedBetween } from './channel-history.ts';
-import type { ChangesOptions, FileChange, Page, StateName } from './file-catalog-types.ts';
+import type { FileChange, Page, PageRequest, StateName } from './file-catalog-types.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
 
@@ -19,24 +19,25 @@ export async function changesBetween(
   channelId: string,
   from: StateName,
   to: StateName | null,
-  { folder, page }: ChangesOptions,
+  { folders, page }: { folders: readonly string[] | undefined; page: PageRequest },
 ): Promise<Page<FileChange>> {
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, ['string', 'string']);
-  const changes = await diffStates(db, channelId, from, to, { folder, after, limit: page.limit + 1 });
+  const changes = await diffStates(db, channelId, from, to, { folders, after, limit: page.limit + 1 });
   return pageFrom(changes, page.limit, (c) => [c.folder, c.filename]);
 }
 
 /**
- * Every change from state `from` to the live files within `folder` (or the whole channel), in
- * one read: what a folder or channel restore must undo. Its cost follows the change, as above.
+ * Every change from state `from` to the live files within `folders` (a folder's spellings; or
+ * the whole channel), in one read: what a folder or channel restore must undo. Its cost follows
+ * the change, as above.
  */
 export async function changesSince(
   db: Kysely<Database>,
   channelId: string,
   from: StateName,
-  folder: string | undefined,
+  folders: readonly string[] | undefined,
 ): Promise<FileChange[]> {
-  return diffStates(db, channelId, from, null, { folder });
+  return diffStates(db, channelId, from, null, { folders });
 }
 
 async function diffStates(
@@ -44,7 +45,11 @@ async function diffStates(
   channelId: string,
   from: StateName,
   to: StateName | null,
-  { folder, after, limit }: { folder: string | undefined; after?: readonly [string, string] | undefined; limit?: number | undefined },
+  {
+    folders,
+    after,
+    limit,
+  }: { folders: readonly string[] | undefined; after?: readonly [string, string] | undefined; limit?: number | undefined },
 ): Promise<FileChange[]> {
   const older = await stateOf(db, channelId, from);
   const newer = to === null ? undefined : await stateOf(db, channelId, to);
@@ -53,7 +58,7 @@ async function diffStates(
   const olderSeq = seqOf(older);
   const newerSeq = newer === undefined ? (await readClock(db, channelId)).seq : seqOf(newer);
   const touched = olderSeq !== undefined && newerSeq !== undefined ? touchedBetween(channelId, olderSeq, newerSeq) : undefined;
-  const scope = { folder, only: touched === undefined ? undefined : 'touched' };
+  const scope = { folders, only: touched === undefined ? undefined : 'touched' };
   const afterCursor = after === undefined ? sql`` : sql`where (c.folder, c.filename) > (${after[0]}, ${after[1]})`;
   const limited = limit === undefined ? sql`` : sql`limit ${limit}`;
 

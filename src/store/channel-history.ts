@@ -300,9 +300,9 @@ export interface StateRow {
   version_id: string | null;
 }
 
-/** Which files a state query reads: one folder or all, and, when known, only these candidates. */
+/** Which files a state query reads: one folder (its spellings, legacy-spellings.ts) or all, and, when known, only these candidates. */
 export interface StateScope {
-  folder?: string | undefined;
+  folders?: readonly string[] | undefined;
   /**
    * The name of a relation (a CTE) of (folder, filename) pairs to restrict the state to. The
    * candidates then drive the query: each is looked up by its key, so the cost follows their
@@ -324,7 +324,8 @@ export const stateOfBackup = (backup: BackupRecord): HistoryState =>
  * backup from before migration 005, its per-file rows.
  */
 export function stateAt(channelId: string, state: HistoryState | undefined, scope: StateScope = {}): RawBuilder<StateRow> {
-  const folderIs = (alias: string) => (scope.folder === undefined ? sql`` : sql`and ${sql.ref(`${alias}.folder`)} = ${scope.folder}`);
+  const folderIs = (alias: string) =>
+    scope.folders === undefined ? sql`` : sql`and ${sql.ref(`${alias}.folder`)} in (${sql.join(scope.folders)})`;
   // CROSS JOIN: SQLite then loops over the candidates first, whatever its statistics say.
   const from = (table: string, alias: string) =>
     scope.only === undefined

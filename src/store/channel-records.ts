@@ -1,10 +1,12 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
 import { adminNotFound } from '../errors/common-errors.ts';
+import { spelledOut } from '../names/name-form.ts';
 import { tenantOfAdmin } from './admin-records.ts';
 import { CHANNEL_NAME_UNIQUE, violates } from './database-errors.ts';
 import { newChannelId } from './ids.ts';
-import { canBeStoredKey, requireName } from './input-validation.ts';
+import { canBeStoredKey, lookupName, requireName } from './input-validation.ts';
+import { type LegacySpellings, legacySpellings } from './legacy-spellings.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { ChannelsTable, Database } from './schema.ts';
 import { requireTenant } from './tenant-records.ts';
@@ -12,22 +14,38 @@ import type { Channel, ChannelRecords } from './types.ts';
 
 type Db = Kysely<Database>;
 
-/** Channels of a tenant and the admins linked to them. */
-export function channelRecords(db: Db, now: () => number): ChannelRecords {
+/**
+ * Channels of a tenant and the admins linked to them. A channel's name is stored in NFC
+ * (requireName); one an older release stored in another spelling is found by either
+ * (legacy-spellings.ts), and a name two channels share in look-alike spellings is NAME_AMBIGUOUS.
+ */
+export function channelRecords(db: Db, now: () => number, spellings: LegacySpellings = legacySpellings(db)): ChannelRecords {
+  const channelsNamed = async (tenantId: string, name: string): Promise<Channel[]> => {
+    if (!canBeStoredKey(name)) return [];
+    const rows = await db
+      .selectFrom('channels')
+      .selectAll()
+      .where('tenant_id', '=', tenantId)
+      .where('name', 'in', await spellings.of(tenantId, 'channel', lookupName(name)))
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    return rows.map(toChannel);
+  };
   return {
     async createChannel(input) {
       const name = requireName(input.name, 'Channel name');
       const createdAt = now();
       await requireTenant(db, input.tenantId);
+      // The unique index refuses the same spelling; a look-alike an older release stored is the same name too.
+      if ((await channelsNamed(input.tenantId, name)).length > 0) throw channelNameTaken(input.tenantId, name);
       const id = newChannelId();
       await db
         .insertInto('channels')
         .values({ id, tenant_id: input.tenantId, name, created_at: createdAt })
         .execute()
         .catch((error: unknown) => {
-          throw violates(error, CHANNEL_NAME_UNIQUE)
-            ? new AppError('CHANNEL_NAME_TAKEN', `Tenant ${input.tenantId} already has a channel named ${JSON.stringify(name)}`)
-            : error;
+          throw violates(error, CHANNEL_NAME_UNIQUE) ? channelNameTaken(input.tenantId, name) : error;
         });
       return { id, tenantId: input.tenantId, name, createdAt };
     },
@@ -38,9 +56,12 @@ export function channelRecords(db: Db, now: () => number): ChannelRecords {
     },
 
     async findChannelByName(tenantId, name) {
-      if (!canBeStoredKey(name)) return undefined;
-      return selectChannel(db, { tenantId, name: name.trim() });
+      const found = await channelsNamed(tenantId, name);
+      if (found.length > 1) throw ambiguousChannels(name, found);
+      return found[0];
     },
+
+    findChannelsNamed: channelsNamed,
 
     async listChannels(tenantId) {
       const rows = await db
@@ -59,7 +80,7 @@ export function channelRecords(db: Db, now: () => number): ChannelRecords {
       const rows = await db
         .selectFrom('channels')
         .selectAll()
-        .where('name', '=', name.trim())
+        .where('name', 'in', await spellings.inEveryScope('channel', lookupName(name)))
         .orderBy('created_at')
         .orderBy('id')
         .execute();
@@ -103,13 +124,23 @@ export function channelRecords(db: Db, now: () => number): ChannelRecords {
   };
 }
 
-async function selectChannel(db: Db, by: { id: string } | { tenantId: string; name: string }): Promise<Channel | undefined> {
-  const query = db.selectFrom('channels').selectAll();
-  const row = await ('id' in by
-    ? query.where('id', '=', by.id)
-    : query.where('tenant_id', '=', by.tenantId).where('name', '=', by.name)
-  ).executeTakeFirst();
+async function selectChannel(db: Db, by: { id: string }): Promise<Channel | undefined> {
+  const row = await db.selectFrom('channels').selectAll().where('id', '=', by.id).executeTakeFirst();
   return row && toChannel(row);
+}
+
+function channelNameTaken(tenantId: string, name: string): AppError {
+  return new AppError('CHANNEL_NAME_TAKEN', `Tenant ${tenantId} already has a channel named ${JSON.stringify(name)}`);
+}
+
+/** Two channels of a tenant whose names an older release stored in look-alike spellings: name them by id. */
+export function ambiguousChannels(name: string, channels: Channel[]): AppError {
+  const listed = channels.map((c) => `${c.id} (${spelledOut(c.name)})`).join(' and ');
+  return new AppError(
+    'NAME_AMBIGUOUS',
+    `"${name.trim()}" names ${channels.length} channels that look the same, stored by an older release under different spellings: ${listed}. Name the channel by its id`,
+    { lookalikes: channels.map((c) => ({ id: c.id, name: c.name, spelling: spelledOut(c.name) })) },
+  );
 }
 
 /** The schema refuses a cross-tenant link too; checking first gives the caller a clear reason. */

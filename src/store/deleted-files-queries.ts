@@ -5,16 +5,22 @@ import { pageByKey } from './page-cursor.ts';
 import type { Database } from './schema.ts';
 
 /**
- * The files of a folder that were deleted and can still be restored, by filename: those with no
- * live file of that name and a kept 'deleted' version, each with its newest deletion. Both
- * conditions read the file's own rows through the (channel_id, folder, filename, …) indexes.
+ * The files of a folder (`folders`: its spellings, legacy-spellings.ts) that were deleted and can
+ * still be restored, by filename: those with no live file of that name and a kept 'deleted'
+ * version, each with its newest deletion. Both conditions read the file's own rows through the
+ * (channel_id, folder, filename, …) indexes.
  */
-export async function listDeleted(db: Kysely<Database>, channelId: string, folder: string, page: PageRequest): Promise<Page<FileVersion>> {
+export async function listDeleted(
+  db: Kysely<Database>,
+  channelId: string,
+  folders: readonly string[],
+  page: PageRequest,
+): Promise<Page<FileVersion>> {
   const query = db
     .selectFrom('file_versions as v')
     .selectAll('v')
     .where('v.channel_id', '=', channelId)
-    .where('v.folder', '=', folder)
+    .where('v.folder', 'in', folders)
     .where('v.kind', '=', 'deleted')
     .where((eb) =>
       eb.not(
@@ -43,5 +49,10 @@ export async function listDeleted(db: Kysely<Database>, channelId: string, folde
         ),
       ),
     );
-  return pageByKey(query, page, toFileVersion, { column: 'v.filename', keyOf: (v) => v.filename });
+  // By filename, then folder when look-alike folders are listed together (file-catalog.ts).
+  return pageByKey(query, page, toFileVersion, {
+    column: 'v.filename',
+    tieBreak: folders.length > 1 ? 'v.folder' : undefined,
+    keyOf: (v) => (folders.length > 1 ? [v.filename, v.folder] : [v.filename]),
+  });
 }

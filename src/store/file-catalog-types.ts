@@ -1,8 +1,28 @@
 /**
  * Metadata of channel files, their kept versions, backups and the audit log. Times are epoch ms.
- * Paths are (channelId, folder, filename); folder and filename have passed safeSegment().
+ * Paths are (channelId, folder, filename); folder and filename have passed safeSegment(). A folder
+ * a listing, count or filter names is in NFC and covers the spellings an older release stored of
+ * it (legacy-spellings.ts); a file is looked up by its stored spelling, which `lookalikes` finds.
  */
 export type VersionKind = 'backup' | 'replaced' | 'deleted';
+
+/** A file's folder and name as stored. */
+export interface StoredPath {
+  folder: string;
+  filename: string;
+}
+
+/**
+ * The stored files a caller's name (in NFC) may mean: stored under it, or under a look-alike
+ * spelling an older release stored (NFD from macOS, say): the live ones, and those of which
+ * versions are kept (a deleted file's, a replaced one's).
+ */
+export interface Lookalikes {
+  live: FileRecord[];
+  kept: StoredPath[];
+  /** The spellings of the folder that hold live files: where a new file of the folder goes. */
+  liveFolders: string[];
+}
 
 export interface FileRecord {
   channelId: string;
@@ -233,6 +253,12 @@ export interface FileCatalog {
   listVersions(channelId: string, folder: string, filename: string, page: PageRequest): Promise<Page<FileVersion>>;
   /** Deleted files of a folder that can still be restored (no live file of the name), by filename: each one's newest 'deleted' version. */
   listDeleted(channelId: string, folder: string, page: PageRequest): Promise<Page<FileVersion>>;
+  /**
+   * The files stored under `path` (folder and name in NFC) or a look-alike spelling of either;
+   * undefined when no older release stored another spelling of them in this channel (then only
+   * `path` itself can name a file: the usual case, which costs no query).
+   */
+  lookalikes(channelId: string, path: StoredPath): Promise<Lookalikes | undefined>;
 
   /**
    * Records a backup: the channel's current instant, in one row, whatever the channel's size. A

@@ -33,16 +33,19 @@ import type {
   FileRecord,
   FileVersion,
   FolderSummary,
+  Lookalikes,
   NewAuditEvent,
   NewBackup,
   Page,
   PageRequest,
   PendingWrite,
   PublicCopyDue,
+  StoredPath,
 } from './file-catalog-types.ts';
 import { newAuditId } from './ids.ts';
 import { canBeStoredKey } from './input-validation.ts';
 import { resolveInstant, retainFrom } from './instant-queries.ts';
+import { type LegacySpellings, legacySpellings } from './legacy-spellings.ts';
 import { abandonWrite, commitDelete, commitWrite, journalWrite } from './live-file-commits.ts';
 import { decodeCursor, pageByKey, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
@@ -62,8 +65,14 @@ function olderThan(cursor: string | undefined) {
   return sql<boolean>`(created_at, id) < (${createdAt}, ${id})`;
 }
 
-/** The file catalog: files, versions, backups, pending writes and the audit log, on the metadata's database. */
-export function fileCatalog(db: Db): FileCatalog {
+/**
+ * The file catalog: files, versions, backups, pending writes and the audit log, on the metadata's
+ * database. A folder named in a listing, a count, the changes or the audit log's filter covers
+ * every spelling of it an older release stored (legacy-spellings.ts): they look the same.
+ */
+export function fileCatalog(db: Db, spellings: LegacySpellings = legacySpellings(db)): FileCatalog {
+  const foldersOf = async (channelId: string, folder: string | undefined) =>
+    folder === undefined ? undefined : spellings.of(channelId, 'folder', folder);
   const catalog: FileCatalog = {
     async putFile(record: FileRecord): Promise<'created' | 'replaced'> {
       return db.transaction().execute(async (trx) => {
@@ -131,14 +140,20 @@ export function fileCatalog(db: Db): FileCatalog {
     },
 
     async listFiles(channelId: string, folder: string, page: PageRequest): Promise<Page<FileRecord>> {
-      const query = db.selectFrom('files').selectAll().where('channel_id', '=', channelId).where('folder', '=', folder);
-      return pageByKey(query, page, toFileRecord, { column: 'filename', keyOf: (f) => f.filename });
+      const folders = await spellings.of(channelId, 'folder', folder);
+      const query = db.selectFrom('files').selectAll().where('channel_id', '=', channelId).where('folder', 'in', folders);
+      // By filename; then by folder when look-alike folders are listed together, which may each hold a file of one name.
+      return pageByKey(query, page, toFileRecord, {
+        column: 'filename',
+        tieBreak: folders.length > 1 ? 'folder' : undefined,
+        keyOf: (f) => (folders.length > 1 ? [f.filename, f.folder] : [f.filename]),
+      });
     },
 
     async listFolders(channelId: string, page: PageRequest): Promise<Page<FolderSummary>> {
       // Counted by every write (folder_counts): a page reads its own folders' rows, never their files.
       const query = db.selectFrom('folder_counts').select(['folder', 'files']).where('channel_id', '=', channelId);
-      return pageByKey(query, page, (r) => ({ name: r.folder, fileCount: Number(r.files) }), { column: 'folder', keyOf: (f) => f.name });
+      return pageByKey(query, page, (r) => ({ name: r.folder, fileCount: Number(r.files) }), { column: 'folder', keyOf: (f) => [f.name] });
     },
 
     async allFiles(channelId: string): Promise<FileRecord[]> {
@@ -169,7 +184,40 @@ export function fileCatalog(db: Db): FileCatalog {
       return pageFrom(rows, page.limit, (v) => [v.createdAt, v.id]);
     },
 
-    listDeleted: (channelId, folder, page) => listDeleted(db, channelId, folder, page),
+    listDeleted: async (channelId, folder, page) => listDeleted(db, channelId, await spellings.of(channelId, 'folder', folder), page),
+
+    async lookalikes(channelId: string, path: StoredPath): Promise<Lookalikes | undefined> {
+      const folders = await spellings.of(channelId, 'folder', path.folder);
+      const filenames = await spellings.of(channelId, 'file', path.filename);
+      if (folders.length === 1 && filenames.length === 1) return undefined;
+      const live = await db
+        .selectFrom('files')
+        .selectAll()
+        .where('channel_id', '=', channelId)
+        .where('folder', 'in', folders)
+        .where('filename', 'in', filenames)
+        .orderBy('folder')
+        .orderBy('filename')
+        .execute();
+      const kept = await db
+        .selectFrom('file_versions')
+        .select(['folder', 'filename'])
+        .distinct()
+        .where('channel_id', '=', channelId)
+        .where('folder', 'in', folders)
+        .where('filename', 'in', filenames)
+        .orderBy('folder')
+        .orderBy('filename')
+        .execute();
+      const liveFolders = await db
+        .selectFrom('folder_counts')
+        .select('folder')
+        .where('channel_id', '=', channelId)
+        .where('folder', 'in', folders)
+        .orderBy('folder')
+        .execute();
+      return { live: live.map(toFileRecord), kept, liveFolders: liveFolders.map((row) => row.folder) };
+    },
 
     async createBackup(backup: NewBackup): Promise<BackupRecord> {
       try {
@@ -192,7 +240,7 @@ export function fileCatalog(db: Db): FileCatalog {
 
     async listBackups(channelId: string, page: PageRequest): Promise<Page<BackupRecord>> {
       const query = db.selectFrom('backups').selectAll().where('channel_id', '=', channelId);
-      return pageByKey(query, page, toBackupRecord, { column: 'timestamp', descending: true, keyOf: (b) => b.timestamp });
+      return pageByKey(query, page, toBackupRecord, { column: 'timestamp', descending: true, keyOf: (b) => [b.timestamp] });
     },
 
     async backupVersion(channelId: string, timestamp: string, folder: string, filename: string): Promise<FileVersion | undefined> {
@@ -228,17 +276,18 @@ export function fileCatalog(db: Db): FileCatalog {
 
     resolveInstant: (channelId, at) => resolveInstant(db, channelId, at),
     fileAtSeq: (channelId, seq, folder, filename) => fileAtSeq(db, channelId, seq, folder, filename),
-    changesBetween: (channelId, from, to, options) => changesBetween(db, channelId, from, to, options),
-    changesSince: (channelId, from, scope) => changesSince(db, channelId, from, scope.folder),
+    changesBetween: async (channelId, from, to, options) =>
+      changesBetween(db, channelId, from, to, { folders: await foldersOf(channelId, options.folder), page: options.page }),
+    changesSince: async (channelId, from, scope) => changesSince(db, channelId, from, await foldersOf(channelId, scope.folder)),
     async countFiles(channelId, scope) {
       if (scope.folder === undefined) return (await readClock(db, channelId)).files;
-      const row = await db
+      const rows = await db
         .selectFrom('folder_counts')
         .select('files')
         .where('channel_id', '=', channelId)
-        .where('folder', '=', scope.folder)
-        .executeTakeFirst();
-      return Number(row?.files ?? 0);
+        .where('folder', 'in', await spellings.of(channelId, 'folder', scope.folder))
+        .execute();
+      return rows.reduce((sum, row) => sum + Number(row.files), 0);
     },
 
     async pruneChannel(
@@ -399,8 +448,8 @@ export function fileCatalog(db: Db): FileCatalog {
       let query = db.selectFrom('audit_events').selectAll().where('channel_id', '=', channelId);
       if (filter.action !== undefined) query = query.where('action', '=', filter.action);
       if (filter.adminId !== undefined) query = query.where('admin_id', '=', filter.adminId);
-      if (filter.folder !== undefined) query = query.where('folder', '=', filter.folder);
-      if (filter.filename !== undefined) query = query.where('filename', '=', filter.filename);
+      if (filter.folder !== undefined) query = query.where('folder', 'in', await spellings.of(channelId, 'folder', filter.folder));
+      if (filter.filename !== undefined) query = query.where('filename', 'in', await spellings.of(channelId, 'file', filter.filename));
       if (filter.result !== undefined) query = query.where('result', '=', filter.result);
       if (filter.operationId !== undefined) query = query.where('operation_id', '=', filter.operationId);
       const rows = await query

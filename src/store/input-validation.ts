@@ -29,6 +29,11 @@ export function requireName(value: string, what: string): string {
   return name;
 }
 
+/** A name a caller looks a record up by, in the form names are stored in; not checked: a name nothing is stored under finds nothing. */
+export function lookupName(value: string): string {
+  return storedForm(value.trim());
+}
+
 /** One of the permissions the service checks, exactly as written there. */
 export function requirePermission(value: string): Permission {
   if (!isPermission(value)) {

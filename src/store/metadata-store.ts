@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { adminRecords } from './admin-records.ts';
 import { channelRecords } from './channel-records.ts';
 import { fileCatalog } from './file-catalog.ts';
+import { legacySpellings } from './legacy-spellings.ts';
 import { nonceAndRevocationRecords } from './nonce-and-revocation-records.ts';
 import { principalLookup } from './principal-lookup.ts';
 import type { Database, Engine } from './schema.ts';
@@ -16,12 +17,13 @@ import type { MetadataStore } from './types.ts';
  */
 export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => number = Date.now): MetadataStore {
   let closing: Promise<void> | undefined;
+  const spellings = legacySpellings(db);
   return {
     engine,
-    files: fileCatalog(db),
+    files: fileCatalog(db, spellings),
     ...tenantRecords(db, now),
     ...adminRecords(db, now),
-    ...channelRecords(db, now),
+    ...channelRecords(db, now, spellings),
     ...principalLookup(db),
     ...nonceAndRevocationRecords(db),
     ...serviceSecrets(db),

@@ -52,13 +52,19 @@ export function pageFrom<T>(
   return { items, next: encodeCursor(keyOf(items[items.length - 1]!)) };
 }
 
-/** A list ordered by one string column whose values are unique in it: a folder's filenames, a channel's folders or backups. */
+/**
+ * A list ordered by one string column whose values are unique in it: a folder's filenames, a
+ * channel's folders or backups; or by two, when the first is unique only with the second (the
+ * files of a folder and of its look-alike spellings, by filename then folder).
+ */
 interface KeyOrder<DB, TB extends keyof DB, T> {
   /** The column, as the query names it (`v.filename`). */
   column: StringReference<DB, TB>;
+  /** The second column, if any: the cursor then holds both values. */
+  tieBreak?: StringReference<DB, TB> | undefined;
   descending?: boolean;
-  /** The column's value in an item: the cursor of a page that ends with it. */
-  keyOf(item: T): string;
+  /** The columns' values in an item: the cursor of a page that ends with it. */
+  keyOf(item: T): readonly string[];
 }
 
 /** One page of `query`'s rows, as items, in `order`: those after the cursor's key. */
@@ -68,11 +74,15 @@ export async function pageByKey<DB, TB extends keyof DB, O, T>(
   toItem: (row: O) => T,
   order: KeyOrder<DB, TB, T>,
 ): Promise<Page<T>> {
-  const column = sql.ref(order.column);
-  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, ['string'])[0];
-  const rows = await (after === undefined ? query : query.where(sql<boolean>`${column} ${sql.raw(order.descending ? '<' : '>')} ${after}`))
-    .orderBy(column, order.descending ? 'desc' : 'asc')
-    .limit(page.limit + 1)
-    .execute();
-  return pageFrom(rows.map(toItem), page.limit, (item) => [order.keyOf(item)]);
+  const columns = [order.column, ...(order.tieBreak === undefined ? [] : [order.tieBreak])].map((column) => sql.ref(column));
+  const shape = columns.map(() => 'string' as const);
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, shape);
+  const key = sql.join(columns);
+  const values = sql.join(after ?? []);
+  const comparison = sql.raw(order.descending ? '<' : '>');
+  // Row values compare the same on both engines (SQLite has them since 3.15).
+  let ordered = after === undefined ? query : query.where(sql<boolean>`(${key}) ${comparison} (${values})`);
+  for (const column of columns) ordered = ordered.orderBy(column, order.descending ? 'desc' : 'asc');
+  const rows = await ordered.limit(page.limit + 1).execute();
+  return pageFrom(rows.map(toItem), page.limit, (item) => order.keyOf(item));
 }

@@ -182,6 +182,18 @@ export interface PublicCopiesDueTable {
   queued_at: number;
 }
 
+/**
+ * A name an older release stored in another form than NFC, with its NFC form (migration 012): how a
+ * caller's name in either spelling finds it. scope_id: the channel of a folder or file name, the
+ * tenant of a channel name.
+ */
+export interface LegacySpellingsTable {
+  scope_id: string;
+  kind: 'folder' | 'file' | 'channel';
+  spelling: string;
+  name: string;
+}
+
 export interface Database {
   tenants: TenantsTable;
   tenant_features: TenantFeaturesTable;
@@ -202,6 +214,7 @@ export interface Database {
   audit_events: AuditEventsTable;
   pending_writes: PendingWritesTable;
   public_copies_due: PublicCopiesDueTable;
+  legacy_spellings: LegacySpellingsTable;
 }
 
 export type Engine = 'sqlite' | 'postgres';

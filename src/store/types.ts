@@ -91,7 +91,8 @@ export interface AdminRecords {
 /** Finding the channel a request or a command names. */
 export interface ChannelLookup {
   getChannel(id: string): Promise<Channel | undefined>;
-  findChannelByName(tenantId: string, name: string): Promise<Channel | undefined>;
+  /** Every channel of the tenant stored under that name or a look-alike spelling of it (an older release's): none, one, or look-alikes. */
+  findChannelsNamed(tenantId: string, name: string): Promise<Channel[]>;
 }
 
 /** The channels an admin may use: what `GET /api/channels` lists. */
@@ -103,6 +104,8 @@ export interface LinkedChannelListing {
 export interface ChannelRecords extends ChannelLookup, LinkedChannelListing {
   createChannel(input: { tenantId: string; name: string }): Promise<Channel>;
   listChannels(tenantId: string): Promise<Channel[]>;
+  /** The tenant's channel of that name (in any spelling: NFC, or another an older release stored); NAME_AMBIGUOUS when two look alike. */
+  findChannelByName(tenantId: string, name: string): Promise<Channel | undefined>;
   /** The channels of that name in every tenant (names are unique per tenant only), oldest first. */
   findChannelsByName(name: string): Promise<Channel[]>;
   linkChannel(channelId: string, adminId: string): Promise<void>;

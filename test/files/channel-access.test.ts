@@ -43,7 +43,7 @@ for (const engine of ENGINES) {
         };
       const counted: ChannelLookup & LinkedChannelListing = {
         getChannel: counting('getChannel', (id: string) => store.getChannel(id)),
-        findChannelByName: counting('findChannelByName', (tenantId: string, name: string) => store.findChannelByName(tenantId, name)),
+        findChannelsNamed: counting('findChannelsNamed', (tenantId: string, name: string) => store.findChannelsNamed(tenantId, name)),
         listLinkedChannels: counting('listLinkedChannels', store.listLinkedChannels.bind(store)),
       };
       access = new ChannelAccess(counted, new AuditTrail(store.files, console));
@@ -74,7 +74,7 @@ for (const engine of ENGINES) {
 
     test('by name: an unlinked channel and a missing name cost the same and leave no record', async () => {
       const [existing, missing] = [await attempt('unlinked'), await attempt('no-such-channel')];
-      assert.deepEqual(existing, { code: 'CHANNEL_NOT_FOUND', calls: ['findChannelByName'] });
+      assert.deepEqual(existing, { code: 'CHANNEL_NOT_FOUND', calls: ['findChannelsNamed'] });
       assert.deepEqual(missing, existing);
       // Another tenant's channel name is not even looked at: names resolve inside the caller's tenant.
       assert.deepEqual(await attempt(theirs.channel.name === 'main' ? 'main-of-theirs' : theirs.channel.name), missing);

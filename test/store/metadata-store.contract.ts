@@ -4,6 +4,7 @@ import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
 import { backupContract } from './contract/backups.ts';
 import { channelAndPrincipalContract } from './contract/channels-and-principal.ts';
 import { lifecycleContract } from './contract/lifecycle.ts';
+import { nameContract } from './contract/names.ts';
 import { nonceAndRevocationContract } from './contract/nonces-and-revocations.ts';
 import { ContractContext, type TestStorage } from './contract/support.ts';
 import { tenantAndAdminContract } from './contract/tenants-and-admins.ts';
@@ -33,6 +34,7 @@ export function metadataStoreContract(engine: 'sqlite' | 'postgres', createStora
 
     tenantAndAdminContract(ctx);
     channelAndPrincipalContract(ctx);
+    nameContract(ctx);
     nonceAndRevocationContract(ctx);
     lifecycleContract(ctx);
     backupContract(ctx);

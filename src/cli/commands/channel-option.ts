@@ -12,7 +12,7 @@ export const channelOptions: Record<string, OptionSpec> = {
   tenant: { type: 'string', placeholder: 'ID', description: 'Tenant id (t_…) of the channel named by --channel' },
 };
 
-type Lookup = ChannelLookup & Pick<ChannelRecords, 'findChannelsByName'>;
+type Lookup = ChannelLookup & Pick<ChannelRecords, 'findChannelByName' | 'findChannelsByName'>;
 
 /**
  * The operator names a channel by id, or by name within a tenant. Names are unique per tenant only,
