@@ -6,10 +6,10 @@ import { pageRequestOf } from '../page-request.ts';
 import { actorOf, channelOf } from '../plugins/channel-scope.ts';
 import { FolderSchema } from '../schemas/channels.ts';
 import { AuditEventSchema, AuditQuery, BackupSchema, ChannelParams, PageQuery, pageOf } from '../schemas/files.ts';
-import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
 
-const errors = { ...authenticatedErrorResponses, ...problemResponses(404) };
+const errors = channelErrorResponses;
 
 /** Folders, backups and the audit log of a channel; registered in the channel scope. */
 export default async function channelRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
@@ -43,7 +43,7 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
         tags: ['backups'],
         security: WALLET_SECURITY,
         params: ChannelParams,
-        response: { 201: BackupSchema, ...errors, ...problemResponses(409, 413, 415, 507) },
+        response: { 201: BackupSchema, ...errors, ...problemResponses(413, 415, 507) },
       },
     },
     async (request, reply) => {

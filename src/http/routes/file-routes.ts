@@ -25,10 +25,10 @@ import {
   UploadHeaders,
   VersionSchema,
 } from '../schemas/files.ts';
-import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { WALLET_OR_SIGNED_LINK_SECURITY, WALLET_SECURITY } from '../schemas/security.ts';
 
-const errors = { ...authenticatedErrorResponses, ...problemResponses(404) };
+const errors = channelErrorResponses;
 
 /** Upload, download, list, delete and version history of channel files; registered in the channel scope. */
 export default async function fileRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {

@@ -6,10 +6,10 @@ import { pageRequestOf } from '../page-request.ts';
 import { channelOf, folderOf } from '../plugins/channel-scope.ts';
 import { ChannelParams, FolderParams, PageQuery, pageOf } from '../schemas/files.ts';
 import { ChangesQuery, DeletedFileSchema, FileChangeSchema } from '../schemas/history.ts';
-import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { channelErrorResponses } from '../schemas/problem.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
 
-const errors = { ...authenticatedErrorResponses, ...problemResponses(404) };
+const errors = channelErrorResponses;
 
 /** A channel's past: deleted files that can still be restored, and what changed between backups; registered in the channel scope. */
 export default async function historyRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {

@@ -6,7 +6,7 @@ import { actorOf, channelOf, filePathOf } from '../plugins/channel-scope.ts';
 import { matchPrecondition } from '../preconditions.ts';
 import { requireEmptyRestoreBody } from '../restore-body.ts';
 import { FileParams, IfMatchHeaders, RestoreQuery } from '../schemas/files.ts';
-import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { responseHeader, VERSION_ID } from '../schemas/response-header-shapes.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
 
@@ -54,8 +54,8 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
             },
             content: { [RESTORE_CONTENT_TYPE]: { schema: Type.String({ format: 'uri' }) } },
           },
-          ...authenticatedErrorResponses,
-          ...problemResponses(404, 412, 413, 415, 507),
+          ...channelErrorResponses,
+          ...problemResponses(412, 413, 415, 507),
         },
       },
     },

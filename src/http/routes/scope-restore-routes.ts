@@ -7,7 +7,7 @@ import { actorOf, channelOf, folderOf } from '../plugins/channel-scope.ts';
 import { matchPrecondition } from '../preconditions.ts';
 import { requireEmptyRestoreBody } from '../restore-body.ts';
 import { ChannelParams, FolderParams } from '../schemas/files.ts';
-import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { PlanIfMatchHeaders, ScopeRestoreQuery, ScopeRestoreResultSchema } from '../schemas/scope-restore.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
 
@@ -29,8 +29,8 @@ const route = {
 
 const response = {
   200: ScopeRestoreResultSchema,
-  ...authenticatedErrorResponses,
-  ...problemResponses(404, 412, 413, 415, 507),
+  ...channelErrorResponses,
+  ...problemResponses(412, 413, 415, 507),
 };
 
 /** Restores of a folder or of a whole channel from a backup; registered in the channel scope. */

@@ -24,6 +24,22 @@ export const ProblemSchema = Type.Object(
           "503 of a write: 'unchanged' when it was undone (nothing changed), 'unknown' when the database stopped answering while it was recorded (it took effect whole or not at all; the file's ETag tells which once the database is back)",
       }),
     ),
+    lookalikes: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            spelling: Type.String({
+              description: 'The stored name with every character outside printable ASCII as its code point: e\\u0301.txt',
+            }),
+          },
+          { additionalProperties: true },
+        ),
+        {
+          description:
+            "NAME_AMBIGUOUS: the stored records a name means, which an older release stored under look-alike spellings (NFC and NFD): for files their folder, filename and, when live, etag, size and updatedAt (If-Match with one's etag chooses it); for channels their id and name",
+        },
+      ),
+    ),
     channelCreatedAt: Type.Optional(
       Type.String({
         format: 'date-time',
@@ -42,7 +58,7 @@ const MEANINGS: Record<ProblemStatus, string> = {
   401: 'Not signed in: wallet headers missing, malformed, expired, revoked or not an admin (AUTH_…)',
   403: 'Signed in, but not allowed (PERMISSION_DENIED, ADMIN_SUSPENDED, PUBLISHED_WALLET_REFUSED, LINK_INVALID)',
   404: 'No such channel, folder, file, version, backup or retained instant (…_NOT_FOUND, INSTANT_NOT_RETAINED)',
-  409: 'Conflicts with the current state (BACKUP_EXISTS)',
+  409: 'Conflicts with the current state (BACKUP_EXISTS), or names two records an older release stored under look-alike spellings (NAME_AMBIGUOUS, with lookalikes)',
   412: 'If-Match / If-None-Match not met; nothing changed (PRECONDITION_FAILED, with currentEtag)',
   413: 'The body is too large (PAYLOAD_TOO_LARGE)',
   415: 'A body of a type this operation does not read (UNSUPPORTED_MEDIA_TYPE)',
@@ -74,3 +90,9 @@ export const baseErrorResponses = problemResponses(400, 500);
 
 /** What a wallet-authenticated operation adds: no or bad credentials, not allowed, the sign-in limit, an unavailable dependency. */
 export const authenticatedErrorResponses = { ...baseErrorResponses, ...problemResponses(401, 403, 429, 503) };
+
+/**
+ * What every operation on a channel path adds: no such channel (folder, file…), and a channel name,
+ * folder or file name that names two records an older release stored under look-alike spellings.
+ */
+export const channelErrorResponses = { ...authenticatedErrorResponses, ...problemResponses(404, 409) };
