@@ -90,6 +90,9 @@ export type ScopeRestoreOptions = ({ backupTimestamp: string; at?: undefined } |
   ifMatch?: string | readonly string[];
 };
 
+/** A name as the service stores it (NFC); it finds what an older release stored in another spelling too. */
+const nameForm = (name: string): string => name.normalize('NFC');
+
 /** An instant as the service reads it (RFC 3339). */
 const instantText = (at: Date | string | undefined): string | undefined => (at instanceof Date ? at.toISOString() : at);
 
@@ -171,10 +174,11 @@ export function createClient(options: ClientOptions) {
     return response;
   };
 
+  // Names go in NFC, the form the service stores them in: 'e\u0301' typed on macOS is the 'é' it stores.
   const filePath = (channelRef: string, folder: string, filename: string) =>
-    `${folderPath(channelRef, folder)}/files/${encodeURIComponent(filename)}`;
-  const folderPath = (channelRef: string, folder: string) => `${channelPath(channelRef)}/folders/${encodeURIComponent(folder)}`;
-  const channelPath = (channelRef: string) => `/api/channels/${encodeURIComponent(channelRef)}`;
+    `${folderPath(channelRef, folder)}/files/${encodeURIComponent(nameForm(filename))}`;
+  const folderPath = (channelRef: string, folder: string) => `${channelPath(channelRef)}/folders/${encodeURIComponent(nameForm(folder))}`;
+  const channelPath = (channelRef: string) => `/api/channels/${encodeURIComponent(nameForm(channelRef))}`;
   const pageQuery = (page: PageRequest = {}) => ({ limit: page.limit, cursor: page.cursor });
 
   return {
@@ -260,8 +264,8 @@ export function createClient(options: ClientOptions) {
       if (!response.ok) throw new HttpError(response.status, `${response.status}: the file's metadata was refused`, '');
       const etag = response.headers.get('etag') ?? '';
       return {
-        folder,
-        filename,
+        folder: nameForm(folder),
+        filename: nameForm(filename),
         size: Number(response.headers.get('content-length') ?? 0),
         sha256: etag.replace(/^W\//, '').replaceAll('"', ''),
         contentType: response.headers.get('content-type') ?? 'application/octet-stream',
@@ -343,14 +347,21 @@ export function createClient(options: ClientOptions) {
      */
     changes: async (channelRef: string, query: ChangesQuery): Promise<Page<FileChange>> => {
       const { from, fromAt, to, toAt, folder } = query;
-      const states = { from, fromAt: instantText(fromAt), to, toAt: instantText(toAt), folder };
+      const states = { from, fromAt: instantText(fromAt), to, toAt: instantText(toAt), folder: folder && nameForm(folder) };
       return json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/changes`, query: { ...pageQuery(query), ...states } }));
     },
 
     /** Newest first; the filters (all optional) combine with AND. Pass the same filters with a page's cursor. */
     listAudit: async (channelRef: string, query: AuditQuery = {}): Promise<Page<AuditEvent>> => {
       const { action, adminId, folder, filename, result, operationId } = query;
-      const filters = { action, adminId, folder, filename, result, operationId };
+      const filters = {
+        action,
+        adminId,
+        folder: folder && nameForm(folder),
+        filename: filename && nameForm(filename),
+        result,
+        operationId,
+      };
       return json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/audit`, query: { ...pageQuery(query), ...filters } }));
     },
   };

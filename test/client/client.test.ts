@@ -270,6 +270,20 @@ describe('the client library against the service (sqlite)', () => {
     await assert.rejects(client.deleteFile(channel, 'cond', 'plan.txt', { ifMatch: '*' }), preconditionFailed);
   });
 
+  test('names go out in NFC, the form the service stores: a name typed in NFD (macOS) is the same file', async () => {
+    const { client, counter } = clientOf(fromViemAccount(fixture.ownerWallet.account));
+    const [folder, filename] = ['Übersicht'.normalize('NFD'), 'café.txt'.normalize('NFD')];
+    const uploaded = await client.upload(channel, folder, filename, 'typed on a Mac', 'text/plain');
+    assert.deepEqual([uploaded.file.folder, uploaded.file.filename], ['Übersicht'.normalize('NFC'), 'café.txt'.normalize('NFC')]);
+    const stat = await client.stat(channel, folder, filename);
+    assert.deepEqual([stat?.folder, stat?.filename], ['Übersicht'.normalize('NFC'), 'café.txt'.normalize('NFC')]);
+    assert.equal((await client.listFiles(channel, folder)).items.length, 1);
+    assert.equal((await client.listAudit(channel, { folder, filename, action: 'upload' })).items.length, 1);
+    const sent = counter.paths.filter((path) => path.includes('/folders/'));
+    assert.ok(sent.length >= 3);
+    for (const path of sent) assert.ok(path.includes(encodeURIComponent('Übersicht'.normalize('NFC'))), path);
+  });
+
   test('an answer that is not a problem is an HttpError with its status and body', async () => {
     const client = createClient({
       baseUrl: svc.baseUrl,
