@@ -18,10 +18,18 @@ export const AuditQuery = Type.Object({
   action: Type.Optional(Type.Enum([...AUDIT_ACTIONS], { description: 'Only events of this action' })),
   adminId: Type.Optional(Type.String({ minLength: 1, maxLength: MAX_AUDIT_ID_LENGTH, description: 'Only events of this admin (adm_…)' })),
   folder: Type.Optional(
-    Type.String({ minLength: 1, maxLength: MAX_AUDIT_NAME_LENGTH, description: 'Only events naming this folder, exactly' }),
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_AUDIT_NAME_LENGTH,
+      description: 'Only events naming this folder (in either Unicode spelling, NFC or NFD)',
+    }),
   ),
   filename: Type.Optional(
-    Type.String({ minLength: 1, maxLength: MAX_AUDIT_NAME_LENGTH, description: 'Only events naming this file name, exactly' }),
+    Type.String({
+      minLength: 1,
+      maxLength: MAX_AUDIT_NAME_LENGTH,
+      description: 'Only events naming this file name (in either Unicode spelling, NFC or NFD)',
+    }),
   ),
   result: Type.Optional(Type.Enum([...AUDIT_RESULTS], { description: 'ok, refused (4xx) or failed (5xx)' })),
   operationId: Type.Optional(
