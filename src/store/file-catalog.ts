@@ -43,7 +43,7 @@ import type {
 import { newAuditId } from './ids.ts';
 import { canBeStoredKey } from './input-validation.ts';
 import { resolveInstant, retainFrom } from './instant-queries.ts';
-import { abandonWrite, commitDelete, commitWrite, journalWrite } from './live-file-commits.ts';
+import { abandonWrite, commitDelete, commitWrite, journalWrite, upsertLiveRow } from './live-file-commits.ts';
 import { decodeCursor, pageByKey, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
 
@@ -81,21 +81,7 @@ export function fileCatalog(db: Db): FileCatalog {
           { files: existing ? 0 : 1, bytes: record.size - (existing ? Number(existing.size) : 0) },
           record.updatedAt,
         );
-        const row = fileRow(record, seq);
-        await trx
-          .insertInto('files')
-          .values(row)
-          .onConflict((oc) =>
-            oc.columns(['channel_id', 'folder', 'filename']).doUpdateSet({
-              size: row.size,
-              sha256: row.sha256,
-              content_type: row.content_type,
-              updated_at: row.updated_at,
-              since_seq: row.since_seq,
-              blob_key: row.blob_key,
-            }),
-          )
-          .execute();
+        await upsertLiveRow(trx, fileRow(record, seq));
         await endLiveSpan(trx, record.channelId, record.folder, record.filename, seq);
         if (!existing) await countInFolder(trx, record.channelId, record.folder, 1);
         return existing ? 'replaced' : 'created';
