@@ -15,6 +15,7 @@ import {
 } from './channel-history.ts';
 import { BACKUP_UNIQUE, violates } from './database-errors.ts';
 import { listDeleted } from './deleted-files-queries.ts';
+import type { DurableTransaction } from './durable-transaction.ts';
 import {
   auditRow,
   backupRow,
@@ -63,7 +64,7 @@ function olderThan(cursor: string | undefined) {
 }
 
 /** The file catalog: files, versions, backups, pending writes and the audit log, on the metadata's database. */
-export function fileCatalog(db: Db): FileCatalog {
+export function fileCatalog(db: Db, durably: DurableTransaction = (work) => db.transaction().execute(work)): FileCatalog {
   const catalog: FileCatalog = {
     async putFile(record: FileRecord): Promise<'created' | 'replaced'> {
       return db.transaction().execute(async (trx) => {
@@ -231,7 +232,8 @@ export function fileCatalog(db: Db): FileCatalog {
       channelId: string,
       rules: { keepLast: number; backupsOlderThan: number; versionsOlderThan: number },
     ): Promise<string[]> {
-      return db.transaction().execute(async (trx) => {
+      // Durable: the caller removes the blobs of the rows it deletes, which a commit taken back by a power loss would name again.
+      return durably(async (trx) => {
         const expiredBackups = (
           await trx
             .selectFrom('backups')

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { adminRecords } from './admin-records.ts';
 import { channelRecords } from './channel-records.ts';
+import { durableTransaction } from './durable-transaction.ts';
 import { fileCatalog } from './file-catalog.ts';
 import { nonceAndRevocationRecords } from './nonce-and-revocation-records.ts';
 import { principalLookup } from './principal-lookup.ts';
@@ -18,7 +19,7 @@ export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => n
   let closing: Promise<void> | undefined;
   return {
     engine,
-    files: fileCatalog(db),
+    files: fileCatalog(db, durableTransaction(db, engine)),
     ...tenantRecords(db, now),
     ...adminRecords(db, now),
     ...channelRecords(db, now),
