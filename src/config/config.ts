@@ -103,6 +103,14 @@ export interface HttpLimits {
   maxConnections: number;
 }
 
+/** Headers beyond the service contract's CORS lists, appended to them (http/cors-headers.ts). */
+export interface CorsExtras {
+  /** CORS_EXTRA_ALLOW_HEADERS: request headers a cross-origin page may send besides the contract's. */
+  allowHeaders: readonly string[];
+  /** CORS_EXTRA_EXPOSE_HEADERS: response headers a cross-origin page may read besides the contract's. */
+  exposeHeaders: readonly string[];
+}
+
 export interface Config {
   host: string;
   port: number;
@@ -112,6 +120,8 @@ export interface Config {
   production: boolean;
   databaseUrl: string | undefined;
   corsOrigins: string[];
+  /** Headers beyond the contract's that cross-origin pages may send and read (cors-headers.ts); none by default. */
+  corsExtras: CorsExtras;
   limits: HttpLimits;
   auth: AuthConfig;
   files: FilesConfig;
@@ -190,6 +200,21 @@ function parseAuthDomain(entry: string, problems: string[]): { domain: string; s
   return { domain: lower };
 }
 
+/** An HTTP field name (RFC 9110 token); never `*`, which would mean any header were credentials not allowed. */
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+function headerNames(read: EnvReader, name: string): string[] {
+  const names = read.list(name) ?? [];
+  for (const header of names) {
+    if (header === '*' || !FIELD_NAME.test(header)) {
+      read.problems.push(
+        `${name} entry ${JSON.stringify(header.slice(0, 60))} must be a header name such as If-Match${header === '*' ? ' ("*" is not allowed: responses allow credentials)' : ''}`,
+      );
+    }
+  }
+  return names;
+}
+
 function validateCorsOrigin(origin: string): string | undefined {
   if (origin === '*') return 'CORS_ORIGINS cannot be "*" because responses allow credentials; list the origins';
   if (!/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d+)?$/.test(origin)) {
@@ -243,6 +268,10 @@ export function loadConfig(env: Env = process.env): Config {
     const problem = validateCorsOrigin(origin);
     if (problem) read.problems.push(problem);
   }
+  const corsExtras: CorsExtras = {
+    allowHeaders: headerNames(read, 'CORS_EXTRA_ALLOW_HEADERS'),
+    exposeHeaders: headerNames(read, 'CORS_EXTRA_EXPOSE_HEADERS'),
+  };
   const listedDomains = read.list('AUTH_DOMAINS')?.flatMap((entry) => parseAuthDomain(entry, read.problems) ?? []);
   const domainEntries =
     listedDomains ?? defaultAuthDomains(publicBaseUrl, publicBase === undefined ? host : undefined, port).map((domain) => ({ domain }));
@@ -277,6 +306,7 @@ export function loadConfig(env: Env = process.env): Config {
     production: read.string('NODE_ENV', 'development') === 'production',
     databaseUrl: databaseUrl?.href,
     corsOrigins,
+    corsExtras,
     shutdownTimeoutSeconds: read.seconds('SHUTDOWN_TIMEOUT', 10, 0, 3600),
     limits: {
       requestTimeoutSeconds: read.seconds('REQUEST_TIMEOUT', 30, 1, 3600),

@@ -39,6 +39,16 @@ export const SETTINGS: readonly SettingInfo[] = [
     meaning: 'origins allowed to call from a browser (https://app.example.com, https://*.example.com)',
   },
   {
+    name: 'CORS_EXTRA_ALLOW_HEADERS',
+    fallback: 'none',
+    meaning: "request headers a page of another origin may send besides the contract's, e.g. If-Match,If-None-Match",
+  },
+  {
+    name: 'CORS_EXTRA_EXPOSE_HEADERS',
+    fallback: 'none',
+    meaning: "response headers a page of another origin may read besides the contract's, e.g. ETag,X-Kept-Version-Id",
+  },
+  {
     name: 'AUTH_DOMAINS',
     fallback: 'host of PUBLIC_BASE_URL; on a loopback HOST without it, also 127.0.0.1:PORT and localhost:PORT',
     meaning: 'domains a SIWE message may sign in to, each host[:port], optionally with its scheme',

@@ -101,7 +101,11 @@ export async function removeLiveFile(deps: LiveWriteDeps, current: FileRecord, d
     const record = await catalog.getFile(current.channelId, current.folder, current.filename).catch(() => null);
     if (record?.blobKey === current.blobKey) throw writeUndone(failure);
     if (record === null) throw writeUnconfirmed(failure);
-    return commit();
+    try {
+      return await commit();
+    } catch (error) {
+      throw isOutage(error) ? writeUnconfirmed(error) : error;
+    }
   });
   await deps.publicCopies?.follow(current);
   return kept;

@@ -9,7 +9,7 @@ import type { Metrics } from '../observability/metrics.ts';
 import type { Readiness } from '../observability/readiness.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { BodyIdleGuard } from './body-idle-guard.ts';
-import { answerClientError, answerConnect, answerStalledBody, answerUnmetExpectation } from './client-errors.ts';
+import { clientErrorAnswers } from './client-errors.ts';
 import { loadConsoleAssets } from './console-assets.ts';
 import type { FilesRouteDeps } from './files-route-deps.ts';
 import { lazyRequestLogger } from './lazy-request-logger.ts';
@@ -19,7 +19,7 @@ import httpFraming from './plugins/http-framing.ts';
 import jsonBody from './plugins/json-body.ts';
 import openapi from './plugins/openapi.ts';
 import queryParameters from './plugins/query-parameters.ts';
-import responseHeaders, { BASE_HEADERS } from './plugins/response-headers.ts';
+import responseHeaders, { baseHeaders } from './plugins/response-headers.ts';
 import walletAuth from './plugins/wallet-auth.ts';
 import { RequestLog } from './request-log.ts';
 import apiReferenceRoutes from './routes/api-reference-routes.ts';
@@ -51,6 +51,8 @@ const MAX_ENCODED_SEGMENT = 255 * 3;
 /** Builds the HTTP application without listening; production and tests use this same function. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, authenticator } = deps;
+  const everyAnswer = baseHeaders(config.corsExtras);
+  const { answerClientError, answerConnect, answerStalledBody, answerUnmetExpectation } = clientErrorAnswers(everyAnswer);
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     genReqId: () => randomUUID(),
@@ -78,7 +80,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // default (100 characters) would refuse legitimate names with 414.
     routerOptions: { maxParamLength: MAX_ENCODED_SEGMENT },
     // Errors the router raises before any route runs (414, malformed escapes) get the one format too.
-    frameworkErrors: (error, request, reply) => sendRouterProblem(request, reply, error, BASE_HEADERS),
+    frameworkErrors: (error, request, reply) => sendRouterProblem(request, reply, error, everyAnswer),
   });
 
   app.server.maxConnections = config.limits.maxConnections;
@@ -90,7 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(queryParameters);
   // Registered early so that its onResponse hook sees every route.
   await app.register(fp(metricsRoute), { metrics: deps.metrics, token: config.metricsToken });
-  await app.register(responseHeaders, { corsOrigins: config.corsOrigins });
+  await app.register(responseHeaders, { corsOrigins: config.corsOrigins, corsExtras: config.corsExtras });
   await app.register(httpFraming);
   await app.register(jsonBody);
   await app.register(openapi, { publicBaseUrl: config.publicBaseUrl, version: SERVICE_VERSION });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { AppError, type ErrorCode } from '../errors/app-error.ts';
-import { ALLOWED_METHODS, BASE_HEADERS } from './plugins/response-headers.ts';
+import { ALLOWED_METHODS } from './cors-headers.ts';
 import { PROBLEM_CONTENT_TYPE } from './schemas/problem.ts';
 
 /** Node's codes for requests it could not read, with ours. */
@@ -12,16 +12,30 @@ const CLIENT_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { code: 'REQUEST_TIMEOUT', detail: 'The request line and headers did not arrive within REQUEST_TIMEOUT' },
 };
 
+/** The headers every answer carries (response-headers.ts's baseHeaders), for answers no Fastify request owns. */
+type BaseHeaders = Record<string, string | string[]>;
+
+/** The answers given outside Fastify's request cycle, each with `headers` and the one error format. */
+export function clientErrorAnswers(headers: BaseHeaders) {
+  return {
+    answerClientError: (error: Error & { code?: string }, socket: Socket) => answerClientError(headers, error, socket),
+    answerStalledBody: (request: IncomingMessage, response: ServerResponse) => answerStalledBody(headers, request, response),
+    answerConnect: (request: IncomingMessage, socket: Socket) => answerConnect(headers, request, socket),
+    answerUnmetExpectation: (request: IncomingMessage, response: ServerResponse) => answerUnmetExpectation(headers, request, response),
+  };
+}
+
 /**
  * Answers a request that Node's HTTP parser refused before Fastify saw it (oversized headers, a
  * request that took too long to arrive, malformed HTTP), in the one error format and with the
  * headers every answer carries, instead of Fastify's plain JSON 400. There is no route and no
  * readable path, so the problem has no `instance`.
  */
-export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+function answerClientError(headers: BaseHeaders, error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return;
   const known = error.code ? CLIENT_ERRORS[error.code] : undefined;
   writeProblem(
+    headers,
     socket,
     new AppError(
       known?.code ?? 'HTTP_MALFORMED',
@@ -36,7 +50,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
  * stream, so whatever was reading it (an upload) fails now and keeps nothing, instead of waiting
  * for a client that may never send or close.
  */
-export function answerStalledBody(request: IncomingMessage, response: ServerResponse): void {
+function answerStalledBody(headers: BaseHeaders, request: IncomingMessage, response: ServerResponse): void {
   const socket = request.socket;
   // A pipelined request's response waits for the socket until the earlier ones are written.
   const answerable = response.socket === socket && !response.headersSent && socket.writable;
@@ -44,7 +58,7 @@ export function answerStalledBody(request: IncomingMessage, response: ServerResp
     socket.destroy();
     return;
   }
-  writeProblem(socket, new AppError('REQUEST_TIMEOUT', 'The request body stopped arriving for longer than BODY_IDLE_TIMEOUT'));
+  writeProblem(headers, socket, new AppError('REQUEST_TIMEOUT', 'The request body stopped arriving for longer than BODY_IDLE_TIMEOUT'));
   socket.once('finish', () => socket.destroy());
 }
 
@@ -52,18 +66,18 @@ export function answerStalledBody(request: IncomingMessage, response: ServerResp
  * A CONNECT (a tunnel request, which Node hands to no route): without this listener Node closes
  * the connection without a word. This service is no proxy; the answer says so, in the one format.
  */
-export function answerConnect(_request: IncomingMessage, socket: Socket): void {
+function answerConnect(headers: BaseHeaders, _request: IncomingMessage, socket: Socket): void {
   if (!socket.writable) return;
-  writeProblem(socket, new AppError('METHOD_NOT_ALLOWED', 'CONNECT is not served: this service opens no tunnels'), {
+  writeProblem(headers, socket, new AppError('METHOD_NOT_ALLOWED', 'CONNECT is not served: this service opens no tunnels'), {
     Allow: ALLOWED_METHODS.join(', '),
   });
 }
 
 /** Writes a whole HTTP answer on a socket no Fastify request owns, then closes it. */
-function writeProblem(socket: Socket, error: AppError, extraHeaders: Record<string, string> = {}): void {
+function writeProblem(base: BaseHeaders, socket: Socket, error: AppError, extraHeaders: Record<string, string> = {}): void {
   const body = problemBody(error, undefined);
   const headers = {
-    ...BASE_HEADERS,
+    ...base,
     ...extraHeaders,
     'Content-Type': PROBLEM_CONTENT_TYPE,
     'Content-Length': String(Buffer.byteLength(body)),
@@ -78,14 +92,14 @@ function writeProblem(socket: Socket, error: AppError, extraHeaders: Record<stri
  * handles): Node would answer 417 itself, bare, without the contract's headers (found by the fuzz
  * suite); this answers it in the one error format. The request is not processed.
  */
-export function answerUnmetExpectation(request: IncomingMessage, response: ServerResponse): void {
+function answerUnmetExpectation(headers: BaseHeaders, request: IncomingMessage, response: ServerResponse): void {
   const error = new AppError(
     'EXPECTATION_FAILED',
     `This server meets no "Expect: ${String(request.headers.expect).slice(0, 100)}"; send the request without it`,
   );
   const body = problemBody(error, (request.url ?? '/').split('?')[0]);
   response.writeHead(error.status, {
-    ...BASE_HEADERS,
+    ...headers,
     'Content-Type': PROBLEM_CONTENT_TYPE,
     'Content-Length': Buffer.byteLength(body),
     Connection: 'close',

@@ -15,6 +15,7 @@ import {
 } from './channel-history.ts';
 import { BACKUP_UNIQUE, violates } from './database-errors.ts';
 import { listDeleted } from './deleted-files-queries.ts';
+import type { DurableTransaction } from './durable-transaction.ts';
 import {
   auditRow,
   backupRow,
@@ -46,7 +47,7 @@ import { newAuditId } from './ids.ts';
 import { canBeStoredKey } from './input-validation.ts';
 import { resolveInstant, retainFrom } from './instant-queries.ts';
 import { type LegacySpellings, legacySpellings } from './legacy-spellings.ts';
-import { abandonWrite, commitDelete, commitWrite, journalWrite } from './live-file-commits.ts';
+import { abandonWrite, commitDelete, commitWrite, journalWrite, upsertLiveRow } from './live-file-commits.ts';
 import { decodeCursor, pageByKey, pageFrom } from './page-cursor.ts';
 import type { Database } from './schema.ts';
 
@@ -70,7 +71,11 @@ function olderThan(cursor: string | undefined) {
  * database. A folder named in a listing, a count, the changes or the audit log's filter covers
  * every spelling of it an older release stored (legacy-spellings.ts): they look the same.
  */
-export function fileCatalog(db: Db, spellings: LegacySpellings = legacySpellings(db)): FileCatalog {
+export function fileCatalog(
+  db: Db,
+  durably: DurableTransaction = (work) => db.transaction().execute(work),
+  spellings: LegacySpellings = legacySpellings(db),
+): FileCatalog {
   const foldersOf = async (channelId: string, folder: string | undefined) =>
     folder === undefined ? undefined : spellings.of(channelId, 'folder', folder);
   const catalog: FileCatalog = {
@@ -90,21 +95,7 @@ export function fileCatalog(db: Db, spellings: LegacySpellings = legacySpellings
           { files: existing ? 0 : 1, bytes: record.size - (existing ? Number(existing.size) : 0) },
           record.updatedAt,
         );
-        const row = fileRow(record, seq);
-        await trx
-          .insertInto('files')
-          .values(row)
-          .onConflict((oc) =>
-            oc.columns(['channel_id', 'folder', 'filename']).doUpdateSet({
-              size: row.size,
-              sha256: row.sha256,
-              content_type: row.content_type,
-              updated_at: row.updated_at,
-              since_seq: row.since_seq,
-              blob_key: row.blob_key,
-            }),
-          )
-          .execute();
+        await upsertLiveRow(trx, fileRow(record, seq));
         await endLiveSpan(trx, record.channelId, record.folder, record.filename, seq);
         if (!existing) await countInFolder(trx, record.channelId, record.folder, 1);
         return existing ? 'replaced' : 'created';
@@ -294,7 +285,8 @@ export function fileCatalog(db: Db, spellings: LegacySpellings = legacySpellings
       channelId: string,
       rules: { keepLast: number; backupsOlderThan: number; versionsOlderThan: number },
     ): Promise<string[]> {
-      return db.transaction().execute(async (trx) => {
+      // Durable: the caller removes the blobs of the rows it deletes, which a commit taken back by a power loss would name again.
+      return durably(async (trx) => {
         const expiredBackups = (
           await trx
             .selectFrom('backups')

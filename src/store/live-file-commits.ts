@@ -63,21 +63,7 @@ export function commitWrite(db: Db, commit: WriteCommit): Promise<CommittedWrite
       await trx.insertInto('file_versions').values(row).execute();
       kept = toFileVersion(row);
     }
-    const row = fileRow(file, seq);
-    await trx
-      .insertInto('files')
-      .values(row)
-      .onConflict((oc) =>
-        oc.columns(['channel_id', 'folder', 'filename']).doUpdateSet({
-          size: row.size,
-          sha256: row.sha256,
-          content_type: row.content_type,
-          updated_at: row.updated_at,
-          since_seq: row.since_seq,
-          blob_key: row.blob_key,
-        }),
-      )
-      .execute();
+    await upsertLiveRow(trx, fileRow(file, seq));
     if (!live) await countInFolder(trx, file.channelId, file.folder, 1);
     if (commit.publicCopy) await queuePublicCopy(trx, file, file.updatedAt);
     return { created: !live, kept, already: false };
@@ -117,6 +103,24 @@ export async function abandonWrite(db: Db, id: string, at: number): Promise<bool
     .where('abandoned_at', 'is', null)
     .executeTakeFirst();
   return marked.numUpdatedRows === 1n;
+}
+
+/** The file's live record, inserted or replaced whole. */
+export async function upsertLiveRow(trx: Trx, row: FilesTable): Promise<void> {
+  await trx
+    .insertInto('files')
+    .values(row)
+    .onConflict((oc) =>
+      oc.columns(['channel_id', 'folder', 'filename']).doUpdateSet({
+        size: row.size,
+        sha256: row.sha256,
+        content_type: row.content_type,
+        updated_at: row.updated_at,
+        since_seq: row.since_seq,
+        blob_key: row.blob_key,
+      }),
+    )
+    .execute();
 }
 
 /** The file's public copy must follow the record this transaction writes (public-copies.ts). */

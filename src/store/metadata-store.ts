@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { adminRecords } from './admin-records.ts';
 import { channelRecords } from './channel-records.ts';
+import { durableTransaction } from './durable-transaction.ts';
 import { fileCatalog } from './file-catalog.ts';
 import { legacySpellings } from './legacy-spellings.ts';
 import { nonceAndRevocationRecords } from './nonce-and-revocation-records.ts';
@@ -20,7 +21,7 @@ export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => n
   const spellings = legacySpellings(db);
   return {
     engine,
-    files: fileCatalog(db, spellings),
+    files: fileCatalog(db, durableTransaction(db, engine), spellings),
     ...tenantRecords(db, now),
     ...adminRecords(db, now),
     ...channelRecords(db, now, spellings),

@@ -137,11 +137,26 @@ for (const setup of FILE_SETUPS) {
         '--file',
         'x.txt',
         '--at',
-        '2000-01-01T00:00:00Z',
+        new Date(fixture.channel.createdAt).toISOString(),
         '--json',
       );
       assert.equal(before.code, 1);
-      assert.equal(JSON.parse(before.stdout || before.stderr).error.code, 'BACKUP_FILE_NOT_FOUND');
+      assert.equal(JSON.parse(before.stdout || before.stderr).error.code, 'BACKUP_FILE_NOT_FOUND', 'x.txt did not exist yet');
+      const typo = await cli(
+        'file',
+        'restore',
+        '--channel',
+        channel,
+        '--folder',
+        'at',
+        '--file',
+        'x.txt',
+        '--at',
+        '2000-01-01T00:00:00Z',
+        '--json',
+      );
+      assert.equal(typo.code, 1);
+      assert.equal(JSON.parse(typo.stdout || typo.stderr).error.code, 'INSTANT_BEFORE_CHANNEL', 'the channel did not exist yet');
       const both = await cli('channel', 'restore', '--channel', channel, '--at', first, '--backup', '20260101_000000');
       assert.equal(both.code, 2, 'a usage error');
     });

@@ -235,18 +235,33 @@ for (const setup of FILE_SETUPS) {
       assert.deepEqual(deletes.map((answer) => answer.status).sort(), [204, 412]);
     });
 
-    test('a page of another origin may send the conditions and read the ETag; the OpenAPI document describes them', async () => {
-      const preflight = await request(svc.baseUrl, client.filePath('c', 'x.txt'), {
-        method: 'OPTIONS',
-        headers: {
-          Origin: 'https://app.example.com',
-          'Access-Control-Request-Method': 'PUT',
-          'Access-Control-Request-Headers': 'if-match, if-none-match, x-wal',
+    test('a page of another origin may send the conditions and read the ETag once CORS_EXTRA_* say so (the contract lists neither); the OpenAPI document describes them', async (t) => {
+      const preflightOf = (on: TestService) =>
+        request(on.baseUrl, client.filePath('c', 'x.txt'), {
+          method: 'OPTIONS',
+          headers: {
+            Origin: 'https://app.example.com',
+            'Access-Control-Request-Method': 'PUT',
+            'Access-Control-Request-Headers': 'if-match, if-none-match, x-wal',
+          },
+        });
+      assert.equal((await preflightOf(svc)).status, 403, "by default the contract's list, without If-Match");
+      const opened = await startTestService(setup, {
+        env: {
+          CORS_ORIGINS: 'https://app.example.com',
+          CORS_EXTRA_ALLOW_HEADERS: 'If-Match,If-None-Match',
+          CORS_EXTRA_EXPOSE_HEADERS: 'ETag',
         },
       });
+      t.after(() => opened.close());
+      const own = await createTenantFixture(opened.service.store, 'Cross-origin');
+      const crossOrigin = new FilesClient(opened.baseUrl, own.channel.id, {
+        ...(await signIn(own.ownerWallet, opened.config.auth.domains[0]!)),
+      });
+      const preflight = await preflightOf(opened);
       assert.equal(preflight.status, 200, preflight.body);
       assert.equal(preflight.headers['access-control-allow-origin'], 'https://app.example.com');
-      const put = await client.put('c', 'cors.txt', 'seen', 'text/plain', { Origin: 'https://app.example.com' });
+      const put = await crossOrigin.put('c', 'cors.txt', 'seen', 'text/plain', { Origin: 'https://app.example.com' });
       assert.equal(put.headers.etag, tagOf('seen'));
       assert.ok(String(put.headers['access-control-expose-headers']).split(', ').includes('ETag'));
       const openapi = (await request(svc.baseUrl, '/api/openapi.json')).json();

@@ -1,4 +1,4 @@
-import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { builtBin } from './bin.ts';
 import { assertNoSecretsInOutput, configuredSecrets } from './log-secrets.ts';
 
@@ -19,12 +19,9 @@ export interface ServiceProcess {
  * `wallet-admin serve` in its own process, as an operator runs it (bin/wallet-admin.js over a fresh
  * dist/); output collected, and scanned when it closes.
  */
-export function spawnService(env: Record<string, string>, as: Pick<SpawnOptions, 'uid' | 'gid'> = {}): ServiceProcess {
-  const child = spawn(process.execPath, [builtBin(), 'serve'], {
-    env: { PATH: process.env.PATH, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    ...as,
-  });
+export function spawnService(env: Record<string, string>, options: { boundByFileModes?: boolean } = {}): ServiceProcess {
+  const [command, ...args] = [...(options.boundByFileModes ? BOUND_BY_FILE_MODES : []), process.execPath, builtBin(), 'serve'];
+  const child = spawn(command!, args, { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let stdout = '';
   let stderr = '';
@@ -83,7 +80,12 @@ export async function waitUntilReady(served: ServiceProcess, baseUrl: string, ti
 }
 
 /**
- * Who the service runs as in tests of file permissions: root ignores permission bits, so a test
- * running as root starts the service as `nobody`; anyone else runs it as themselves.
+ * How a test of file permissions starts the service: root ignores permission bits, so a test
+ * running as root starts it still as root but without the capabilities that override them
+ * (setpriv, from util-linux, drops them from the bounding set before it runs the service): the
+ * files the test made stay readable to it wherever the clone lives (root owns them, and an owner
+ * may read a folder of mode 0700), and a mode without write access refuses it. Anyone else runs
+ * the service as themselves, bound by the modes already.
  */
-export const UNPRIVILEGED: Pick<SpawnOptions, 'uid' | 'gid'> = process.getuid?.() === 0 ? { uid: 65534, gid: 65534 } : {};
+const BOUND_BY_FILE_MODES: string[] =
+  process.getuid?.() === 0 ? ['setpriv', '--bounding-set=-dac_override,-dac_read_search,-fowner', '--'] : [];

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config/config.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { headerLines, request } from '../helpers/http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
@@ -33,7 +34,7 @@ describe('CORS, health, OpenAPI', () => {
       });
       assert.equal(response.status, 200, `${origin}: ${response.body}`);
       assert.equal(response.headers['access-control-allow-origin'], origin);
-      assert.match(String(response.headers['access-control-allow-headers']), /X-SIG, X-WAL, X-MES, If-Match, If-None-Match$/);
+      assert.match(String(response.headers['access-control-allow-headers']), /X-SIG, X-WAL, X-MES$/);
       assert.deepEqual(headerLines(response, 'vary'), ['Origin', 'Access-Control-Request-Method', 'Access-Control-Request-Headers']);
     }
   });
@@ -100,5 +101,63 @@ describe('CORS, health, OpenAPI', () => {
     assert.equal(response.status, 404);
     assert.equal(response.headers['content-type'], 'application/problem+json');
     assert.equal(response.json().code, 'NOT_FOUND');
+  });
+});
+
+/**
+ * Headers beyond the contract's, for pages of another origin that make conditional writes, read a
+ * restore's undo header or speak tus: opt-in, appended after the contract's values, which stay
+ * exactly as they are without the settings (the suite above, and assertContractHeaders everywhere).
+ */
+describe('CORS_EXTRA_ALLOW_HEADERS and CORS_EXTRA_EXPOSE_HEADERS', () => {
+  const origin = 'https://app.example.com';
+  const contractAllow =
+    'Origin, Content-Type, Accept, Authorization, Accept-Language, connection, Cache-Control, Access-Control-Request-Method, Access-Control-Request-Headers, X-SIG, X-WAL, X-MES';
+  const contractExpose = 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials';
+  const preflight = (svc: TestService, headers: string) =>
+    request(svc.baseUrl, '/api/auth/test', {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'PUT', 'Access-Control-Request-Headers': headers },
+    });
+
+  test('unset: the contract lists exactly, and a preflight for If-Match is refused', async (t) => {
+    const svc = await startTestService('sqlite', { env: { CORS_ORIGINS: origin } });
+    t.after(() => svc.close());
+    const health = await request(svc.baseUrl, '/healthz', { headers: { Origin: origin } });
+    assert.equal(health.headers['access-control-allow-headers'], contractAllow);
+    assert.equal(health.headers['access-control-expose-headers'], contractExpose);
+    assert.equal((await preflight(svc, 'x-wal, if-match')).status, 403);
+  });
+
+  test('set: appended after the contract values on every answer, errors too, and allowed in preflights', async (t) => {
+    const svc = await startTestService('sqlite', {
+      env: {
+        CORS_ORIGINS: origin,
+        CORS_EXTRA_ALLOW_HEADERS: 'If-Match, If-None-Match, Tus-Resumable, Upload-Length, Upload-Offset, x-sig',
+        CORS_EXTRA_EXPOSE_HEADERS: 'ETag,X-Kept-Version-Id,Location,Upload-Offset',
+      },
+    });
+    t.after(() => svc.close());
+    const allow = `${contractAllow}, If-Match, If-None-Match, Tus-Resumable, Upload-Length, Upload-Offset`;
+    const expose = `${contractExpose}, ETag, X-Kept-Version-Id, Location, Upload-Offset`;
+    for (const path of ['/healthz', '/api/auth/test', '/api/no-such-route']) {
+      const answer = await request(svc.baseUrl, path, { headers: { Origin: origin } });
+      assert.equal(answer.headers['access-control-allow-headers'], allow, `${path}: a name already listed (X-SIG) is not repeated`);
+      assert.equal(answer.headers['access-control-expose-headers'], expose, path);
+    }
+    const allowed = await preflight(svc, 'x-wal, x-sig, x-mes, if-match, tus-resumable, upload-offset');
+    assert.equal(allowed.status, 200, allowed.body);
+    assert.equal(allowed.headers['access-control-allow-headers'], allow);
+    assert.equal((await preflight(svc, 'x-wal, x-custom')).status, 403, 'a header in neither list is still refused');
+  });
+
+  test('a value that is no header name, or "*", refuses to start, naming the setting', () => {
+    for (const [name, value] of [
+      ['CORS_EXTRA_ALLOW_HEADERS', '*'],
+      ['CORS_EXTRA_ALLOW_HEADERS', 'If Match'],
+      ['CORS_EXTRA_EXPOSE_HEADERS', 'ETag,Bad:Name'],
+    ] as const) {
+      assert.throws(() => loadConfig({ [name]: value }), new RegExp(`${name} entry`), `${name}=${value}`);
+    }
   });
 });

@@ -1,29 +1,22 @@
 import assert from 'node:assert/strict';
-import { chmod, chown, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { createSignInHeaders } from '../../src/auth/signing/sign-in-headers.ts';
 import { DEMO_PRIVATE_KEY } from '../../src/demo/demo-seed.ts';
 import { request } from '../helpers/http.ts';
-import { spawnService, UNPRIVILEGED, waitForOutput } from '../helpers/service-process.ts';
+import { spawnService, waitForOutput } from '../helpers/service-process.ts';
 import { freePort } from '../helpers/test-service.ts';
 
-/** A directory the unprivileged service user may enter (mkdtemp makes 0700 ones, owned by whoever runs the test). */
-async function sharedTempDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
+/**
+ * A fresh folder owned by whoever runs the test, like the clone itself: the service, started bound
+ * by file modes (spawnService), reads both wherever they are, so the test depends on neither's place.
+ */
+async function tempDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
   const base = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-unwritable-'));
   t.after(() => rm(base, { recursive: true, force: true }));
-  await chmod(base, 0o755);
   return base;
-}
-
-/** Gives the service user a tree, or takes write access to it away from everyone but root. */
-async function handOver(dir: string): Promise<void> {
-  if (UNPRIVILEGED.uid === undefined) return;
-  await chown(dir, UNPRIVILEGED.uid, UNPRIVILEGED.gid!);
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    await chown(path.join(entry.parentPath, entry.name), UNPRIVILEGED.uid, UNPRIVILEGED.gid!);
-  }
 }
 
 async function readOnly(dir: string): Promise<void> {
@@ -37,10 +30,10 @@ const NO_STACK = /\n\s+at /;
 
 describe('a DATA_DIR the service cannot write', () => {
   test('empty: start-up stops, naming the path and the cause, without a stack; nothing listens', async (t) => {
-    const dataDir = path.join(await sharedTempDir(t), 'data');
+    const dataDir = path.join(await tempDir(t), 'data');
     await mkdir(dataDir, { mode: 0o555 });
     await chmod(dataDir, 0o555);
-    const served = spawnService({ DATA_DIR: dataDir, PORT: String(await freePort()) }, UNPRIVILEGED);
+    const served = spawnService({ DATA_DIR: dataDir, PORT: String(await freePort()) }, { boundByFileModes: true });
     t.after(() => served.stop());
     assert.equal(await served.exited, 1, served.output());
     assert.ok(
@@ -53,12 +46,11 @@ describe('a DATA_DIR the service cannot write', () => {
     assert.doesNotMatch(served.output(), /listening/);
   });
 
-  test('storage turned read-only under a running service: uploads and deletes answer 503 STORAGE_UNAVAILABLE, nothing changes; the next start refuses', async (t) => {
-    const dataDir = path.join(await sharedTempDir(t), 'data');
+  test('storage turned read-only under a running service: uploads and restores answer 503 STORAGE_UNAVAILABLE, nothing changes; a delete, which writes no byte, still keeps the bytes; the next start refuses', async (t) => {
+    const dataDir = path.join(await tempDir(t), 'data');
     await mkdir(dataDir);
-    await handOver(dataDir);
     const port = await freePort();
-    const served = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, UNPRIVILEGED);
+    const served = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, { boundByFileModes: true });
     t.after(() => served.stop());
     await waitForOutput(served, /created demo tenant/);
 
@@ -72,7 +64,8 @@ describe('a DATA_DIR the service cannot write', () => {
     const attempts = [
       await request(origin, file, { method: 'PUT', headers, body: 'replaced' }),
       await request(origin, '/api/channels/demo/folders/new/files/a.txt', { method: 'PUT', headers, body: 'new' }),
-      await request(origin, file, { method: 'DELETE', headers }),
+      // The demo's prices.csv was changed after its backup: restoring it stores a copy of the backup's bytes.
+      await request(origin, '/api/channels/demo/folders/welcome/files/prices.csv/restore', { method: 'POST', headers }),
     ];
     for (const answer of attempts) {
       assert.equal(answer.status, 503, answer.body);
@@ -83,13 +76,18 @@ describe('a DATA_DIR the service cannot write', () => {
     const after = await request(origin, file, { headers });
     assert.equal(after.status, 200);
     assert.equal(after.body, before.body, 'the file is as it was');
+    // A delete moves the record's bytes to a version in the database and writes none.
+    assert.equal((await request(origin, file, { method: 'DELETE', headers })).status, 204);
+    const [deleted] = (await request(origin, `${file}/versions`, { headers })).json().items;
+    assert.equal(deleted.kind, 'deleted');
+    assert.equal(deleted.sha256, before.headers.etag?.replaceAll('"', ''), 'the deleted version keeps the bytes');
     // The log keeps the cause for the operator.
     await waitForOutput(served, /"level":50.*EACCES: permission denied/);
 
     served.child.kill('SIGTERM');
     assert.equal(await served.exited, 0);
 
-    const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, UNPRIVILEGED);
+    const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, { boundByFileModes: true });
     t.after(() => again.stop());
     assert.equal(await again.exited, 1, again.output());
     assert.ok(
@@ -104,11 +102,10 @@ describe('a DATA_DIR the service cannot write', () => {
   });
 
   test('a metadata database the service may not write: start-up refuses, naming the file', async (t) => {
-    const dataDir = path.join(await sharedTempDir(t), 'data');
+    const dataDir = path.join(await tempDir(t), 'data');
     await mkdir(dataDir);
-    await handOver(dataDir);
     const port = await freePort();
-    const first = spawnService({ DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' }, UNPRIVILEGED);
+    const first = spawnService({ DATA_DIR: dataDir, PORT: String(port), NODE_ENV: 'production' }, { boundByFileModes: true });
     t.after(() => first.stop());
     await waitForOutput(first, /listening on/);
     first.child.kill('SIGTERM');
@@ -116,8 +113,7 @@ describe('a DATA_DIR the service cannot write', () => {
 
     const database = path.join(dataDir, 'metadata.sqlite');
     await chmod(database, 0o444);
-    if (UNPRIVILEGED.uid !== undefined) await chown(database, 0, 0);
-    const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, UNPRIVILEGED);
+    const again = spawnService({ DATA_DIR: dataDir, PORT: String(port) }, { boundByFileModes: true });
     t.after(() => again.stop());
     assert.equal(await again.exited, 1, again.output());
     assert.ok(

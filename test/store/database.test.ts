@@ -41,7 +41,7 @@ describe('SQLite database', () => {
       // own wait would stop the event loop.
       assert.equal(await pragma('busy_timeout'), 0);
       assert.equal(await pragma('foreign_keys'), 1);
-      assert.equal(await pragma('synchronous'), 2, 'FULL: an answered commit survives a power loss');
+      assert.equal(await pragma('synchronous'), 1, 'NORMAL: FULL only for the commits that ask for it (durable-transaction.ts)');
     } finally {
       await db.destroy();
     }

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { CorsExtras } from '../../config/config.ts';
+import { ALLOWED_METHODS, type CorsHeaders, corsHeaders } from '../cors-headers.ts';
 
 /** Fixed by the service contract; sent on every response, errors included. */
 const SECURITY_HEADERS: Record<string, string> = {
@@ -9,33 +11,6 @@ const SECURITY_HEADERS: Record<string, string> = {
   Pragma: 'no-cache',
   Expires: '0',
   'X-Frame-Options': 'DENY',
-};
-
-export const ALLOWED_HEADERS = [
-  'Origin',
-  'Content-Type',
-  'Accept',
-  'Authorization',
-  'Accept-Language',
-  'connection',
-  'Cache-Control',
-  'Access-Control-Request-Method',
-  'Access-Control-Request-Headers',
-  'X-SIG',
-  'X-WAL',
-  'X-MES',
-  'If-Match',
-  'If-None-Match',
-];
-export const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD'];
-
-const CORS_HEADERS: Record<string, string> = {
-  'Access-Control-Allow-Headers': ALLOWED_HEADERS.join(', '),
-  'Access-Control-Allow-Credentials': 'true',
-  'Access-Control-Allow-Methods': ALLOWED_METHODS.join(', '),
-  // X-Kept-Version-Id: a restore's undo, which a page of another origin reads (see restore-route.ts);
-  // ETag: the tag its next conditional write (If-Match) names.
-  'Access-Control-Expose-Headers': 'Access-Control-Allow-Origin, Access-Control-Allow-Credentials, X-Kept-Version-Id, ETag',
 };
 
 /** Three separate header lines, as the contract shows them. */
@@ -66,53 +41,57 @@ function refuse(reply: FastifyReply): FastifyReply {
   return reply.code(403).type('text/plain;charset=UTF-8').send('Invalid CORS request');
 }
 
-function preflightIsAcceptable(request: FastifyRequest): boolean {
+function preflightIsAcceptable(request: FastifyRequest, cors: CorsHeaders): boolean {
   const method = String(request.headers['access-control-request-method']).toUpperCase();
   if (!ALLOWED_METHODS.includes(method)) return false;
   const requested = String(request.headers['access-control-request-headers'] ?? '')
     .split(',')
     .map((h) => h.trim().toLowerCase())
     .filter((h) => h !== '');
-  const allowed = new Set(ALLOWED_HEADERS.map((h) => h.toLowerCase()));
-  return requested.every((h) => allowed.has(h));
+  return requested.every((h) => cors.allowsHeader(h));
 }
 
 /**
- * The headers of every answer, for the router's own errors, which reach no hook (see app.ts).
- * Same-origin or origin-less requests are all the router can have seen, so no Allow-Origin.
+ * The headers of every answer, for the router's own errors and the answers written before Fastify
+ * has a request (client-errors.ts), which reach no hook. Same-origin or origin-less requests are
+ * all those can have been, so no Allow-Origin.
  */
-export const BASE_HEADERS: Record<string, string | string[]> = { ...SECURITY_HEADERS, ...CORS_HEADERS, Vary: VARY };
+export function baseHeaders(extras: CorsExtras): Record<string, string | string[]> {
+  return { ...SECURITY_HEADERS, ...corsHeaders(extras).headers, Vary: VARY };
+}
 
 const EVERY_RESPONSE_HEADERS: Record<string, string | string[]> = { ...SECURITY_HEADERS, Vary: VARY };
-/** What a request without Origin gets, in the order the headers always come. */
-const NO_ORIGIN_HEADERS: Record<string, string | string[]> = { ...EVERY_RESPONSE_HEADERS, ...CORS_HEADERS };
 const JSON_WITH_CHARSET = new Set(['application/json; charset=utf-8', 'application/problem+json; charset=utf-8']);
 
 /**
- * Security and CORS headers, as the contract lists them. A cross-origin request from an origin
- * not in CORS_ORIGINS is refused outright (403 "Invalid CORS request", no Access-Control-*
- * headers) rather than answered without CORS headers, so that it has no side effect either.
+ * Security and CORS headers, as the contract lists them (with the extras a deployment adds,
+ * cors-headers.ts). A cross-origin request from an origin not in CORS_ORIGINS is refused outright
+ * (403 "Invalid CORS request", no Access-Control-* headers) rather than answered without CORS
+ * headers, so that it has no side effect either.
  */
-async function responseHeaders(app: FastifyInstance, options: { corsOrigins: string[] }): Promise<void> {
+async function responseHeaders(app: FastifyInstance, options: { corsOrigins: string[]; corsExtras: CorsExtras }): Promise<void> {
   const isAllowedOrigin = originMatcher(options.corsOrigins);
+  const cors = corsHeaders(options.corsExtras);
+  // What a request without Origin gets, in the order the headers always come.
+  const noOriginHeaders: Record<string, string | string[]> = { ...EVERY_RESPONSE_HEADERS, ...cors.headers };
 
   // Callback-style hooks: they run on every request, and an async hook costs a promise each time.
   app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
     // Most requests name no origin: every header at once, in one call.
     if (origin === undefined) {
-      reply.headers(NO_ORIGIN_HEADERS);
+      reply.headers(noOriginHeaders);
       done();
       return;
     }
     reply.headers(EVERY_RESPONSE_HEADERS);
     const crossOrigin = !isSameOrigin(request, origin);
     const preflight = crossOrigin && request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
-    if ((crossOrigin && !isAllowedOrigin(origin)) || (preflight && !preflightIsAcceptable(request))) {
+    if ((crossOrigin && !isAllowedOrigin(origin)) || (preflight && !preflightIsAcceptable(request, cors))) {
       refuse(reply);
       return;
     }
-    reply.headers(CORS_HEADERS);
+    reply.headers(cors.headers);
     if (crossOrigin) reply.header('Access-Control-Allow-Origin', origin);
     if (preflight) {
       reply.code(200).header('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS).send();
