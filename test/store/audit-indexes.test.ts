@@ -132,11 +132,12 @@ test('on SQLite each filter reads its own index, in the listing order (no scan o
     // The operation filter's index came with migration 009.
     for (const [field, index] of Object.entries({ ...FILTER_INDEXES, operationId: 'audit_events_operation_idx' })) {
       const filter = { [field]: field === 'action' ? 'restore' : field === 'result' ? 'failed' : 'x' } as AuditFilter;
-      // The catalog's own query, caught on its way to the driver and explained instead of run.
+      // The catalog's own query, caught on its way to the driver and explained instead of run: the
+      // last one it runs (before it, the catalog may read once which channels have legacy spellings).
       let caught: RootOperationNode | undefined;
       const spy = db.withPlugin({
         transformQuery: ({ node }) => {
-          caught ??= node;
+          caught = node;
           return node;
         },
         transformResult: async ({ result }) => result,
