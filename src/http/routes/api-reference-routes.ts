@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import { AppError } from '../../errors/app-error.ts';
 import { API_REFERENCE_ASSETS_PATH, apiReferenceAssets } from '../api-reference-assets.ts';
 import { pagePolicy, sendPagePolicy } from '../page-policy.ts';
+import { EXAMPLE_REFERENCE_PAGE } from '../schemas/examples.ts';
 import { baseErrorResponses } from '../schemas/problem.ts';
 import { NO_SECURITY } from '../schemas/security.ts';
 import { sendStaticFile } from '../static-file.ts';
@@ -26,11 +27,12 @@ export default async function apiReferenceRoutes(app: FastifyInstance): Promise<
     '/api/docs',
     {
       schema: {
+        operationId: 'getApiReference',
         summary: 'This API reference, readable in a browser (Swagger UI, every file served by this service)',
         tags: ['docs'],
         security: NO_SECURITY,
         response: {
-          200: { description: 'The reference page', content: { 'text/html': { schema: Type.String() } } },
+          200: { description: 'The reference page', content: { 'text/html': { schema: Type.String(), example: EXAMPLE_REFERENCE_PAGE } } },
           304: { type: 'null', description: 'Not modified (If-None-Match)' },
           ...baseErrorResponses,
         },
