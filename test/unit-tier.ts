@@ -55,6 +55,7 @@ const UNIT_FILES = [
   'http/metrics.test.ts',
   'http/nonces-and-instances.test.ts',
   'http/openapi-document.test.ts',
+  'http/openapi-lint.test.ts',
   'http/query-parameters.test.ts',
   'http/request-log.test.ts',
   'http/resource-limits.test.ts',
