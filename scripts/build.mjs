@@ -1,6 +1,7 @@
 // Compiles the TypeScript sources of `wallet-admin` into JavaScript under dist/ (git-ignored): the CLI,
-// which bin/wallet-admin.js runs, the client library (`wallet-admin/client`) and the browser console
-// (dist/console, which the service serves under /console/). Node starts the
+// which bin/wallet-admin.js runs, the client library (`wallet-admin/client`), the browser console
+// (dist/console, which the service serves under /console/) and the API reference page's script
+// (dist/api-reference, served under /api/docs/assets/). Node starts the
 // compiled CLI in a fraction of the time a TypeScript loader needs to resolve and compile hundreds of
 // files at each start. Run by `prepare` (npm ci), `prestart` and
 // `pretest`; takes about a second. The tests bundle their own entry points with the same
@@ -120,6 +121,23 @@ export async function buildConsole() {
   await writeFile(`${CONSOLE_OUT}index.html`, html);
 }
 
+/**
+ * dist/api-reference/start.js: the API reference page's own script (src/api-reference/start.ts),
+ * which starts Swagger UI with this service's plugins; the service serves it beside Swagger UI's
+ * files under /api/docs/assets/. A classic script, as Swagger UI's bundle before it is one.
+ */
+export async function buildApiReference() {
+  await build({
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    entryPoints: [`${REPO_ROOT}src/api-reference/start.ts`],
+    outfile: `${REPO_ROOT}dist/api-reference/start.js`,
+    logLevel: 'warning',
+  });
+}
+
 /** The URL of a file esbuild wrote (its path relative to the working directory). */
 function assetUrl(output) {
   return CONSOLE_ASSETS_URL + path.basename(output);
@@ -140,4 +158,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildClient();
   // After buildCli, which empties dist/.
   await buildConsole();
+  await buildApiReference();
 }

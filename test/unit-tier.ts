@@ -30,6 +30,7 @@ const UNIT_FILES = [
   'client/client.test.ts',
   'config/config.test.ts',
   'config/settings.test.ts',
+  'console/api-reference-paste.test.ts',
   'console/console-bundle.test.ts',
   'console/console-serving.test.ts',
   'demo/demo-seed.test.ts',
