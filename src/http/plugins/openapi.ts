@@ -25,7 +25,7 @@ const documentHead: SwaggerTransform = ({ schema, url, route }) => {
       ...schema,
       // A name a generated client can use as a method (@fastify/swagger names it downloadFile-head).
       ...(typeof schema.operationId === 'string' ? { operationId: `${schema.operationId.replace(/-head$/, '')}Headers` } : {}),
-      summary: `The headers of GET ${url}, without the body`,
+      summary: `The headers of GET ${url.replace(/:(\w+)/g, '{$1}')}, without the body`,
       response: Object.fromEntries(
         responses.map(([status, { description, headers }]) => [status, { type: 'null', description, ...(headers ? { headers } : {}) }]),
       ),
