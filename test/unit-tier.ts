@@ -28,6 +28,7 @@ const UNIT_FILES = [
   'cli/option-names.test.ts',
   'cli/secret-input.test.ts',
   'client/client.test.ts',
+  'client/client-types.test.ts',
   'config/config.test.ts',
   'config/settings.test.ts',
   'console/api-reference-paste.test.ts',
