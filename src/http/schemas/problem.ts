@@ -1,4 +1,6 @@
+import { STATUS_CODES } from 'node:http';
 import { Type } from 'typebox';
+import { EXAMPLE_ETAG } from './examples.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -55,6 +57,58 @@ const MEANINGS: Record<ProblemStatus, string> = {
 
 export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 429 | 500 | 503 | 507;
 
+type ProblemExample = { code: string; detail: string; [extra: string]: unknown };
+
+/**
+ * What each status answers most often, in the service's own words, for the document's examples.
+ * `instance` is the operation's own path, filled in per operation (see problem-examples.ts), and
+ * a 400's detail the operation's own answer to an unknown query parameter.
+ */
+const EXAMPLES: Record<ProblemStatus, ProblemExample> = {
+  400: { code: 'VALIDATION_FAILED', detail: 'Unknown query parameter: dry_run; this operation takes no query parameter' },
+  401: { code: 'AUTH_MESSAGE_EXPIRED', detail: 'The message expired at 2026-11-26T13:42:25.225Z' },
+  403: { code: 'PERMISSION_DENIED', detail: 'This admin lacks the permission files:write on this channel' },
+  404: { code: 'CHANNEL_NOT_FOUND', detail: 'No channel "demo" that this admin may use' },
+  409: {
+    code: 'BACKUP_EXISTS',
+    detail: 'This channel already has a backup 20261126_123814; backups are one per second, try again in a second',
+  },
+  412: {
+    code: 'PRECONDITION_FAILED',
+    detail: `If-Match is not met: the file's current ETag is ${EXAMPLE_ETAG}; nothing was changed`,
+    currentEtag: EXAMPLE_ETAG,
+  },
+  413: { code: 'PAYLOAD_TOO_LARGE', detail: 'the body is larger than the limit of 104857600 bytes' },
+  415: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    detail: 'An upload is the bytes of the file, not an HTML form (multipart/form-data): use curl --data-binary @file (or -T file), not -F',
+  },
+  416: { code: 'RANGE_NOT_SATISFIABLE', detail: "Range bytes=100-200 is outside the file's 88 bytes", size: 88 },
+  429: {
+    code: 'RATE_LIMITED',
+    detail: 'Too many failed sign-ins from this address (for IPv6, from its network); try again in 42 s',
+    retryAfterSeconds: 42,
+  },
+  500: { code: 'INTERNAL_ERROR', detail: 'Internal error; the server log has the details under this requestId' },
+  503: { code: 'SERVICE_UNAVAILABLE', detail: 'The metadata database is unavailable; try again shortly' },
+  507: { code: 'INSUFFICIENT_STORAGE', detail: 'the storage is full; nothing was changed' },
+};
+
+/** The whole problem an example status answers, as the error handler writes it. */
+function problemExample(status: ProblemStatus): Record<string, unknown> {
+  const { code, detail, ...extra } = EXAMPLES[status];
+  return {
+    type: 'about:blank',
+    title: STATUS_CODES[status],
+    status,
+    detail,
+    code,
+    instance: '/api/…',
+    requestId: '8e5b0dab-7229-4dfb-baca-3591ac9d871a',
+    ...extra,
+  };
+}
+
 /**
  * Response entries for error statuses, each an application/problem+json body: declared per media
  * type, so the document names the type the service really sends (Fastify serializes with it too).
@@ -62,7 +116,7 @@ export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 
 export function problemResponses<S extends ProblemStatus>(...statuses: S[]): Record<S, typeof problemRef> {
   const entries = statuses.map((status) => [
     status,
-    { description: MEANINGS[status], content: { [PROBLEM_CONTENT_TYPE]: { schema: problemRef } } },
+    { description: MEANINGS[status], content: { [PROBLEM_CONTENT_TYPE]: { schema: problemRef, example: problemExample(status) } } },
   ]);
   // Typed as the bare reference, which the type provider reads as an unknown payload, as it should:
   // a route never sends a problem itself, the error handler does.
