@@ -4,4 +4,3 @@ import type { BuildOptions } from 'esbuild';
 export declare const BUNDLE_OPTIONS: BuildOptions;
 export declare function buildCli(): Promise<void>;
 export declare const CLIENT_BUILD_OPTIONS: BuildOptions;
-export declare function buildClient(): Promise<void>;

@@ -1,6 +1,7 @@
 // Compiles the TypeScript sources of `wallet-admin` into JavaScript under dist/ (git-ignored): the CLI,
-// which bin/wallet-admin.js runs, the client library (`wallet-admin/client`) and the browser console
-// (dist/console, which the service serves under /console/). Node starts the
+// which bin/wallet-admin.js runs, the browser console (dist/console, which the service serves under
+// /console/) and the API reference page's script (dist/api-reference, served under /api/docs/assets/).
+// The client library is a package of its own (scripts/build-client-package.mjs). Node starts the
 // compiled CLI in a fraction of the time a TypeScript loader needs to resolve and compile hundreds of
 // files at each start. Run by `prepare` (npm ci), `prestart` and
 // `pretest`; takes about a second. The tests bundle their own entry points with the same
@@ -57,7 +58,7 @@ export async function buildCli() {
 }
 
 /**
- * dist/client/index.mjs, `wallet-admin/client` (src/client/index.ts): one ES module for browsers and
+ * The client library (src/client/index.ts), @wallet-admin/client: one ES module for browsers and
  * Node alike. Platform neutral, so that an import of a Node module fails the build instead of a page.
  */
 export const CLIENT_BUILD_OPTIONS = {
@@ -68,10 +69,6 @@ export const CLIENT_BUILD_OPTIONS = {
   entryPoints: [`${REPO_ROOT}src/client/index.ts`],
   logLevel: 'warning',
 };
-
-export async function buildClient() {
-  await build({ ...CLIENT_BUILD_OPTIONS, outfile: `${REPO_ROOT}dist/client/index.mjs` });
-}
 
 const CONSOLE_SOURCE = `${REPO_ROOT}src/console/`;
 const CONSOLE_OUT = `${REPO_ROOT}dist/console/`;
@@ -120,6 +117,23 @@ export async function buildConsole() {
   await writeFile(`${CONSOLE_OUT}index.html`, html);
 }
 
+/**
+ * dist/api-reference/start.js: the API reference page's own script (src/api-reference/start.ts),
+ * which starts Swagger UI with this service's plugins; the service serves it beside Swagger UI's
+ * files under /api/docs/assets/. A classic script, as Swagger UI's bundle before it is one.
+ */
+export async function buildApiReference() {
+  await build({
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    entryPoints: [`${REPO_ROOT}src/api-reference/start.ts`],
+    outfile: `${REPO_ROOT}dist/api-reference/start.js`,
+    logLevel: 'warning',
+  });
+}
+
 /** The URL of a file esbuild wrote (its path relative to the working directory). */
 function assetUrl(output) {
   return CONSOLE_ASSETS_URL + path.basename(output);
@@ -137,7 +151,7 @@ async function hashedCopy(file, dir) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await buildCli();
-  await buildClient();
   // After buildCli, which empties dist/.
   await buildConsole();
+  await buildApiReference();
 }

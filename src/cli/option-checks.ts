@@ -1,5 +1,6 @@
 import { checkRfc3339 } from '../auth/siwe/rfc3339.ts';
 import { parseBackupTimestamp } from '../files/backup-timestamp.ts';
+import { malformedInstant } from '../files/instant.ts';
 import { type OptionValues, optionalString, UsageError } from './command.ts';
 
 /*
@@ -18,11 +19,7 @@ export function instantOption(values: OptionValues, name: string): string | unde
   const value = optionalString(values, name);
   if (value === undefined) return undefined;
   const parsed = checkRfc3339(value);
-  if (!parsed.ok) {
-    throw new UsageError(
-      `--${name} must be an RFC 3339 date-time such as 2026-11-23T15:04:05Z (got "${value.slice(0, 40)}": ${parsed.reason})`,
-    );
-  }
+  if (!parsed.ok) throw new UsageError(malformedInstant(`--${name}`, value));
   if (parsed.epochMs > Date.now()) throw new UsageError(`--${name} (${value.slice(0, 40)}) is in the future; the newest state is now`);
   return value;
 }

@@ -1,6 +1,6 @@
 /**
- * `wallet-admin/client`: a typed client of the service's API for browsers and Node (global fetch,
- * TextEncoder and btoa only; no Node module, no server code).
+ * `@wallet-admin/client` (packages/client): a typed client of the service's API for browsers and
+ * Node (global fetch, TextEncoder and btoa only; no Node module, no server code).
  */
 export {
   type ByteRange,

@@ -1,44 +1,186 @@
-// The answers' types come from the TypeBox schemas the routes validate and serialise with, as
-// type-only imports: nothing of the server is bundled into the client.
-import type { Static } from 'typebox';
-import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../http/schemas/auth.ts';
-import type { ChannelSchema, FolderSchema } from '../http/schemas/channels.ts';
-import type {
-  AuditEventSchema,
-  AuditQuery as AuditQuerySchema,
-  BackupSchema,
-  FileSchema,
-  PageQuery,
-  VersionSchema,
-} from '../http/schemas/files.ts';
-import type { ChangesQuery as ChangesQuerySchema, DeletedFileSchema, FileChangeSchema } from '../http/schemas/history.ts';
-import type { ScopeRestoreResultSchema } from '../http/schemas/scope-restore.ts';
+// The answers' types, written out: the client is a package of its own (@wallet-admin/client), and
+// its declarations may name nothing of the service. test/client/client-types.test.ts holds each
+// equal to the type of the TypeBox schema its route answers with, so that neither drifts.
 
-export type Principal = Static<typeof PrincipalSchema>;
-export type AuthTestResponse = Static<typeof AuthTestResponseSchema>;
-export type NonceResponse = Static<typeof NonceResponseSchema>;
-export type FileInfo = Static<typeof FileSchema>;
-export type FileVersion = Static<typeof VersionSchema>;
-export type Backup = Static<typeof BackupSchema>;
-export type AuditEvent = Static<typeof AuditEventSchema>;
-export type ChannelInfo = Static<typeof ChannelSchema>;
-export type FolderInfo = Static<typeof FolderSchema>;
+/** The signed-in admin (GET /api/auth/test). */
+export interface Principal {
+  id: string;
+  type: 'ADMIN';
+  displayName: string;
+  /** t_… */
+  tenantId: string;
+  /** The owning admin's id, or the literal N/A. */
+  ownerAdminId: string;
+  /** ACTIVE (a suspended admin is refused with 403). */
+  status: string;
+  /** chn_… */
+  channelIds: string[];
+  effectivePermissions: string[];
+  effectiveFeatures: string[];
+}
+
+export interface AuthTestResponse {
+  principal: Principal;
+  authenticated: boolean;
+  /** Each received value cut to its first 20 characters, followed by "...". */
+  headers: { 'X-WAL': string; 'X-SIG': string; 'X-MES': string };
+  /** Full values as received; X-Wallet-Address is null when not sent. */
+  allHeaders: { 'X-WAL': string; 'X-SIG': string; 'X-MES': string; 'X-Wallet-Address': string | null };
+  /** EIP-55 checksum form. */
+  walletAddress: string;
+}
+
+export interface NonceResponse {
+  nonce: string;
+  /** RFC 3339. */
+  expiresAt: string;
+}
+
+export interface FileInfo {
+  folder: string;
+  filename: string;
+  size: number;
+  sha256: string;
+  contentType: string;
+  /** RFC 3339. */
+  updatedAt: string;
+}
+
+export interface FileVersion {
+  id: string;
+  /** backup, replaced (kept by an upload or restore) or deleted. */
+  kind: string;
+  /** The backup it belongs to (yyyyMMdd_HHmmss), else null. */
+  timestamp: string | null;
+  size: number;
+  sha256: string;
+  /** RFC 3339. */
+  time: string;
+}
+
+export interface Backup {
+  /** yyyyMMdd_HHmmss (UTC). */
+  timestamp: string;
+  files: number;
+  bytes: number;
+  createdBy: string | null;
+  /** RFC 3339. */
+  createdAt: string;
+}
+
+export interface AuditEvent {
+  id: string;
+  /** RFC 3339. */
+  time: string;
+  adminId: string | null;
+  action: string;
+  result: string;
+  code: string | null;
+  folder: string | null;
+  filename: string | null;
+  backupTimestamp: string | null;
+  versionId: string | null;
+  sha256: string | null;
+  /** The folder or channel restore this event belongs to (op_…); list them with `operationId`. */
+  operationId: string | null;
+  /** A folder or channel restore's own event: what it was asked and what it did; null on every other event. */
+  operation: {
+    scope: 'folder' | 'channel';
+    /** The instant restored, as asked; null when a backup was named. */
+    at: string | null;
+    delete: boolean;
+    dryRun: boolean;
+    /** The backup taken before the first change. */
+    safetyBackup: string | null;
+    /** Files done per action, left alone (unchanged), and whose restore or delete failed. */
+    counts: { replaced: number; created: number; deleted: number; unchanged: number; failed: number };
+  } | null;
+}
+
+export interface ChannelInfo {
+  /** chn_…: usable as channelRef. */
+  id: string;
+  /** Unique in the tenant; also usable as channelRef. */
+  name: string;
+  /** RFC 3339. */
+  createdAt: string;
+}
+
+/** A folder that holds at least one live file. */
+export interface FolderInfo {
+  name: string;
+  /** Live files in the folder (deleted files, kept as versions, do not count). */
+  fileCount: number;
+}
+
 /** A deleted file that can still be restored: `restore(…, { versionId })` brings it back. */
-export type DeletedFile = Static<typeof DeletedFileSchema>;
+export interface DeletedFile {
+  filename: string;
+  /** RFC 3339. */
+  deletedAt: string;
+  /** The admin (adm_…) who deleted it; null for the CLI. */
+  deletedBy: string | null;
+  versionId: string;
+  size: number;
+  sha256: string;
+}
+
 /** A file added, changed or deleted between two backups (or a backup and now). */
-export type FileChange = Static<typeof FileChangeSchema>;
+export interface FileChange {
+  folder: string;
+  filename: string;
+  change: 'added' | 'changed' | 'deleted';
+  /** Of the newer state; of the older one for deleted. */
+  size: number;
+  sha256: string;
+}
+
+/** `?limit=` (1–1000, 50 by default) and `?cursor=` (a page's `next`). */
+export interface PageRequest {
+  limit?: number;
+  cursor?: string;
+}
+
 /** `from` (a backup) or `fromAt` (an instant), optional `to` or `toAt` (default: now) and `folder`, and the page. */
-export type ChangesQuery = Omit<Static<typeof ChangesQuerySchema>, 'fromAt' | 'toAt'> & { fromAt?: Date | string; toAt?: Date | string };
+export interface ChangesQuery extends PageRequest {
+  /** The older backup, yyyyMMdd_HHmmss (or fromAt: exactly one of them). */
+  from?: string;
+  /** Instead of from: the channel at this instant. */
+  fromAt?: Date | string;
+  /** The newer backup; default: the live files now. */
+  to?: string;
+  /** Instead of to: the channel at this instant. */
+  toAt?: Date | string;
+  /** Only this folder. */
+  folder?: string;
+}
+
+/** A page of the audit log, and its filters: action, adminId, folder, filename, result, operationId (AND). */
+export interface AuditQuery extends PageRequest {
+  action?: 'upload' | 'delete' | 'backup' | 'restore';
+  adminId?: string;
+  folder?: string;
+  filename?: string;
+  /** ok, refused (4xx) or failed (5xx). */
+  result?: 'ok' | 'refused' | 'failed';
+  operationId?: string;
+}
+
 /**
  * What a folder or channel restore changed (or, for a dry run, would change), its safety backup,
  * and `etag`, the plan's ETag (the answer's ETag header): pass it as `ifMatch` to restore exactly
  * the plan a dry run showed.
  */
-export type ScopeRestoreResult = Static<typeof ScopeRestoreResultSchema> & { etag: string };
-/** `?limit=` (1–1000, 50 by default) and `?cursor=` (a page's `next`). */
-export type PageRequest = Static<typeof PageQuery>;
-/** A page of the audit log, and its filters: action, adminId, folder, filename, result, operationId (AND). */
-export type AuditQuery = Static<typeof AuditQuerySchema>;
+export interface ScopeRestoreResult {
+  dryRun: boolean;
+  /** The backup of the whole channel taken before the first change; null for a dry run or when nothing changed. */
+  safetyBackup: string | null;
+  /** By folder, then filename. */
+  changes: { folder: string; filename: string; action: 'replace' | 'create' | 'delete' }[];
+  /** Files of the backup that the scope already holds with the same bytes. */
+  unchanged: number;
+  etag: string;
+}
 
 /** Every list answers one page: the items and the cursor of the next page, null on the last. */
 export interface Page<T> {

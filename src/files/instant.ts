@@ -22,12 +22,7 @@ export async function resolveInstant(
   name = 'at',
 ): Promise<ResolvedInstant> {
   const parsed = checkRfc3339(value);
-  if (!parsed.ok) {
-    throw new AppError(
-      'VALIDATION_FAILED',
-      `${name} must be an RFC 3339 date-time such as 2026-11-23T15:04:05Z (got "${value.slice(0, 40)}": ${parsed.reason})`,
-    );
-  }
+  if (!parsed.ok) throw new AppError('VALIDATION_FAILED', malformedInstant(name, value));
   const at = parsed.epochMs;
   if (at > now) throw new AppError('VALIDATION_FAILED', `${name} (${value.slice(0, 40)}) is in the future; the newest state is now`);
   const resolution = await catalog.resolveInstant(channelId, at);
@@ -38,6 +33,16 @@ export async function resolveInstant(
     );
   }
   return { seq: resolution.seq, at };
+}
+
+/**
+ * Why `value` is no instant, as every refusal of one words it (`name`: the parameter or option):
+ * what was wrong and an example of what is right, as a backup timestamp's refusal does.
+ */
+export function malformedInstant(name: string, value: string): string {
+  const parsed = checkRfc3339(value);
+  const why = parsed.ok ? '' : `: ${parsed.reason}`;
+  return `${name} must be an RFC 3339 date-time such as 2026-11-23T15:04:05Z (got "${value.slice(0, 40)}"${why})`;
 }
 
 /**

@@ -1,6 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { AppError } from '../errors/app-error.ts';
+import { errnoCode } from '../errors/errno-code.ts';
+import { PACKAGE_ROOT } from '../package-root.ts';
 import { type StaticFile, staticFile } from './static-file.ts';
 
 /** Swagger UI's prebuilt files, from the installed swagger-ui-dist package: nothing comes from a CDN. */
@@ -9,17 +12,12 @@ const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swag
 /** Where the page finds its files; absolute, so that /api/docs and /api/docs/ load the same ones. */
 export const API_REFERENCE_ASSETS_PATH = '/api/docs/assets';
 
-/** The page's own start-up script: a file, since the page's CSP allows no inline script. */
-const START_SCRIPT = `window.addEventListener('load', function () {
-  window.ui = SwaggerUIBundle({
-    url: '/api/openapi.json',
-    dom_id: '#swagger-ui',
-    deepLinking: true,
-    // Swagger UI would send the document to an online validator: nothing leaves this origin.
-    validatorUrl: null,
-  });
-});
-`;
+/**
+ * The page's own start-up script (src/api-reference/start.ts, with the Authorize dialog's box that
+ * takes all of `wallet-admin sign` at once): a file, since the page's CSP allows no inline script.
+ */
+const START_SCRIPT = path.join(PACKAGE_ROOT, 'dist', 'api-reference', 'start.js');
+const START_SCRIPT_NAME = 'start.js';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -33,7 +31,7 @@ const PAGE = `<!doctype html>
 <body>
 <div id="swagger-ui"></div>
 <script src="${API_REFERENCE_ASSETS_PATH}/swagger-ui-bundle.js"></script>
-<script src="${API_REFERENCE_ASSETS_PATH}/start.js"></script>
+<script src="${API_REFERENCE_ASSETS_PATH}/${START_SCRIPT_NAME}"></script>
 </body>
 </html>
 `;
@@ -66,7 +64,24 @@ async function load(): Promise<ApiReferenceAssets> {
     await packaged('swagger-ui-bundle.js', 'text/javascript; charset=utf-8'),
     await packaged('swagger-ui.css', 'text/css; charset=utf-8'),
     await packaged('favicon-32x32.png', 'image/png'),
-    ['start.js', staticFile(Buffer.from(START_SCRIPT), 'text/javascript; charset=utf-8')] as const,
   ]);
+  const start = await readStartScript();
+  if (start !== undefined) assets.set(START_SCRIPT_NAME, staticFile(start, 'text/javascript; charset=utf-8'));
   return { page: staticFile(Buffer.from(PAGE), 'text/html; charset=utf-8'), assets };
+}
+
+/** The built start script; undefined when the build never ran (the page itself is still served). */
+async function readStartScript(): Promise<Buffer | undefined> {
+  try {
+    return await readFile(START_SCRIPT);
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** What a request for a file the reference does not have is answered. */
+export function missingAsset(name: string): AppError {
+  if (name === START_SCRIPT_NAME) return new AppError('CONSOLE_NOT_BUILT', "The API reference's script was never built: run npm run build");
+  return new AppError('NOT_FOUND', `The API reference has no file ${name.slice(0, 100)}`);
 }

@@ -8,7 +8,7 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = path.join(REPO_ROOT, 'bin/wallet-admin.js');
 
 /** What the build writes (last of each part) and what it reads. */
-const BUILT = ['dist/main.mjs', 'dist/client/index.mjs', 'dist/console/index.html'];
+const BUILT = ['dist/main.mjs', 'dist/console/index.html', 'dist/api-reference/start.js'];
 const SOURCES = ['src', 'scripts/build.mjs'];
 
 function newestSource(): { file: string; mtimeMs: number } {

@@ -21,9 +21,13 @@ import { type AuthHeaders, signIn } from '../helpers/wallets.ts';
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 type Operation = {
+  operationId?: string;
   security?: Record<string, string[]>[];
-  parameters?: { in: string; name: string }[];
-  responses: Record<string, { content?: Record<string, { schema: object }>; headers?: Record<string, DeclaredHeader> }>;
+  parameters?: { in: string; name: string; example?: unknown }[];
+  responses: Record<
+    string,
+    { description?: string; content?: Record<string, { schema: object; example?: unknown }>; headers?: Record<string, DeclaredHeader> }
+  >;
 };
 type DeclaredHeader = { schema: object; required?: boolean; description?: string };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
@@ -160,6 +164,82 @@ for (const engine of ['sqlite'] as const) {
       assert.equal(raw.openapi, '3.1.0');
       const result = await validate(structuredClone(raw) as never);
       assert.ok(result.valid, JSON.stringify(result, null, 1));
+    });
+
+    test('every operation has its own stable operationId, a name a generated client can use as a method', () => {
+      // Pinned: a client generated from the document (openapi-generator, orval, openapi-fetch) names
+      // its methods after these, so renaming one breaks its users.
+      const expected = new Map([
+        ['GET /api/openapi.json', 'getOpenApiDocument'],
+        ['GET /healthz', 'getHealth'],
+        ['GET /readyz', 'getReadiness'],
+        ['GET /api/docs', 'getApiReference'],
+        ['GET /api/auth/test', 'getAuthTest'],
+        ['GET /api/auth/nonce', 'issueNonce'],
+        ['POST /api/auth/logout', 'logout'],
+        ['GET /api/channels', 'listChannels'],
+        ['PUT /api/channels/{channelRef}/folders/{folderName}/files/{filename}', 'uploadFile'],
+        ['GET /api/channels/{channelRef}/folders/{folderName}/files/{filename}', 'downloadFile'],
+        ['HEAD /api/channels/{channelRef}/folders/{folderName}/files/{filename}', 'downloadFileHeaders'],
+        ['DELETE /api/channels/{channelRef}/folders/{folderName}/files/{filename}', 'deleteFile'],
+        ['GET /api/channels/{channelRef}/folders/{folderName}/files', 'listFiles'],
+        ['GET /api/channels/{channelRef}/folders/{folderName}/files/{filename}/versions', 'listFileVersions'],
+        ['POST /api/channels/{channelRef}/folders/{folderName}/files/{filename}/restore', 'restoreFile'],
+        ['POST /api/channels/{channelRef}/folders/{folderName}/restore', 'restoreFolder'],
+        ['POST /api/channels/{channelRef}/restore', 'restoreChannel'],
+        ['GET /api/channels/{channelRef}/folders', 'listFolders'],
+        ['POST /api/channels/{channelRef}/backups', 'createBackup'],
+        ['GET /api/channels/{channelRef}/backups', 'listBackups'],
+        ['GET /api/channels/{channelRef}/audit', 'listAuditEvents'],
+        ['GET /api/channels/{channelRef}/folders/{folderName}/deleted', 'listDeletedFiles'],
+        ['GET /api/channels/{channelRef}/changes', 'listChanges'],
+      ]);
+      const actual = new Map(operationsOf(document).map(([key, operation]) => [key, operation.operationId]));
+      assert.deepEqual(actual, expected);
+      for (const id of actual.values()) assert.match(String(id), /^[a-z][A-Za-z]*$/, 'a camelCase identifier in every language');
+    });
+
+    test('every response says what it is and shows a real example of its body, valid against its schema', () => {
+      // Swagger UI shows @fastify/swagger's placeholder for an undescribed answer, and makes up
+      // additionalProp1 for an object schema that allows more properties when no example is given.
+      assert.doesNotMatch(JSON.stringify(raw), /Default Response|additionalProp\d/);
+      let examples = 0;
+      for (const [key, operation] of operationsOf(document)) {
+        for (const [status, response] of Object.entries(operation.responses)) {
+          assert.ok(response.description, `${key} ${status} has a description`);
+          for (const [mediaType, media] of Object.entries(response.content ?? {})) {
+            const where = `${key} ${status} ${mediaType}`;
+            assert.ok(media.example !== undefined, `${where} has an example`);
+            examples++;
+            if (!mediaType.includes('json')) {
+              assert.equal(typeof media.example, 'string', `${where}: a text example`);
+              continue;
+            }
+            const validator = ajv.compile(media.schema);
+            assert.ok(validator(media.example), `${where}: its example does not match its schema: ${JSON.stringify(validator.errors)}`);
+          }
+        }
+      }
+      assert.ok(examples > 150, `${examples} examples`);
+    });
+
+    test("a problem's example is what its operation answers: its path, and its own refusal of an unknown query parameter", async () => {
+      for (const [key, operation] of operationsOf(document)) {
+        if (key.startsWith('HEAD ')) continue;
+        const example = operation.responses['400']?.content?.['application/problem+json']?.example as Record<string, unknown>;
+        assert.ok(example, `${key} declares a 400 with an example`);
+        const method = key.slice(0, key.indexOf(' '));
+        // Refused before anything else is read, signed in or not: the query comes first.
+        const answer = await call(method, `${String(example.instance)}?dry_run=true`, { auth: false });
+        assert.equal(answer.status, 400, key);
+        const { requestId: _, ...problem } = answer.json();
+        const { requestId: __, ...shown } = example;
+        assert.deepEqual(problem, shown, key);
+        for (const [status, response] of Object.entries(operation.responses)) {
+          const other = response.content?.['application/problem+json']?.example as Record<string, unknown> | undefined;
+          if (other) assert.equal(other.instance, example.instance, `${key} ${status}: the same instance`);
+        }
+      }
     });
 
     test('every operation names its security: the three wallet headers together, or none', () => {

@@ -78,6 +78,60 @@ for (const engine of ENGINES) {
       assert.equal(head.status, 400, 'a HEAD route refuses as its GET does');
     });
 
+    test('a query parameter of the wrong format is refused in words: what was sent, why, and an example that is right', async () => {
+      // Every query parameter whose schema has a format, from the document: a new one is checked too.
+      const openapi = (await request(svc.baseUrl, '/api/openapi.json')).json();
+      const values: Record<string, string> = { channelRef: fixture.channel.id, folderName: 'docs', filename: 'a.txt' };
+      type Parameter = { in: string; name: string; schema: { format?: string } };
+      const formatted = Object.entries(openapi.paths as Record<string, Record<string, { parameters?: Parameter[] }>>).flatMap(
+        ([template, operations]) =>
+          Object.entries(operations)
+            .filter(([method]) => method !== 'head')
+            .flatMap(([method, operation]) => {
+              const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name]!));
+              const takes = (operation.parameters ?? []).filter((parameter) => parameter.in === 'query');
+              // A restore that the right value would start stays a plan.
+              const dryRun = takes.some((parameter) => parameter.name === 'dryRun') ? '&dryRun=true' : '';
+              return takes
+                .filter((parameter) => parameter.schema.format !== undefined)
+                .map((parameter) => ({ method: method.toUpperCase(), path, name: parameter.name, dryRun }));
+            }),
+      );
+      assert.deepEqual(
+        formatted.map(({ method, path, name }) => `${method} ${path.replace(fixture.channel.id, '{channelRef}')} ${name}`),
+        [
+          'POST /api/channels/{channelRef}/folders/docs/files/a.txt/restore at',
+          'POST /api/channels/{channelRef}/folders/docs/restore at',
+          'POST /api/channels/{channelRef}/restore at',
+          'GET /api/channels/{channelRef}/changes fromAt',
+          'GET /api/channels/{channelRef}/changes toAt',
+        ],
+      );
+      const before = await fileState();
+      for (const { method, path, name, dryRun } of formatted) {
+        const where = `${method} ${path} ?${name}=`;
+        const refused = await send(method, `${path}?${name}=yesterday${dryRun}`);
+        assertProblem(refused, 400, 'VALIDATION_FAILED');
+        const detail = problemDetail(refused);
+        assert.doesNotMatch(detail, /must match format|querystring\//, where);
+        // As a backup timestamp's refusal is worded: the parameter, what would do, what came.
+        const worded = new RegExp(`^${name} must be an RFC 3339 date-time such as (\\S+) \\(got "yesterday": not an RFC 3339 date-time`);
+        const example = worded.exec(detail)?.[1];
+        assert.ok(example, `${where}: ${detail}`);
+        // The example is right: the same request with it gets past the format.
+        const accepted = await send(method, `${path}?${name}=${encodeURIComponent(example)}${dryRun}`);
+        assert.doesNotMatch(accepted.body, /must be an RFC 3339 date-time/, `${where}${example}: ${accepted.body}`);
+        // A value of the right shape but no real date says which part is wrong.
+        const impossible = await send(method, `${path}?${name}=2026-02-30T10:00:00Z${dryRun}`);
+        assert.match(
+          problemDetail(impossible),
+          new RegExp(`^${name} must be .*\\(got "2026-02-30T10:00:00Z": day 30 does not exist in 2026-02\\)$`),
+          where,
+        );
+      }
+      assert.deepEqual(await fileState(), before, 'nothing was restored');
+    });
+
     test('a route with no query parameter says so; many unknown names are listed up to ten', async () => {
       const auth = await send('GET', '/api/auth/test?debug=1');
       assertProblem(auth, 400, 'VALIDATION_FAILED');

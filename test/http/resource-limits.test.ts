@@ -167,7 +167,7 @@ describe('resource limits (OWASP API4)', () => {
     assert.equal((await client.get('docs', 'stall.bin')).body, 'before');
     assert.equal((await client.versions('docs', 'stall.bin')).json().items.length, versionsBefore);
     // The aborted write removes its temporary file as it unwinds; give it the time a loaded machine needs.
-    const channelDir = path.join(svc.config.dataDir, 'storage', 'files', fixture.channel.id);
+    const channelDir = path.join(svc.config.dataDir, 'storage', 'objects', fixture.channel.id);
     let temps = await tempFilesUnder(channelDir);
     for (let i = 0; i < 50 && temps.length > 0; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));

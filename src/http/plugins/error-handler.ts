@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, type ErrorCode, isAppError } from '../../errors/app-error.ts';
+import { formatRefusal } from '../format-refusals.ts';
 import { PROBLEM_CONTENT_TYPE } from '../schemas/problem.ts';
 
 /** RFC 9457 problem details, with the stable `code` clients branch on. */
@@ -92,7 +93,7 @@ export function sendRouterProblem(
 
 async function errorHandler(app: FastifyInstance, options: { onError?: (error: AppError) => void }): Promise<void> {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const appError = toAppError(error);
+    const appError = formatRefusal(error, request) ?? toAppError(error);
     options.onError?.(appError);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
     return sendProblem(request, reply, appError);

@@ -36,13 +36,18 @@ async function queryParameters(app: FastifyInstance): Promise<void> {
 
 function refuseUnknown(declared: readonly string[]): QueryCheck {
   const known = new Set(declared);
-  const takes = declared.length === 0 ? 'this operation takes no query parameter' : `this operation takes ${declared.join(', ')}`;
   return function refuseUnknownQueryParameters(request, _reply, done) {
     const unknown: string[] = [];
     for (const name in request.query as Record<string, unknown>) if (!known.has(name)) unknown.push(name);
     if (unknown.length === 0) return done();
-    done(new AppError('VALIDATION_FAILED', `Unknown ${plural('query parameter', unknown.length)}: ${nameList(unknown)}; ${takes}`));
+    done(new AppError('VALIDATION_FAILED', unknownQueryParameters(unknown, declared)));
   };
+}
+
+/** The detail of that refusal: what was not understood, and what the operation does take. */
+export function unknownQueryParameters(unknown: readonly string[], declared: readonly string[]): string {
+  const takes = declared.length === 0 ? 'this operation takes no query parameter' : `this operation takes ${declared.join(', ')}`;
+  return `Unknown ${plural('query parameter', unknown.length)}: ${nameList(unknown)}; ${takes}`;
 }
 
 export default fp(queryParameters, { name: 'query-parameters' });

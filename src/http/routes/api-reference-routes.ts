@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { AppError } from '../../errors/app-error.ts';
-import { API_REFERENCE_ASSETS_PATH, apiReferenceAssets } from '../api-reference-assets.ts';
+import { API_REFERENCE_ASSETS_PATH, apiReferenceAssets, missingAsset } from '../api-reference-assets.ts';
 import { pagePolicy, sendPagePolicy } from '../page-policy.ts';
+import { EXAMPLE_REFERENCE_PAGE } from '../schemas/examples.ts';
 import { baseErrorResponses } from '../schemas/problem.ts';
 import { NO_SECURITY } from '../schemas/security.ts';
 import { sendStaticFile } from '../static-file.ts';
@@ -26,11 +26,12 @@ export default async function apiReferenceRoutes(app: FastifyInstance): Promise<
     '/api/docs',
     {
       schema: {
+        operationId: 'getApiReference',
         summary: 'This API reference, readable in a browser (Swagger UI, every file served by this service)',
         tags: ['docs'],
         security: NO_SECURITY,
         response: {
-          200: { description: 'The reference page', content: { 'text/html': { schema: Type.String() } } },
+          200: { description: 'The reference page', content: { 'text/html': { schema: Type.String(), example: EXAMPLE_REFERENCE_PAGE } } },
           304: { type: 'null', description: 'Not modified (If-None-Match)' },
           ...baseErrorResponses,
         },
@@ -44,7 +45,7 @@ export default async function apiReferenceRoutes(app: FastifyInstance): Promise<
 
   app.get<{ Params: { name: string } }>(`${API_REFERENCE_ASSETS_PATH}/:name`, { schema: { hide: true } }, async (request, reply) => {
     const file = (await assets()).assets.get(request.params.name);
-    if (file === undefined) throw new AppError('NOT_FOUND', `The API reference has no file ${request.params.name.slice(0, 100)}`);
+    if (file === undefined) throw missingAsset(request.params.name);
     return sendStaticFile(request, reply, file, CACHE);
   });
 }

@@ -4,7 +4,9 @@ import { BoundedCache } from '../../auth/bounded-cache.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { WalletAuthenticator, WalletHeaders } from '../../auth/wallet-authenticator.ts';
 import { authenticationOf } from '../plugins/wallet-auth.ts';
+import { jsonAnswer } from '../schemas/answer.ts';
 import { AuthTestResponseSchema, LogoutQuery, NonceResponseSchema, WalletHeadersSchema } from '../schemas/auth.ts';
+import { EXAMPLE_AUTH_TEST, EXAMPLE_NONCE } from '../schemas/examples.ts';
 import { authenticatedErrorResponses, baseErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { NO_SECURITY, WALLET_SECURITY } from '../schemas/security.ts';
 
@@ -36,11 +38,15 @@ export default async function authRoutes(base: FastifyInstance, options: AuthRou
     {
       preHandler: app.requireWallet,
       schema: {
+        operationId: 'getAuthTest',
         summary: 'Report the authenticated principal and the authentication headers received',
         tags: ['auth'],
         security: WALLET_SECURITY,
         headers: WalletHeadersSchema,
-        response: { 200: AuthTestResponseSchema, ...authenticatedErrorResponses },
+        response: {
+          200: jsonAnswer(AuthTestResponseSchema, 'Signed in: the principal and the headers received', EXAMPLE_AUTH_TEST),
+          ...authenticatedErrorResponses,
+        },
       },
     },
     async (request, reply) => {
@@ -75,10 +81,15 @@ export default async function authRoutes(base: FastifyInstance, options: AuthRou
     '/api/auth/nonce',
     {
       schema: {
+        operationId: 'issueNonce',
         summary: 'Issue a nonce for a Sign-In with Ethereum message',
         tags: ['auth'],
         security: NO_SECURITY,
-        response: { 200: NonceResponseSchema, ...baseErrorResponses, ...problemResponses(503) },
+        response: {
+          200: jsonAnswer(NonceResponseSchema, 'A nonce for one message, and until when a message may use it', EXAMPLE_NONCE),
+          ...baseErrorResponses,
+          ...problemResponses(503),
+        },
       },
     },
     async () => {
@@ -92,6 +103,7 @@ export default async function authRoutes(base: FastifyInstance, options: AuthRou
     {
       preHandler: app.requireWallet,
       schema: {
+        operationId: 'logout',
         summary: 'Revoke the presented signed message, or (all=true) every message the admin has signed, on every instance',
         tags: ['auth'],
         security: WALLET_SECURITY,

@@ -4,7 +4,9 @@ import { auditView, backupView, folderView } from '../file-views.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { pageRequestOf } from '../page-request.ts';
 import { actorOf, channelOf } from '../plugins/channel-scope.ts';
+import { jsonAnswer, PAGE } from '../schemas/answer.ts';
 import { FolderSchema } from '../schemas/channels.ts';
+import { EXAMPLE_AUDIT_PAGE, EXAMPLE_BACKUP, EXAMPLE_BACKUP_PAGE, EXAMPLE_FOLDER_PAGE } from '../schemas/examples.ts';
 import { AuditEventSchema, AuditQuery, BackupSchema, ChannelParams, PageQuery, pageOf } from '../schemas/files.ts';
 import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
@@ -20,12 +22,13 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
     {
       config: { permission: 'files:read' },
       schema: {
+        operationId: 'listFolders',
         summary: 'Folders of the channel that hold at least one live file, by name, with their file counts',
         tags: ['files'],
         security: WALLET_SECURITY,
         params: ChannelParams,
         querystring: PageQuery,
-        response: { 200: pageOf(FolderSchema), ...errors },
+        response: { 200: jsonAnswer(pageOf(FolderSchema), PAGE, EXAMPLE_FOLDER_PAGE), ...errors },
       },
     },
     async (request) => {
@@ -39,11 +42,17 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
     {
       config: { permission: 'backups:create' },
       schema: {
+        operationId: 'createBackup',
         summary: 'Back up every folder of the channel now (one backup per channel per second)',
         tags: ['backups'],
         security: WALLET_SECURITY,
         params: ChannelParams,
-        response: { 201: BackupSchema, ...errors, ...problemResponses(413, 415, 507) },
+        response: {
+          201: jsonAnswer(BackupSchema, 'Backed up: the backup', EXAMPLE_BACKUP),
+          ...errors,
+          // Its 409 example is the one a backup gives most (BACKUP_EXISTS); a channel name can be NAME_AMBIGUOUS too.
+          ...problemResponses(409, 413, 415, 507),
+        },
       },
     },
     async (request, reply) => {
@@ -57,12 +66,13 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
     {
       config: { permission: 'files:read' },
       schema: {
+        operationId: 'listBackups',
         summary: 'Backups of the channel, newest first',
         tags: ['backups'],
         security: WALLET_SECURITY,
         params: ChannelParams,
         querystring: PageQuery,
-        response: { 200: pageOf(BackupSchema), ...errors },
+        response: { 200: jsonAnswer(pageOf(BackupSchema), PAGE, EXAMPLE_BACKUP_PAGE), ...errors },
       },
     },
     async (request) => {
@@ -76,6 +86,7 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
     {
       config: { permission: 'audit:read' },
       schema: {
+        operationId: 'listAuditEvents',
         summary: 'Audit log of the channel, newest first, optionally filtered',
         description:
           'Filters (action, adminId, folder, filename, result, operationId) combine with AND; pass the same filters with `cursor` for the next page. ' +
@@ -85,7 +96,7 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
         security: WALLET_SECURITY,
         params: ChannelParams,
         querystring: AuditQuery,
-        response: { 200: pageOf(AuditEventSchema), ...errors },
+        response: { 200: jsonAnswer(pageOf(AuditEventSchema), PAGE, EXAMPLE_AUDIT_PAGE), ...errors },
       },
     },
     async (request) => {

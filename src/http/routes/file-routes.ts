@@ -12,6 +12,8 @@ import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { pageRequestOf } from '../page-request.ts';
 import { actorOf, channelOf, filePathOf, folderOf } from '../plugins/channel-scope.ts';
 import { matchPrecondition, uploadPrecondition } from '../preconditions.ts';
+import { jsonAnswer, PAGE } from '../schemas/answer.ts';
+import { EXAMPLE_FILE, EXAMPLE_FILE_PAGE, EXAMPLE_VERSION_PAGE } from '../schemas/examples.ts';
 import { DOWNLOAD_RESPONSES, DownloadHeaders, documentStreamedUpload } from '../schemas/file-bytes.ts';
 import {
   DownloadQuery,
@@ -42,6 +44,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
     {
       config: { permission: 'files:write', swaggerTransform: documentStreamedUpload },
       schema: {
+        operationId: 'uploadFile',
         summary: 'Upload a file (the body is the bytes); a replaced file stays restorable as a version',
         description:
           'Conditional with If-Match (the ETag of the file it replaces, or * for any) or If-None-Match ' +
@@ -53,8 +56,8 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
         params: FileParams,
         headers: UploadHeaders,
         response: {
-          200: { ...UploadedFileSchema, description: 'Replaced: the file as now stored' },
-          201: { ...UploadedFileSchema, description: 'Created: the file as stored' },
+          200: jsonAnswer(UploadedFileSchema, 'Replaced: the file as now stored', EXAMPLE_FILE),
+          201: jsonAnswer(UploadedFileSchema, 'Created: the file as stored', EXAMPLE_FILE),
           ...errors,
           ...problemResponses(412, 413, 415, 507),
         },
@@ -80,6 +83,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
       // HEAD (Fastify's, from this route) answers the same headers without the bytes: documented too.
       config: { permission: 'files:read', signedLinks: true, swagger: { exposeHeadRoute: true } },
       schema: {
+        operationId: 'downloadFile',
         summary: 'Download a file (Range and ETag supported); with ?expires&signature from a signed link, no wallet headers are needed',
         tags: ['files'],
         security: WALLET_OR_SIGNED_LINK_SECURITY,
@@ -117,6 +121,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
     {
       config: { permission: 'files:write' },
       schema: {
+        operationId: 'deleteFile',
         summary: 'Delete a file; it stays restorable as a version',
         description: 'Conditional with If-Match (the ETag of the file, or *): 412 PRECONDITION_FAILED when not met, and nothing changes.',
         tags: ['files'],
@@ -142,12 +147,13 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
     {
       config: { permission: 'files:read' },
       schema: {
+        operationId: 'listFiles',
         summary: 'List the files of a folder',
         tags: ['files'],
         security: WALLET_SECURITY,
         params: FolderParams,
         querystring: PageQuery,
-        response: { 200: pageOf(FileSchema), ...errors },
+        response: { 200: jsonAnswer(pageOf(FileSchema), PAGE, EXAMPLE_FILE_PAGE), ...errors },
       },
     },
     async (request) => {
@@ -161,12 +167,13 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
     {
       config: { permission: 'files:read' },
       schema: {
+        operationId: 'listFileVersions',
         summary: 'Every stored version of a file, newest first',
         tags: ['files'],
         security: WALLET_SECURITY,
         params: FileParams,
         querystring: PageQuery,
-        response: { 200: pageOf(VersionSchema), ...errors },
+        response: { 200: jsonAnswer(pageOf(VersionSchema), PAGE, EXAMPLE_VERSION_PAGE), ...errors },
       },
     },
     async (request) => {

@@ -4,6 +4,8 @@ import { deletedFileView } from '../file-views.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { pageRequestOf } from '../page-request.ts';
 import { channelOf, folderOf } from '../plugins/channel-scope.ts';
+import { jsonAnswer, PAGE } from '../schemas/answer.ts';
+import { EXAMPLE_CHANGES_PAGE, EXAMPLE_DELETED_PAGE } from '../schemas/examples.ts';
 import { ChannelParams, FolderParams, PageQuery, pageOf } from '../schemas/files.ts';
 import { ChangesQuery, DeletedFileSchema, FileChangeSchema } from '../schemas/history.ts';
 import { channelErrorResponses } from '../schemas/problem.ts';
@@ -20,13 +22,14 @@ export default async function historyRoutes(base: FastifyInstance, deps: FilesRo
     {
       config: { permission: 'files:read' },
       schema: {
+        operationId: 'listDeletedFiles',
         summary: 'Files deleted from the folder that can still be restored, by filename, each with its newest deletion',
         description: 'Restore one with POST …/files/{filename}/restore?versionId={versionId}. A file uploaded again is not listed.',
         tags: ['files'],
         security: WALLET_SECURITY,
         params: FolderParams,
         querystring: PageQuery,
-        response: { 200: pageOf(DeletedFileSchema), ...errors },
+        response: { 200: jsonAnswer(pageOf(DeletedFileSchema), PAGE, EXAMPLE_DELETED_PAGE), ...errors },
       },
     },
     async (request) => {
@@ -40,6 +43,7 @@ export default async function historyRoutes(base: FastifyInstance, deps: FilesRo
     {
       config: { permission: 'files:read' },
       schema: {
+        operationId: 'listChanges',
         summary:
           'What changed in the channel from backup `from` (or instant `fromAt`) to backup `to` (or instant `toAt`; default: the live files now), by folder and filename',
         description:
@@ -50,7 +54,7 @@ export default async function historyRoutes(base: FastifyInstance, deps: FilesRo
         security: WALLET_SECURITY,
         params: ChannelParams,
         querystring: ChangesQuery,
-        response: { 200: pageOf(FileChangeSchema), ...errors },
+        response: { 200: jsonAnswer(pageOf(FileChangeSchema), PAGE, EXAMPLE_CHANGES_PAGE), ...errors },
       },
     },
     async (request) => {

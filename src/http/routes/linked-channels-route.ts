@@ -4,7 +4,9 @@ import { channelView } from '../file-views.ts';
 import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { pageRequestOf } from '../page-request.ts';
 import { authenticationOf } from '../plugins/wallet-auth.ts';
+import { jsonAnswer, PAGE } from '../schemas/answer.ts';
 import { ChannelSchema } from '../schemas/channels.ts';
+import { EXAMPLE_CHANNEL_PAGE } from '../schemas/examples.ts';
 import { PageQuery, pageOf } from '../schemas/files.ts';
 import { authenticatedErrorResponses } from '../schemas/problem.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
@@ -22,11 +24,12 @@ export default async function linkedChannelsRoute(base: FastifyInstance, deps: P
     {
       preHandler: app.requireWallet,
       schema: {
+        operationId: 'listChannels',
         summary: 'The channels the signed-in admin is linked to, by name then id',
         tags: ['channels'],
         security: WALLET_SECURITY,
         querystring: PageQuery,
-        response: { 200: pageOf(ChannelSchema), ...authenticatedErrorResponses },
+        response: { 200: jsonAnswer(pageOf(ChannelSchema), PAGE, EXAMPLE_CHANNEL_PAGE), ...authenticatedErrorResponses },
       },
     },
     async (request) => {

@@ -5,6 +5,7 @@ import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { actorOf, channelOf, filePathOf } from '../plugins/channel-scope.ts';
 import { matchPrecondition } from '../preconditions.ts';
 import { requireEmptyRestoreBody } from '../restore-body.ts';
+import { EXAMPLE_FILE_URL } from '../schemas/examples.ts';
 import { FileParams, IfMatchHeaders, RestoreQuery } from '../schemas/files.ts';
 import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { responseHeader, VERSION_ID } from '../schemas/response-header-shapes.ts';
@@ -26,6 +27,7 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
     {
       config: { permission: 'files:restore', auditRefusalsAs: 'restore', checkBody: requireEmptyBody },
       schema: {
+        operationId: 'restoreFile',
         summary: 'Restore a file from a backup (or a kept version, or its state at an instant); answers the URL of the restored file',
         description:
           'One of backupTimestamp, versionId and at (RFC 3339: the file as it was then; 404 INSTANT_NOT_RETAINED when ' +
@@ -52,7 +54,7 @@ export default async function restoreRoute(base: FastifyInstance, deps: FilesRou
                 false,
               ),
             },
-            content: { [RESTORE_CONTENT_TYPE]: { schema: Type.String({ format: 'uri' }) } },
+            content: { [RESTORE_CONTENT_TYPE]: { schema: Type.String({ format: 'uri' }), example: EXAMPLE_FILE_URL } },
           },
           ...channelErrorResponses,
           ...problemResponses(412, 413, 415, 507),

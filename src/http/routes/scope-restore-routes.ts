@@ -6,6 +6,8 @@ import type { FilesRouteDeps } from '../files-route-deps.ts';
 import { actorOf, channelOf, folderOf } from '../plugins/channel-scope.ts';
 import { matchPrecondition } from '../preconditions.ts';
 import { requireEmptyRestoreBody } from '../restore-body.ts';
+import { jsonAnswer } from '../schemas/answer.ts';
+import { EXAMPLE_SCOPE_RESTORE } from '../schemas/examples.ts';
 import { ChannelParams, FolderParams } from '../schemas/files.ts';
 import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { PlanIfMatchHeaders, ScopeRestoreQuery, ScopeRestoreResultSchema } from '../schemas/scope-restore.ts';
@@ -28,7 +30,11 @@ const route = {
 } as const;
 
 const response = {
-  200: ScopeRestoreResultSchema,
+  200: jsonAnswer(
+    ScopeRestoreResultSchema,
+    'Restored (or, for a dry run, the plan): what changed, and the safety backup',
+    EXAMPLE_SCOPE_RESTORE,
+  ),
   ...channelErrorResponses,
   ...problemResponses(412, 413, 415, 507),
 };
@@ -42,6 +48,7 @@ export default async function scopeRestoreRoutes(base: FastifyInstance, deps: Fi
     {
       ...route,
       schema: {
+        operationId: 'restoreFolder',
         summary: 'Restore a folder from a backup or to an instant (dryRun=true: the plan only)',
         description: DESCRIPTION,
         tags: ['files'],
@@ -64,6 +71,7 @@ export default async function scopeRestoreRoutes(base: FastifyInstance, deps: Fi
     {
       ...route,
       schema: {
+        operationId: 'restoreChannel',
         summary: 'Restore every folder of the channel from a backup or to an instant (dryRun=true: the plan only)',
         description: DESCRIPTION,
         tags: ['files'],

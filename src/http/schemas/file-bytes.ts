@@ -1,9 +1,10 @@
 import type { SwaggerTransform } from '@fastify/swagger';
 import { Type } from 'typebox';
+import { EXAMPLE_FILE_BYTES } from './examples.ts';
 import { BYTE_COUNT, CONTENT_RANGE, ENTITY_TAG, HTTP_DATE, responseHeader } from './response-header-shapes.ts';
 
 /** A file's bytes, of the type it was uploaded with (application/octet-stream when none was usable). */
-const BYTES = { '*/*': { schema: Type.String({ format: 'binary' }) } };
+const bytes = (example: string) => ({ '*/*': { schema: Type.String({ format: 'binary' }), example } });
 
 const REPRESENTATION_HEADERS = {
   ETag: responseHeader('"<sha256>", the strong tag an If-None-Match or a later If-Match names', ENTITY_TAG, true),
@@ -28,7 +29,7 @@ export const DOWNLOAD_RESPONSES = {
   200: {
     description: 'The whole file',
     headers: { ...REPRESENTATION_HEADERS, 'Content-Length': responseHeader('The file size in bytes', BYTE_COUNT, true) },
-    content: BYTES,
+    content: bytes(EXAMPLE_FILE_BYTES),
   },
   206: {
     description: 'The requested range of the file',
@@ -37,7 +38,8 @@ export const DOWNLOAD_RESPONSES = {
       'Content-Range': responseHeader('bytes start-end/size', CONTENT_RANGE, true),
       'Content-Length': responseHeader('The length of the range', BYTE_COUNT, true),
     },
-    content: BYTES,
+    // Range: bytes=0-18
+    content: bytes(EXAMPLE_FILE_BYTES.slice(0, 19)),
   },
   304: {
     type: 'null',

@@ -1,15 +1,21 @@
 import { Type } from 'typebox';
 import { MAX_AUDIT_ID_LENGTH, MAX_AUDIT_NAME_LENGTH } from '../../files/audit-filter.ts';
 import { AUDIT_ACTIONS, AUDIT_RESULTS } from '../../store/file-catalog-types.ts';
+import { EXAMPLE_PATH } from './examples.ts';
 import { ENTITY_TAG, responseHeader } from './response-header-shapes.ts';
 
-export const ChannelParams = Type.Object({ channelRef: Type.String({ description: 'Channel id (chn_…) or name in your tenant' }) });
-export const FolderParams = Type.Object({ channelRef: Type.String(), folderName: Type.String() });
-export const FileParams = Type.Object({ channelRef: Type.String(), folderName: Type.String(), filename: Type.String() });
+// Each with the demo's value as its example, which the reference's "Try it out" starts from.
+const channelRef = Type.String({ description: 'Channel id (chn_…) or name in your tenant', examples: [EXAMPLE_PATH.channelRef] });
+const folderName = Type.String({ description: 'A folder of the channel (one path segment)', examples: [EXAMPLE_PATH.folderName] });
+const filename = Type.String({ description: 'A file of the folder (one path segment)', examples: [EXAMPLE_PATH.filename] });
+
+export const ChannelParams = Type.Object({ channelRef });
+export const FolderParams = Type.Object({ channelRef, folderName });
+export const FileParams = Type.Object({ channelRef, folderName, filename });
 
 export const PageQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 50 })),
-  cursor: Type.Optional(Type.String({ maxLength: 1000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 50, description: 'Items per page' })),
+  cursor: Type.Optional(Type.String({ maxLength: 1000, description: "Where the page begins: the previous page's next (opaque)" })),
 });
 
 /** The audit log's filters, each optional, combined with AND; the same filters go with every page's cursor. */

@@ -1,4 +1,6 @@
+import { STATUS_CODES } from 'node:http';
 import { Type } from 'typebox';
+import { EXAMPLE_ETAG } from './examples.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -71,18 +73,102 @@ const MEANINGS: Record<ProblemStatus, string> = {
 
 export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 429 | 500 | 503 | 507;
 
+type ProblemExample = { code: string; detail: string; [extra: string]: unknown };
+
+/**
+ * What each status answers most often, in the service's own words, for the document's examples.
+ * `instance` is the operation's own path, filled in per operation (see problem-examples.ts), and
+ * a 400's detail the operation's own answer to an unknown query parameter.
+ */
+const EXAMPLES: Record<ProblemStatus, ProblemExample> = {
+  400: { code: 'VALIDATION_FAILED', detail: 'Unknown query parameter: dry_run; this operation takes no query parameter' },
+  401: { code: 'AUTH_MESSAGE_EXPIRED', detail: 'The message expired at 2026-11-26T13:42:25.225Z' },
+  403: { code: 'PERMISSION_DENIED', detail: 'This admin lacks the permission files:write on this channel' },
+  404: { code: 'CHANNEL_NOT_FOUND', detail: 'No channel "demo" that this admin may use' },
+  409: {
+    code: 'BACKUP_EXISTS',
+    detail: 'This channel already has a backup 20261126_123814; backups are one per second, try again in a second',
+  },
+  412: {
+    code: 'PRECONDITION_FAILED',
+    detail: `If-Match is not met: the file's current ETag is ${EXAMPLE_ETAG}; nothing was changed`,
+    currentEtag: EXAMPLE_ETAG,
+  },
+  413: { code: 'PAYLOAD_TOO_LARGE', detail: 'the body is larger than the limit of 104857600 bytes' },
+  415: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    detail: 'An upload is the bytes of the file, not an HTML form (multipart/form-data): use curl --data-binary @file (or -T file), not -F',
+  },
+  416: { code: 'RANGE_NOT_SATISFIABLE', detail: "Range bytes=100-200 is outside the file's 88 bytes", size: 88 },
+  429: {
+    code: 'RATE_LIMITED',
+    detail: 'Too many failed sign-ins from this address (for IPv6, from its network); try again in 42 s',
+    retryAfterSeconds: 42,
+  },
+  500: { code: 'INTERNAL_ERROR', detail: 'Internal error; the server log has the details under this requestId' },
+  503: { code: 'SERVICE_UNAVAILABLE', detail: 'The metadata database is unavailable; try again shortly' },
+  507: { code: 'INSUFFICIENT_STORAGE', detail: 'the storage is full; nothing was changed' },
+};
+
+/** A channel path's 409: a name an older release stored in two look-alike spellings (README, Names). */
+const NAME_AMBIGUOUS_EXAMPLE: ProblemExample = {
+  code: 'NAME_AMBIGUOUS',
+  detail:
+    '"docs/café.txt" names 2 files that look the same, stored by an older release under different spellings: docs/cafe\\u0301.txt (ETag "66e0f7e0aaf6f5e71bf5b4a92a25e0b0c0ae1a4e84de3709f5b35143e22c699e") and docs/caf\\u00e9.txt (ETag "bb647c008309d51ec65885d271f94b9a78c1de49266fde3e60a08f3a74613980"). Send If-Match with the ETag of the one you mean, or delete one of them (DELETE with its If-Match)',
+  lookalikes: [
+    {
+      spelling: 'docs/cafe\\u0301.txt',
+      folder: 'docs',
+      filename: 'cafe\u0301.txt',
+      etag: '"66e0f7e0aaf6f5e71bf5b4a92a25e0b0c0ae1a4e84de3709f5b35143e22c699e"',
+      size: 10,
+      updatedAt: '2026-11-26T13:13:01.173Z',
+    },
+    {
+      spelling: 'docs/caf\\u00e9.txt',
+      folder: 'docs',
+      filename: 'caf\u00e9.txt',
+      etag: '"bb647c008309d51ec65885d271f94b9a78c1de49266fde3e60a08f3a74613980"',
+      size: 12,
+      updatedAt: '2026-11-26T13:13:01.145Z',
+    },
+  ],
+};
+
+/** The whole problem an example status answers, as the error handler writes it. */
+function problemExample(status: ProblemStatus, example: ProblemExample = EXAMPLES[status]): Record<string, unknown> {
+  const { code, detail, ...extra } = example;
+  return {
+    type: 'about:blank',
+    title: STATUS_CODES[status],
+    status,
+    detail,
+    code,
+    instance: '/api/…',
+    requestId: '8e5b0dab-7229-4dfb-baca-3591ac9d871a',
+    ...extra,
+  };
+}
+
 /**
  * Response entries for error statuses, each an application/problem+json body: declared per media
  * type, so the document names the type the service really sends (Fastify serializes with it too).
  */
 export function problemResponses<S extends ProblemStatus>(...statuses: S[]): Record<S, typeof problemRef> {
-  const entries = statuses.map((status) => [
-    status,
-    { description: MEANINGS[status], content: { [PROBLEM_CONTENT_TYPE]: { schema: problemRef } } },
-  ]);
-  // Typed as the bare reference, which the type provider reads as an unknown payload, as it should:
-  // a route never sends a problem itself, the error handler does.
-  return Object.fromEntries(entries) as unknown as Record<S, typeof problemRef>;
+  return Object.fromEntries(statuses.map((status) => [status, problemResponse(status)])) as unknown as Record<S, typeof problemRef>;
+}
+
+/**
+ * One status's entry, with its usual example or `example`. Typed as the bare reference, which the
+ * type provider reads as an unknown payload, as it should: a route never sends a problem itself,
+ * the error handler does.
+ */
+function problemResponse(status: ProblemStatus, example?: ProblemExample): typeof problemRef {
+  const entry = {
+    description: MEANINGS[status],
+    content: { [PROBLEM_CONTENT_TYPE]: { schema: problemRef, example: problemExample(status, example) } },
+  };
+  return entry as unknown as typeof problemRef;
 }
 
 /** Every operation can answer these: a malformed request (no Host, a bad parameter), and an internal error. */
@@ -95,4 +181,8 @@ export const authenticatedErrorResponses = { ...baseErrorResponses, ...problemRe
  * What every operation on a channel path adds: no such channel (folder, file…), and a channel name,
  * folder or file name that names two records an older release stored under look-alike spellings.
  */
-export const channelErrorResponses = { ...authenticatedErrorResponses, ...problemResponses(404, 409) };
+export const channelErrorResponses = {
+  ...authenticatedErrorResponses,
+  ...problemResponses(404),
+  409: problemResponse(409, NAME_AMBIGUOUS_EXAMPLE),
+};

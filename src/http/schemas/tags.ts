@@ -1,0 +1,13 @@
+/**
+ * The document's tags, in the order the reference shows them (sign in first, then what is signed
+ * in for), each with what it groups: an operation's tag must be one of these.
+ */
+export const TAGS = [
+  { name: 'auth', description: 'Signing in with a wallet: a nonce for the message, a check of the three headers, signing out' },
+  { name: 'channels', description: 'The channels the signed-in admin is linked to' },
+  { name: 'files', description: "A channel's folders and files: upload, download, delete, versions, deleted files and restores" },
+  { name: 'backups', description: 'Backups of a channel (named instants of its history) and what changed between two states' },
+  { name: 'audit', description: "A channel's audit log: every change and refusal, with the admin who asked" },
+  { name: 'health', description: 'Liveness and readiness, for load balancers and orchestrators' },
+  { name: 'docs', description: 'This document, and the API reference made from it' },
+];
