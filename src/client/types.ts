@@ -19,6 +19,7 @@ export type AuthTestResponse = Static<typeof AuthTestResponseSchema>;
 export type NonceResponse = Static<typeof NonceResponseSchema>;
 export type FileInfo = Static<typeof FileSchema>;
 export type FileVersion = Static<typeof VersionSchema>;
+/** A backup: `origin` says what made it (api, schedule, cli, restore, demo; null when not recorded), `createdBy`/`createdByName` which admin. */
 export type Backup = Static<typeof BackupSchema>;
 export type AuditEvent = Static<typeof AuditEventSchema>;
 export type ChannelInfo = Static<typeof ChannelSchema>;
