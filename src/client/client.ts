@@ -211,7 +211,7 @@ export function createClient(options: ClientOptions) {
       // An expired or already revoked message is as signed out as a revoked one; but logging out
       // everywhere is a change the service must have made.
       if (!response.ok && (options.all || response.status !== 401)) throw await errorOf(response);
-      await response.body?.cancel();
+      await readToEnd(response);
     },
 
     async upload(
@@ -252,12 +252,16 @@ export function createClient(options: ClientOptions) {
      */
     async stat(channelRef: string, folder: string, filename: string): Promise<FileInfo | undefined> {
       const path = filePath(channelRef, folder, filename);
-      const head = async () => attempt({ method: 'HEAD', path }, await session.headers());
+      const head = async () => {
+        const answer = await attempt({ method: 'HEAD', path }, await session.headers());
+        await readToEnd(answer);
+        return answer;
+      };
       let response = await head();
       if (response.status !== 404 && !response.ok) {
         // A HEAD answer carries no problem document: a one-byte GET gets the refusal in full, and
         // re-signs when the message expired; should it pass, the HEAD is asked once more.
-        await (await signed({ method: 'GET', path, headers: { Range: 'bytes=0-0' } })).body?.cancel();
+        await readToEnd(await signed({ method: 'GET', path, headers: { Range: 'bytes=0-0' } }));
         response = await head();
       }
       if (response.status === 404) return undefined;
@@ -291,7 +295,7 @@ export function createClient(options: ClientOptions) {
         path: filePath(channelRef, folder, filename),
         headers: conditionHeader('If-Match', conditions.ifMatch),
       });
-      await response.body?.cancel();
+      await readToEnd(response);
     },
 
     /** Every stored version of the file, newest first. */
@@ -392,6 +396,15 @@ function scopeRestoreCall(path: string, { backupTimestamp, at, dryRun, delete: w
 async function scopeRestoreResult(response: Response): Promise<ScopeRestoreResult> {
   const etag = response.headers.get('etag') ?? '';
   return { ...(await json<Omit<ScopeRestoreResult, 'etag'>>(response)), etag };
+}
+
+/**
+ * Reads an answer whose body says nothing (a HEAD's, a 204's, a single byte) to its end rather than
+ * cancelling it or leaving it unread: Chromium records an answer whose body was cancelled, or never
+ * read, as a cancelled request (net::ERR_ABORTED in the network panel), even a HEAD's empty one.
+ */
+async function readToEnd(response: Response): Promise<void> {
+  await response.arrayBuffer();
 }
 
 async function json<T>(response: Response): Promise<T> {

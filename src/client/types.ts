@@ -58,12 +58,20 @@ export interface FileVersion {
   time: string;
 }
 
+/** What made a backup: an admin's request, BACKUP_INTERVAL, the CLI, a folder or channel restore's safety backup, the demo data. */
+export type BackupOrigin = 'api' | 'schedule' | 'cli' | 'restore' | 'demo';
+
 export interface Backup {
   /** yyyyMMdd_HHmmss (UTC). */
   timestamp: string;
   files: number;
   bytes: number;
+  /** The admin (adm_…) who made it; null for the schedule and the CLI. */
   createdBy: string | null;
+  /** That admin's display name now; null when there is none. */
+  createdByName: string | null;
+  /** What made it; null for a backup made before the service recorded this. */
+  origin: BackupOrigin | null;
   /** RFC 3339. */
   createdAt: string;
 }
@@ -73,6 +81,8 @@ export interface AuditEvent {
   /** RFC 3339. */
   time: string;
   adminId: string | null;
+  /** That admin's display name now; null when there is none. */
+  adminName: string | null;
   action: string;
   result: string;
   code: string | null;
@@ -80,6 +90,8 @@ export interface AuditEvent {
   filename: string | null;
   backupTimestamp: string | null;
   versionId: string | null;
+  /** A restore to an instant: the instant asked for (RFC 3339, as asked). */
+  at: string | null;
   sha256: string | null;
   /** The folder or channel restore this event belongs to (op_…); list them with `operationId`. */
   operationId: string | null;
@@ -120,6 +132,8 @@ export interface DeletedFile {
   deletedAt: string;
   /** The admin (adm_…) who deleted it; null for the CLI. */
   deletedBy: string | null;
+  /** That admin's display name now; null when there is none. */
+  deletedByName: string | null;
   versionId: string;
   size: number;
   sha256: string;

@@ -1,28 +1,28 @@
 import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
-import { useRoute } from './routing.ts';
+import { hrefOf, type Route, useRoute } from './routing.ts';
 import { formatClock, shortAddress } from './ui/format.ts';
 import { messageOf } from './ui/problem-notice.tsx';
 import { RenewalDialog } from './ui/renewal-dialog.tsx';
+import { type Status, StatusLine, StatusLineContext } from './ui/status-line.tsx';
 import { AuditView } from './views/audit.tsx';
 import { BackupsView } from './views/backups.tsx';
 import { ChangesView } from './views/changes.tsx';
+import { ChannelsMenu } from './views/channels-menu.tsx';
 import type { ViewContext } from './views/context.ts';
 import { DeletedView } from './views/deleted.tsx';
 import { FileView } from './views/file.tsx';
 import { FilesView } from './views/files.tsx';
 import { FoldersView } from './views/folders.tsx';
 import { HomeView } from './views/home.tsx';
+import { type LinkedChannels, useLinkedChannels } from './views/linked-channels.ts';
 import { SignInView } from './views/sign-in.tsx';
 import type { ConsoleSession, SessionState, SignedIn } from './wallet/console-session.ts';
-
-interface Status {
-  message: string;
-  action?: { label: string; run(): void };
-}
 
 export function App({ session }: { session: ConsoleSession }) {
   const [state, setState] = useState<SessionState>(session.state);
   useEffect(() => session.subscribe(setState), [session]);
+  const route = useRoute();
+  const linked = useLinkedChannels(state.status === 'signed-in' ? state.client : undefined);
 
   return (
     <>
@@ -30,15 +30,22 @@ export function App({ session }: { session: ConsoleSession }) {
         Skip to content
       </a>
       <header class="topbar">
-        <a class="brand" href="#/">
-          wallet-admin
-        </a>
+        <nav class="topnav" aria-label="Console">
+          <a class="brand" href="#/">
+            wallet-admin
+          </a>
+          {state.status === 'signed-in' && <ChannelsMenu linked={linked} current={channelOf(route)} />}
+        </nav>
         {state.status === 'signed-in' && (
           <div class="identity">
             <span class="identity-who" title={state.me.walletAddress}>
               {state.me.principal.displayName} · <code>{shortAddress(state.me.walletAddress)}</code>
             </span>
-            {state.expiresAt && <span class="muted identity-until">signed in until {formatClock(state.expiresAt)}</span>}
+            {state.expiresAt && (
+              <span class="muted identity-until" title={`${state.expiresAt.toISOString()} (UTC)`}>
+                signed in until {formatClock(state.expiresAt)}
+              </span>
+            )}
             <button type="button" class="button button-small" onClick={() => session.signOut()}>
               Sign out
             </button>
@@ -47,7 +54,7 @@ export function App({ session }: { session: ConsoleSession }) {
       </header>
       <main id="main" tabIndex={-1}>
         {state.status === 'signed-in' ? (
-          <SignedInConsole session={session} signedIn={state} />
+          <SignedInConsole session={session} signedIn={state} route={route} linked={linked} />
         ) : (
           <SignInView
             busy={state.status === 'signing-in' ? state.wallet : undefined}
@@ -62,18 +69,25 @@ export function App({ session }: { session: ConsoleSession }) {
 }
 
 /** The views of a signed-in admin; it stays mounted while a signature is renewed, so nothing is lost. */
-function SignedInConsole({ session, signedIn }: { session: ConsoleSession; signedIn: SignedIn }) {
-  const route = useRoute();
+function SignedInConsole({
+  session,
+  signedIn,
+  route,
+  linked,
+}: {
+  session: ConsoleSession;
+  signedIn: SignedIn;
+  route: Route;
+  linked: LinkedChannels;
+}) {
   const [status, setStatus] = useState<Status>();
-  const [channelNames, setChannelNames] = useState<Map<string, string>>(new Map());
   const { client, me } = signedIn;
+  const channelNames = useMemo(() => new Map(linked.items?.map((channel) => [channel.id, channel.name])), [linked]);
 
-  useEffect(() => {
-    client.listChannels({ limit: 1000 }).then(
-      (page) => setChannelNames(new Map(page.items.map((channel) => [channel.id, channel.name]))),
-      () => undefined,
-    );
-  }, [client]);
+  // The status line speaks of the view it was said on: another view starts without it.
+  const where = hrefOf(route);
+  useEffect(() => setStatus(undefined), [where]);
+  const statusLine = useMemo(() => ({ clear: () => setStatus(undefined) }), []);
 
   const announce = useCallback((message: string, action?: Status['action']) => setStatus({ message, action }), []);
   const permissions = me.principal.effectivePermissions;
@@ -84,36 +98,24 @@ function SignedInConsole({ session, signedIn }: { session: ConsoleSession; signe
       signedIn,
       can: (permission) => permissions.includes(permission),
       channelName: (id) => channelNames.get(id) ?? id,
+      isLinkedChannel: (ref) =>
+        linked.items?.some((channel) => channel.id === ref || channel.name === ref) || (linked.complete ? false : undefined),
       announce,
     }),
-    [client, session, signedIn, permissions, channelNames, announce],
+    [client, session, signedIn, permissions, channelNames, linked, announce],
   );
 
   return (
-    <>
-      <div class="status" role="status" aria-live="polite">
-        {status && (
-          <p class="status-line">
-            <span>{status.message}</span>
-            {status.action && (
-              <button
-                type="button"
-                class="button button-small"
-                onClick={() => {
-                  const action = status.action;
-                  setStatus({ message: 'Working…' });
-                  action?.run();
-                }}
-              >
-                {status.action.label}
-              </button>
-            )}
-            <button type="button" class="button button-small button-quiet" aria-label="Dismiss" onClick={() => setStatus(undefined)}>
-              ×
-            </button>
-          </p>
-        )}
-      </div>
+    <StatusLineContext.Provider value={statusLine}>
+      <StatusLine
+        status={status}
+        onDismiss={() => setStatus(undefined)}
+        onAction={() => {
+          const action = status?.action;
+          setStatus({ message: 'Working…' });
+          action?.run();
+        }}
+      />
       {route.view === 'home' && <HomeView ctx={ctx} />}
       {route.view === 'folders' && <FoldersView key={route.channel} ctx={ctx} channel={route.channel} />}
       {route.view === 'files' && (
@@ -152,6 +154,11 @@ function SignedInConsole({ session, signedIn }: { session: ConsoleSession; signe
           errorText={signedIn.renewal.error ? messageOf(signedIn.renewal.error) : undefined}
         />
       )}
-    </>
+    </StatusLineContext.Provider>
   );
+}
+
+/** The channel a view is of, for the menu to mark; none on the home page. */
+function channelOf(route: Route): string | undefined {
+  return route.view === 'home' ? undefined : route.channel;
 }

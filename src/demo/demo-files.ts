@@ -55,7 +55,8 @@ const CHANGED_PRICES: DemoFile = { ...FIRST_FILES[1]!, text: PRICES_NOW };
  * Gives the demo channel files whose history has something to restore: three files, one backup,
  * then a changed prices.csv. It goes through the same services as the API, so the blobs, catalog
  * rows, versions and audit entries are exactly what an admin's requests would have made, by
- * `actor` (the demo owner).
+ * `actor` (the demo owner); only the backup says it is the demo's (origin 'demo'), so that the
+ * Backups tab does not claim the owner asked for it.
  */
 export async function seedDemoFiles(services: Pick<FileServices, 'files' | 'backups'>, channel: Channel, actor: Actor): Promise<void> {
   const upload = (file: DemoFile) =>
@@ -67,6 +68,6 @@ export async function seedDemoFiles(services: Pick<FileServices, 'files' | 'back
       file.contentType,
     );
   for (const file of FIRST_FILES) await upload(file);
-  await services.backups.create(channel, actor);
+  await services.backups.create(channel, actor, 'demo');
   await upload(CHANGED_PRICES);
 }

@@ -20,6 +20,8 @@ export interface AuditDetails {
   filename?: string | null;
   backupTimestamp?: string | null;
   versionId?: string | null;
+  /** A restore to an instant: the instant asked for. */
+  at?: string | null;
   sha256?: string | null;
   /** A folder or channel restore's own event: what it was asked and did. */
   operation?: AuditOperation | null;
@@ -33,6 +35,7 @@ export interface RequestedNames {
   filename?: string | undefined;
   backupTimestamp?: string | undefined;
   versionId?: string | undefined;
+  at?: string | undefined;
 }
 
 /** Told the outcome of every audited operation (metrics). */
@@ -67,6 +70,7 @@ export class AuditTrail {
       filename: printable(details.filename),
       backupTimestamp: printable(details.backupTimestamp),
       versionId: printable(details.versionId),
+      at: printable(details.at),
       result,
       code: error === undefined ? null : isAppError(error) ? error.code : 'INTERNAL_ERROR',
       sha256: details.sha256 ?? null,
@@ -135,6 +139,7 @@ export function requestedDetails(names: RequestedNames): AuditDetails {
     filename: names.filename?.slice(0, 255) ?? null,
     backupTimestamp: names.backupTimestamp?.slice(0, 40) ?? null,
     versionId: names.versionId?.slice(0, 60) ?? null,
+    at: names.at?.slice(0, 40) ?? null,
   };
 }
 

@@ -84,7 +84,7 @@ export class BackupScheduler {
       await this.forChannel(channelId, async () => {
         if (await this.changedSinceLastBackup(channelId)) {
           const channel = await this.deps.store.getChannel(channelId);
-          if (channel) await this.deps.backups.create(channel, SERVICE);
+          if (channel) await this.deps.backups.create(channel, SERVICE, 'schedule');
         }
         await this.deps.retention.apply(channelId);
       });

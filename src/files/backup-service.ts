@@ -1,4 +1,4 @@
-import type { BackupRecord, FileCatalog, Page, PageRequest } from '../store/file-catalog-types.ts';
+import type { BackupOrigin, BackupRecord, FileCatalog, Page, PageRequest } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { formatBackupTimestamp } from './backup-timestamp.ts';
@@ -16,15 +16,19 @@ export class BackupService {
     this.now = deps.now ?? Date.now;
   }
 
-  /** `second` names the backup by another second than the current one (a restore's safety backup, when this one is taken). */
-  async create(channel: Channel, actor: Actor, second?: number): Promise<BackupRecord> {
+  /**
+   * `origin` says what asks for it (the HTTP route, the schedule, the CLI, a restore, the demo seed):
+   * the actor's admin id alone cannot tell the schedule from the CLI. `second` names the backup by
+   * another second than the current one (a restore's safety backup, when this one is taken).
+   */
+  async create(channel: Channel, actor: Actor, origin: BackupOrigin, second?: number): Promise<BackupRecord> {
     const { catalog, audit } = this.deps;
     const createdAt = this.now();
     const timestamp = formatBackupTimestamp(second ?? createdAt);
     return audit.around(channel, actor, 'backup', { backupTimestamp: timestamp }, async () => {
       // An instant of the channel's history (see channel-history.ts): no file is copied or
       // linked, no row written per file; the bytes it names are kept as versions when replaced.
-      const backup = await catalog.createBackup({ channelId: channel.id, timestamp, createdBy: actor.adminId, createdAt });
+      const backup = await catalog.createBackup({ channelId: channel.id, timestamp, createdBy: actor.adminId, origin, createdAt });
       return { value: backup, details: { bytes: backup.bytes } };
     });
   }

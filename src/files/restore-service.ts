@@ -73,7 +73,8 @@ export class RestoreService {
     naming: Naming = 'requested',
   ): Promise<RestoreOutcome> {
     const { blobs, audit, locks } = this.deps;
-    return audit.around(channel, actor, 'restore', requestedDetails({ ...requested, ...source }), async () => {
+    const requestedNames = requestedDetails({ ...requested, ...source, at: instantAsked(source.at) });
+    return audit.around(channel, actor, 'restore', requestedNames, async () => {
       const given = (['backupTimestamp', 'versionId', 'at'] as const).filter((name) => source[name] !== undefined);
       if (given.length > 1)
         throw new AppError('VALIDATION_FAILED', `Give one of backupTimestamp, versionId or at, not ${given.join(' and ')}`);
@@ -172,6 +173,14 @@ export class RestoreService {
     if (!newest) throw new AppError('BACKUP_FILE_NOT_FOUND', `No backup of this channel holds "${path.folder}/${path.filename}"`);
     return newest;
   }
+}
+
+/**
+ * The instant as the audit log records it: as the caller asked (a single file's restore), or the
+ * instant a folder or channel restore resolved once for all its files.
+ */
+function instantAsked(at: RestoreSource['at']): string | undefined {
+  return at === undefined || typeof at === 'string' ? at : new Date(at.at).toISOString();
 }
 
 const pathOf = ({ folder, filename }: FilePath): FilePath => ({ folder, filename });

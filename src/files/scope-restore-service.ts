@@ -98,7 +98,7 @@ export class ScopeRestoreService {
     };
     // Read when the event is written: a restore stopped midway records the files it got to.
     const details = (): AuditDetails => ({
-      ...requestedDetails({ folder: request.folder, backupTimestamp: request.backupTimestamp }),
+      ...requestedDetails({ folder: request.folder, backupTimestamp: request.backupTimestamp, at: request.at }),
       operation: { ...operation, counts: { ...operation.counts } },
     });
     if (request.dryRun) {
@@ -175,7 +175,7 @@ export class ScopeRestoreService {
       // Looked up first, so that an occupied second costs no refused 'backup' event in the audit log.
       while (await catalog.getBackup(channel.id, formatBackupTimestamp(second))) second += 1000;
       try {
-        return (await backups.create(channel, actor, second)).timestamp;
+        return (await backups.create(channel, actor, 'restore', second)).timestamp;
       } catch (error) {
         if (!isAppError(error) || error.code !== 'BACKUP_EXISTS' || attempt === SAFETY_BACKUP_ATTEMPTS) throw error;
         second += 1000; // another backup took this second meanwhile

@@ -1,8 +1,10 @@
+import type { AdminNameMap } from '../files/admin-names.ts';
 import type { AuditEvent, BackupRecord, FileRecord, FileVersion, FolderSummary } from '../store/file-catalog-types.ts';
 import type { Channel } from '../store/types.ts';
 
-/** Records as the API shows them: ISO times, no internal keys. */
+/** Records as the API shows them: ISO times, no internal keys, admins by id and by name. */
 const iso = (ms: number) => new Date(ms).toISOString();
+const nameOf = (names: AdminNameMap, id: string | null) => (id === null ? null : (names.get(id) ?? null));
 
 export const fileView = (f: FileRecord) => ({
   folder: f.folder,
@@ -23,27 +25,31 @@ export const versionView = (v: FileVersion) => ({
 });
 
 /** A deleted file as the trash lists it: its newest 'deleted' version. */
-export const deletedFileView = (v: FileVersion) => ({
+export const deletedFileView = (v: FileVersion, names: AdminNameMap) => ({
   filename: v.filename,
   deletedAt: iso(v.createdAt),
   deletedBy: v.createdBy,
+  deletedByName: nameOf(names, v.createdBy),
   versionId: v.id,
   size: v.size,
   sha256: v.sha256,
 });
 
-export const backupView = (b: BackupRecord) => ({
+export const backupView = (b: BackupRecord, names: AdminNameMap) => ({
   timestamp: b.timestamp,
   files: b.files,
   bytes: b.bytes,
   createdBy: b.createdBy,
+  createdByName: nameOf(names, b.createdBy),
+  origin: b.origin,
   createdAt: iso(b.createdAt),
 });
 
-export const auditView = (e: AuditEvent) => ({
+export const auditView = (e: AuditEvent, names: AdminNameMap) => ({
   id: e.id,
   time: iso(e.createdAt),
   adminId: e.adminId,
+  adminName: nameOf(names, e.adminId),
   action: e.action,
   result: e.result,
   code: e.code,
@@ -51,6 +57,7 @@ export const auditView = (e: AuditEvent) => ({
   filename: e.filename,
   backupTimestamp: e.backupTimestamp,
   versionId: e.versionId,
+  at: e.at,
   sha256: e.sha256,
   operationId: e.operationId,
   operation: e.operation,

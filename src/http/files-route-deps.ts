@@ -1,3 +1,4 @@
+import { AdminNames } from '../files/admin-names.ts';
 import type { AuditTrail } from '../files/audit-trail.ts';
 import type { BackupService } from '../files/backup-service.ts';
 import { ChannelAccess } from '../files/channel-access.ts';
@@ -9,7 +10,7 @@ import type { FileUrls } from '../files/file-urls.ts';
 import type { RestoreService } from '../files/restore-service.ts';
 import type { ScopeRestoreService } from '../files/scope-restore-service.ts';
 import type { LinkSigner } from '../files/signed-links.ts';
-import type { ChannelLookup, LinkedChannelListing } from '../store/types.ts';
+import type { AdminNameLookup, ChannelLookup, LinkedChannelListing } from '../store/types.ts';
 
 /** What the channel listing, the channel scope and its file, backup, restore and audit routes need: services only. */
 export interface FilesRouteDeps {
@@ -21,16 +22,18 @@ export interface FilesRouteDeps {
   changes: ChannelChanges;
   scopeRestores: ScopeRestoreService;
   auditLog: Pick<AuditTrail, 'list'>;
+  /** The names of the admins that audit events, backups and deleted files name by id. */
+  adminNames: AdminNames;
   linkSigner: LinkSigner | undefined;
   /** The URL a restore answers. */
   fileUrls: FileUrls;
 }
 
-/** The routes' services: the file services, and the gate to channels over the store's channel directory. */
-export function filesRouteDeps(services: FileServices, channels: ChannelLookup & LinkedChannelListing): FilesRouteDeps {
+/** The routes' services: the file services, the gate to channels over the store's channel directory, and admins' names. */
+export function filesRouteDeps(services: FileServices, directory: ChannelLookup & LinkedChannelListing & AdminNameLookup): FilesRouteDeps {
   const { files, backups, restores, scopeRestores, deleted, changes, linkSigner, fileUrls, audit } = services;
   return {
-    access: new ChannelAccess(channels, audit),
+    access: new ChannelAccess(directory, audit),
     files,
     backups,
     restores,
@@ -38,6 +41,7 @@ export function filesRouteDeps(services: FileServices, channels: ChannelLookup &
     deleted,
     changes,
     auditLog: audit,
+    adminNames: new AdminNames(directory),
     linkSigner,
     fileUrls,
   };

@@ -34,6 +34,17 @@ export function adminRecords(db: Db, now: () => number): AdminRecords {
       return selectAdmin(db, { wallet: normalizeWallet(wallet) });
     },
 
+    async adminDisplayNames(tenantId, ids) {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('admins')
+        .select(['id', 'display_name'])
+        .where('tenant_id', '=', tenantId)
+        .where('id', 'in', ids)
+        .execute();
+      return new Map(rows.map((row) => [row.id, row.display_name]));
+    },
+
     async listAdmins(tenantId) {
       const rows = await db
         .selectFrom('admins')

@@ -82,6 +82,7 @@ export const toBackupRecord = (row: Selectable<BackupsTable>): BackupRecord => (
   files: row.files,
   bytes: row.bytes,
   createdBy: row.created_by,
+  origin: row.origin,
   createdAt: row.created_at,
   seq: row.seq === null ? null : Number(row.seq),
 });
@@ -92,6 +93,7 @@ export const backupRow = (b: BackupRecord): BackupsTable => ({
   files: b.files,
   bytes: b.bytes,
   created_by: b.createdBy,
+  origin: b.origin,
   created_at: b.createdAt,
   seq: b.seq ?? null,
 });
@@ -106,6 +108,7 @@ export const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => (
   filename: row.filename,
   backupTimestamp: row.backup_timestamp,
   versionId: row.version_id,
+  at: row.restore_at,
   result: row.result,
   code: row.code,
   sha256: row.sha256,
@@ -124,6 +127,7 @@ export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
   filename: e.filename,
   backup_timestamp: e.backupTimestamp,
   version_id: e.versionId,
+  restore_at: e.at,
   result: e.result,
   code: e.code,
   sha256: e.sha256,

@@ -67,12 +67,22 @@ export interface FileVersion {
   createdBy: string | null;
 }
 
+/**
+ * What made a backup: an admin's request ('api'), BACKUP_INTERVAL ('schedule'), the CLI ('cli'), a
+ * folder or channel restore's safety backup ('restore'), or the demo data of a first start ('demo').
+ */
+export const BACKUP_ORIGINS = ['api', 'schedule', 'cli', 'restore', 'demo'] as const;
+export type BackupOrigin = (typeof BACKUP_ORIGINS)[number];
+
 export interface BackupRecord {
   channelId: string;
   timestamp: string; // yyyyMMdd_HHmmss, UTC
   files: number;
   bytes: number;
-  createdBy: string | null; // admin id, null for the scheduler
+  /** The admin who made it (through the API, a restore or the demo seed); null for the schedule and the CLI. */
+  createdBy: string | null;
+  /** Null for a backup made before migration 012: nothing recorded what made it. */
+  origin: BackupOrigin | null;
   createdAt: number;
   /** The instant of the channel's history it names; null for a backup from before migration 005 (per-file rows). */
   seq?: number | null;
@@ -96,6 +106,8 @@ export interface AuditEvent {
   filename: string | null;
   backupTimestamp: string | null;
   versionId: string | null;
+  /** A restore to an instant: the instant asked for (RFC 3339); versionId names what it resolved to. */
+  at: string | null;
   result: AuditResult;
   /** AppError code when refused or failed. */
   code: string | null;

@@ -1,4 +1,4 @@
-import type { AuditAction, AuditResult, VersionKind } from './file-catalog-types.ts';
+import type { AuditAction, AuditResult, BackupOrigin, VersionKind } from './file-catalog-types.ts';
 import type { AdminStatus } from './types.ts';
 
 /** Row shapes as stored; times are epoch milliseconds (bigint in PostgreSQL, integer in SQLite). */
@@ -116,6 +116,8 @@ export interface BackupsTable {
   files: number;
   bytes: number;
   created_by: string | null;
+  /** What made it (migration 012); null for backups made before. */
+  origin: BackupOrigin | null;
   created_at: number;
   /** The instant of the channel's history it names; null for backups from before migration 005. */
   seq: number | null;
@@ -150,6 +152,8 @@ export interface AuditEventsTable {
   filename: string | null;
   backup_timestamp: string | null;
   version_id: string | null;
+  /** The instant a restore was asked for (migration 013); null otherwise and for older events. */
+  restore_at: string | null;
   result: AuditResult;
   code: string | null;
   sha256: string | null;
@@ -183,7 +187,7 @@ export interface PublicCopiesDueTable {
 }
 
 /**
- * A name an older release stored in another form than NFC, with its NFC form (migration 012): how a
+ * A name an older release stored in another form than NFC, with its NFC form (migration 014): how a
  * caller's name in either spelling finds it. scope_id: the channel of a folder or file name, the
  * tenant of a channel name.
  */

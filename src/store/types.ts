@@ -75,7 +75,13 @@ export interface TenantRecords {
   addTenantFeature(tenantId: string, feature: string): Promise<Tenant>;
 }
 
-export interface AdminRecords {
+/** Admins' display names, for answers people read: records name admins by id. */
+export interface AdminNameLookup {
+  /** The display names of those of `ids` that are admins of the tenant, by id; an id that is not is left out. */
+  adminDisplayNames(tenantId: string, ids: readonly string[]): Promise<Map<string, string>>;
+}
+
+export interface AdminRecords extends AdminNameLookup {
   createAdmin(input: NewAdmin): Promise<Admin>;
   getAdmin(id: string): Promise<Admin | undefined>;
   findAdminByWallet(wallet: string): Promise<Admin | undefined>;

@@ -18,8 +18,8 @@ for (const setup of FILE_SETUPS) {
       const backup = created.json();
       assert.match(backup.timestamp, /^\d{8}_\d{6}$/);
       assert.deepEqual(
-        { channelId: backup.channelId, files: backup.files, bytes: backup.bytes },
-        { channelId: fixture.channel.id, files: 1, bytes: 2 },
+        { channelId: backup.channelId, files: backup.files, bytes: backup.bytes, origin: backup.origin },
+        { channelId: fixture.channel.id, files: 1, bytes: 2, origin: 'cli' },
       );
 
       assert.equal((await client.put('docs', 'a.txt', 'v2')).status, 200);
@@ -70,8 +70,10 @@ for (const setup of FILE_SETUPS) {
       const listed = await cli('backup', 'list', '--channel', fixture.channel.id);
       assert.equal(listed.code, 0, listed.stderr);
       assert.deepEqual(
-        listed.json().items.map((b: { timestamp: string }) => b.timestamp),
-        [backup.timestamp],
+        listed
+          .json()
+          .items.map((b: { timestamp: string; origin: string; createdBy: string | null }) => [b.timestamp, b.origin, b.createdBy]),
+        [[backup.timestamp, 'cli', null]],
       );
       assert.equal(listed.json().next, null);
 
@@ -87,7 +89,7 @@ for (const setup of FILE_SETUPS) {
       );
 
       const text = await server.cli('backup', 'list', '--channel', fixture.channel.id);
-      assert.match(text.stdout, new RegExp(`^${backup.timestamp} +1 files +2 bytes +by scheduler or CLI`));
+      assert.match(text.stdout, new RegExp(`^${backup.timestamp} +1 files +2 bytes +by the CLI$`, 'm'));
     });
 
     test('refusals exit 1 with the error code; wrong use, a malformed option value included, exits 2', async () => {

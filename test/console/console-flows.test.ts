@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createClient, fromViemAccount, ProblemError } from '../../src/client/index.ts';
+import { formatBackupTimestamp } from '../../src/files/backup-timestamp.ts';
 import { ENGINES } from '../helpers/backends.ts';
-import { assertNoConsoleErrors, consoleErrors, type InjectedWallet, injectWallet, useBrowser } from '../helpers/browser.ts';
+import { assertNoConsoleErrors, consoleErrors, failedRequests, type InjectedWallet, injectWallet, useBrowser } from '../helpers/browser.ts';
 import { type ConsolePageOptions, openSignedIn } from '../helpers/console-page.ts';
+import { nextSecond } from '../helpers/files.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { base64Header, type TestWallet } from '../helpers/wallets.ts';
@@ -93,7 +95,7 @@ for (const engine of ENGINES) {
       await page.getByRole('button', { name: 'Back up now' }).click();
       await page
         .getByRole('status')
-        .getByText(/^Backup \d{8}_\d{6} made: 1 files/)
+        .getByText(/^Backup \d{8}_\d{6} made: 1 file,/)
         .waitFor();
       const backups = await apiAs(fixture.ownerWallet).listBackups(fixture.channel.id);
       assert.equal(backups.items.length, 1);
@@ -140,6 +142,14 @@ for (const engine of ENGINES) {
     test('files: drop to upload with progress, download, delete after a confirmation, undo the delete', async () => {
       const { page } = await signedInPage(fixture.ownerWallet, { hash: `#/channels/${fixture.channel.id}/folders/drops` });
       await page.getByRole('heading', { name: 'drops' }).waitFor();
+      // The progress row goes once the upload is done: what it showed on the way is recorded as it changes.
+      await page.evaluate(() => {
+        const seen: { value: number; max: number }[] = [];
+        (window as unknown as { progressSeen: typeof seen }).progressSeen = seen;
+        new MutationObserver(() => {
+          for (const bar of document.querySelectorAll('progress')) seen.push({ value: Number(bar.value), max: Number(bar.max) });
+        }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['value', 'max'] });
+      });
       // A drop as the browser delivers it: a DataTransfer holding a File.
       const transfer = await page.evaluateHandle(() => {
         const data = new DataTransfer();
@@ -148,9 +158,11 @@ for (const engine of ENGINES) {
       });
       await page.locator('.drop-zone').dispatchEvent('drop', { dataTransfer: transfer });
       await page.getByRole('link', { name: 'big.bin' }).waitFor();
-      const progress = page.getByRole('progressbar', { name: 'Upload of big.bin' });
-      assert.equal(await progress.getAttribute('value'), '3000000');
-      assert.equal(await progress.getAttribute('max'), '3000000');
+      await page.getByRole('status').getByText('big.bin uploaded').waitFor();
+      const seen = await page.evaluate(() => (window as unknown as { progressSeen: { value: number; max: number }[] }).progressSeen);
+      assert.ok(seen.length > 0, 'a progress bar was shown while sending');
+      assert.deepEqual(seen.at(-1), { value: 3_000_000, max: 3_000_000 }, 'it ended full');
+      assert.equal(await page.getByRole('progressbar').count(), 0, 'the row went once the file arrived: the table shows it');
 
       const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download big.bin' }).click()]);
       assert.equal(download.suggestedFilename(), 'big.bin');
@@ -413,6 +425,201 @@ for (const engine of ENGINES) {
       await page.getByRole('link', { name: 'file-0999.txt' }).waitFor();
       assert.equal(await rows.count(), 1000);
       assert.equal(await page.getByRole('navigation', { name: 'Files pages' }).count(), 0, 'one page: no pager');
+      assertNoConsoleErrors(page);
+    });
+    test('the audit log and the backups name admins by display name (the id on hover); each backup says truthfully what made it', async () => {
+      const channel = fixture.channel.id;
+      const robin = await createMemberAdmin(svc.service.store, fixture, {
+        permissions: ['files:read', 'files:write', 'backups:create'],
+        channels: [fixture.channel],
+        displayName: 'Robin Writer',
+      });
+      await apiAs(robin.wallet).upload(channel, 'named', 'by-robin.txt', 'robin was here');
+      // Backups of every origin, named by seconds of their own an hour ago so that no other test's backup takes them.
+      const hourAgo = Date.now() - 3600_000;
+      const backups = svc.service.files.backups;
+      const byRobin = (await backups.create(fixture.channel, { adminId: robin.admin.id }, 'api', hourAgo)).timestamp;
+      const byCli = (await backups.create(fixture.channel, { adminId: null }, 'cli', hourAgo + 1000)).timestamp;
+      const bySchedule = (await backups.create(fixture.channel, { adminId: null }, 'schedule', hourAgo + 2000)).timestamp;
+      // A backup of the release before origins were recorded: nothing says what made it.
+      const older = formatBackupTimestamp(hourAgo + 3000);
+      await svc.service.store.files.createBackup({
+        channelId: channel,
+        timestamp: older,
+        createdBy: null,
+        origin: null,
+        createdAt: hourAgo,
+      });
+
+      const { page } = await signedInPage(fixture.ownerWallet, { hash: `#/channels/${channel}/backups` });
+      const madeBy = async (timestamp: string) => {
+        const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(timestamp) }) });
+        // Its cells after the backup's own (a row header): files, size, made by.
+        return (await row.getByRole('cell').nth(2).innerText()).replace(/\s+/g, ' ').trim();
+      };
+      await page.getByRole('rowheader', { name: new RegExp(older) }).waitFor();
+      assert.equal(await madeBy(byRobin), 'Robin Writer in the console or the API');
+      assert.equal(await madeBy(byCli), 'CLI wallet-admin backup create', 'not "Schedule": the CLI made it');
+      assert.equal(await madeBy(bySchedule), 'Schedule every BACKUP_INTERVAL');
+      assert.equal(await madeBy(older), 'Unknown', 'nothing claimed for a backup whose origin was never recorded');
+      assert.equal(await page.getByText('Robin Writer', { exact: true }).first().getAttribute('title'), robin.admin.id);
+
+      await page.getByRole('link', { name: 'Audit log' }).click();
+      const upload = page.getByRole('row').filter({ hasText: 'named/by-robin.txt' });
+      await upload.waitFor();
+      const admin = upload.getByRole('link', { name: 'Robin Writer' });
+      assert.match(String(await admin.getAttribute('title')), new RegExp(`^${robin.admin.id}\\b`), 'the id on hover');
+      const table = await page.locator('.audit-table').innerText();
+      assert.doesNotMatch(table, /adm_|ver_/, 'names and times, not ids, in the log');
+      await admin.click();
+      await page.waitForURL(new RegExp(`adminId=${robin.admin.id}`));
+      await page.waitForFunction(() => document.querySelectorAll('.audit-table tbody tr').length === 2);
+      assertNoConsoleErrors(page);
+    });
+
+    test('times keep their case and name their zone, in the history, the restore dialog and the status line; UTC on hover', async () => {
+      const channel = fixture.channel.id;
+      const api = apiAs(fixture.ownerWallet);
+      await api.upload(channel, 'zoned', 'times.txt', 'at the backup');
+      await nextSecond();
+      const backup = (await api.createBackup(channel)).timestamp;
+      await api.upload(channel, 'zoned', 'times.txt', 'later');
+
+      const { page } = await signedInPage(fixture.ownerWallet, {
+        hash: `#/channels/${channel}/folders/zoned/files/times.txt`,
+        timezoneId: 'America/New_York',
+        locale: 'en-US',
+      });
+      // "Nov 26, 2026, 5:23:26 AM EST": the month capitalised, AM/PM in capitals, the zone named.
+      const time = String.raw`[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d:\d\d [AP]M (EST|EDT)`;
+      const entry = page.locator('.timeline-item').filter({ has: page.locator('.badge-backup') });
+      await entry.first().waitFor();
+      const described = await entry.first().locator('strong').innerText();
+      assert.match(described, new RegExp(`^Backup of ${time}$`));
+      const stamp = entry.first().locator('strong time');
+      assert.match(String(await stamp.getAttribute('title')), new RegExp(`^Backup ${backup} \\(UTC\\)$`));
+
+      await page
+        .getByRole('button', { name: /^Restore backup of / })
+        .first()
+        .click();
+      const dialog = page.getByRole('dialog', { name: 'Restore times.txt?' });
+      const said = (await dialog.innerText()).replace(/\s+/g, ' ');
+      assert.match(said, new RegExp(`gets the bytes of the backup of ${time} `));
+      assert.doesNotMatch(said, /\b(am|pm)\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec) \d/, 'nothing lowercased');
+      const updated = dialog.locator('time');
+      assert.match(String(await updated.getAttribute('title')), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z \(UTC\)$/);
+      await dialog.getByRole('button', { name: 'Restore' }).click();
+      const status = page.getByRole('status');
+      await status.getByText(new RegExp(`^times\\.txt restored: backup of ${time}\\.$`)).waitFor();
+      assert.equal(await (await api.download(channel, 'zoned', 'times.txt')).text(), 'at the backup');
+      assertNoConsoleErrors(page);
+    });
+
+    test('the status line and upload rows last as long as what they say: a new dialog or another view starts without them', async () => {
+      const channel = fixture.channel.id;
+      await apiAs(fixture.ownerWallet).upload(channel, 'brief', 'stays.txt', 'stays');
+      const { page } = await signedInPage(fixture.ownerWallet, { hash: `#/channels/${channel}/folders/brief` });
+      const status = page.getByRole('status');
+      const upload = (name: string) =>
+        page.getByLabel('Files to upload to brief').setInputFiles({ name, mimeType: 'text/plain', buffer: Buffer.from(name) });
+
+      await upload('one.txt');
+      await status.getByText('one.txt uploaded').waitFor();
+      await page.getByRole('link', { name: 'one.txt' }).waitFor();
+      assert.equal(await page.locator('.uploads li').count(), 0, 'the upload row went with the upload: the table lists the file');
+
+      // A dialog opens for the next task: the line about the upload is gone.
+      await page.getByRole('button', { name: 'Delete stays.txt' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete stays.txt?' });
+      await dialog.waitFor();
+      assert.equal((await status.innerText()).trim(), '', 'no banner under a new dialog');
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+      await page.getByRole('button', { name: 'Delete one.txt' }).click();
+      await page.getByRole('dialog', { name: 'Delete one.txt?' }).getByRole('button', { name: 'Delete' }).click();
+      await status.getByText('one.txt deleted').waitFor();
+      await status.getByRole('button', { name: 'Undo' }).waitFor();
+      // Another view: the delete and its undo belong to this folder's page.
+      await page.getByRole('link', { name: 'Backups' }).click();
+      await page.getByRole('heading', { name: 'Backups' }).waitFor();
+      assert.equal((await status.innerText()).trim(), '', 'no banner of another view');
+      assert.deepEqual(failedRequests(page), [], 'the DELETE (204) too is read to its end');
+      assertNoConsoleErrors(page);
+    });
+
+    test('a folder name the service refuses, a channel the admin cannot see: the answer, and no upload area, restore, tabs or forms', async () => {
+      const channel = fixture.channel.id;
+      const { page } = await signedInPage(fixture.ownerWallet, { hash: `#/channels/${channel}/folders/${encodeURIComponent('../etc')}` });
+      await page.getByRole('alert').getByText('INVALID_PATH').waitFor();
+      for (const name of ['Choose files…', 'Restore folder…']) assert.equal(await page.getByRole('button', { name }).count(), 0, name);
+      assert.equal(await page.locator('.drop-zone').count(), 0, 'no upload area');
+      assert.equal(await page.getByLabel('Per page').count(), 0);
+      assert.equal(await page.getByRole('link', { name: 'Deleted files' }).count(), 0);
+
+      // Typed into New folder, the same name is refused where it was typed, and no folder page opens.
+      await page.getByRole('link', { name: 'main' }).first().click();
+      await page.getByRole('heading', { name: 'Folders' }).waitFor();
+      await page.getByLabel('New folder').fill('../etc');
+      await page.getByRole('button', { name: 'Open to upload' }).click();
+      await page.getByRole('alert').getByText('INVALID_PATH').waitFor();
+      assert.match(page.url(), /\/folders$/, 'still on the folders page');
+
+      const unknown = 'chn_0000000000000000000000000';
+      const go = (hash: string) =>
+        page.evaluate((to) => {
+          window.location.hash = to;
+        }, hash);
+      for (const view of ['folders', 'backups', 'audit', 'folders/docs']) {
+        // From the home page each time, so that nothing of the previous view is still on screen.
+        await go('#/');
+        await page.getByRole('heading', { name: 'Who am I' }).waitFor();
+        await go(`#/channels/${unknown}/${view}`);
+        await page.getByRole('heading', { name: 'No such channel' }).waitFor();
+        await page.getByRole('alert').getByText('CHANNEL_NOT_FOUND').waitFor();
+        assert.equal(await page.getByRole('navigation', { name: 'Channel sections' }).count(), 0, `${view}: no tabs`);
+        assert.equal(await page.locator('main form, main .drop-zone').count(), 0, `${view}: no forms`);
+        assert.equal(await page.getByRole('button', { name: /Back up now|Apply filters|Restore folder…/ }).count(), 0, view);
+      }
+      assertOnlyRefusals(page, [400, 404]);
+    });
+
+    test("a file page's requests all complete: its HEAD is read to its end, never shown as cancelled", async () => {
+      const channel = fixture.channel.id;
+      await apiAs(fixture.ownerWallet).upload(channel, 'heads', 'h.txt', 'head me');
+      const { page } = await signedInPage(fixture.ownerWallet);
+      const heads: number[] = [];
+      page.on('requestfinished', async (request) => {
+        if (request.method() === 'HEAD') heads.push((await request.response())?.status() ?? 0);
+      });
+      await page.evaluate((hash) => {
+        window.location.hash = hash;
+      }, `#/channels/${channel}/folders/heads/files/h.txt`);
+      await page.getByText('7 B').waitFor();
+      await page.locator('.timeline-item, .timeline + p, main p').first().waitFor();
+      // A file without a live version answers 404 to its HEAD: read to its end as well.
+      await page.evaluate((hash) => {
+        window.location.hash = hash;
+      }, `#/channels/${channel}/folders/heads/files/none.txt`);
+      await page.getByText('No live file has this name.').waitFor();
+      await page.waitForFunction(() => document.querySelector('main')?.textContent?.includes('No version is kept yet'));
+      assert.deepEqual(failedRequests(page), [], 'no request cancelled (net::ERR_ABORTED)');
+      assert.deepEqual(heads.sort(), [200, 404]);
+      assertOnlyRefusals(page, [404]);
+    });
+
+    pageOnly('Channels in the top bar lists the linked channels and opens one, as the README walks through', async () => {
+      const { page } = await signedInPage(fixture.ownerWallet);
+      await page.getByRole('heading', { name: 'Who am I' }).waitFor();
+      const menu = page.getByRole('banner').locator('details.menu');
+      await menu.getByText('Channels', { exact: true }).click();
+      await menu.getByRole('list', { name: 'Your channels' }).getByRole('link', { name: 'main' }).click();
+      await page.getByRole('heading', { name: 'Folders' }).waitFor();
+      assert.equal(await menu.evaluate((details) => (details as HTMLDetailsElement).open), false, 'closed once a channel is chosen');
+      await menu.getByText('Channels', { exact: true }).click();
+      assert.equal(await menu.getByRole('link', { name: 'main' }).getAttribute('aria-current'), 'page', 'the channel on screen is marked');
+      await page.keyboard.press('Escape');
+      assert.equal(await menu.evaluate((details) => (details as HTMLDetailsElement).open), false, 'Escape closes it');
       assertNoConsoleErrors(page);
     });
   });

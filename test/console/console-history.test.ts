@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createClient, fromViemAccount, type WalletAdminClient } from '../../src/client/index.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { assertNoConsoleErrors, consoleErrors, useBrowser } from '../helpers/browser.ts';
@@ -63,16 +64,19 @@ for (const engine of ENGINES) {
       await dialog.getByRole('button', { name: 'Preview the restore' }).click();
       const plan = dialog.getByRole('list', { name: 'Planned changes' });
       await plan.waitFor();
+      // A preview, in the future tense: nothing has happened yet.
       assert.deepEqual(
         (await plan.getByRole('listitem').allTextContents()).map((item) => item.replace(/\s+/g, ' ').trim()),
-        ['Replaced docs/a.txt', 'Brought back docs/b.txt', 'Deleted docs/c.txt'],
+        ['Will replace docs/a.txt', 'Will bring back docs/b.txt', 'Will delete docs/c.txt'],
       );
+      await dialog.getByText(/^Nothing has changed yet\./).waitFor();
       assert.equal(await text('docs', 'a.txt'), 'a changed later', 'the plan changed nothing');
 
-      await dialog.getByRole('button', { name: 'Restore 3 files' }).click();
+      // The button counts what it does: two files restored (replaced or brought back), one deleted.
+      await dialog.getByRole('button', { name: 'Restore 2, delete 1', exact: true }).click();
       await page
         .getByRole('status')
-        .getByText(/3 files of the folder docs restored/)
+        .getByText(/^The folder docs restored from the backup of .+: 1 replaced, 1 brought back, 1 deleted\./)
         .waitFor();
       assert.equal(await text('docs', 'a.txt'), 'a at the backup');
       assert.equal(await text('docs', 'b.txt'), 'b at the backup');
@@ -130,11 +134,11 @@ for (const engine of ENGINES) {
       const plan = dialog.getByRole('list', { name: 'Planned changes' });
       await plan.waitFor();
       const items = (await plan.getByRole('listitem').allTextContents()).map((item) => item.replace(/\s+/g, ' ').trim());
-      assert.ok(items.includes('Replaced other/o.txt'), items.join(', '));
+      assert.ok(items.includes('Will replace other/o.txt'), items.join(', '));
       await dialog.getByRole('button', { name: /^Restore \d+ files?$/ }).click();
       await page
         .getByRole('status')
-        .getByText(/of the whole channel restored/)
+        .getByText(/^The whole channel restored from the backup of /)
         .waitFor();
       assert.equal(await text('other', 'o.txt'), 'outside the folder');
       assertNoConsoleErrors(page);
@@ -152,20 +156,20 @@ for (const engine of ENGINES) {
       const plan = dialog.getByRole('list', { name: 'Planned changes' });
       const planned = async () => (await plan.getByRole('listitem').allTextContents()).map((item) => item.replace(/\s+/g, ' ').trim());
       await plan.waitFor();
-      assert.deepEqual(await planned(), ['Replaced docs/a.txt']);
+      assert.deepEqual(await planned(), ['Will replace docs/a.txt']);
 
       // Someone else writes to the folder while the admin reads the plan.
       await api.upload(channel, 'docs', 'b.txt', 'b, edited while the plan was open');
       await dialog.getByRole('button', { name: 'Restore 1 file' }).click();
       await dialog.getByRole('alert').getByText('The folder docs changed since the plan you reviewed, so nothing was restored.').waitFor();
       await dialog.getByRole('button', { name: 'Restore 2 files' }).waitFor();
-      assert.deepEqual(await planned(), ['Replaced docs/a.txt', 'Replaced docs/b.txt']);
+      assert.deepEqual(await planned(), ['Will replace docs/a.txt', 'Will replace docs/b.txt']);
       assert.equal(await text('docs', 'a.txt'), 'a, edited again', 'nothing restored');
 
       await dialog.getByRole('button', { name: 'Restore 2 files' }).click();
       await page
         .getByRole('status')
-        .getByText(/2 files of the folder docs restored/)
+        .getByText(/^The folder docs restored from the backup of .+: 2 replaced\./)
         .waitFor();
       assert.equal(await text('docs', 'a.txt'), 'a at the backup');
       assert.equal(await text('docs', 'b.txt'), 'b at the backup');
@@ -176,6 +180,32 @@ for (const engine of ENGINES) {
         ),
         [],
       );
+    });
+    test("the audit log shows a restore to an instant by the instant asked for, in the admin's zone; the version it found on hover", async () => {
+      const channel = fixture.channel.id;
+      await api.upload(channel, 'moments', 'm.txt', 'first');
+      await sleep(20);
+      const at = new Date().toISOString();
+      await sleep(20);
+      await api.upload(channel, 'moments', 'm.txt', 'second');
+      await api.restore(channel, 'moments', 'm.txt', { at });
+      assert.equal(await text('moments', 'm.txt'), 'first');
+
+      const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, {
+        hash: `#/channels/${channel}/audit?action=restore&filename=m.txt`,
+        timezoneId: 'Asia/Tokyo',
+        locale: 'en-US',
+      });
+      const row = page.locator('.audit-table tbody tr').first();
+      await row.waitFor();
+      // Its cells: when, action, result, file, admin, backup or version.
+      const source = row.locator('td').nth(5);
+      const said = await source.innerText();
+      assert.match(said, /^State at [A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d\d:\d\d [AP]M GMT\+9$/);
+      assert.doesNotMatch(said, /ver_/, 'the instant, not the id of the version it found');
+      assert.equal(Date.parse(String(await source.locator('time').getAttribute('datetime'))), Date.parse(at));
+      assert.match(String(await source.locator('[title^="Found there"]').getAttribute('title')), /^Found there: version ver_/);
+      assertNoConsoleErrors(page);
     });
   });
 }

@@ -38,7 +38,9 @@ describe('first run: from the printed console URL to a restore in the audit log'
     await injectWallet(page, { privateKey: DEMO_PRIVATE_KEY, name: 'MetaMask', rdns: 'io.metamask' });
     await page.goto(consoleUrl);
     await page.getByRole('button', { name: 'Sign in with MetaMask' }).click();
-    await page.getByRole('link', { name: /^demo/ }).click();
+    // As the README walks through it: Channels (top left) → demo → welcome → prices.csv.
+    await page.getByRole('banner').getByText('Channels', { exact: true }).click();
+    await page.getByRole('list', { name: 'Your channels' }).getByRole('link', { name: 'demo' }).click();
     await page.getByRole('link', { name: /^welcome/ }).click();
     await page.getByRole('link', { name: 'prices.csv' }).click();
     await page.getByRole('button', { name: /^Restore backup of / }).click();
@@ -47,7 +49,11 @@ describe('first run: from the printed console URL to a restore in the audit log'
     await page.getByRole('link', { name: 'Audit log' }).click();
     const first = page.locator('.audit-table tbody tr').first();
     await first.waitFor();
-    assert.match(String(await first.textContent()), /restore.*ok.*welcome\/prices\.csv/);
+    assert.match(String(await first.textContent()), /restore.*ok.*welcome\/prices\.csv.*Demo owner.*Backup of /);
+
+    // The backup the demo data came with says so, rather than passing for the owner's own.
+    await page.getByRole('link', { name: 'Backups' }).click();
+    await page.getByRole('cell', { name: /^Demo data/ }).waitFor();
     assertNoConsoleErrors(page);
   });
 });

@@ -65,6 +65,8 @@ for (const engine of ENGINES) {
       const backups = await get('/backups');
       assert.equal(backups.json().items.length, 1, backups.body);
       assert.equal(backups.json().items[0].files, 3);
+      // The demo seed made it, as the demo owner: it says so, and does not pass for the owner's request.
+      assert.deepEqual([backups.json().items[0].origin, backups.json().items[0].createdBy], ['demo', demo.adminId]);
 
       const versions = await get('/folders/welcome/files/prices.csv/versions');
       const items = versions.json().items as Version[];

@@ -84,10 +84,10 @@ async function runLane(t: TestContext, bundle: string, lane: 'channel' | 'folder
       const put = (on: typeof channel, key: string, bytes: Buffer) =>
         services.files.put(on, actor, split(key), Readable.from([bytes]), 'application/octet-stream');
       for (const [key, bytes] of a) await put(channel, key, bytes);
-      timestamps.push((await services.backups.create(channel, actor)).timestamp);
+      timestamps.push((await services.backups.create(channel, actor, 'api')).timestamp);
       for (const key of a.keys()) if (!b.has(key)) await services.files.delete(channel, actor, split(key));
       for (const [key, bytes] of b) await put(channel, key, bytes);
-      timestamps.push((await services.backups.create(channel, actor, Date.now() + 1000)).timestamp);
+      timestamps.push((await services.backups.create(channel, actor, 'api', Date.now() + 1000)).timestamp);
       for (const [key, bytes] of a) await put(outsider.channel, key, bytes);
     } finally {
       await services.close();

@@ -174,6 +174,13 @@ for (const setup of FILE_SETUPS) {
       const timestamps = listed.items.map((b: { timestamp: string }) => b.timestamp);
       assert.deepEqual(timestamps, [...timestamps].sort().reverse());
       assert.ok(first.json().files >= 7 && first.json().bytes > 0);
+      // Who made it, by id and by name, and what: an admin's request.
+      const made = later.json();
+      assert.deepEqual([made.createdBy, made.createdByName, made.origin], [fixture.owner.id, fixture.owner.displayName, 'api']);
+      assert.deepEqual(
+        [listed.items[0].createdBy, listed.items[0].createdByName, listed.items[0].origin],
+        [fixture.owner.id, fixture.owner.displayName, 'api'],
+      );
     });
 
     test("a backup copies and links nothing: an instant of the channel's history, whatever its size", async () => {
@@ -251,7 +258,11 @@ for (const setup of FILE_SETUPS) {
       await own.put('a', 'f.txt', 'two');
       await own.restore('a', 'f.txt', `?backupTimestamp=${backup.json().timestamp}`);
       await own.restore('a', 'f.txt', '?backupTimestamp=20000101_000000');
-      const reader = await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:read'], channels: [audited] });
+      const reader = await createMemberAdmin(svc.service.store, fixture, {
+        permissions: ['files:read'],
+        channels: [audited],
+        displayName: 'Reader of the audited channel',
+      });
       const readerClient = new FilesClient(svc.baseUrl, audited.id, { ...(await signIn(reader.wallet, domain)) });
       await readerClient.restore('a', 'f.txt', '');
       const outsider = await createTenantFixture(svc.service.store, 'Outsider');
@@ -282,6 +293,10 @@ for (const setup of FILE_SETUPS) {
       assert.equal(restore.sha256, sha256('one'));
       assert.equal(typeof restore.versionId, 'string');
       assert.equal(events[1]!.adminId, reader.admin.id);
+      // People read names: each event names its admin by display name beside the id.
+      assert.equal(restore.adminName, fixture.owner.displayName);
+      assert.equal(events[1]!.adminName, 'Reader of the audited channel');
+      assert.equal(restore.at, null, 'a backup was named, no instant');
       assert.equal(events[6]!.sha256, put.json().sha256);
       const paged = await own.audit('?limit=2');
       assert.equal(paged.json().items.length, 2);

@@ -12,6 +12,7 @@ interface Deleted {
   filename: string;
   deletedAt: string;
   deletedBy: string | null;
+  deletedByName: string | null;
   versionId: string;
   size: number;
   sha256: string;
@@ -59,8 +60,8 @@ for (const setup of FILE_SETUPS) {
       assert.equal(first.status, 200, first.body);
       const items = first.json().items as Deleted[];
       assert.deepEqual(
-        items.map((d) => [d.filename, d.sha256, d.size, d.deletedBy]),
-        ['a.txt', 'b.txt', 'c.txt'].map((n) => [n, sha256(`${n} one`), `${n} one`.length, fixture.owner.id]),
+        items.map((d) => [d.filename, d.sha256, d.size, d.deletedBy, d.deletedByName]),
+        ['a.txt', 'b.txt', 'c.txt'].map((n) => [n, sha256(`${n} one`), `${n} one`.length, fixture.owner.id, fixture.owner.displayName]),
       );
       assert.equal(first.json().next, null);
       const versionsOfA = (await client.versions('trash', 'a.txt')).json().items;

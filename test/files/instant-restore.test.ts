@@ -107,7 +107,7 @@ for (const setup of FILE_SETUPS) {
       await put(s, 'docs/a.txt', 'a2');
       await put(s, 'docs/b.txt', 'b1');
       clock = T1 + 60_000;
-      backupT1 = (await s.backups.create(channel, SERVICE)).timestamp;
+      backupT1 = (await s.backups.create(channel, SERVICE, 'schedule')).timestamp;
       clock = T2;
       await s.files.delete(channel, SERVICE, filePath('docs', 'b.txt'));
       clock = T3;
@@ -131,6 +131,7 @@ for (const setup of FILE_SETUPS) {
       assert.equal(event!.result, 'ok');
       assert.equal(event!.backupTimestamp, null);
       assert.equal(event!.versionId, outcome.source!.id);
+      assert.equal(event!.at, iso(T0 + 1000), 'the instant asked for, beside the version it found');
 
       // At the very millisecond of a write, the write is in the state.
       await s.restores.restore(channel, SERVICE, { folder: 'docs', filename: 'a.txt' }, { at: iso(T1) });
@@ -233,6 +234,15 @@ for (const setup of FILE_SETUPS) {
       assert.equal(event?.filename, null, "the folder restore's own event comes last");
       assert.deepEqual(event?.operation && { scope: event.operation.scope, at: event.operation.at }, { scope: 'folder', at: iso(T1 + 1) });
       assert.equal(event?.backupTimestamp, null);
+      assert.equal(event?.at, iso(T1 + 1));
+      // Each file it restored says the instant too, not only the version that instant found.
+      const files = (await store.files.listAudit(channel.id, { limit: 10 }, { operationId: event!.operationId! })).items.filter(
+        (e) => e.action === 'restore' && e.filename !== null,
+      );
+      assert.deepEqual(files.map((e) => [e.filename, e.at]).sort(), [
+        ['a.txt', iso(T1 + 1)],
+        ['b.txt', iso(T1 + 1)],
+      ]);
       assert.deepEqual(await tree(), {
         'docs/a.txt': 'a2',
         'docs/b.txt': 'b1',

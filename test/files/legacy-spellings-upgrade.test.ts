@@ -19,7 +19,7 @@ import { signIn } from '../helpers/wallets.ts';
  * Data an older release wrote — it stored names as callers spelled them, so macOS's NFD spellings
  * among them, and a look-alike pair (the same name in NFC and in NFD) — opened by this release.
  * The data is written through the services, then the database is taken back to the older
- * release's schema (before migration 012) and the names are spelled as that release would have
+ * release's schema (before migration 014) and the names are spelled as that release would have
  * stored them, straight in the rows; then this release opens it.
  */
 const nfd = (name: string) => name.normalize('NFD');
@@ -41,11 +41,11 @@ async function openDatabase(storage: Storage): Promise<Kysely<Database>> {
     : openSqliteDatabase(path.join(storage.dataDir, SQLITE_FILE_NAME));
 }
 
-/** Back to the schema of the release before migration 012, then `respell` the rows as it would have stored them. */
+/** Back to the schema of the release before migration 014, then `respell` the rows as it would have stored them. */
 async function asAnOlderReleaseStoredThem(storage: Storage, respell: (db: Kysely<Database>) => Promise<void>): Promise<void> {
   const db = await openDatabase(storage);
   try {
-    const back = await new Migrator({ db, provider: migrationProvider }).migrateTo('011-immutable-blobs');
+    const back = await new Migrator({ db, provider: migrationProvider }).migrateTo('013-audit-instant');
     if (back.error) throw back.error;
     await respell(db);
   } finally {

@@ -86,7 +86,7 @@ for (const setup of FILE_SETUPS) {
       for (let day = 1; day <= 5; day++) {
         clock = Date.UTC(2026, 0, 1) + day * DAY;
         await put(s, 'a.txt', `a${day}`);
-        timestamps.push((await s.backups.create(channel, SERVICE)).timestamp);
+        timestamps.push((await s.backups.create(channel, SERVICE, 'schedule')).timestamp);
         if (day === 1) {
           clock += DAY / 2;
           await s.files.delete(channel, SERVICE, filePath('docs', 'b.txt'));
@@ -165,7 +165,7 @@ for (const setup of FILE_SETUPS) {
       await write('a.txt', 'a1');
       await write('b.txt', 'b1');
       at(0.1);
-      const held = (await s.backups.create(spans, SERVICE)).timestamp;
+      const held = (await s.backups.create(spans, SERVICE, 'schedule')).timestamp;
       // Day 1: a1 is replaced and b1 deleted; the backup above names an instant of both spans.
       at(1);
       await write('a.txt', 'a2');
@@ -181,9 +181,9 @@ for (const setup of FILE_SETUPS) {
       at(1.4);
       await write('a.txt', 'a4');
       at(2);
-      await s.backups.create(spans, SERVICE);
+      await s.backups.create(spans, SERVICE, 'schedule');
       at(2.1);
-      await s.backups.create(spans, SERVICE);
+      await s.backups.create(spans, SERVICE, 'schedule');
       const a1 = await versionHolding('a.txt', 'a1');
       const b1 = await versionHolding('b.txt', 'b1');
       const a2 = await versionHolding('a.txt', 'a2');
@@ -252,6 +252,7 @@ for (const setup of FILE_SETUPS) {
       await scheduler.runOnce();
       const newest = (await store.files.listBackups(channel.id, { limit: 1 })).items[0]!;
       assert.equal(newest.createdBy, null);
+      assert.equal(newest.origin, 'schedule');
       assert.equal(newest.createdAt, clock);
       assert.ok((await count()) <= before + 1);
 

@@ -72,7 +72,7 @@ for (const engine of ENGINES) {
           await files.delete(fixture.channel, actor(), path).catch((error) => assert.equal(error.code, 'FILE_NOT_FOUND'));
         } else {
           second += 1000;
-          const backup = await backupService.create(fixture.channel, actor(), second);
+          const backup = await backupService.create(fixture.channel, actor(), 'api', second);
           backups.push({ timestamp: backup.timestamp, state: await liveState() });
         }
       }

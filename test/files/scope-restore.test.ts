@@ -200,8 +200,8 @@ for (const setup of FILE_SETUPS) {
       const backups = (await files.backups()).json().items as { timestamp: string; files: number }[];
       assert.deepEqual(
         backups.find((b) => b.timestamp === safetyBackup),
-        { ...backups.find((b) => b.timestamp === safetyBackup), files: Object.keys(NOW).length },
-        'the safety backup holds the channel as it was',
+        { ...backups.find((b) => b.timestamp === safetyBackup), files: Object.keys(NOW).length, origin: 'restore' },
+        'the safety backup holds the channel as it was, and says a restore took it',
       );
 
       const events = await restoreEvents();

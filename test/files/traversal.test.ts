@@ -280,7 +280,7 @@ for (const setup of FILE_SETUPS) {
       // Beside DATA_DIR: only the canary. Inside storage: only this channel's trees.
       assert.deepEqual((await readdir(sandbox)).sort(), ['canary.txt', 'data']);
       const inChannelTrees = (key: string, separator: string) =>
-        ['files', 'versions', 'backups'].some((top) => key.startsWith(`${top}${separator}${channel}${separator}`));
+        ['objects', 'files', 'versions', 'backups'].some((top) => key.startsWith(`${top}${separator}${channel}${separator}`));
       if (storage.s3) {
         const canaryPath = `/${storage.s3.bucket}/${CANARY_NAME}`;
         assert.deepEqual(

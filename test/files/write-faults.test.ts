@@ -227,7 +227,7 @@ for (const setup of FILE_SETUPS) {
         const s = services();
         for (const name of ['r1.txt', 'r2.txt', 'r3.txt', 'r4.txt']) await upload(s, name, `backed up ${name}`);
         await nextSecond();
-        backup = (await s.backups.create(channel, SERVICE)).timestamp;
+        backup = (await s.backups.create(channel, SERVICE, 'schedule')).timestamp;
         for (const name of ['r1.txt', 'r2.txt', 'r3.txt', 'r4.txt']) await upload(s, name, `changed ${name}`);
       });
       const restore = (s: ReturnType<typeof services>, name: string) =>
@@ -282,7 +282,7 @@ for (const setup of FILE_SETUPS) {
           await s.files.put(channel, SERVICE, filePath(folder, name), Readable.from([Buffer.from(`backed up ${name}`)]), 'text/plain');
         }
         await nextSecond();
-        const backup = (await s.backups.create(channel, SERVICE)).timestamp;
+        const backup = (await s.backups.create(channel, SERVICE, 'schedule')).timestamp;
         for (const name of scoped)
           await s.files.put(channel, SERVICE, filePath(folder, name), Readable.from([Buffer.from(`changed ${name}`)]), 'text/plain');
         await nextSecond();

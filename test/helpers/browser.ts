@@ -17,9 +17,17 @@ import { privateKeyToAccount } from 'viem/accounts';
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+export interface PageOptions {
+  /** 1440 unless given. */
+  width?: number;
+  /** The zone and locale the page formats times in (IANA name, BCP 47 tag): the machine's unless given. */
+  timezoneId?: string;
+  locale?: string;
+}
+
 export interface BrowserSession {
-  /** A page in a context of its own (no shared storage), its console watched; width 1440 unless given. */
-  newPage(options?: { width?: number }): Promise<Page>;
+  /** A page in a context of its own (no shared storage), its console watched. */
+  newPage(options?: PageOptions): Promise<Page>;
 }
 
 /**
@@ -40,7 +48,11 @@ export function useBrowser(): BrowserSession {
   return {
     async newPage(options = {}) {
       browser ??= launchChromium();
-      const context = await (await browser).newContext({ viewport: { width: options.width ?? 1440, height: 900 } });
+      const context = await (await browser).newContext({
+        viewport: { width: options.width ?? 1440, height: 900 },
+        timezoneId: options.timezoneId,
+        locale: options.locale,
+      });
       contexts.push(context);
       const page = await context.newPage();
       watchConsole(page);
@@ -68,9 +80,10 @@ export async function allowSerializedFunctions(page: Page): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Console errors
+// Console errors, and requests that never completed
 
 const consoleProblems = new WeakMap<Page, string[]>();
+const requestFailures = new WeakMap<Page, string[]>();
 
 function watchConsole(page: Page): void {
   const problems: string[] = [];
@@ -82,6 +95,19 @@ function watchConsole(page: Page): void {
     }
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.stack ?? error.message}`));
+  const failures: string[] = [];
+  requestFailures.set(page, failures);
+  page.on('requestfailed', (request) => failures.push(`${request.method()} ${request.url()}: ${request.failure()?.errorText}`));
+}
+
+/**
+ * The requests of the page that did not complete, as the network panel shows them: an answer whose
+ * body the page cancelled or dropped unread is one (net::ERR_ABORTED), even a HEAD's empty body.
+ */
+export function failedRequests(page: Page): readonly string[] {
+  const failures = requestFailures.get(page);
+  assert.ok(failures, 'a page of useBrowser().newPage()');
+  return failures;
 }
 
 /** The console errors and warnings and the uncaught page errors so far, in order. */
@@ -102,8 +128,8 @@ export function assertNoConsoleErrors(page: Page): void {
 const SCREENSHOT_DIR = path.join(REPO_ROOT, process.env.WRITE_SCREENSHOTS === '1' ? 'docs/console' : '.cache/screenshots');
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** Sets the viewport's width (1440: desktop, 360: phone), takes a full-page PNG `<name>-<width>.png`; returns its path. */
-export async function screenshot(page: Page, name: string, options: { width: 1440 | 360 }): Promise<string> {
+/** Sets the viewport's width (1440: desktop, 390: phone), takes a full-page PNG `<name>-<width>.png`; returns its path. */
+export async function screenshot(page: Page, name: string, options: { width: 1440 | 390 }): Promise<string> {
   const height = page.viewportSize()?.height ?? 900;
   await page.setViewportSize({ width: options.width, height });
   await mkdir(SCREENSHOT_DIR, { recursive: true });

@@ -1,11 +1,10 @@
 import type { Page } from 'playwright-core';
-import { type BrowserSession, type InjectedWallet, injectWallet } from './browser.ts';
+import { type BrowserSession, type InjectedWallet, injectWallet, type PageOptions } from './browser.ts';
 import type { TestWallet } from './wallets.ts';
 
-export interface ConsolePageOptions {
+export interface ConsolePageOptions extends PageOptions {
   /** The console view to open, e.g. `#/channels/chn_…/backups`. */
   hash?: string;
-  width?: number;
   /** Runs before the page loads (an init script of the test's own). */
   before?: (page: Page) => Promise<unknown>;
 }
@@ -17,7 +16,7 @@ export async function openSignedIn(
   wallet: TestWallet,
   options: ConsolePageOptions = {},
 ): Promise<{ page: Page; injected: InjectedWallet }> {
-  const page = await browser.newPage({ width: options.width });
+  const page = await browser.newPage({ width: options.width, timezoneId: options.timezoneId, locale: options.locale });
   await options.before?.(page);
   const injected = await injectWallet(page, { privateKey: wallet.privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
   await page.goto(`${baseUrl}/console/${options.hash ?? ''}`);

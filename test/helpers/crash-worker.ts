@@ -48,7 +48,7 @@ await Promise.all(
       const choice = randomInt(0, 11);
       try {
         if (choice < 5) await upload(filename);
-        else if (choice < 7) await services.backups.create(channel, actor);
+        else if (choice < 7) await services.backups.create(channel, actor, 'api');
         else if (choice < 10) await restore(filename);
         else await services.files.delete(channel, actor, { folder: CRASH_FOLDER, filename });
       } catch (error) {

@@ -32,13 +32,13 @@ export async function seedTenantFixture(location: { dataDir: string; databaseUrl
 export async function createMemberAdmin(
   store: MetadataStore,
   fixture: TenantFixture,
-  options: { permissions?: string[]; features?: string[]; channels?: Channel[] } = {},
+  options: { permissions?: string[]; features?: string[]; channels?: Channel[]; displayName?: string } = {},
 ): Promise<{ admin: Admin; wallet: TestWallet }> {
   const wallet = newWallet();
   const admin = await store.createAdmin({
     tenantId: fixture.tenant.id,
     wallet: wallet.address,
-    displayName: 'Member',
+    displayName: options.displayName ?? 'Member',
     ownerAdminId: fixture.owner.id,
     permissions: options.permissions ?? [],
     features: options.features ?? [],

@@ -41,6 +41,7 @@ const event = (i: number, overrides: Partial<NewAuditEvent> = {}): NewAuditEvent
   filename: `f${i % 5}.txt`,
   backupTimestamp: null,
   versionId: null,
+  at: null,
   result: i % 7 === 0 ? 'refused' : 'ok',
   code: null,
   sha256: null,
@@ -61,9 +62,9 @@ for (const engine of ENGINES) {
       const older = await auditIndexes(db, engine);
       assert.ok(older.includes('audit_events_channel_idx'), older.join());
       for (const name of Object.values(FILTER_INDEXES)) assert.ok(!older.includes(name), `${name} is new`);
-      // Events written by the older version, straight into its table (without the columns of migration 009).
+      // Events written by the older version, straight into its table (without the columns of migrations 009 and 013).
       for (let i = 0; i < 40; i++) {
-        const { operation_id, operation_details, ...older } = auditRow(`aud_${String(i).padStart(4, '0')}`, event(i));
+        const { operation_id, operation_details, restore_at, ...older } = auditRow(`aud_${String(i).padStart(4, '0')}`, event(i));
         await db.insertInto('audit_events').values(older).execute();
       }
 

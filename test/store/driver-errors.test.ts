@@ -102,6 +102,7 @@ describe('driver errors', () => {
           filename: null,
           backupTimestamp: null,
           versionId: null,
+          at: null,
           result: 'failed',
           code: 'SERVICE_UNAVAILABLE',
           sha256: null,

@@ -101,10 +101,11 @@ for (const setup of FILE_SETUPS) {
         { name: 'docs', fileCount: 1 },
         { name: 'other', fileCount: 2 },
       ]);
-      const backups = (await api.listBackups(expected.channelId)).items.map((b) => [b.timestamp, b.files]);
+      // Nothing recorded what made them: origin null, claimed for nothing (migration 012).
+      const backups = (await api.listBackups(expected.channelId)).items.map((b) => [b.timestamp, b.files, b.origin]);
       assert.deepEqual(backups, [
-        [expected.backups[1], 3],
-        [expected.backups[0], 3],
+        [expected.backups[1], 3, null],
+        [expected.backups[0], 3, null],
       ]);
     });
 

@@ -1,3 +1,4 @@
+import type { BackupOrigin } from '../../store/file-catalog-types.ts';
 import { type Command, optionalString } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
 import { pageOptions, pageRequestOf, pageText } from '../paging.ts';
@@ -12,12 +13,13 @@ export const backupCommands: Command[] = [
     options: channelOptions,
     async run({ values, store, fileServices }) {
       const channel = await channelFrom(await store(), values);
-      const backup = await (await fileServices()).backups.create(channel, OPERATOR);
+      const backup = await (await fileServices()).backups.create(channel, OPERATOR, 'cli');
       const json = {
         channelId: channel.id,
         timestamp: backup.timestamp,
         files: backup.files,
         bytes: backup.bytes,
+        origin: backup.origin,
         createdAt: iso(backup.createdAt),
       };
       return { json, text: terminalText`Backup ${backup.timestamp} of ${channel.id}: ${backup.files} files, ${backup.bytes} bytes` };
@@ -36,11 +38,12 @@ export const backupCommands: Command[] = [
         files: b.files,
         bytes: b.bytes,
         createdBy: b.createdBy,
+        origin: b.origin,
         createdAt: iso(b.createdAt),
       }));
       const lines = items.map(
         (b) =>
-          terminalText`${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  by ${b.createdBy ?? 'scheduler or CLI'}`,
+          terminalText`${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  ${madeBy(b.origin, b.createdBy)}`,
       );
       return { json: { items, next: page.next }, text: pageText(lines, page, terminalText`No backups of ${channel.id} yet`) };
     },
@@ -80,3 +83,22 @@ export const backupCommands: Command[] = [
     },
   },
 ];
+
+/** Who made a backup, in the words of `backup list`; a backup from before origins were recorded claims nothing. */
+function madeBy(origin: BackupOrigin | null, adminId: string | null): string {
+  const admin = adminId ?? 'no admin';
+  switch (origin) {
+    case 'api':
+      return `by ${admin} (API)`;
+    case 'restore':
+      return `by ${admin} (before a restore)`;
+    case 'demo':
+      return `by ${admin} (demo data)`;
+    case 'schedule':
+      return 'by the schedule';
+    case 'cli':
+      return 'by the CLI';
+    case null:
+      return adminId === null ? 'by (not recorded)' : `by ${adminId}`;
+  }
+}

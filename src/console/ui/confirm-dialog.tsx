@@ -1,5 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef } from 'preact/hooks';
+import { useClearedStatusLine } from './status-line.tsx';
 
 interface ConfirmDialogProps {
   title: string;
@@ -9,6 +10,8 @@ interface ConfirmDialogProps {
   /** A destructive action's confirm button is styled as one. */
   danger?: boolean;
   busy?: boolean;
+  /** A dialog that interrupts the task at hand (a renewed signature) leaves the status line as it is. */
+  keepsStatusLine?: boolean;
   onConfirm(): void;
   onCancel(): void;
 }
@@ -19,6 +22,8 @@ interface ConfirmDialogProps {
  */
 export function ConfirmDialog(props: ConfirmDialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  // A dialog starts the next task: what the status line said of the last one is done with.
+  useClearedStatusLine(!props.keepsStatusLine);
   useEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();

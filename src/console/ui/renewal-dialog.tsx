@@ -8,6 +8,7 @@ export function RenewalDialog({ renewal, walletName, errorText }: { renewal: Ren
       title="Sign in again"
       confirmLabel={`Sign in with ${walletName}`}
       cancelLabel="Sign out"
+      keepsStatusLine
       onConfirm={renewal.confirm}
       onCancel={renewal.decline}
     >

@@ -1,11 +1,15 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import type { AuditEvent, AuditQuery } from '../../client/index.ts';
+import { type AuditEvent, type AuditQuery, ProblemError } from '../../client/index.ts';
 import { type AuditFilters, hrefOf, navigate } from '../routing.ts';
+import { FilePath } from '../ui/file-name.tsx';
 import { formatTime } from '../ui/format.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
-import { ChannelHeader } from './channel-header.tsx';
+import { BackupTime, Time } from '../ui/time.tsx';
+import { AdminName } from './admin-name.tsx';
+import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
 
 const ACTIONS = ['upload', 'delete', 'backup', 'restore'];
@@ -26,62 +30,67 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
   const set = (name: keyof AuditFilters) => (event: Event) =>
     setDraft({ ...draft, [name]: (event.target as HTMLInputElement).value || undefined });
 
+  if (isMissingChannel(ctx, channel, events)) return <MissingChannel channel={channel} error={events.error} />;
+  // Filters the service refused (400) are fixed in the form; a refusal of the log itself (403) offers none.
+  const filterable = events.data !== undefined || (events.error instanceof ProblemError && events.error.status === 400);
   return (
     <>
       <ChannelHeader ctx={ctx} channel={channel} tab="audit" />
       <section class="card" aria-labelledby="audit-title">
         <h1 id="audit-title">Audit log</h1>
-        <form
-          class="filters"
-          aria-label="Filter the audit log"
-          onSubmit={(event) => {
-            event.preventDefault();
-            navigate({ view: 'audit', channel, filters: draft });
-          }}
-        >
-          <label class="field">
-            <span>Action</span>
-            <select value={draft.action ?? ''} onChange={set('action')}>
-              <option value="">Any</option>
-              {ACTIONS.map((action) => (
-                <option key={action} value={action}>
-                  {action}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label class="field">
-            <span>Result</span>
-            <select value={draft.result ?? ''} onChange={set('result')}>
-              <option value="">Any</option>
-              {RESULTS.map((result) => (
-                <option key={result} value={result}>
-                  {result}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label class="field">
-            <span>Admin id</span>
-            <input value={draft.adminId ?? ''} onInput={set('adminId')} placeholder="adm_…" />
-          </label>
-          <label class="field">
-            <span>Folder</span>
-            <input value={draft.folder ?? ''} onInput={set('folder')} />
-          </label>
-          <label class="field">
-            <span>File name</span>
-            <input value={draft.filename ?? ''} onInput={set('filename')} />
-          </label>
-          <div class="filter-actions">
-            <button type="submit" class="button button-primary">
-              Apply filters
-            </button>
-            <a class="button" href={hrefOf({ view: 'audit', channel, filters: {} })}>
-              Clear
-            </a>
-          </div>
-        </form>
+        {filterable && (
+          <form
+            class="filters"
+            aria-label="Filter the audit log"
+            onSubmit={(event) => {
+              event.preventDefault();
+              navigate({ view: 'audit', channel, filters: draft });
+            }}
+          >
+            <label class="field">
+              <span>Action</span>
+              <select value={draft.action ?? ''} onChange={set('action')}>
+                <option value="">Any</option>
+                {ACTIONS.map((action) => (
+                  <option key={action} value={action}>
+                    {action}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label class="field">
+              <span>Result</span>
+              <select value={draft.result ?? ''} onChange={set('result')}>
+                <option value="">Any</option>
+                {RESULTS.map((result) => (
+                  <option key={result} value={result}>
+                    {result}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label class="field">
+              <span>Admin id</span>
+              <input value={draft.adminId ?? ''} onInput={set('adminId')} placeholder="adm_…" />
+            </label>
+            <label class="field">
+              <span>Folder</span>
+              <input value={draft.folder ?? ''} onInput={set('folder')} />
+            </label>
+            <label class="field">
+              <span>File name</span>
+              <input value={draft.filename ?? ''} onInput={set('filename')} />
+            </label>
+            <div class="filter-actions">
+              <button type="submit" class="button button-primary">
+                Apply filters
+              </button>
+              <a class="button" href={hrefOf({ view: 'audit', channel, filters: {} })}>
+                Clear
+              </a>
+            </div>
+          </form>
+        )}
         {filters.operationId && (
           <p class="muted" role="note">
             One restore of a folder or channel: its own event, the backup it took first and every file it restored or deleted (
@@ -97,7 +106,7 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
           class="audit-table"
           rowKey={(event) => event.id}
           columns={[
-            { header: 'When', cell: (event) => formatTime(event.time) },
+            { header: 'When', cellClass: 'time-cell', cell: (event) => <Time value={event.time} /> },
             {
               header: 'Action',
               cell: (event) => (
@@ -127,7 +136,7 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
             },
             {
               header: 'File',
-              cellClass: 'wrap',
+              cellClass: 'path-cell',
               cell: (event) =>
                 event.folder ? (
                   <a
@@ -138,33 +147,26 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
                     })}
                     title="Only this file's events"
                   >
-                    {event.folder}/{event.filename ?? ''}
+                    <FilePath folder={event.folder} filename={event.filename ?? ''} />
                   </a>
                 ) : (
-                  '—'
+                  <span class="muted">—</span>
                 ),
             },
             {
               header: 'Admin',
-              class: 'wide-only',
-              cell: (event) =>
-                event.adminId ? (
-                  <a
-                    href={hrefOf({ view: 'audit', channel, filters: { ...filters, adminId: event.adminId } })}
-                    title="Only this admin's events"
-                  >
-                    <code>{event.adminId}</code>
-                  </a>
-                ) : (
-                  '—'
-                ),
+              cell: (event) => (
+                <AdminName
+                  id={event.adminId}
+                  name={event.adminName}
+                  none="No admin"
+                  noneTitle="The CLI or the service itself (a scheduled backup)"
+                  href={event.adminId ? hrefOf({ view: 'audit', channel, filters: { ...filters, adminId: event.adminId } }) : undefined}
+                  hrefTitle="only this admin's events"
+                />
+              ),
             },
-            {
-              header: 'From',
-              class: 'wide-only',
-              cell: (event) =>
-                event.backupTimestamp ? `backup ${event.backupTimestamp}` : event.versionId ? <code>{event.versionId}</code> : '—',
-            },
+            { header: 'Backup or version', cell: (event) => <BackupOrVersion event={event} /> },
           ]}
         />
       </section>
@@ -186,6 +188,33 @@ function operationSummary(operation: NonNullable<AuditEvent['operation']>): stri
     .filter(([n]) => n > 0)
     .map(([n, what]) => `${n} ${what}`);
   const scope = operation.scope === 'channel' ? 'whole channel' : 'folder';
-  const at = operation.at ? ` at ${operation.at}` : '';
+  const at = operation.at ? ` at ${Number.isNaN(Date.parse(operation.at)) ? operation.at : formatTime(operation.at)}` : '';
   return `${scope}${at}: ${done.length > 0 ? done.join(', ') : 'nothing to change'}, ${counts.unchanged} unchanged`;
+}
+
+/**
+ * The backup or version an event names, in words: a backup by its time (what a backup made, or a
+ * restore took its bytes from); a restore to an instant by the instant asked for (the version it
+ * found there on hover); a kept version (its id on hover), restored from or kept by a delete.
+ */
+function BackupOrVersion({ event }: { event: AuditEvent }) {
+  if (event.backupTimestamp) {
+    return (
+      <>
+        Backup of <BackupTime stamp={event.backupTimestamp} />
+      </>
+    );
+  }
+  if (event.at) {
+    return <span title={event.versionId ? `Found there: version ${event.versionId}` : undefined}>State at {formatInstant(event.at)}</span>;
+  }
+  if (event.versionId) {
+    return <span title={event.versionId}>{event.action === 'delete' ? 'Kept as a version' : 'A kept version'}</span>;
+  }
+  return <span class="muted">—</span>;
+}
+
+/** An instant as asked: shown in the admin's zone when it is one, else exactly as it was sent (a refused one). */
+function formatInstant(at: string): ComponentChildren {
+  return Number.isNaN(Date.parse(at)) ? at : <Time value={at} />;
 }

@@ -1,11 +1,14 @@
 import { useState } from 'preact/hooks';
+import type { Backup } from '../../client/index.ts';
 import { hrefOf } from '../routing.ts';
-import { formatBackupTimestamp, formatBytes, formatTime } from '../ui/format.ts';
+import { formatBytes } from '../ui/format.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { RowButton } from '../ui/row-button.tsx';
-import { ChannelHeader } from './channel-header.tsx';
+import { BackupTime } from '../ui/time.tsx';
+import { AdminName } from './admin-name.tsx';
+import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
 import { ScopeRestoreDialog } from './scope-restore-dialog.tsx';
 
@@ -22,7 +25,9 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
     setError(undefined);
     try {
       const backup = await ctx.client.createBackup(channel);
-      ctx.announce(`Backup ${backup.timestamp} made: ${backup.files} files, ${formatBytes(backup.bytes)}.`);
+      ctx.announce(
+        `Backup ${backup.timestamp} made: ${backup.files} ${backup.files === 1 ? 'file' : 'files'}, ${formatBytes(backup.bytes)}.`,
+      );
       backups.pages.reset();
       backups.reload();
     } catch (failure) {
@@ -33,13 +38,14 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
     }
   };
 
+  if (isMissingChannel(ctx, channel, backups)) return <MissingChannel channel={channel} error={backups.error} />;
   return (
     <>
       <ChannelHeader ctx={ctx} channel={channel} tab="backups" />
       <section class="card" aria-labelledby="backups-title">
         <div class="section-head">
           <h1 id="backups-title">Backups</h1>
-          {ctx.can('backups:create') && (
+          {ctx.can('backups:create') && backups.data && (
             <button type="button" class="button button-primary" onClick={create} disabled={creating}>
               {creating ? 'Backing up…' : 'Back up now'}
             </button>
@@ -55,6 +61,7 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
           label="Backups"
           empty={<p>No backup yet.</p>}
           loading="Loading backups…"
+          class="backups-table"
           rowKey={(backup) => backup.timestamp}
           columns={[
             {
@@ -62,29 +69,21 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
               rowHeader: true,
               cell: (backup) => (
                 <>
-                  <code>{backup.timestamp}</code>
-                  <span class="muted block">{formatBackupTimestamp(backup.timestamp)}</span>
+                  <BackupTime stamp={backup.timestamp} />
+                  <code class="muted block">{backup.timestamp}</code>
                 </>
               ),
             },
             { header: 'Files', class: 'num', cell: (backup) => backup.files },
             { header: 'Size', class: 'num', cell: (backup) => formatBytes(backup.bytes) },
-            {
-              header: 'Made by',
-              class: 'wide-only',
-              cell: (backup) => (
-                <>
-                  {backup.createdBy ? <code>{backup.createdBy}</code> : 'Schedule'}
-                  <span class="muted block">{formatTime(backup.createdAt)}</span>
-                </>
-              ),
-            },
+            { header: 'Made by', cell: (backup) => <MadeBy backup={backup} /> },
           ]}
           actions={(backup) => (
             <>
               <a
                 class="button button-small"
                 href={hrefOf({ view: 'changes', channel, from: backup.timestamp, to: undefined, folder: undefined })}
+                aria-label={`Changes since backup ${backup.timestamp}`}
               >
                 Changes since
               </a>
@@ -113,4 +112,62 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
       )}
     </>
   );
+}
+
+/**
+ * Who or what made a backup, as the service recorded it (its origin): an admin in the console or
+ * the API, a restore's safety backup, the schedule, the CLI, the demo data. A backup from before
+ * the service recorded this claims nothing it does not know.
+ */
+function MadeBy({ backup }: { backup: Backup }) {
+  const admin = <AdminName id={backup.createdBy} name={backup.createdByName} />;
+  const how = (text: string) => <span class="muted block">{text}</span>;
+  switch (backup.origin) {
+    case 'api':
+      return (
+        <>
+          {admin}
+          {how('in the console or the API')}
+        </>
+      );
+    case 'restore':
+      return (
+        <>
+          {admin}
+          {how('before a restore, to undo it')}
+        </>
+      );
+    case 'schedule':
+      return (
+        <>
+          Schedule
+          {how('every BACKUP_INTERVAL')}
+        </>
+      );
+    case 'cli':
+      return (
+        <>
+          CLI
+          {how('wallet-admin backup create')}
+        </>
+      );
+    case 'demo':
+      return (
+        <>
+          Demo data
+          {how('the first start of the service')}
+        </>
+      );
+    default:
+      return backup.createdBy ? (
+        <>
+          {admin}
+          {how('how: not recorded')}
+        </>
+      ) : (
+        <span class="muted" title="Made before the service recorded who or what makes backups">
+          Unknown
+        </span>
+      );
+  }
 }

@@ -1,9 +1,11 @@
 import { hrefOf } from '../routing.ts';
+import { FilePath } from '../ui/file-name.tsx';
 import { formatBackupTimestamp, formatBytes, shortHash } from '../ui/format.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
-import { ChannelHeader } from './channel-header.tsx';
+import { BackupTime } from '../ui/time.tsx';
+import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
 
 const CHANGE_LABELS: Record<string, string> = { added: 'Added', changed: 'Changed', deleted: 'Deleted' };
@@ -26,7 +28,7 @@ export function ChangesView({
     (cursor) => ctx.client.changes(channel, { from, to, folder, limit: 100, cursor }),
     `${channel}\n${from}\n${to ?? ''}\n${folder ?? ''}`,
   );
-  const until = to ? `the backup of ${formatBackupTimestamp(to)}` : 'now';
+  if (isMissingChannel(ctx, channel, changes)) return <MissingChannel channel={channel} error={changes.error} />;
   return (
     <>
       <ChannelHeader
@@ -40,7 +42,15 @@ export function ChangesView({
           Changes{folder ? ` in ${folder}` : ''} since {formatBackupTimestamp(from)}
         </h1>
         <p class="muted">
-          From the backup of {formatBackupTimestamp(from)} (<code>{from}</code>) to {until}.
+          From the backup of <BackupTime stamp={from} /> (<code>{from}</code>) to{' '}
+          {to ? (
+            <>
+              the backup of <BackupTime stamp={to} /> (<code>{to}</code>)
+            </>
+          ) : (
+            'now'
+          )}
+          .
         </p>
         <ProblemNotice error={changes.error} />
         <PagedTable
@@ -62,7 +72,7 @@ export function ChangesView({
               cellClass: 'name-cell',
               cell: (item) => (
                 <a href={hrefOf({ view: 'file', channel, folder: item.folder, filename: item.filename })}>
-                  {item.folder}/{item.filename}
+                  <FilePath folder={item.folder} filename={item.filename} />
                 </a>
               ),
             },

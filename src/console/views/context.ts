@@ -9,6 +9,11 @@ export interface ViewContext {
   can(permission: string): boolean;
   /** The channel's name when known (the admin's linked channels), else its id. */
   channelName(id: string): string;
+  /**
+   * Whether the admin is linked to the channel (named by id or name): undefined until their
+   * channels are listed, or when there are more than one listing holds.
+   */
+  isLinkedChannel(ref: string): boolean | undefined;
   /** Says something in the page's status line (read out by screen readers). */
   announce(message: string, action?: { label: string; run(): void }): void;
 }

@@ -1,11 +1,14 @@
 import { useState } from 'preact/hooks';
 import { hrefOf } from '../routing.ts';
-import { formatBytes, formatTime, shortHash } from '../ui/format.ts';
+import { FileName } from '../ui/file-name.tsx';
+import { formatBytes, shortHash } from '../ui/format.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
 import { messageOf, ProblemNotice } from '../ui/problem-notice.tsx';
 import { RowButton } from '../ui/row-button.tsx';
-import { ChannelHeader } from './channel-header.tsx';
+import { Time } from '../ui/time.tsx';
+import { AdminName } from './admin-name.tsx';
+import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
 import { FolderTabs } from './folder-tabs.tsx';
 
@@ -29,6 +32,7 @@ export function DeletedView({ ctx, channel, folder }: { ctx: ViewContext; channe
     }
   };
 
+  if (isMissingChannel(ctx, channel, deleted)) return <MissingChannel channel={channel} error={deleted.error} />;
   return (
     <>
       <ChannelHeader
@@ -38,15 +42,17 @@ export function DeletedView({ ctx, channel, folder }: { ctx: ViewContext; channe
         trail={[{ label: folder, route: { view: 'files', channel, folder } }, { label: 'Deleted' }]}
       />
       <section class="card" aria-labelledby="deleted-title">
-        <h1 id="deleted-title">Deleted from {folder}</h1>
-        <FolderTabs channel={channel} folder={folder} current="deleted" />
+        <h1 id="deleted-title" class="wrap">
+          Deleted from {folder}
+        </h1>
+        {deleted.data && <FolderTabs channel={channel} folder={folder} current="deleted" />}
         <ProblemNotice error={deleted.error} />
         <PagedTable
           list={deleted}
           label="Deleted files"
           empty={<p>Nothing deleted from this folder can be brought back.</p>}
           loading="Loading…"
-          class="deleted-table"
+          class="deleted-table list-table"
           rowKey={(item) => item.filename}
           columns={[
             {
@@ -55,7 +61,9 @@ export function DeletedView({ ctx, channel, folder }: { ctx: ViewContext; channe
               cellClass: 'name-cell',
               cell: (item) => (
                 <>
-                  <a href={hrefOf({ view: 'file', channel, folder, filename: item.filename })}>{item.filename}</a>
+                  <a href={hrefOf({ view: 'file', channel, folder, filename: item.filename })}>
+                    <FileName name={item.filename} />
+                  </a>
                   <code class="muted block" title={item.sha256}>
                     {shortHash(item.sha256)}
                   </code>
@@ -63,8 +71,12 @@ export function DeletedView({ ctx, channel, folder }: { ctx: ViewContext; channe
               ),
             },
             { header: 'Size', class: 'num', cell: (item) => formatBytes(item.size) },
-            { header: 'Deleted', cell: (item) => formatTime(item.deletedAt) },
-            { header: 'By', class: 'wide-only', cell: (item) => (item.deletedBy ? <code>{item.deletedBy}</code> : '—') },
+            { header: 'Deleted', cellClass: 'time-cell', cell: (item) => <Time value={item.deletedAt} /> },
+            {
+              header: 'By',
+              class: 'wide-only',
+              cell: (item) => <AdminName id={item.deletedBy} name={item.deletedByName} none="CLI" />,
+            },
           ]}
           actions={(item) =>
             canRestore && (

@@ -2,22 +2,20 @@ import { useState } from 'preact/hooks';
 import type { FileInfo, FileVersion } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { saveResponse } from '../ui/download.ts';
-import { formatBackupTimestamp, formatBytes, formatTime, shortHash } from '../ui/format.ts';
-import { PagedList, usePagedLoad } from '../ui/paged-list.tsx';
+import { formatBackupTimestamp, formatBytes, lowerFirst, shortHash } from '../ui/format.ts';
+import { usePagedLoad } from '../ui/paged-list.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
-import { RowButton } from '../ui/row-button.tsx';
+import { Time } from '../ui/time.tsx';
 import { useLoad } from '../ui/use-load.ts';
-import { ChannelHeader } from './channel-header.tsx';
+import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
+import { FileHistory } from './file-history.tsx';
 import { undoRestoreOffer } from './undo.ts';
 
-const KIND_LABELS: Record<string, string> = {
-  backup: 'Backup',
-  replaced: 'Replaced',
-  deleted: 'Deleted',
-};
-
-/** What a version is, in words: "Backup of 23 Nov 2026, 14:00:00", "Replaced by an upload or restore"… */
+/**
+ * What a version is, in words: "Backup of Nov 23, 2026, 2:00:00 PM GMT+1", "Bytes an upload or a
+ * restore replaced"… In a sentence, lowerFirst: the date and time keep their case.
+ */
 function describe(version: FileVersion): string {
   if (version.kind === 'backup' && version.timestamp) return `Backup of ${formatBackupTimestamp(version.timestamp)}`;
   if (version.kind === 'replaced') return 'Bytes an upload or a restore replaced';
@@ -50,7 +48,7 @@ export function FileView({ ctx, channel, folder, filename }: { ctx: ViewContext;
       setRestoring(undefined);
       reload();
       ctx.announce(
-        `${filename} restored: ${describe(version).toLowerCase()}.`,
+        `${filename} restored: ${lowerFirst(describe(version))}.`,
         keptVersionId
           ? undoRestoreOffer(ctx, filename, () => ctx.client.restore(channel, folder, filename, { versionId: keptVersionId }), reload)
           : undefined,
@@ -73,6 +71,10 @@ export function FileView({ ctx, channel, folder, filename }: { ctx: ViewContext;
     }
   };
 
+  const about = { data: versions.data, error: current.error ?? versions.error };
+  if (isMissingChannel(ctx, channel, about)) return <MissingChannel channel={channel} error={about.error} />;
+  // A name the service refuses (INVALID_PATH) has no history to show either: the answer says why.
+  const refused = current.error !== undefined;
   return (
     <>
       <ChannelHeader
@@ -101,7 +103,9 @@ export function FileView({ ctx, channel, folder, filename }: { ctx: ViewContext;
               <dt>Type</dt>
               <dd>{live.contentType}</dd>
               <dt>Updated</dt>
-              <dd>{formatTime(live.updatedAt)}</dd>
+              <dd>
+                <Time value={live.updatedAt} />
+              </dd>
               <dt>SHA-256</dt>
               <dd>
                 <code class="wrap">{live.sha256}</code>
@@ -115,50 +119,7 @@ export function FileView({ ctx, channel, folder, filename }: { ctx: ViewContext;
           </>
         )}
       </section>
-      <section class="card" aria-labelledby="versions-title">
-        <h2 id="versions-title">History</h2>
-        {!canRestore && (
-          <p class="muted" role="note">
-            You can see this file's history; restoring needs the <code>files:restore</code> permission, which your admin account does not
-            have.
-          </p>
-        )}
-        <ProblemNotice error={versions.error} />
-        <PagedList list={versions} label="Versions" empty={<p>No version is kept yet: backups, replaced and deleted bytes appear here.</p>}>
-          {(items) => (
-            <ol class="timeline">
-              {items.map((version) => {
-                const isCurrent = live?.sha256 === version.sha256;
-                return (
-                  <li key={version.id} class={`timeline-item kind-${version.kind}`}>
-                    <div class="timeline-main">
-                      <span class={`badge badge-${version.kind}`}>{KIND_LABELS[version.kind] ?? version.kind}</span>
-                      <strong>{describe(version)}</strong>
-                      <span class="muted timeline-meta">
-                        kept {formatTime(version.time)} · {formatBytes(version.size)} ·{' '}
-                        <code title={version.sha256}>{shortHash(version.sha256)}</code>
-                        {isCurrent && ' · same bytes as now'}
-                      </span>
-                    </div>
-                    {canRestore && (
-                      <RowButton
-                        label={isCurrent ? 'Current' : 'Restore'}
-                        disabled={isCurrent}
-                        onClick={() => setRestoring(version)}
-                        aria-label={
-                          isCurrent
-                            ? `${describe(version)}: the file already has these bytes`
-                            : `Restore ${describe(version).toLowerCase()}`
-                        }
-                      />
-                    )}
-                  </li>
-                );
-              })}
-            </ol>
-          )}
-        </PagedList>
-      </section>
+      {!refused && <FileHistory versions={versions} live={live} canRestore={canRestore} describe={describe} onRestore={setRestoring} />}
       {restoring && (
         <ConfirmDialog
           title={`Restore ${filename}?`}
@@ -168,13 +129,13 @@ export function FileView({ ctx, channel, folder, filename }: { ctx: ViewContext;
           onCancel={() => setRestoring(undefined)}
         >
           <p>
-            {filename} gets the bytes of the <strong>{describe(restoring).toLowerCase()}</strong> ({formatBytes(restoring.size)},{' '}
+            {filename} gets the bytes of the <strong>{lowerFirst(describe(restoring))}</strong> ({formatBytes(restoring.size)},{' '}
             <code>{shortHash(restoring.sha256)}</code>).
           </p>
           {live ? (
             <p>
-              What it holds now ({formatBytes(live.size)}, <code>{shortHash(live.sha256)}</code>, updated {formatTime(live.updatedAt)}) is
-              kept as a version first, so you can undo this restore.
+              What it holds now ({formatBytes(live.size)}, <code>{shortHash(live.sha256)}</code>, updated <Time value={live.updatedAt} />)
+              is kept as a version first, so you can undo this restore.
             </p>
           ) : (
             <p>The file is deleted now: the restore brings it back.</p>

@@ -3,12 +3,14 @@ import type { FileInfo } from '../../client/index.ts';
 import { hrefOf } from '../routing.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { saveResponse } from '../ui/download.ts';
-import { formatBytes, formatTime } from '../ui/format.ts';
+import { FileName } from '../ui/file-name.tsx';
+import { formatBytes } from '../ui/format.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
 import { messageOf, ProblemNotice } from '../ui/problem-notice.tsx';
 import { RowButton } from '../ui/row-button.tsx';
-import { ChannelHeader } from './channel-header.tsx';
+import { Time } from '../ui/time.tsx';
+import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
 import { FolderTabs } from './folder-tabs.tsx';
 import { ScopeRestoreDialog } from './scope-restore-dialog.tsx';
@@ -29,6 +31,9 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
   const [busy, setBusy] = useState(false);
   const [actionError, setActionError] = useState<unknown>();
   const canWrite = ctx.can('files:write');
+  // The folder is one the service accepts once it answered its listing: until then (and when it
+  // refused the name, INVALID_PATH) no upload area or restore is offered for it.
+  const accepted = files.data !== undefined;
 
   const download = async (file: FileInfo) => {
     setActionError(undefined);
@@ -70,38 +75,43 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
     }
   };
 
+  if (isMissingChannel(ctx, channel, files)) return <MissingChannel channel={channel} error={files.error} />;
   return (
     <>
       <ChannelHeader ctx={ctx} channel={channel} tab="folders" trail={[{ label: folder }]} />
       <section class="card" aria-labelledby="files-title">
         <div class="section-head">
-          <h1 id="files-title">{folder}</h1>
-          <div class="section-tools">
-            {ctx.can('files:restore') && (
-              <button type="button" class="button" onClick={() => setRestoringFolder(true)}>
-                Restore folder…
-              </button>
-            )}
-            <label class="field field-inline">
-              <span>Per page</span>
-              <select
-                value={String(pageSize)}
-                onChange={(event) => {
-                  setPageSize(Number((event.target as HTMLSelectElement).value));
-                  files.pages.reset();
-                }}
-              >
-                {PAGE_SIZES.map((size) => (
-                  <option key={size} value={String(size)}>
-                    {size}
-                  </option>
-                ))}
-              </select>
-            </label>
-          </div>
+          <h1 id="files-title" class="wrap">
+            {folder}
+          </h1>
+          {accepted && (
+            <div class="section-tools">
+              {ctx.can('files:restore') && (
+                <button type="button" class="button" onClick={() => setRestoringFolder(true)}>
+                  Restore folder…
+                </button>
+              )}
+              <label class="field field-inline">
+                <span>Per page</span>
+                <select
+                  value={String(pageSize)}
+                  onChange={(event) => {
+                    setPageSize(Number((event.target as HTMLSelectElement).value));
+                    files.pages.reset();
+                  }}
+                >
+                  {PAGE_SIZES.map((size) => (
+                    <option key={size} value={String(size)}>
+                      {size}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </div>
+          )}
         </div>
-        <FolderTabs channel={channel} folder={folder} current="files" />
-        {canWrite && <Uploader ctx={ctx} channel={channel} folder={folder} onUploaded={files.reload} />}
+        {accepted && <FolderTabs channel={channel} folder={folder} current="files" />}
+        {accepted && canWrite && <Uploader ctx={ctx} channel={channel} folder={folder} onUploaded={files.reload} />}
         <ProblemNotice error={files.error ?? actionError} />
         <PagedTable
           list={files}
@@ -109,7 +119,7 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
           empty={<p>This folder has no files{canWrite ? ': upload the first one above.' : '.'}</p>}
           emptyOnFirstPageOnly
           loading="Loading files…"
-          class="files-table"
+          class="files-table list-table"
           busy={files.loading}
           rowKey={(file) => file.filename}
           columns={[
@@ -117,11 +127,15 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
               header: 'Name',
               rowHeader: true,
               cellClass: 'name-cell',
-              cell: (file) => <a href={hrefOf({ view: 'file', channel, folder, filename: file.filename })}>{file.filename}</a>,
+              cell: (file) => (
+                <a href={hrefOf({ view: 'file', channel, folder, filename: file.filename })}>
+                  <FileName name={file.filename} />
+                </a>
+              ),
             },
             { header: 'Size', class: 'num', cell: (file) => formatBytes(file.size) },
             { header: 'Type', class: 'wide-only', cell: (file) => file.contentType },
-            { header: 'Updated', class: 'wide-only', cell: (file) => formatTime(file.updatedAt) },
+            { header: 'Updated', class: 'wide-only', cellClass: 'time-cell', cell: (file) => <Time value={file.updatedAt} /> },
           ]}
           actions={(file) => (
             <>

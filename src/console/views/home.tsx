@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
 import { hrefOf } from '../routing.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { formatTime } from '../ui/format.ts';
 import { PagedList, usePagedLoad } from '../ui/paged-list.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
+import { Time } from '../ui/time.tsx';
 import type { ViewContext } from './context.ts';
 
 /** Who the admin is, and the channels they are linked to. */
@@ -72,7 +72,7 @@ export function HomeView({ ctx }: { ctx: ViewContext }) {
                   <a href={hrefOf({ view: 'folders', channel: channel.id })}>
                     <strong>{channel.name}</strong>
                     <span class="muted">
-                      <code>{channel.id}</code> · created {formatTime(channel.createdAt)}
+                      <code>{channel.id}</code> · created <Time value={channel.createdAt} />
                     </span>
                   </a>
                 </li>

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ProblemError, type WalletAdminClient } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { formatBackupTimestamp } from '../ui/format.ts';
+import { FilePath } from '../ui/file-name.tsx';
+import { formatBackupTimestamp, upperFirst } from '../ui/format.ts';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import type { ViewContext } from './context.ts';
 import { undoRestoreOffer } from './undo.ts';
@@ -20,7 +21,39 @@ interface ScopeRestoreProps {
   onRestored(): void;
 }
 
-const ACTION_LABELS = { replace: 'Replaced', create: 'Brought back', delete: 'Deleted' } as const;
+/** The plan is a preview: what the restore will do to each file, once confirmed. */
+const ACTION_LABELS = { replace: 'Will replace', create: 'Will bring back', delete: 'Will delete' } as const;
+
+type Change = RestorePlan['changes'][number];
+
+const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`;
+
+/**
+ * The confirm button says what it does, counted: "Restore 3 files", "Restore 1, delete 2",
+ * "Delete 2 files". Replacing and bringing back are both restores; deleting is not.
+ */
+function confirmLabelOf(changes: readonly Change[]): string {
+  const deletes = changes.filter((change) => change.action === 'delete').length;
+  const restores = changes.length - deletes;
+  if (deletes === 0) return `Restore ${files(restores)}`;
+  if (restores === 0) return `Delete ${files(deletes)}`;
+  return `Restore ${restores}, delete ${deletes}`;
+}
+
+/** What a restore did, in its words: "1 replaced, 1 brought back, 1 deleted". */
+function doneOf(changes: readonly Change[]): string {
+  const count = (action: Change['action']) => changes.filter((change) => change.action === action).length;
+  return (
+    [
+      [count('replace'), 'replaced'],
+      [count('create'), 'brought back'],
+      [count('delete'), 'deleted'],
+    ] as const
+  )
+    .filter(([n]) => n > 0)
+    .map(([n, what]) => `${n} ${what}`)
+    .join(', ');
+}
 
 /**
  * Restore of a folder or a whole channel in two steps: the plan first (a dry run: nothing changes),
@@ -76,7 +109,7 @@ export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onCl
       onClose();
       onRestored();
       const safety = done.safetyBackup;
-      const summary = `${done.changes.length} ${done.changes.length === 1 ? 'file' : 'files'} of ${scope} restored from the backup of ${formatBackupTimestamp(chosen)}.`;
+      const summary = `${upperFirst(scope)} restored from the backup of ${formatBackupTimestamp(chosen)}: ${doneOf(done.changes)}.`;
       ctx.announce(
         safety ? `${summary} Backup ${safety} was taken first.` : summary,
         safety
@@ -147,24 +180,21 @@ export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onCl
   const count = plan.changes.length;
   return (
     <ConfirmDialog
-      title={count === 0 ? 'Nothing to restore' : `Restore ${count} ${count === 1 ? 'file' : 'files'}?`}
-      confirmLabel={count === 0 ? 'Close' : `Restore ${count} ${count === 1 ? 'file' : 'files'}`}
+      title={count === 0 ? 'Nothing to restore' : `Restore ${scope}?`}
+      confirmLabel={count === 0 ? 'Close' : confirmLabelOf(plan.changes)}
       busy={busy}
       onConfirm={count === 0 ? onClose : () => restore(plan)}
       onCancel={onClose}
     >
       {replanned && (
         <div class="notice notice-error" role="alert">
-          <p>
-            {scope[0]?.toUpperCase()}
-            {scope.slice(1)} changed since the plan you reviewed, so nothing was restored. This is the plan as it stands now.
-          </p>
+          <p>{upperFirst(scope)} changed since the plan you reviewed, so nothing was restored. This is the plan as it stands now.</p>
         </div>
       )}
       <p>
         {count === 0
-          ? `${scope[0]?.toUpperCase()}${scope.slice(1)} is as it was at that backup (${plan.unchanged} unchanged).`
-          : `From the backup of ${formatBackupTimestamp(chosen)}; ${plan.unchanged} ${plan.unchanged === 1 ? 'file is' : 'files are'} unchanged. A backup of the channel is taken first, so the whole restore can be undone in one step, and every replaced or deleted file is kept as a version.`}
+          ? `${upperFirst(scope)} is as it was at that backup (${plan.unchanged} unchanged).`
+          : `Nothing has changed yet. Confirming brings ${scope} back to the backup of ${formatBackupTimestamp(chosen)}; ${plan.unchanged} ${plan.unchanged === 1 ? 'file stays' : 'files stay'} as ${plan.unchanged === 1 ? 'it is' : 'they are'}. A backup of the channel is taken first, so the whole restore can be undone in one step, and every replaced or deleted file is kept as a version.`}
       </p>
       {count > 0 && (
         <ul class="plan" aria-label="Planned changes">
@@ -173,8 +203,8 @@ export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onCl
               <span class={`badge badge-${change.action}`}>
                 {ACTION_LABELS[change.action as keyof typeof ACTION_LABELS] ?? change.action}
               </span>{' '}
-              <span class="wrap">
-                {change.folder}/{change.filename}
+              <span>
+                <FilePath folder={change.folder} filename={change.filename} />
               </span>
             </li>
           ))}

@@ -15,15 +15,23 @@ interface Upload {
 
 let nextId = 1;
 
+const unfinished = (u: Upload) => u.state === 'waiting' || u.state === 'sending';
+
 /**
  * Upload by picker or drag and drop, one file at a time in the order given, each with its
- * progress; an upload that fails says why and the others go on.
+ * progress; an upload that fails says why and the others go on. A row lasts as long as it has
+ * news: once the files given are all sent, those that arrived leave the list (the table shows
+ * them, the status line says how many), and those that failed stay until dismissed or the next
+ * upload, saying why.
  */
 export function Uploader({ ctx, channel, folder, onUploaded }: { ctx: ViewContext; channel: string; folder: string; onUploaded(): void }) {
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [dragging, setDragging] = useState(false);
   const queue = useRef(Promise.resolve());
   const input = useRef<HTMLInputElement>(null);
+  /** Uploads given and not finished yet, and what those of this round did: the status line says it once all are done. */
+  const pending = useRef(0);
+  const batch = useRef({ created: [] as string[], replaced: [] as string[] });
 
   const update = (id: number, change: Partial<Upload>) => setUploads((list) => list.map((u) => (u.id === id ? { ...u, ...change } : u)));
 
@@ -33,19 +41,17 @@ export function Uploader({ ctx, channel, folder, onUploaded }: { ctx: ViewContex
       file,
       upload: { id: nextId++, name: file.name, size: file.size, sent: 0, state: 'waiting' as const },
     }));
-    setUploads((list) => [...list.filter((u) => u.state !== 'done'), ...added.map((a) => a.upload)]);
+    // A new upload starts a new list: what the last ones did is no longer news.
+    setUploads((list) => [...list.filter(unfinished), ...added.map((a) => a.upload)]);
+    pending.current += added.length;
     for (const { file, upload } of added) {
       queue.current = queue.current.then(async () => {
         update(upload.id, { state: 'sending' });
         const stop = trackUpload(file, (sent) => update(upload.id, { sent }));
         try {
           const result = await ctx.client.upload(channel, folder, file.name, file);
-          update(upload.id, {
-            state: 'done',
-            sent: file.size,
-            message: result.created ? 'Uploaded' : 'Replaced; the previous bytes are kept as a version',
-          });
-          ctx.announce(`${file.name} ${result.created ? 'uploaded' : 'replaced'}`);
+          update(upload.id, { state: 'done', sent: file.size });
+          (result.created ? batch.current.created : batch.current.replaced).push(file.name);
           onUploaded();
         } catch (error) {
           ctx.session.noticeError(error);
@@ -53,8 +59,20 @@ export function Uploader({ ctx, channel, folder, onUploaded }: { ctx: ViewContex
         } finally {
           stop();
         }
+        finishBatch();
       });
     }
+  };
+
+  /** Once nothing is left to send: the arrived rows go, and the status line says what arrived. */
+  const finishBatch = () => {
+    pending.current -= 1;
+    if (pending.current > 0) return;
+    setUploads((list) => list.filter((u) => u.state !== 'done'));
+    const { created, replaced } = batch.current;
+    batch.current = { created: [], replaced: [] };
+    const summary = arrivedSummary(created, replaced, folder);
+    if (summary) ctx.announce(summary);
   };
 
   return (
@@ -103,12 +121,32 @@ export function Uploader({ ctx, channel, folder, onUploaded }: { ctx: ViewContex
               <span class="upload-state">
                 {u.state === 'waiting' && 'Waiting'}
                 {u.state === 'sending' && `${formatBytes(u.sent)} of ${formatBytes(u.size)}`}
-                {(u.state === 'done' || u.state === 'failed') && u.message}
+                {u.state === 'done' && 'Uploaded'}
+                {u.state === 'failed' && u.message}
               </span>
+              {u.state === 'failed' && (
+                <button
+                  type="button"
+                  class="button button-small button-quiet upload-dismiss"
+                  aria-label={`Dismiss the failed upload of ${u.name}`}
+                  onClick={() => setUploads((list) => list.filter((other) => other.id !== u.id))}
+                >
+                  ×
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
     </section>
   );
+}
+
+/** "q3.txt uploaded", "q3.txt replaced; the previous bytes are kept as a version", "3 files uploaded to reports (1 replaced)". */
+function arrivedSummary(created: string[], replaced: string[], folder: string): string | undefined {
+  const all = [...created, ...replaced];
+  if (all.length === 0) return undefined;
+  if (all.length === 1) return created.length === 1 ? `${all[0]} uploaded` : `${all[0]} replaced; the previous bytes are kept as a version`;
+  const kept = replaced.length > 0 ? ` (${replaced.length} replaced; the previous bytes are kept as versions)` : '';
+  return `${all.length} files uploaded to ${folder}${kept}`;
 }

@@ -36,6 +36,7 @@ interface ChannelRouteQuery {
   signature?: string;
   backupTimestamp?: string;
   versionId?: string;
+  at?: string;
 }
 
 interface ChannelScopeOptions {
@@ -73,7 +74,7 @@ async function channelScope(app: FastifyInstance, { access, linkSigner }: Channe
     checkBody?.(request.body);
     const audited = auditRefusalsAs && {
       action: auditRefusalsAs,
-      asked: { backupTimestamp: query.backupTimestamp, versionId: query.versionId },
+      asked: { backupTimestamp: query.backupTimestamp, versionId: query.versionId, at: query.at },
     };
     request.channelTarget = await access.open(principal, { ...named, permission: permission!, audited });
   });

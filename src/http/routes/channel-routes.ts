@@ -56,8 +56,10 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
       },
     },
     async (request, reply) => {
-      const backup = await deps.backups.create(channelOf(request), actorOf(request));
-      return reply.code(201).send(backupView(backup));
+      const channel = channelOf(request);
+      const backup = await deps.backups.create(channel, actorOf(request), 'api');
+      const names = await deps.adminNames.of(channel, [backup.createdBy]);
+      return reply.code(201).send(backupView(backup, names));
     },
   );
 
@@ -76,8 +78,11 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
       },
     },
     async (request) => {
-      const page = await deps.backups.list(channelOf(request), pageRequestOf(request.query));
-      return { items: page.items.map(backupView), next: page.next };
+      const channel = channelOf(request);
+      const page = await deps.backups.list(channel, pageRequestOf(request.query));
+      const admins = page.items.map((b) => b.createdBy);
+      const names = await deps.adminNames.of(channel, admins);
+      return { items: page.items.map((b) => backupView(b, names)), next: page.next };
     },
   );
 
@@ -102,8 +107,11 @@ export default async function channelRoutes(base: FastifyInstance, deps: FilesRo
     async (request) => {
       const { action, adminId, folder, filename, result, operationId } = request.query;
       const filter = { action, adminId, folder, filename, result, operationId };
-      const page = await deps.auditLog.list(channelOf(request), pageRequestOf(request.query), filter);
-      return { items: page.items.map(auditView), next: page.next };
+      const channel = channelOf(request);
+      const page = await deps.auditLog.list(channel, pageRequestOf(request.query), filter);
+      const admins = page.items.map((e) => e.adminId);
+      const names = await deps.adminNames.of(channel, admins);
+      return { items: page.items.map((e) => auditView(e, names)), next: page.next };
     },
   );
 }

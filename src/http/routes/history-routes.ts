@@ -33,8 +33,11 @@ export default async function historyRoutes(base: FastifyInstance, deps: FilesRo
       },
     },
     async (request) => {
-      const page = await deps.deleted.list(channelOf(request), folderOf(request), pageRequestOf(request.query));
-      return { items: page.items.map(deletedFileView), next: page.next };
+      const channel = channelOf(request);
+      const page = await deps.deleted.list(channel, folderOf(request), pageRequestOf(request.query));
+      const admins = page.items.map((v) => v.createdBy);
+      const names = await deps.adminNames.of(channel, admins);
+      return { items: page.items.map((v) => deletedFileView(v, names)), next: page.next };
     },
   );
 

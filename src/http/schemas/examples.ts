@@ -58,6 +58,8 @@ export const EXAMPLE_BACKUP = {
   files: 3,
   bytes: 732,
   createdBy: EXAMPLE_ADMIN_ID,
+  createdByName: 'Demo owner',
+  origin: 'demo' as const,
   createdAt: '2026-11-26T12:38:14.434Z',
 };
 
@@ -111,7 +113,7 @@ export const EXAMPLE_VERSION_PAGE = {
 
 export const EXAMPLE_BACKUP_PAGE = { items: [EXAMPLE_BACKUP], next: null };
 
-const NOT_A_RESTORE = { operationId: null, operation: null };
+const NOT_A_RESTORE = { at: null, operationId: null, operation: null };
 
 export const EXAMPLE_AUDIT_PAGE = {
   items: [
@@ -119,6 +121,7 @@ export const EXAMPLE_AUDIT_PAGE = {
       id: 'aud_01m8bxt55c00000bdrkb6c9y1n',
       time: EXAMPLE_TIME,
       adminId: EXAMPLE_ADMIN_ID,
+      adminName: 'Demo owner',
       action: 'upload',
       result: 'ok',
       code: null,
@@ -133,6 +136,7 @@ export const EXAMPLE_AUDIT_PAGE = {
       id: 'aud_01m8bxt55300001dt875698ct0',
       time: '2026-11-26T12:38:14.435Z',
       adminId: EXAMPLE_ADMIN_ID,
+      adminName: 'Demo owner',
       action: 'backup',
       result: 'ok',
       code: null,
@@ -154,6 +158,7 @@ export const EXAMPLE_DELETED_PAGE = {
       filename: 'old-prices.csv',
       deletedAt: '2026-11-26T14:02:51.318Z',
       deletedBy: EXAMPLE_ADMIN_ID,
+      deletedByName: 'Demo owner',
       versionId: 'ver_01m8c2q7kd0000x3b9f1hzw6ta',
       size: 70,
       sha256: PRICES_BACKED_UP_SHA256,

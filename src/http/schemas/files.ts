@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { MAX_AUDIT_ID_LENGTH, MAX_AUDIT_NAME_LENGTH } from '../../files/audit-filter.ts';
-import { AUDIT_ACTIONS, AUDIT_RESULTS } from '../../store/file-catalog-types.ts';
+import { AUDIT_ACTIONS, AUDIT_RESULTS, BACKUP_ORIGINS } from '../../store/file-catalog-types.ts';
 import { EXAMPLE_PATH } from './examples.ts';
 import { ENTITY_TAG, responseHeader } from './response-header-shapes.ts';
 
@@ -65,11 +65,24 @@ export const VersionSchema = Type.Object({
   time: Type.String({ format: 'date-time' }),
 });
 
+/** An admin's display name now, beside the id a record names them by; null without an admin, or for one no longer there. */
+export const adminName = (of: string) =>
+  Type.Union([Type.String(), Type.Null()], { description: `The display name (now) of the admin ${of}; null when there is none` });
+
 export const BackupSchema = Type.Object({
   timestamp: Type.String({ pattern: '^\\d{8}_\\d{6}$' }),
   files: Type.Integer(),
   bytes: Type.Integer(),
-  createdBy: Type.Union([Type.String(), Type.Null()]),
+  createdBy: Type.Union([Type.String(), Type.Null()], {
+    description: 'The admin (adm_…) who made it: through the API, a restore, or the demo seed; null for the schedule and the CLI',
+  }),
+  createdByName: adminName('in createdBy'),
+  origin: Type.Union([Type.Enum([...BACKUP_ORIGINS]), Type.Null()], {
+    description:
+      "What made it: api (an admin's request), schedule (BACKUP_INTERVAL), cli (wallet-admin backup create), restore (the safety " +
+      'backup a folder or channel restore takes first) or demo (the demo data of a first start); null for a backup made before the ' +
+      'service recorded this',
+  }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 
@@ -77,6 +90,7 @@ export const AuditEventSchema = Type.Object({
   id: Type.String(),
   time: Type.String({ format: 'date-time' }),
   adminId: Type.Union([Type.String(), Type.Null()]),
+  adminName: adminName('in adminId'),
   action: Type.String(),
   result: Type.String(),
   code: Type.Union([Type.String(), Type.Null()]),
@@ -84,6 +98,9 @@ export const AuditEventSchema = Type.Object({
   filename: Type.Union([Type.String(), Type.Null()]),
   backupTimestamp: Type.Union([Type.String(), Type.Null()]),
   versionId: Type.Union([Type.String(), Type.Null()]),
+  at: Type.Union([Type.String(), Type.Null()], {
+    description: 'A restore to an instant: the instant asked for (RFC 3339, as asked); versionId names the version it found then',
+  }),
   sha256: Type.Union([Type.String(), Type.Null()]),
   operationId: Type.Union([Type.String(), Type.Null()], {
     description:

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { instantParameter, PageQuery } from './files.ts';
+import { adminName, instantParameter, PageQuery } from './files.ts';
 
 const SHA256 = Type.String({ pattern: '^[0-9a-f]{64}$' });
 
@@ -10,6 +10,7 @@ export const DeletedFileSchema = Type.Object({
   deletedBy: Type.Union([Type.String(), Type.Null()], {
     description: 'The admin (adm_…) who deleted it; null for the CLI, and for deletions recorded before this was kept',
   }),
+  deletedByName: adminName('in deletedBy'),
   versionId: Type.String({ description: 'Restore the file with …/files/{filename}/restore?versionId= this id' }),
   size: Type.Integer(),
   sha256: SHA256,

@@ -10,7 +10,9 @@ import * as sessions from './008-sessions.ts';
 import * as auditOperations from './009-audit-operations.ts';
 import * as clockTickTime from './010-clock-tick-time.ts';
 import * as immutableBlobs from './011-immutable-blobs.ts';
-import * as legacySpellings from './012-legacy-spellings.ts';
+import * as backupOrigin from './012-backup-origin.ts';
+import * as auditInstant from './013-audit-instant.ts';
+import * as legacySpellings from './014-legacy-spellings.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -28,7 +30,9 @@ const migrations: Record<string, Migration> = {
   '009-audit-operations': auditOperations,
   '010-clock-tick-time': clockTickTime,
   '011-immutable-blobs': immutableBlobs,
-  '012-legacy-spellings': legacySpellings,
+  '012-backup-origin': backupOrigin,
+  '013-audit-instant': auditInstant,
+  '014-legacy-spellings': legacySpellings,
 };
 
 export const migrationProvider: MigrationProvider = {
