@@ -10,6 +10,7 @@ import * as sessions from './008-sessions.ts';
 import * as auditOperations from './009-audit-operations.ts';
 import * as clockTickTime from './010-clock-tick-time.ts';
 import * as immutableBlobs from './011-immutable-blobs.ts';
+import * as demoSeeding from './012-demo-seeding.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '009-audit-operations': auditOperations,
   '010-clock-tick-time': clockTickTime,
   '011-immutable-blobs': immutableBlobs,
+  '012-demo-seeding': demoSeeding,
 };
 
 export const migrationProvider: MigrationProvider = {
