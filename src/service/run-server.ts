@@ -1,6 +1,6 @@
 import { createSignInHeaders, curlCommand } from '../auth/signing/sign-in-headers.ts';
 import type { Config } from '../config/config.ts';
-import { DEMO_PRIVATE_KEY, demoRefusal, firstAdminBanner, seedDemoIfEmpty, withoutDemoNotice } from '../demo/demo-seed.ts';
+import { DEMO_PRIVATE_KEY, demoRefusal, firstAdminBanner, seedDemo, withoutDemoNotice } from '../demo/demo-seed.ts';
 import { createLogger } from '../logging/logger.ts';
 import { createService } from './service.ts';
 import { closeOnSignal } from './shutdown-signals.ts';
@@ -12,7 +12,7 @@ export async function runServer(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const service = await createService(config, logger);
   const noDemoBecause = demoRefusal(config);
-  const demo = noDemoBecause === undefined ? await seedDemoIfEmpty(service.store, service.files) : undefined;
+  const demo = noDemoBecause === undefined ? await seedDemo(service.store, service.files) : undefined;
   const emptyWithoutDemo = noDemoBecause !== undefined && (await service.store.isEmpty());
   await service.app.listen({ host: config.host, port: config.port });
   const consoleUrl = `${config.publicBaseUrl}/console/`;

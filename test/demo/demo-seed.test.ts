@@ -3,9 +3,10 @@ import { after, before, describe, test } from 'node:test';
 import { privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../../src/config/config.ts';
 import { isLoopbackHost } from '../../src/config/loopback.ts';
-import { DEMO_PRIVATE_KEY, type DemoData, demoRefusal, seedDemoIfEmpty } from '../../src/demo/demo-seed.ts';
+import { DEMO_PRIVATE_KEY, DEMO_STEPS, DEMO_WALLET, type DemoData, demoRefusal, seedDemo } from '../../src/demo/demo-seed.ts';
 import { assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
+import { type DemoState, demoState } from '../helpers/demo-state.ts';
 import { sha256 } from '../helpers/files.ts';
 import { createTenantFixture } from '../helpers/fixtures.ts';
 import { type HttpResponse, request } from '../helpers/http.ts';
@@ -28,7 +29,7 @@ for (const engine of ENGINES) {
 
     before(async () => {
       svc = await startTestService(engine);
-      const seeded = await seedDemoIfEmpty(svc.service.store, svc.service.files);
+      const seeded = await seedDemo(svc.service.store, svc.service.files);
       assert.ok(seeded, 'an empty store gets the demo');
       demo = seeded;
       const account = privateKeyToAccount(DEMO_PRIVATE_KEY);
@@ -99,9 +100,65 @@ for (const engine of ENGINES) {
     });
 
     test('a later start finds the tenant and seeds nothing more', async () => {
-      assert.equal(await seedDemoIfEmpty(svc.service.store, svc.service.files), undefined);
+      assert.equal(await seedDemo(svc.service.store, svc.service.files), undefined);
       assert.equal((await get('/backups')).json().items.length, 1);
       assert.equal((await get('/audit?action=upload')).json().items.length, 4);
+    });
+  });
+}
+
+class Stopped extends Error {}
+
+for (const engine of ENGINES) {
+  describe(`a demo seeding stopped midway is completed by the next start (${engine})`, () => {
+    let expected: DemoState;
+
+    before(async () => {
+      const svc = await startTestService(engine);
+      try {
+        assert.ok(await seedDemo(svc.service.store, svc.service.files));
+        expected = await demoState(svc);
+        assert.equal(expected.files.length, 3);
+        assert.deepEqual(expected.priceVersions, ['backup', 'replaced']);
+        assert.equal(expected.backups, 1);
+      } finally {
+        await svc.close();
+      }
+    });
+
+    for (const [index, step] of DEMO_STEPS.entries()) {
+      test(`stopped after step ${index + 1}, ${step}`, async (t) => {
+        const storage = await createStorage(engine);
+        t.after(() => storage.drop());
+        const first = await startTestService(engine, { storage });
+        try {
+          const stop = (done: string) => {
+            if (done === step) throw new Stopped(done);
+          };
+          await assert.rejects(seedDemo(first.service.store, first.service.files, stop), Stopped);
+          assert.equal(await first.service.store.demoSeeding(), 'begun');
+        } finally {
+          await first.close();
+        }
+
+        const next = await startTestService(engine, { storage });
+        t.after(() => next.close());
+        const completed = await seedDemo(next.service.store, next.service.files);
+        assert.equal(completed?.completedEarlierStart, true);
+        assert.equal(await next.service.store.demoSeeding(), 'complete');
+        assert.equal((await next.service.store.findAdminByWallet(DEMO_WALLET))?.id, completed.adminId);
+        assert.deepEqual(await demoState(next), expected, 'the demo as an uninterrupted first start makes it');
+        assert.equal(await seedDemo(next.service.store, next.service.files), undefined, 'and then it is complete');
+      });
+    }
+
+    test('a store with tenants from before (no seeding recorded) gets no demo, nor one whose seeding was complete', async (t) => {
+      const svc = await startTestService(engine);
+      t.after(() => svc.close());
+      await createTenantFixture(svc.service.store, 'Real');
+      assert.equal(await seedDemo(svc.service.store, svc.service.files), undefined);
+      assert.equal(await svc.service.store.demoSeeding(), 'none');
+      assert.equal(await svc.service.store.findAdminByWallet(DEMO_WALLET), undefined);
     });
   });
 }
@@ -183,7 +240,7 @@ for (const engine of ENGINES) {
       storage = await createStorage(engine);
       const loopback = await startTestService(engine, { storage });
       try {
-        demoAdminId = (await seedDemoIfEmpty(loopback.service.store, loopback.service.files))!.adminId;
+        demoAdminId = (await seedDemo(loopback.service.store, loopback.service.files))!.adminId;
         const signedIn = await request(loopback.baseUrl, '/api/auth/test', {
           headers: { ...(await signIn(demoWallet, loopback.config.auth.domains[0]!)) },
         });
