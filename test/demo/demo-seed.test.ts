@@ -4,6 +4,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../../src/config/config.ts';
 import { isLoopbackHost } from '../../src/config/loopback.ts';
 import { DEMO_PRIVATE_KEY, DEMO_STEPS, DEMO_WALLET, type DemoData, demoRefusal, seedDemo } from '../../src/demo/demo-seed.ts';
+import { signCommandLine } from '../../src/demo/sign-command-line.ts';
 import { assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { type DemoState, demoState } from '../helpers/demo-state.ts';
@@ -162,6 +163,35 @@ for (const engine of ENGINES) {
     });
   });
 }
+
+describe("the welcome's wallet-admin sign line", () => {
+  test('signs, run as printed with nothing else in its environment, for the domain and URI the service takes', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'npm exec --no -- wallet-admin sign --private-key <key>'],
+      [{ PORT: '8081' }, 'PORT=8081 npm exec --no -- wallet-admin sign --private-key <key>'],
+      [{ HOST: 'localhost', PORT: '9000' }, 'HOST=localhost PORT=9000 npm exec --no -- wallet-admin sign --private-key <key>'],
+      [{ HOST: '::1' }, 'HOST=::1 npm exec --no -- wallet-admin sign --private-key <key>'],
+      [
+        { PUBLIC_BASE_URL: 'http://localhost:3000' },
+        'npm exec --no -- wallet-admin sign --private-key <key> --domain localhost:3000 --uri http://localhost:3000',
+      ],
+      [
+        { PORT: '8082', AUTH_DOMAINS: 'localhost:8082' },
+        'PORT=8082 npm exec --no -- wallet-admin sign --private-key <key> --domain localhost:8082 --uri http://127.0.0.1:8082',
+      ],
+    ];
+    for (const [env, expected] of cases) {
+      const service = loadConfig(env);
+      const line = signCommandLine(service);
+      assert.equal(line, expected, JSON.stringify(env));
+      // What the CLI would sign for: the settings that lead the line, then its --domain and --uri.
+      const cli = loadConfig(Object.fromEntries([...line.matchAll(/(?:^| )([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!])));
+      const domain = /--domain (\S+)/.exec(line)?.[1] ?? cli.auth.domains[0];
+      const uri = /--uri (\S+)/.exec(line)?.[1] ?? cli.publicBaseUrl;
+      assert.deepEqual([domain, uri], [service.auth.domains[0], service.publicBaseUrl], line);
+    }
+  });
+});
 
 describe('where the demo data may be created', () => {
   test('loopback is 127.0.0.0/8, ::1 in any spelling (and IPv4-mapped) and localhost; nothing else', () => {
