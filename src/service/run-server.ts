@@ -2,20 +2,25 @@ import type { Config } from '../config/config.ts';
 import { demoRefusal, firstAdminBanner, seedDemo, withoutDemoNotice } from '../demo/demo-seed.ts';
 import { activeDemoOwner, demoWelcome } from '../demo/demo-welcome.ts';
 import { createLogger } from '../logging/logger.ts';
+import { isAddressInUse, PortInUseError, reservePort } from './port-reservation.ts';
 import { createService, type Service } from './service.ts';
 import { closeOnSignal } from './shutdown-signals.ts';
 
 /** `wallet-admin serve`: listen until SIGTERM/SIGINT, then drain (for at most SHUTDOWN_TIMEOUT) and close. */
 export async function runServer(config: Config): Promise<void> {
+  // First of all: a port in use stops the start before it writes anything (DATA_DIR, the demo).
+  const port = await reservePort(config.host, config.port);
   const logger = createLogger(config.logLevel);
   let service: Service | undefined;
   let prepared: Awaited<ReturnType<typeof prepare>>;
   try {
     service = await createService(config, logger);
     prepared = await prepare(config, service);
-    await service.app.listen({ host: config.host, port: config.port });
+    await port.release();
+    await listen(service, config);
   } catch (error) {
     // Stopped, so that the process can end (its workers and timers would keep it).
+    await port.release();
     await service?.close();
     throw error;
   }
@@ -48,4 +53,14 @@ async function prepare(config: Config, service: Service) {
   const seeded = noDemoBecause === undefined ? await seedDemo(service.store, service.files) : undefined;
   const emptyWithoutDemo = noDemoBecause !== undefined && (await service.store.isEmpty());
   return { noDemoBecause, seeded, emptyWithoutDemo };
+}
+
+/** Listens where the settings say; the port, reserved until just before, may have been taken meanwhile. */
+async function listen(service: Service, config: Config): Promise<void> {
+  try {
+    await service.app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    if (isAddressInUse(error)) throw new PortInUseError(config.host, config.port, undefined, false);
+    throw error;
+  }
 }

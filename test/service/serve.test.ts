@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
@@ -136,6 +138,39 @@ describe('wallet-admin serve', () => {
     await start(true);
     await cli('admin', 'set-status', '--admin', ownerId, '--status', 'SUSPENDED');
     await start(false);
+  });
+
+  test('a port another program listens on stops the start before it writes anything, naming the port and a free one; there the welcome follows', async (t) => {
+    const parent = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-serve-'));
+    t.after(() => rm(parent, { recursive: true, force: true }));
+    const dataDir = path.join(parent, 'data');
+    const holder = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+    t.after(() => new Promise((resolve) => holder.close(resolve)));
+
+    const refused = serve({ DATA_DIR: dataDir, PORT: String(port) });
+    t.after(() => refused.stop());
+    assert.equal(await refused.exited, 1);
+    const output = refused.output();
+    assert.ok(output.includes(`wallet-admin: port ${port} on 127.0.0.1 is in use`), output);
+    assert.match(output, /Nothing was started and nothing was written\./);
+    const suggested = /e\.g\. PORT=(\d+) npm start \((\d+) is free now\)/.exec(output);
+    assert.ok(suggested && suggested[1] === suggested[2] && suggested[1] !== String(port), output);
+    assert.ok(output.includes(`export PORT=${suggested[1]}`), 'the CLI is told to sign for that port');
+    assert.doesNotMatch(output, /EADDRINUSE|Segmentation|^\s+at /m);
+    assert.ok(!existsSync(dataDir), 'DATA_DIR was not even made');
+
+    // Where it suggests: the first start, with the whole welcome.
+    const served = serve({ DATA_DIR: dataDir, PORT: suggested[1]! });
+    t.after(() => served.stop());
+    const [curl, url] = await waitForOutput(served, CURL);
+    await waitForOutput(served, /The API reference: /);
+    assert.match(served.output(), /First start: created demo tenant t_\w+, owner admin adm_\w+ and channel chn_\w+/);
+    assert.ok(served.output().includes(`Or open the admin console at http://127.0.0.1:${suggested[1]}/console/`), served.output());
+    assert.equal((await request(url!, url!, { headers: curlHeaders(curl) })).status, 200);
+    served.child.kill('SIGTERM');
+    assert.equal(await served.exited, 0);
   });
 
   test('NODE_ENV=production creates no data implicitly', async (t) => {
