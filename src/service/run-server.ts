@@ -9,22 +9,22 @@ import { closeOnSignal } from './shutdown-signals.ts';
 /** `wallet-admin serve`: listen until SIGTERM/SIGINT, then drain (for at most SHUTDOWN_TIMEOUT) and close. */
 export async function runServer(config: Config): Promise<void> {
   // First of all: a port in use stops the start before it writes anything (DATA_DIR, the demo).
-  const port = await reservePort(config.host, config.port);
+  const reservation = await reservePort(config.host, config.port);
   const logger = createLogger(config.logLevel);
   let service: Service | undefined;
   let prepared: Awaited<ReturnType<typeof prepare>>;
   try {
     service = await createService(config, logger);
     prepared = await prepare(config, service);
-    await port.release();
+    await reservation.release();
     await listen(service, config);
   } catch (error) {
     // Stopped, so that the process can end (its workers and timers would keep it).
-    await port.release();
+    await reservation.release();
     await service?.close();
     throw error;
   }
-  const { noDemoBecause, seeded, emptyWithoutDemo } = prepared;
+  const { noDemoBecause, seeded, emptyWithoutDemoBecause } = prepared;
   const consoleUrl = `${config.publicBaseUrl}/console/`;
   const apiReferenceUrl = `${config.publicBaseUrl}/api/docs`;
   const links = { consoleUrl, apiReferenceUrl, openApiUrl: `${config.publicBaseUrl}/api/openapi.json` };
@@ -33,10 +33,10 @@ export async function runServer(config: Config): Promise<void> {
     `wallet-admin listening on ${config.publicBaseUrl} (console: ${consoleUrl}, API reference: ${apiReferenceUrl})`,
   );
 
-  if (emptyWithoutDemo) {
-    logger.warn({ reason: noDemoBecause }, withoutDemoNotice(noDemoBecause!));
+  if (emptyWithoutDemoBecause !== undefined) {
+    logger.warn({ reason: emptyWithoutDemoBecause }, withoutDemoNotice(emptyWithoutDemoBecause));
     // The log line is for the record; the operator at the terminal gets the commands one per line.
-    process.stdout.write(firstAdminBanner(noDemoBecause!, links));
+    process.stdout.write(firstAdminBanner(emptyWithoutDemoBecause, links));
   }
   const owner = noDemoBecause === undefined ? await activeDemoOwner(service.store) : undefined;
   if (owner) process.stdout.write(await demoWelcome(config, owner, seeded, links));
@@ -51,8 +51,9 @@ export async function runServer(config: Config): Promise<void> {
 async function prepare(config: Config, service: Service) {
   const noDemoBecause = demoRefusal(config);
   const seeded = noDemoBecause === undefined ? await seedDemo(service.store, service.files) : undefined;
-  const emptyWithoutDemo = noDemoBecause !== undefined && (await service.store.isEmpty());
-  return { noDemoBecause, seeded, emptyWithoutDemo };
+  // A first start that may not create the demo says why, and how to create the first admin instead.
+  const emptyWithoutDemoBecause = noDemoBecause !== undefined && (await service.store.isEmpty()) ? noDemoBecause : undefined;
+  return { noDemoBecause, seeded, emptyWithoutDemoBecause };
 }
 
 /** Listens where the settings say; the port, reserved until just before, may have been taken meanwhile. */
