@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, rm, stat, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runAsUser, type ShellResult } from '../helpers/user-shell.ts';
@@ -48,10 +48,12 @@ describe(`a user with Node.js ${OLD_NODE_MAJOR} runs the README's commands`, () 
   let nodeBin: string;
   let home: string;
   let clone: string;
+  let dir: string | undefined;
+  // The clone's node_modules is a link to this project's: rm removes the link, not what it names.
+  after(() => dir && rm(dir, { recursive: true, force: true }));
   before(async () => {
     nodeBin = await oldNodeBin();
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-old-node-'));
-    process.once('exit', () => void rm(dir, { recursive: true, force: true }));
+    dir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-old-node-'));
     home = path.join(dir, 'home');
     clone = path.join(dir, 'wallet-admin');
     await mkdir(home);
