@@ -69,6 +69,13 @@ export interface ServiceSecretsTable {
   value: string;
 }
 
+/** Where the demo data of a first start stands (migration 014): one row, name 'demo'. */
+export interface DemoSeedingTable {
+  name: string;
+  begun_at: number;
+  completed_at: number | null;
+}
+
 export interface FilesTable {
   channel_id: string;
   folder: string;
@@ -197,6 +204,7 @@ export interface Database {
   auth_nonces: AuthNoncesTable;
   revoked_messages: RevokedMessagesTable;
   service_secrets: ServiceSecretsTable;
+  demo_seeding: DemoSeedingTable;
   files: FilesTable;
   channel_clocks: ChannelClocksTable;
   clock_ticks: ClockTicksTable;

@@ -12,6 +12,7 @@ import * as clockTickTime from './010-clock-tick-time.ts';
 import * as immutableBlobs from './011-immutable-blobs.ts';
 import * as backupOrigin from './012-backup-origin.ts';
 import * as auditInstant from './013-audit-instant.ts';
+import * as demoSeeding from './014-demo-seeding.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '011-immutable-blobs': immutableBlobs,
   '012-backup-origin': backupOrigin,
   '013-audit-instant': auditInstant,
+  '014-demo-seeding': demoSeeding,
 };
 
 export const migrationProvider: MigrationProvider = {
