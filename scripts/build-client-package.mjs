@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
-import { CLIENT_BUILD_OPTIONS } from './build.mjs';
+import { CLIENT_BUILD_OPTIONS } from './bundles.mjs';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const PACKAGE_DIR = path.join(REPO_ROOT, 'packages/client');

@@ -6,7 +6,8 @@
  * Not here, and so whole-suite only: what needs a server (postgres-*, s3-*, the Redis limit,
  * contract wallets on anvil, two instances), and what starts processes many times or runs long
  * (the CLI tests, SIGKILL crash loops, the traversal corpus over HTTP, the route
- * fuzzer, faults), and the browser tests (Chromium).
+ * fuzzer, faults), the browser tests (Chromium), and the Node.js 20 user's commands (old-node:
+ * a registry download when .cache/node/20 is missing).
  */
 import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
@@ -27,6 +28,7 @@ const UNIT_FILES = [
   'auth/wallet-authenticator.test.ts',
   'cli/option-names.test.ts',
   'cli/secret-input.test.ts',
+  'cli/supported-node.test.ts',
   'cli/terminal-text.test.ts',
   'client/client.test.ts',
   'client/client-types.test.ts',

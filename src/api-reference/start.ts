@@ -3,7 +3,7 @@ import { pasteSignInPlugin } from './paste-sign-in.ts';
 /*
  * The API reference page's start-up (/api/docs/assets/start.js): Swagger UI over this service's
  * OpenAPI document. A file of its own, as the page's Content-Security-Policy allows no inline
- * script; built by scripts/build.mjs into dist/api-reference/.
+ * script; built by npm run build (scripts/bundles.mjs) into dist/api-reference/.
  */
 
 declare global {

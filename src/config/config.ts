@@ -253,11 +253,15 @@ function checkS3Timeout({ storage, limits }: Config, problems: string[]): void {
   }
 }
 
+/** Where the service listens without HOST and PORT (the CLI signs for it then too). */
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 8080;
+
 /** Reads and validates every setting once; throws ConfigError naming each bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const read = new EnvReader(env);
-  const host = read.string('HOST', '127.0.0.1');
-  const port = read.integer('PORT', 8080, 0, 65535);
+  const host = read.string('HOST', DEFAULT_HOST);
+  const port = read.integer('PORT', DEFAULT_PORT, 0, 65535);
   const publicBase = read.url('PUBLIC_BASE_URL', ['http:', 'https:']);
   const urlHost = host.includes(':') ? `[${host}]` : host;
   const publicBaseUrl = (publicBase?.href ?? `http://${urlHost}:${port}`).replace(/\/+$/, '');

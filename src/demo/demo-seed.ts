@@ -1,8 +1,8 @@
 import type { Config } from '../config/config.ts';
 import { isLoopbackHost } from '../config/loopback.ts';
 import type { FileServices } from '../files/file-services.ts';
-import type { TenantDirectory } from '../store/types.ts';
-import { seedDemoFiles } from './demo-files.ts';
+import type { DemoSeedingRecords, TenantDirectory } from '../store/types.ts';
+import { DEMO_FILE_STEPS, type StepDone, seedDemoFiles } from './demo-files.ts';
 
 /**
  * Account #0 of the Hardhat/Anvil development mnemonic: published everywhere, so it must never
@@ -15,6 +15,8 @@ export interface DemoData {
   tenantId: string;
   adminId: string;
   channelId: string;
+  /** True when an earlier first start began the demo and stopped midway, and this one completed it. */
+  completedEarlierStart: boolean;
 }
 
 /**
@@ -111,20 +113,49 @@ export function firstAdminBanner(reason: string, links: ServiceLinks): string {
   );
 }
 
+/** What seeds the demo: the directory records, and the demo channel's files through the file services. */
+export type DemoSeedingStore = TenantDirectory & DemoSeedingRecords;
+
+const DEMO_TENANT_NAME = 'Demo tenant';
+const DEMO_CHANNEL_NAME = 'demo';
+
+/** Every step of the demo's seeding, in order: what `stepDone` is told (a test stops the seeding after each). */
+export const DEMO_STEPS = ['create the tenant', 'create the owner admin', 'create the channel', 'link the channel', ...DEMO_FILE_STEPS];
+
 /**
- * Creates the demo tenant, owner admin and channel, and the channel's example files, when the
- * store holds no tenant yet. The files are seeded only here, right after the tenant: a later
- * start finds a tenant and seeds nothing, so files an admin deleted never come back.
+ * Creates the demo tenant, owner admin and channel, and the channel's example files, on a store
+ * that holds no tenant yet; or completes them, when an earlier start began and stopped midway
+ * (Ctrl-C, a crash, a full disk): the store records that the seeding began before the first
+ * record, and that it is complete after the last step, and each step first looks whether it is
+ * done. A start after a complete seeding, or on a store that had tenants, seeds nothing, so files an
+ * admin deleted never come back. Returns the demo's records when this call seeded (or completed) it.
  */
-export async function seedDemoIfEmpty(
-  store: TenantDirectory,
+export async function seedDemo(
+  store: DemoSeedingStore,
   services: Pick<FileServices, 'files' | 'backups'>,
+  stepDone: StepDone = () => {},
 ): Promise<DemoData | undefined> {
-  if (!(await store.isEmpty())) return undefined;
-  const tenant = await store.createTenant({ name: 'Demo tenant' });
-  const admin = await store.createAdmin({ tenantId: tenant.id, wallet: DEMO_WALLET, displayName: 'Demo owner' });
-  const channel = await store.createChannel({ tenantId: tenant.id, name: 'demo' });
+  const state = await store.demoSeeding();
+  if (state === 'complete') return undefined;
+  if (state === 'none' && !(await store.beginDemoSeeding())) return undefined;
+  // The owner is the one admin of the published wallet; a tenant made by a start that stopped before
+  // it is found by its name (no other tenant can exist: the seeding began on a store without any).
+  let admin = await store.findAdminByWallet(DEMO_WALLET);
+  const tenant =
+    (admin && (await store.getTenant(admin.tenantId))) ??
+    (await store.listTenants()).find((t) => t.name === DEMO_TENANT_NAME) ??
+    (await store.createTenant({ name: DEMO_TENANT_NAME }));
+  await stepDone(DEMO_STEPS[0]!);
+  admin ??= await store.createAdmin({ tenantId: tenant.id, wallet: DEMO_WALLET, displayName: 'Demo owner' });
+  await stepDone(DEMO_STEPS[1]!);
+  const channel =
+    (await store.findChannelByName(tenant.id, DEMO_CHANNEL_NAME)) ??
+    (await store.createChannel({ tenantId: tenant.id, name: DEMO_CHANNEL_NAME }));
+  await stepDone(DEMO_STEPS[2]!);
+  // Linking twice links once.
   await store.linkChannel(channel.id, admin.id);
-  await seedDemoFiles(services, channel, { adminId: admin.id });
-  return { tenantId: tenant.id, adminId: admin.id, channelId: channel.id };
+  await stepDone(DEMO_STEPS[3]!);
+  await seedDemoFiles(services, channel, { adminId: admin.id }, stepDone);
+  await store.completeDemoSeeding();
+  return { tenantId: tenant.id, adminId: admin.id, channelId: channel.id, completedEarlierStart: state === 'begun' };
 }

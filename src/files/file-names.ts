@@ -22,7 +22,7 @@ export interface NamedFile {
 }
 
 /**
- * What a caller's name means among the files stored in a channel. Names are NFC from migration 014
+ * What a caller's name means among the files stored in a channel. Names are NFC from migration 015
  * on; an older release stored them as spelled, so a file named 'e\u0301.txt' from macOS (NFD) is
  * reached by either spelling, and where an older release stored both spellings ('\u00e9.txt' and
  * 'e\u0301.txt', which look the same), a request naming them is refused with NAME_AMBIGUOUS, naming

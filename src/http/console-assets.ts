@@ -4,7 +4,7 @@ import { errnoCode } from '../errors/errno-code.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 import { type StaticFile, staticFile } from './static-file.ts';
 
-/** Where `npm run build` writes the console (scripts/build.mjs, buildConsole). */
+/** Where `npm run build` writes the console (scripts/bundles.mjs, buildConsole). */
 export const DEFAULT_CONSOLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'console');
 
 export interface ConsoleAssets {

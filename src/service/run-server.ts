@@ -1,51 +1,67 @@
-import { createSignInHeaders, curlCommand } from '../auth/signing/sign-in-headers.ts';
 import type { Config } from '../config/config.ts';
-import { DEMO_PRIVATE_KEY, demoRefusal, firstAdminBanner, seedDemoIfEmpty, withoutDemoNotice } from '../demo/demo-seed.ts';
+import { demoRefusal, firstAdminBanner, seedDemo, withoutDemoNotice } from '../demo/demo-seed.ts';
+import { activeDemoOwner, demoWelcome } from '../demo/demo-welcome.ts';
 import { createLogger } from '../logging/logger.ts';
-import { createService } from './service.ts';
+import { isAddressInUse, PortInUseError, reservePort } from './port-reservation.ts';
+import { createService, type Service } from './service.ts';
 import { closeOnSignal } from './shutdown-signals.ts';
-
-const DEMO_MESSAGE_TTL_SECONDS = 86400;
 
 /** `wallet-admin serve`: listen until SIGTERM/SIGINT, then drain (for at most SHUTDOWN_TIMEOUT) and close. */
 export async function runServer(config: Config): Promise<void> {
+  // First of all: a port in use stops the start before it writes anything (DATA_DIR, the demo).
+  const reservation = await reservePort(config.host, config.port);
   const logger = createLogger(config.logLevel);
-  const service = await createService(config, logger);
-  const noDemoBecause = demoRefusal(config);
-  const demo = noDemoBecause === undefined ? await seedDemoIfEmpty(service.store, service.files) : undefined;
-  const emptyWithoutDemo = noDemoBecause !== undefined && (await service.store.isEmpty());
-  await service.app.listen({ host: config.host, port: config.port });
+  let service: Service | undefined;
+  let prepared: Awaited<ReturnType<typeof prepare>>;
+  try {
+    service = await createService(config, logger);
+    prepared = await prepare(config, service);
+    await reservation.release();
+    await listen(service, config);
+  } catch (error) {
+    // Stopped, so that the process can end (its workers and timers would keep it).
+    await reservation.release();
+    await service?.close();
+    throw error;
+  }
+  const { noDemoBecause, seeded, emptyWithoutDemoBecause } = prepared;
   const consoleUrl = `${config.publicBaseUrl}/console/`;
   const apiReferenceUrl = `${config.publicBaseUrl}/api/docs`;
-  const openApiUrl = `${config.publicBaseUrl}/api/openapi.json`;
+  const links = { consoleUrl, apiReferenceUrl, openApiUrl: `${config.publicBaseUrl}/api/openapi.json` };
   logger.info(
     { engine: service.store.engine, dataDir: config.dataDir, authDomains: config.auth.domains, consoleUrl, apiReferenceUrl },
     `wallet-admin listening on ${config.publicBaseUrl} (console: ${consoleUrl}, API reference: ${apiReferenceUrl})`,
   );
 
-  if (emptyWithoutDemo) {
-    logger.warn({ reason: noDemoBecause }, withoutDemoNotice(noDemoBecause));
+  if (emptyWithoutDemoBecause !== undefined) {
+    logger.warn({ reason: emptyWithoutDemoBecause }, withoutDemoNotice(emptyWithoutDemoBecause));
     // The log line is for the record; the operator at the terminal gets the commands one per line.
-    process.stdout.write(firstAdminBanner(noDemoBecause, { consoleUrl, apiReferenceUrl, openApiUrl }));
+    process.stdout.write(firstAdminBanner(emptyWithoutDemoBecause, links));
   }
-  if (demo) {
-    const headers = await createSignInHeaders({
-      privateKey: DEMO_PRIVATE_KEY,
-      domain: config.auth.domains[0]!,
-      uri: config.publicBaseUrl,
-      ttlSeconds: DEMO_MESSAGE_TTL_SECONDS,
-    });
-    process.stdout.write(
-      `\nFirst start: created demo tenant ${demo.tenantId}, owner admin ${demo.adminId} and channel ${demo.channelId}\n` +
-        `for the published development wallet ${headers['X-WAL']} (Hardhat/Anvil account #0; never use it for real data).\n` +
-        `Try it (valid for 24 hours; \`npm exec --no -- wallet-admin sign --private-key <key>\` in the project's folder signs a new one):\n\n` +
-        `${curlCommand(`${config.publicBaseUrl}/api/auth/test`, headers)}\n\n` +
-        `Channel "demo" holds example files, one backup and a changed welcome/prices.csv to restore.\n\n` +
-        `Or open the admin console at ${consoleUrl} and sign in there with a browser wallet that holds the\n` +
-        `development key (README says how to import it into one).\n\n` +
-        `The API reference: ${apiReferenceUrl} (the OpenAPI document: ${openApiUrl}).\n\n`,
-    );
-  }
+  const owner = noDemoBecause === undefined ? await activeDemoOwner(service.store) : undefined;
+  if (owner) process.stdout.write(await demoWelcome(config, owner, seeded, links));
 
   await closeOnSignal((deadlineMs) => service.close(deadlineMs), config.shutdownTimeoutSeconds * 1000, logger);
+}
+
+/**
+ * What a start does before it listens: the demo data, on loopback (seeded on a first start, or
+ * completed when an earlier one stopped midway), or why there is none on a first start elsewhere.
+ */
+async function prepare(config: Config, service: Service) {
+  const noDemoBecause = demoRefusal(config);
+  const seeded = noDemoBecause === undefined ? await seedDemo(service.store, service.files) : undefined;
+  // A first start that may not create the demo says why, and how to create the first admin instead.
+  const emptyWithoutDemoBecause = noDemoBecause !== undefined && (await service.store.isEmpty()) ? noDemoBecause : undefined;
+  return { noDemoBecause, seeded, emptyWithoutDemoBecause };
+}
+
+/** Listens where the settings say; the port, reserved until just before, may have been taken meanwhile. */
+async function listen(service: Service, config: Config): Promise<void> {
+  try {
+    await service.app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    if (isAddressInUse(error)) throw new PortInUseError(config.host, config.port, undefined, false);
+    throw error;
+  }
 }

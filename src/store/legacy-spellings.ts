@@ -7,7 +7,7 @@ export type SpellingKind = LegacySpellingsTable['kind'];
 
 /**
  * The spellings a name may be stored under: its NFC form, under which every name is stored from
- * migration 014 on, and the other forms older releases stored it in (listed by that migration).
+ * migration 015 on, and the other forms older releases stored it in (listed by that migration).
  */
 export interface LegacySpellings {
   /**

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { adminRecords } from './admin-records.ts';
 import { channelRecords } from './channel-records.ts';
+import { demoSeedingRecords } from './demo-seeding-records.ts';
 import { durableTransaction } from './durable-transaction.ts';
 import { fileCatalog } from './file-catalog.ts';
 import { legacySpellings } from './legacy-spellings.ts';
@@ -28,6 +29,7 @@ export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => n
     ...principalLookup(db),
     ...nonceAndRevocationRecords(db),
     ...serviceSecrets(db),
+    ...demoSeedingRecords(db, now),
 
     async ping() {
       await sql`select 1`.execute(db);

@@ -69,6 +69,13 @@ export interface ServiceSecretsTable {
   value: string;
 }
 
+/** Where the demo data of a first start stands (migration 014): one row, name 'demo'. */
+export interface DemoSeedingTable {
+  name: string;
+  begun_at: number;
+  completed_at: number | null;
+}
+
 export interface FilesTable {
   channel_id: string;
   folder: string;
@@ -187,7 +194,7 @@ export interface PublicCopiesDueTable {
 }
 
 /**
- * A name an older release stored in another form than NFC, with its NFC form (migration 014): how a
+ * A name an older release stored in another form than NFC, with its NFC form (migration 015): how a
  * caller's name in either spelling finds it. scope_id: the channel of a folder or file name, the
  * tenant of a channel name.
  */
@@ -209,6 +216,7 @@ export interface Database {
   auth_nonces: AuthNoncesTable;
   revoked_messages: RevokedMessagesTable;
   service_secrets: ServiceSecretsTable;
+  demo_seeding: DemoSeedingTable;
   files: FilesTable;
   channel_clocks: ChannelClocksTable;
   clock_ticks: ClockTicksTable;

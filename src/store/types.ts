@@ -146,6 +146,20 @@ export interface ServiceSecrets {
   serviceSecret(name: string, create: () => string): Promise<string>;
 }
 
+/**
+ * Where the demo data a first start creates stands: none begun on this database, begun by a start
+ * that has not finished it (stopped midway), or complete.
+ */
+export type DemoSeedingState = 'none' | 'begun' | 'complete';
+
+export interface DemoSeedingRecords {
+  demoSeeding(): Promise<DemoSeedingState>;
+  /** Records that the demo is being seeded, when no tenant exists and no seeding was begun: true when this call did. */
+  beginDemoSeeding(): Promise<boolean>;
+  /** Records that every step of the demo is done: later starts seed nothing, whatever becomes of its data. */
+  completeDemoSeeding(): Promise<void>;
+}
+
 export interface NonceAndRevocationRecords extends NonceRecords, RevocationRecords {
   /** Deletes expired nonce claims and revocations; returns how many rows went. */
   purgeExpired(now: number): Promise<number>;
@@ -163,7 +177,7 @@ export interface AuthRecords
  * Every method of the store and its file catalog reports the database's own failures as AppErrors:
  * SERVICE_UNAVAILABLE when it cannot be reached, INSUFFICIENT_STORAGE when its disk is full.
  */
-export interface MetadataStore extends TenantDirectory, PrincipalLookup, NonceAndRevocationRecords, ServiceSecrets {
+export interface MetadataStore extends TenantDirectory, PrincipalLookup, NonceAndRevocationRecords, ServiceSecrets, DemoSeedingRecords {
   readonly engine: 'sqlite' | 'postgres';
   /** Files, versions, backups and the audit log, on the same database. */
   readonly files: FileCatalog;

@@ -13,7 +13,8 @@ import { freePort } from '../helpers/test-service.ts';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(path.join(REPO, 'README.md'), 'utf8');
 const MARKER = '<!-- walk-through:';
-const BASE_DEFINITION = 'BASE=http://127.0.0.1:8080';
+/** The block's first line: the port the service listens on, which the CLI signs for and BASE names. */
+const PORT_DEFINITION = /^export PORT=8080 .*\n/;
 
 /** bash -euo pipefail with stdin closed: a socket as stdin makes bash read bashrc files as for a remote shell. */
 function runBash(
@@ -46,7 +47,8 @@ test("README's walk-through runs as printed against a first start with the demo 
   // What the README runs must not be what it warns against.
   assert.doesNotMatch(README, /not `npm exec --no -- wallet-admin`/, 'the README warns against the command it uses');
   const block = walkThrough();
-  assert.ok(block.startsWith(`${BASE_DEFINITION}\n`), 'the block defines where the service listens first');
+  assert.match(block, PORT_DEFINITION, 'the block says where the service listens first');
+  assert.ok(block.includes('\nBASE=http://127.0.0.1:$PORT\n'), 'and addresses it there');
 
   // The block runs in the project's folder, as the README says (npm exec finds the project's own
   // bin there only), with the service on its defaults but for the port and an empty DATA_DIR: the
@@ -61,13 +63,15 @@ test("README's walk-through runs as printed against a first start with the demo 
     if (existsSync(kept)) await rename(kept, own);
   });
   const port = await freePort();
-  const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dataDir, DATA_DIR: path.join(dataDir, 'data'), PORT: String(port) };
-  const served = spawnService(env);
+  const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dataDir, DATA_DIR: path.join(dataDir, 'data') };
+  // PORT is the service's alone, as `PORT=… npm start` in another terminal gives it: the block's own
+  // first line must tell the CLI (its `sign`) where the service is.
+  const served = spawnService({ ...env, PORT: String(port) });
   t.after(() => served.stop());
   await waitForOutput(served, /listening on/);
 
   // The only change: the port the block itself defines.
-  const script = block.replace(BASE_DEFINITION, `BASE=http://127.0.0.1:${port}`);
+  const script = block.replace(PORT_DEFINITION, `export PORT=${port}\n`);
   const { code, stdout, stderr } = await runBash(script, REPO, env);
   assert.equal(code, 0, `${stdout}\n${stderr}`);
   assert.ok(existsSync(path.join(own, 'headers.txt')), 'the signed headers are in .wallet-admin/');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { build } from 'esbuild';
 import { Wallet } from 'ethers';
-import { CLIENT_BUILD_OPTIONS } from '../../scripts/build.mjs';
+import { CLIENT_BUILD_OPTIONS } from '../../scripts/bundles.mjs';
 import { parseSiweMessage } from '../../src/auth/siwe/siwe-message.ts';
 import {
   createClient,

@@ -3,9 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import { privateKeyToAccount } from 'viem/accounts';
 import { loadConfig } from '../../src/config/config.ts';
 import { isLoopbackHost } from '../../src/config/loopback.ts';
-import { DEMO_PRIVATE_KEY, type DemoData, demoRefusal, seedDemoIfEmpty } from '../../src/demo/demo-seed.ts';
+import { DEMO_PRIVATE_KEY, DEMO_STEPS, DEMO_WALLET, type DemoData, demoRefusal, seedDemo } from '../../src/demo/demo-seed.ts';
+import { signCommandLine } from '../../src/demo/sign-command-line.ts';
 import { assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
+import { type DemoState, demoState } from '../helpers/demo-state.ts';
 import { sha256 } from '../helpers/files.ts';
 import { createTenantFixture } from '../helpers/fixtures.ts';
 import { type HttpResponse, request } from '../helpers/http.ts';
@@ -28,7 +30,7 @@ for (const engine of ENGINES) {
 
     before(async () => {
       svc = await startTestService(engine);
-      const seeded = await seedDemoIfEmpty(svc.service.store, svc.service.files);
+      const seeded = await seedDemo(svc.service.store, svc.service.files);
       assert.ok(seeded, 'an empty store gets the demo');
       demo = seeded;
       const account = privateKeyToAccount(DEMO_PRIVATE_KEY);
@@ -101,12 +103,97 @@ for (const engine of ENGINES) {
     });
 
     test('a later start finds the tenant and seeds nothing more', async () => {
-      assert.equal(await seedDemoIfEmpty(svc.service.store, svc.service.files), undefined);
+      assert.equal(await seedDemo(svc.service.store, svc.service.files), undefined);
       assert.equal((await get('/backups')).json().items.length, 1);
       assert.equal((await get('/audit?action=upload')).json().items.length, 4);
     });
   });
 }
+
+class Stopped extends Error {}
+
+for (const engine of ENGINES) {
+  describe(`a demo seeding stopped midway is completed by the next start (${engine})`, () => {
+    let expected: DemoState;
+
+    before(async () => {
+      const svc = await startTestService(engine);
+      try {
+        assert.ok(await seedDemo(svc.service.store, svc.service.files));
+        expected = await demoState(svc);
+        assert.equal(expected.files.length, 3);
+        assert.deepEqual(expected.priceVersions, ['backup', 'replaced']);
+        assert.equal(expected.backups, 1);
+      } finally {
+        await svc.close();
+      }
+    });
+
+    for (const [index, step] of DEMO_STEPS.entries()) {
+      test(`stopped after step ${index + 1}, ${step}`, async (t) => {
+        const storage = await createStorage(engine);
+        t.after(() => storage.drop());
+        const first = await startTestService(engine, { storage });
+        try {
+          const stop = (done: string) => {
+            if (done === step) throw new Stopped(done);
+          };
+          await assert.rejects(seedDemo(first.service.store, first.service.files, stop), Stopped);
+          assert.equal(await first.service.store.demoSeeding(), 'begun');
+        } finally {
+          await first.close();
+        }
+
+        const next = await startTestService(engine, { storage });
+        t.after(() => next.close());
+        const completed = await seedDemo(next.service.store, next.service.files);
+        assert.equal(completed?.completedEarlierStart, true);
+        assert.equal(await next.service.store.demoSeeding(), 'complete');
+        assert.equal((await next.service.store.findAdminByWallet(DEMO_WALLET))?.id, completed.adminId);
+        assert.deepEqual(await demoState(next), expected, 'the demo as an uninterrupted first start makes it');
+        assert.equal(await seedDemo(next.service.store, next.service.files), undefined, 'and then it is complete');
+      });
+    }
+
+    test('a store with tenants from before (no seeding recorded) gets no demo, nor one whose seeding was complete', async (t) => {
+      const svc = await startTestService(engine);
+      t.after(() => svc.close());
+      await createTenantFixture(svc.service.store, 'Real');
+      assert.equal(await seedDemo(svc.service.store, svc.service.files), undefined);
+      assert.equal(await svc.service.store.demoSeeding(), 'none');
+      assert.equal(await svc.service.store.findAdminByWallet(DEMO_WALLET), undefined);
+    });
+  });
+}
+
+describe("the welcome's wallet-admin sign line", () => {
+  test('signs, run as printed with nothing else in its environment, for the domain and URI the service takes', () => {
+    const cases: [Record<string, string>, string][] = [
+      [{}, 'npm exec --no -- wallet-admin sign --private-key <key>'],
+      [{ PORT: '8081' }, 'PORT=8081 npm exec --no -- wallet-admin sign --private-key <key>'],
+      [{ HOST: 'localhost', PORT: '9000' }, 'HOST=localhost PORT=9000 npm exec --no -- wallet-admin sign --private-key <key>'],
+      [{ HOST: '::1' }, 'HOST=::1 npm exec --no -- wallet-admin sign --private-key <key>'],
+      [
+        { PUBLIC_BASE_URL: 'http://localhost:3000' },
+        'npm exec --no -- wallet-admin sign --private-key <key> --domain localhost:3000 --uri http://localhost:3000',
+      ],
+      [
+        { PORT: '8082', AUTH_DOMAINS: 'localhost:8082' },
+        'PORT=8082 npm exec --no -- wallet-admin sign --private-key <key> --domain localhost:8082 --uri http://127.0.0.1:8082',
+      ],
+    ];
+    for (const [env, expected] of cases) {
+      const service = loadConfig(env);
+      const line = signCommandLine(service);
+      assert.equal(line, expected, JSON.stringify(env));
+      // What the CLI would sign for: the settings that lead the line, then its --domain and --uri.
+      const cli = loadConfig(Object.fromEntries([...line.matchAll(/(?:^| )([A-Z_]+)=(\S+)/g)].map((m) => [m[1]!, m[2]!])));
+      const domain = /--domain (\S+)/.exec(line)?.[1] ?? cli.auth.domains[0];
+      const uri = /--uri (\S+)/.exec(line)?.[1] ?? cli.publicBaseUrl;
+      assert.deepEqual([domain, uri], [service.auth.domains[0], service.publicBaseUrl], line);
+    }
+  });
+});
 
 describe('where the demo data may be created', () => {
   test('loopback is 127.0.0.0/8, ::1 in any spelling (and IPv4-mapped) and localhost; nothing else', () => {
@@ -185,7 +272,7 @@ for (const engine of ENGINES) {
       storage = await createStorage(engine);
       const loopback = await startTestService(engine, { storage });
       try {
-        demoAdminId = (await seedDemoIfEmpty(loopback.service.store, loopback.service.files))!.adminId;
+        demoAdminId = (await seedDemo(loopback.service.store, loopback.service.files))!.adminId;
         const signedIn = await request(loopback.baseUrl, '/api/auth/test', {
           headers: { ...(await signIn(demoWallet, loopback.config.auth.domains[0]!)) },
         });

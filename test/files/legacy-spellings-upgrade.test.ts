@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { type Kysely, Migrator } from 'kysely';
 import { createLogger } from '../../src/logging/logger.ts';
 import { openPostgresDatabase, openSqliteDatabase, SQLITE_FILE_NAME } from '../../src/store/database.ts';
-import { migrationProvider } from '../../src/store/migrations/index.ts';
+import { migrationNames, migrationProvider } from '../../src/store/migrations/index.ts';
 import type { Database } from '../../src/store/schema.ts';
 import type { Channel } from '../../src/store/types.ts';
 import { assertProblem } from '../helpers/assertions.ts';
@@ -19,7 +19,7 @@ import { signIn } from '../helpers/wallets.ts';
  * Data an older release wrote — it stored names as callers spelled them, so macOS's NFD spellings
  * among them, and a look-alike pair (the same name in NFC and in NFD) — opened by this release.
  * The data is written through the services, then the database is taken back to the older
- * release's schema (before migration 014) and the names are spelled as that release would have
+ * release's schema (before the legacy spellings' migration) and the names are spelled as that release would have
  * stored them, straight in the rows; then this release opens it.
  */
 const nfd = (name: string) => name.normalize('NFD');
@@ -32,6 +32,9 @@ const GONE = nfc('gelöscht.txt');
 const TEAM = nfc('Café Team');
 const ZOE = nfc('Zoë');
 
+/** The last migration of the release before names were stored in NFC. */
+const OLDER_RELEASE_MIGRATION = migrationNames[migrationNames.findIndex((name) => name.endsWith('-legacy-spellings')) - 1]!;
+
 /** The tables whose rows name a file (folder, filename) or a folder. */
 const FILE_TABLES = ['files', 'file_versions', 'audit_events'] as const;
 
@@ -41,11 +44,11 @@ async function openDatabase(storage: Storage): Promise<Kysely<Database>> {
     : openSqliteDatabase(path.join(storage.dataDir, SQLITE_FILE_NAME));
 }
 
-/** Back to the schema of the release before migration 014, then `respell` the rows as it would have stored them. */
+/** Back to the schema of the release before the legacy spellings' migration, then `respell` the rows as it would have stored them. */
 async function asAnOlderReleaseStoredThem(storage: Storage, respell: (db: Kysely<Database>) => Promise<void>): Promise<void> {
   const db = await openDatabase(storage);
   try {
-    const back = await new Migrator({ db, provider: migrationProvider }).migrateTo('013-audit-instant');
+    const back = await new Migrator({ db, provider: migrationProvider }).migrateTo(OLDER_RELEASE_MIGRATION);
     if (back.error) throw back.error;
     await respell(db);
   } finally {

@@ -9,7 +9,7 @@ const BIN = path.join(REPO_ROOT, 'bin/wallet-admin.js');
 
 /** What the build writes (last of each part) and what it reads. */
 const BUILT = ['dist/main.mjs', 'dist/console/index.html', 'dist/api-reference/start.js'];
-const SOURCES = ['src', 'scripts/build.mjs'];
+const SOURCES = ['src', 'scripts/bundles.mjs'];
 
 function newestSource(): { file: string; mtimeMs: number } {
   let newest = { file: '', mtimeMs: 0 };

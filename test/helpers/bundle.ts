@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { BUNDLE_OPTIONS } from '../../scripts/build.mjs';
+import { BUNDLE_OPTIONS } from '../../scripts/bundles.mjs';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -21,7 +21,7 @@ export function bundleForSpawn(entry: URL): Promise<string> {
   if (file === undefined) {
     const outfile = path.join(REPO_ROOT, '.test-build', `${path.basename(entry.pathname, '.ts')}-${process.pid}.mjs`);
     process.once('exit', () => rmSync(outfile, { force: true }));
-    // The settings of `npm run build` (scripts/build.mjs), in one file per entry point.
+    // The settings of `npm run build` (scripts/bundles.mjs), in one file per entry point.
     file = build({ ...BUNDLE_OPTIONS, entryPoints: [fileURLToPath(entry)], outfile }).then(() => outfile);
     built.set(key, file);
   }

@@ -1,14 +1,31 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { DEMO_PRIVATE_KEY, DEMO_WALLET } from '../../src/demo/demo-seed.ts';
 import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import { assertProblem } from '../helpers/assertions.ts';
 import { runCli } from '../helpers/cli.ts';
 import { seedTenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { spawnService as serve, waitForOutput } from '../helpers/service-process.ts';
 import { freePort } from '../helpers/test-service.ts';
+import { runAsUser } from '../helpers/user-shell.ts';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+/** The Node.js running the tests, and its npm, for the commands a user runs. */
+const NODE_BIN = path.dirname(process.execPath);
+/** The welcome's curl command, and its URL. */
+const CURL = /curl -sS '([^']+)' \\(\n\s+-H '[^']+'( \\)?)+/;
+
+/** The headers `wallet-admin sign` prints, one `Name: value` a line. */
+function headerLines(output: string): Record<string, string> {
+  return Object.fromEntries([...output.matchAll(/^(X-[\w-]+): (\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+}
 
 /** Pulls the -H 'Name: value' pairs out of the printed curl command, as a shell would. */
 function curlHeaders(curl: string): Record<string, string> {
@@ -23,7 +40,7 @@ describe('wallet-admin serve', () => {
     const served = serve({ DATA_DIR: dataDir, PORT: String(port) });
     t.after(() => served.stop());
 
-    const [curl] = await waitForOutput(served, /curl -sS '[^']+' \\(\n\s+-H '[^']+'( \\)?)+/);
+    const [curl] = await waitForOutput(served, CURL);
     const url = curl.match(/curl -sS '([^']+)'/)![1]!;
     assert.equal(url, `http://127.0.0.1:${port}/api/auth/test`);
     const response = await request(url, url, { headers: curlHeaders(curl) });
@@ -73,14 +90,87 @@ describe('wallet-admin serve', () => {
     assert.equal(await served.exited, 0);
     assert.match(served.output(), /shutting down/);
 
-    // The second start finds data and seeds nothing more.
+    // The second start finds data and seeds nothing more, and welcomes again: the demo owner still
+    // holds the published wallet (a first start whose welcome went unseen is followed by one).
     const again = serve({ DATA_DIR: dataDir, PORT: String(port) });
     t.after(() => again.stop());
-    await waitForOutput(again, /listening on/);
+    const [curlAgain] = await waitForOutput(again, CURL);
     assert.doesNotMatch(again.output(), /First start/);
+    assert.match(
+      again.output(),
+      /Demo: owner admin adm_\w+ of tenant t_\w+ holds\nthe published development wallet 0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266/,
+    );
+    assert.ok(again.output().includes(`Or open the admin console at ${consoleUrl} and sign in`), again.output());
+    assert.equal((await request(url, url, { headers: curlHeaders(curlAgain) })).status, 200);
     assert.deepEqual(await demoState(), seeded);
+
+    // The welcome's sign command, run as printed in the project's folder (only the key put in, and
+    // PORT nowhere but on the line), signs for this service; without the PORT it names, for another.
+    const signLine = /`(PORT=\d+ npm exec --no -- wallet-admin sign --private-key <key>)`/.exec(again.output())?.[1];
+    assert.ok(signLine, again.output());
+    const signed = await runAsUser(signLine.replace('<key>', DEMO_PRIVATE_KEY), { cwd: REPO, nodeBin: NODE_BIN, home: dataDir });
+    assert.equal(signed.code, 0, signed.output);
+    assert.equal((await request(url, url, { headers: headerLines(signed.output) })).status, 200);
+    const unported = await runAsUser(signLine.replace(/^PORT=\d+ /, '').replace('<key>', DEMO_PRIVATE_KEY), {
+      cwd: REPO,
+      nodeBin: NODE_BIN,
+      home: dataDir,
+    });
+    assertProblem(await request(url, url, { headers: headerLines(unported.output) }), 401, 'AUTH_DOMAIN_MISMATCH');
     again.child.kill('SIGTERM');
     assert.equal(await again.exited, 0);
+
+    // Once the demo owner has another wallet, or is suspended, no start welcomes.
+    const ownerId = /owner admin (adm_\w+)/.exec(served.output())![1]!;
+    const otherWallet = '0x70997970C51812dc3A010c7d01b50e0d17dc79C8';
+    const start = async (expectWelcome: boolean) => {
+      const started = serve({ DATA_DIR: dataDir, PORT: String(port) });
+      t.after(() => started.stop());
+      await waitForOutput(started, expectWelcome ? CURL : /listening on/);
+      started.child.kill('SIGTERM');
+      assert.equal(await started.exited, 0);
+      if (!expectWelcome) assert.doesNotMatch(started.output(), /Demo:|First start|curl|X-SIG/);
+    };
+    const cli = async (...args: string[]) => assert.equal((await runCli(args, { DATA_DIR: dataDir })).code, 0);
+    await cli('admin', 'set-wallet', '--admin', ownerId, '--wallet', otherWallet);
+    await start(false);
+    await cli('admin', 'set-wallet', '--admin', ownerId, '--wallet', DEMO_WALLET);
+    await start(true);
+    await cli('admin', 'set-status', '--admin', ownerId, '--status', 'SUSPENDED');
+    await start(false);
+  });
+
+  test('a port another program listens on stops the start before it writes anything, naming the port and a free one; there the welcome follows', async (t) => {
+    const parent = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-serve-'));
+    t.after(() => rm(parent, { recursive: true, force: true }));
+    const dataDir = path.join(parent, 'data');
+    const holder = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+    t.after(() => new Promise((resolve) => holder.close(resolve)));
+
+    const refused = serve({ DATA_DIR: dataDir, PORT: String(port) });
+    t.after(() => refused.stop());
+    assert.equal(await refused.exited, 1);
+    const output = refused.output();
+    assert.ok(output.includes(`wallet-admin: port ${port} on 127.0.0.1 is in use`), output);
+    assert.match(output, /Nothing was started and nothing was written\./);
+    const suggested = /e\.g\. PORT=(\d+) npm start \((\d+) is free now\)/.exec(output);
+    assert.ok(suggested && suggested[1] === suggested[2] && suggested[1] !== String(port), output);
+    assert.ok(output.includes(`export PORT=${suggested[1]}`), 'the CLI is told to sign for that port');
+    assert.doesNotMatch(output, /EADDRINUSE|Segmentation|^\s+at /m);
+    assert.ok(!existsSync(dataDir), 'DATA_DIR was not even made');
+
+    // Where it suggests: the first start, with the whole welcome.
+    const served = serve({ DATA_DIR: dataDir, PORT: suggested[1]! });
+    t.after(() => served.stop());
+    const [curl, url] = await waitForOutput(served, CURL);
+    await waitForOutput(served, /The API reference: /);
+    assert.match(served.output(), /First start: created demo tenant t_\w+, owner admin adm_\w+ and channel chn_\w+/);
+    assert.ok(served.output().includes(`Or open the admin console at http://127.0.0.1:${suggested[1]}/console/`), served.output());
+    assert.equal((await request(url!, url!, { headers: curlHeaders(curl) })).status, 200);
+    served.child.kill('SIGTERM');
+    assert.equal(await served.exited, 0);
   });
 
   test('NODE_ENV=production creates no data implicitly', async (t) => {

@@ -12,7 +12,8 @@ import * as clockTickTime from './010-clock-tick-time.ts';
 import * as immutableBlobs from './011-immutable-blobs.ts';
 import * as backupOrigin from './012-backup-origin.ts';
 import * as auditInstant from './013-audit-instant.ts';
-import * as legacySpellings from './014-legacy-spellings.ts';
+import * as demoSeeding from './014-demo-seeding.ts';
+import * as legacySpellings from './015-legacy-spellings.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -32,7 +33,8 @@ const migrations: Record<string, Migration> = {
   '011-immutable-blobs': immutableBlobs,
   '012-backup-origin': backupOrigin,
   '013-audit-instant': auditInstant,
-  '014-legacy-spellings': legacySpellings,
+  '014-demo-seeding': demoSeeding,
+  '015-legacy-spellings': legacySpellings,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,160 @@
+// How `npm run build` compiles the TypeScript sources of `wallet-admin` into JavaScript under dist/
+// (git-ignored): the CLI, which bin/wallet-admin.js runs, the browser console (dist/console, which
+// the service serves under /console/) and the API reference page's script (dist/api-reference,
+// served under /api/docs/assets/). The client library is a package of its own
+// (scripts/build-client-package.mjs). Node starts the compiled CLI in a fraction of the time a
+// TypeScript loader needs to resolve and compile hundreds of files at each start.
+// scripts/build.mjs runs buildAll (after checking the Node.js version, which these imports would
+// not survive on an old one); `prepare` (npm ci), `prestart` and `pretest` run that; it takes about
+// a second. The tests bundle their own entry points with the same settings (BUNDLE_OPTIONS, used by
+// test/helpers/bundle.ts).
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+/**
+ * Packages loaded from node_modules rather than bundled: native addons (their binaries are found
+ * from their own folder), an optional package, and heavy ones the sources import only where a
+ * command or a setting needs them (viem, the AWS SDK, ioredis, pg), so that they stay unloaded
+ * otherwise.
+ */
+const EXTERNAL_PACKAGES = ['better-sqlite3', 'secp256k1', 'keccak', 'pg', 'pg-native', 'ioredis', 'viem', '@aws-sdk/*'];
+
+/** CommonJS packages inside an ES module bundle still call `require` for Node's own modules. */
+const REQUIRE_SHIM = "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);";
+
+/**
+ * One ES module per entry point with what it imports. Its file must sit one level below the
+ * repository root: the sources find ../package.json (and node_modules) from their own location.
+ */
+export const BUNDLE_OPTIONS = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  external: EXTERNAL_PACKAGES,
+  banner: { js: REQUIRE_SHIM },
+  logLevel: 'warning',
+};
+
+const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+
+/**
+ * dist/main.mjs, the CLI (src/cli/main.ts). What the sources reach only through `await import()`
+ * (the server, the file services, viem's signing) goes to chunks of its own beside it, read only
+ * by the commands that reach them.
+ */
+export async function buildCli() {
+  // A fresh folder each time, so that no chunk of an older build stays behind.
+  await rm(`${REPO_ROOT}dist`, { recursive: true, force: true });
+  await build({
+    ...BUNDLE_OPTIONS,
+    // The sign-in verification worker is an entry of its own (src/auth/verification-pool.ts starts it).
+    entryPoints: { main: `${REPO_ROOT}src/cli/main.ts`, 'verification-worker': `${REPO_ROOT}src/auth/verification-worker.ts` },
+    outdir: `${REPO_ROOT}dist`,
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+  });
+}
+
+/**
+ * The client library (src/client/index.ts), @wallet-admin/client: one ES module for browsers and
+ * Node alike. Platform neutral, so that an import of a Node module fails the build instead of a page.
+ */
+export const CLIENT_BUILD_OPTIONS = {
+  bundle: true,
+  platform: 'neutral',
+  format: 'esm',
+  target: 'es2022',
+  entryPoints: [`${REPO_ROOT}src/client/index.ts`],
+  logLevel: 'warning',
+};
+
+const CONSOLE_SOURCE = `${REPO_ROOT}src/console/`;
+const CONSOLE_OUT = `${REPO_ROOT}dist/console/`;
+/** Where the page finds its files; the service serves dist/console/assets there (src/http/routes/console-routes.ts). */
+const CONSOLE_ASSETS_URL = '/console/assets/';
+
+/**
+ * dist/console: the admin console (src/console/main.tsx, Preact) for browsers. Every file under
+ * assets/ has its content's hash in its name, so that the service can let browsers cache it for a
+ * year; index.html, the one file without a hash, names the current ones. Its CSS is its own file
+ * and nothing is inline, because the page's Content-Security-Policy allows only 'self'.
+ */
+export async function buildConsole() {
+  await rm(CONSOLE_OUT, { recursive: true, force: true });
+  const assetsDir = `${CONSOLE_OUT}assets/`;
+  const result = await build({
+    bundle: true,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    sourcemap: 'linked',
+    entryPoints: [`${CONSOLE_SOURCE}main.tsx`],
+    entryNames: '[name]-[hash]',
+    // Images and fonts the styles or scripts import become hashed files beside them.
+    assetNames: '[name]-[hash]',
+    loader: { '.svg': 'file', '.png': 'file', '.woff2': 'file' },
+    publicPath: CONSOLE_ASSETS_URL,
+    outdir: assetsDir,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const entry = Object.entries(result.metafile.outputs).find(([file, output]) => output.entryPoint !== undefined && file.endsWith('.js'));
+  if (entry === undefined) throw new Error('esbuild wrote no output for src/console/main.tsx');
+  const [script, { cssBundle }] = entry;
+  const icon = await hashedCopy(`${CONSOLE_SOURCE}icon.svg`, assetsDir);
+  const urls = { '%SCRIPT%': assetUrl(script), '%STYLE%': cssBundle && assetUrl(cssBundle), '%ICON%': icon };
+  let html = await readFile(`${CONSOLE_SOURCE}index.html`, 'utf8');
+  for (const [placeholder, url] of Object.entries(urls)) {
+    if (!html.includes(placeholder)) continue;
+    if (url === undefined) throw new Error(`src/console/index.html names ${placeholder}, but the build has no such file`);
+    html = html.replaceAll(placeholder, url);
+  }
+  await writeFile(`${CONSOLE_OUT}index.html`, html);
+}
+
+/**
+ * dist/api-reference/start.js: the API reference page's own script (src/api-reference/start.ts),
+ * which starts Swagger UI with this service's plugins; the service serves it beside Swagger UI's
+ * files under /api/docs/assets/. A classic script, as Swagger UI's bundle before it is one.
+ */
+export async function buildApiReference() {
+  await build({
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    entryPoints: [`${REPO_ROOT}src/api-reference/start.ts`],
+    outfile: `${REPO_ROOT}dist/api-reference/start.js`,
+    logLevel: 'warning',
+  });
+}
+
+/** The URL of a file esbuild wrote (its path relative to the working directory). */
+function assetUrl(output) {
+  return CONSOLE_ASSETS_URL + path.basename(output);
+}
+
+/** Copies a file into `dir` as name-HASH.ext; returns its URL. */
+async function hashedCopy(file, dir) {
+  const bytes = await readFile(file);
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+  const { name, ext } = path.parse(file);
+  await mkdir(dir, { recursive: true });
+  await writeFile(`${dir}${name}-${hash}${ext}`, bytes);
+  return `${CONSOLE_ASSETS_URL}${name}-${hash}${ext}`;
+}
+
+/** Everything `npm run build` writes. */
+export async function buildAll() {
+  await buildCli();
+  // After buildCli, which empties dist/.
+  await buildConsole();
+  await buildApiReference();
+}
