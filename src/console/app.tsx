@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { hrefOf, type Route, useRoute } from './routing.ts';
 import { formatClock, shortAddress } from './ui/format.ts';
 import { messageOf } from './ui/problem-notice.tsx';
@@ -80,13 +80,17 @@ function SignedInConsole({
   route: Route;
   linked: LinkedChannels;
 }) {
-  const [status, setStatus] = useState<Status>();
   const { client, me } = signedIn;
   const channelNames = useMemo(() => new Map(linked.items?.map((channel) => [channel.id, channel.name])), [linked]);
 
-  // The status line speaks of the view it was said on: another view starts without it.
+  // The status line speaks of the view it was said on: another view starts without it, from its
+  // very first paint (clearing it in an effect once the view changed would show it there a moment).
   const where = hrefOf(route);
-  useEffect(() => setStatus(undefined), [where]);
+  const whereNow = useRef(where);
+  whereNow.current = where;
+  const [said, setSaid] = useState<{ status: Status; where: string }>();
+  const setStatus = useCallback((next: Status | undefined) => setSaid(next && { status: next, where: whereNow.current }), []);
+  const status = said?.where === where ? said.status : undefined;
   const statusLine = useMemo(() => ({ clear: () => setStatus(undefined) }), []);
 
   const announce = useCallback((message: string, action?: Status['action']) => setStatus({ message, action }), []);
