@@ -1,4 +1,4 @@
-import type { PrincipalLookup, PrincipalRecord, RevocationRecords } from '../store/types.ts';
+import type { PrincipalLookup, PrincipalRecord, RevocationRecords } from '../metadata/types.ts';
 import { BoundedCache } from './bounded-cache.ts';
 
 const NOT_FOUND = Symbol('not-found');

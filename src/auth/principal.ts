@@ -1,4 +1,4 @@
-import type { PrincipalRecord } from '../store/types.ts';
+import type { PrincipalRecord } from '../metadata/types.ts';
 import { effectivePermissions } from './permissions.ts';
 
 /** The caller as the API shows it (contract: member `principal` of the authentication test). */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AuthConfig } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { AuthRecords, PrincipalRecord } from '../store/types.ts';
+import type { AuthRecords, PrincipalRecord } from '../metadata/types.ts';
 import { AuthState } from './auth-state.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { ContractWalletVerifier } from './contract-wallet-verifier.ts';

@@ -3,7 +3,7 @@ import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { redactCredentialsIn } from '../config/redaction.ts';
 import { isAppError } from '../errors/app-error.ts';
 import type { OpenedFileServices } from '../files/file-services.ts';
-import type { MetadataStore } from '../store/types.ts';
+import type { MetadataStore } from '../metadata/types.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { type Command, type OptionValues, UsageError } from './command.ts';
 import { COMMANDS } from './command-table.ts';
@@ -110,7 +110,7 @@ export async function main(args: string[]): Promise<number> {
     // for a command that uses them, so that help and usage errors answer without them.
     const openStore = async (): Promise<MetadataStore> => {
       if (!store) {
-        const { openMetadataStore } = await import('../store/open-metadata-store.ts');
+        const { openMetadataStore } = await import('../metadata/open-metadata-store.ts');
         store = await openMetadataStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
       }
       return store;

@@ -1,5 +1,5 @@
 import { effectivePermissions } from '../auth/permissions.ts';
-import type { Admin, Channel, Tenant } from '../store/types.ts';
+import type { Admin, Channel, Tenant } from '../metadata/types.ts';
 
 /**
  * What the CLI prints of the store's records with --json. The store keeps times as epoch

@@ -1,4 +1,4 @@
-import type { AdminNameLookup, Channel } from '../store/types.ts';
+import type { AdminNameLookup, Channel } from '../metadata/types.ts';
 
 /** Admin id → display name, for one answer. */
 export type AdminNameMap = ReadonlyMap<string, string>;

@@ -1,8 +1,16 @@
 import { isAppError } from '../errors/app-error.ts';
 import type { Logger } from '../logging/logger.ts';
+import type {
+  AuditAction,
+  AuditEvent,
+  AuditOperation,
+  AuditResult,
+  FileCatalog,
+  Page,
+  PageRequest,
+} from '../metadata/file-catalog-types.ts';
+import type { Channel } from '../metadata/types.ts';
 import { storedForm } from '../names/name-form.ts';
-import type { AuditAction, AuditEvent, AuditOperation, AuditResult, FileCatalog, Page, PageRequest } from '../store/file-catalog-types.ts';
-import type { Channel } from '../store/types.ts';
 import { auditFilterOf, type RequestedAuditFilter } from './audit-filter.ts';
 
 /** Who acts: an admin, or the service itself (scheduled backups, retention). */

@@ -1,7 +1,7 @@
 import { isAppError } from '../errors/app-error.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { FileCatalog } from '../store/file-catalog-types.ts';
-import type { ChannelLookup } from '../store/types.ts';
+import type { FileCatalog } from '../metadata/file-catalog-types.ts';
+import type { ChannelLookup } from '../metadata/types.ts';
 import type { BackupService } from './backup-service.ts';
 import type { Retention } from './retention.ts';
 

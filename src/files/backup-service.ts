@@ -1,5 +1,5 @@
-import type { BackupOrigin, BackupRecord, FileCatalog, Page, PageRequest } from '../store/file-catalog-types.ts';
-import type { Channel } from '../store/types.ts';
+import type { BackupOrigin, BackupRecord, FileCatalog, Page, PageRequest } from '../metadata/file-catalog-types.ts';
+import type { Channel } from '../metadata/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { formatBackupTimestamp } from './backup-timestamp.ts';
 

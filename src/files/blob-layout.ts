@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { blobKey } from '../blobs/safe-path.ts';
 import { storedForm } from '../names/name-form.ts';
-import { blobKey } from '../storage/safe-path.ts';
 
 /**
  * Where bytes live in blob storage. Every write stores its bytes under a fresh key that no row

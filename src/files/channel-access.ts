@@ -1,8 +1,8 @@
 import { hasPermission, type Principal } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
-import { ambiguousChannels } from '../store/channel-records.ts';
-import type { AuditAction, Page, PageRequest } from '../store/file-catalog-types.ts';
-import type { Channel, ChannelLookup, LinkedChannelListing, Permission } from '../store/types.ts';
+import { ambiguousChannels } from '../metadata/channel-records.ts';
+import type { AuditAction, Page, PageRequest } from '../metadata/file-catalog-types.ts';
+import type { Channel, ChannelLookup, LinkedChannelListing, Permission } from '../metadata/types.ts';
 import { type AuditTrail, type RequestedNames, requestedDetails } from './audit-trail.ts';
 import { type FilePath, filePath, folderName } from './file-path.ts';
 

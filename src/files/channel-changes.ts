@@ -1,6 +1,6 @@
 import { AppError } from '../errors/app-error.ts';
-import type { FileCatalog, FileChange, Page, PageRequest, StateName } from '../store/file-catalog-types.ts';
-import type { Channel } from '../store/types.ts';
+import type { FileCatalog, FileChange, Page, PageRequest, StateName } from '../metadata/file-catalog-types.ts';
+import type { Channel } from '../metadata/types.ts';
 import { backupTimestampMs, parseBackupTimestamp } from './backup-timestamp.ts';
 import { folderName } from './file-path.ts';
 import { resolveInstant } from './instant.ts';

@@ -1,5 +1,5 @@
-import type { FileCatalog, FileVersion, Page, PageRequest } from '../store/file-catalog-types.ts';
-import type { Channel } from '../store/types.ts';
+import type { FileCatalog, FileVersion, Page, PageRequest } from '../metadata/file-catalog-types.ts';
+import type { Channel } from '../metadata/types.ts';
 import { folderName } from './file-path.ts';
 
 /**

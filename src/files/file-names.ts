@@ -1,6 +1,6 @@
 import { AppError } from '../errors/app-error.ts';
+import type { FileCatalog, FileRecord, StoredPath } from '../metadata/file-catalog-types.ts';
 import { isStoredForm, spelledOut } from '../names/name-form.ts';
-import type { FileCatalog, FileRecord, StoredPath } from '../store/file-catalog-types.ts';
 import type { FilePath, Naming } from './file-path.ts';
 import { entityTagOf, ifMatchMet, type TagCondition } from './preconditions.ts';
 

@@ -1,5 +1,5 @@
+import { safeSegment } from '../blobs/safe-path.ts';
 import { storedForm } from '../names/name-form.ts';
-import { safeSegment } from '../storage/safe-path.ts';
 
 /** A file's place in its channel: both names checked by filePath() (or storedFilePath()). */
 export interface FilePath {

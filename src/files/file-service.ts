@@ -1,9 +1,9 @@
 import type { Readable } from 'node:stream';
+import type { BlobStorage, ByteRange } from '../blobs/blob-storage.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
-import type { BlobStorage, ByteRange } from '../storage/blob-storage.ts';
-import type { FileCatalog, FileRecord, FileVersion, FolderSummary, Page, PageRequest } from '../store/file-catalog-types.ts';
-import type { Channel } from '../store/types.ts';
+import type { FileCatalog, FileRecord, FileVersion, FolderSummary, Page, PageRequest } from '../metadata/file-catalog-types.ts';
+import type { Channel } from '../metadata/types.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { fileLockKey } from './blob-layout.ts';
 import { downloadDisposition } from './download-disposition.ts';

@@ -1,10 +1,10 @@
+import type { BlobStorage } from '../blobs/blob-storage.ts';
+import { openBlobStorage } from '../blobs/open-blob-storage.ts';
 import type { Config } from '../config/config.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import { openFileLocks } from '../locks/open-file-locks.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { BlobStorage } from '../storage/blob-storage.ts';
-import { openBlobStorage } from '../storage/open-blob-storage.ts';
-import type { FileCatalog } from '../store/file-catalog-types.ts';
+import type { FileCatalog } from '../metadata/file-catalog-types.ts';
 import { AuditTrail, type OutcomeObserver } from './audit-trail.ts';
 import { BackupService } from './backup-service.ts';
 import { ChannelChanges } from './channel-changes.ts';

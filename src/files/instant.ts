@@ -1,7 +1,7 @@
 import { checkRfc3339 } from '../auth/siwe/rfc3339.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { FileCatalog } from '../store/file-catalog-types.ts';
-import type { Channel } from '../store/types.ts';
+import type { FileCatalog } from '../metadata/file-catalog-types.ts';
+import type { Channel } from '../metadata/types.ts';
 
 /** An instant of a channel's history, resolved: the seq whose state it names, and the time asked. */
 export interface ResolvedInstant {

@@ -1,10 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { BlobStorage, StoredBlob } from '../blobs/blob-storage.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { writeUnconfirmed, writeUndone } from '../errors/common-errors.ts';
-import type { BlobStorage, StoredBlob } from '../storage/blob-storage.ts';
-import type { CommittedWrite, FileCatalog, FileRecord, FileVersion } from '../store/file-catalog-types.ts';
-import { newVersionId } from '../store/ids.ts';
+import type { CommittedWrite, FileCatalog, FileRecord, FileVersion } from '../metadata/file-catalog-types.ts';
+import { newVersionId } from '../metadata/ids.ts';
 import { newBlobKey } from './blob-layout.ts';
 import type { FilePath } from './file-path.ts';
 import type { PublicCopies } from './public-copies.ts';

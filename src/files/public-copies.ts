@@ -1,7 +1,7 @@
+import type { BlobStorage } from '../blobs/blob-storage.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { BlobStorage } from '../storage/blob-storage.ts';
-import type { FileCatalog, FileVersion, PublicCopyDue } from '../store/file-catalog-types.ts';
+import type { FileCatalog, FileVersion, PublicCopyDue } from '../metadata/file-catalog-types.ts';
 import { fileLockKey, legacyLiveKey, newBlobKey } from './blob-layout.ts';
 import { downloadDisposition } from './download-disposition.ts';
 

@@ -1,10 +1,10 @@
+import type { BlobStorage } from '../blobs/blob-storage.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
+import { backupOfEntryId } from '../metadata/channel-history.ts';
+import type { FileCatalog, FileRecord, FileVersion } from '../metadata/file-catalog-types.ts';
+import type { Channel } from '../metadata/types.ts';
 import { storedForm } from '../names/name-form.ts';
-import type { BlobStorage } from '../storage/blob-storage.ts';
-import { backupOfEntryId } from '../store/channel-history.ts';
-import type { FileCatalog, FileRecord, FileVersion } from '../store/file-catalog-types.ts';
-import type { Channel } from '../store/types.ts';
 import { type Actor, type AuditTrail, requestedDetails } from './audit-trail.ts';
 import { parseBackupTimestamp } from './backup-timestamp.ts';
 import { fileLockKey } from './blob-layout.ts';

@@ -1,6 +1,6 @@
+import type { BlobStorage } from '../blobs/blob-storage.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { BlobStorage } from '../storage/blob-storage.ts';
-import type { FileCatalog } from '../store/file-catalog-types.ts';
+import type { FileCatalog } from '../metadata/file-catalog-types.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
 import { AppError, isAppError } from '../errors/app-error.ts';
-import type { AuditOperation, BackupScope, FileCatalog, StateName } from '../store/file-catalog-types.ts';
-import { newOperationId } from '../store/ids.ts';
-import type { Channel } from '../store/types.ts';
+import type { AuditOperation, BackupScope, FileCatalog, StateName } from '../metadata/file-catalog-types.ts';
+import { newOperationId } from '../metadata/ids.ts';
+import type { Channel } from '../metadata/types.ts';
 import { type Actor, type AuditDetails, type AuditTrail, requestedDetails } from './audit-trail.ts';
 import type { BackupService } from './backup-service.ts';
 import { formatBackupTimestamp, parseBackupTimestamp } from './backup-timestamp.ts';

@@ -1,8 +1,8 @@
+import type { BlobStorage } from '../blobs/blob-storage.ts';
+import { sha256OfStream } from '../blobs/sha256-meter.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { BlobStorage } from '../storage/blob-storage.ts';
-import { sha256OfStream } from '../storage/sha256-meter.ts';
-import type { FileCatalog, PendingWrite } from '../store/file-catalog-types.ts';
+import type { FileCatalog, PendingWrite } from '../metadata/file-catalog-types.ts';
 import { fileLockKey, legacyLiveKey } from './blob-layout.ts';
 
 /** What settling the journal reads and changes. */

@@ -10,7 +10,7 @@ import type { FileUrls } from '../files/file-urls.ts';
 import type { RestoreService } from '../files/restore-service.ts';
 import type { ScopeRestoreService } from '../files/scope-restore-service.ts';
 import type { LinkSigner } from '../files/signed-links.ts';
-import type { AdminNameLookup, ChannelLookup, LinkedChannelListing } from '../store/types.ts';
+import type { AdminNameLookup, ChannelLookup, LinkedChannelListing } from '../metadata/types.ts';
 
 /** What the channel listing, the channel scope and its file, backup, restore and audit routes need: services only. */
 export interface FilesRouteDeps {

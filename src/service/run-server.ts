@@ -24,6 +24,8 @@ export async function runServer(config: Config): Promise<void> {
     await service?.close();
     throw error;
   }
+  // Before the service says it listens: whoever reads that may signal it at once.
+  const closed = closeOnSignal((deadlineMs) => service.close(deadlineMs), config.shutdownTimeoutSeconds * 1000, logger);
   const { noDemoBecause, seeded, emptyWithoutDemoBecause } = prepared;
   const consoleUrl = `${config.publicBaseUrl}/console/`;
   const apiReferenceUrl = `${config.publicBaseUrl}/api/docs`;
@@ -40,8 +42,7 @@ export async function runServer(config: Config): Promise<void> {
   }
   const owner = noDemoBecause === undefined ? await activeDemoOwner(service.store) : undefined;
   if (owner) process.stdout.write(await demoWelcome(config, owner, seeded, links));
-
-  await closeOnSignal((deadlineMs) => service.close(deadlineMs), config.shutdownTimeoutSeconds * 1000, logger);
+  await closed;
 }
 
 /**

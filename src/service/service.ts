@@ -15,10 +15,10 @@ import { type FileServices, openFileServices } from '../files/file-services.ts';
 import { buildApp } from '../http/app.ts';
 import { filesRouteDeps } from '../http/files-route-deps.ts';
 import type { Logger } from '../logging/logger.ts';
+import { openMetadataStore } from '../metadata/open-metadata-store.ts';
+import type { MetadataStore } from '../metadata/types.ts';
 import { Metrics } from '../observability/metrics.ts';
 import { Readiness } from '../observability/readiness.ts';
-import { openMetadataStore } from '../store/open-metadata-store.ts';
-import type { MetadataStore } from '../store/types.ts';
 import { assertDataDirWritable } from './writable-data-dir.ts';
 
 export interface Service {

@@ -2,13 +2,13 @@ import { constants } from 'node:fs';
 import { mkdir, open, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { getSystemErrorMap } from 'node:util';
+import { DISK_STORAGE_DIR } from '../blobs/open-blob-storage.ts';
+import { TEMP_PREFIX } from '../blobs/temp-files.ts';
 import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import { errnoCode } from '../errors/errno-code.ts';
 import { LOCK_FILES_DIR } from '../locks/open-file-locks.ts';
-import { DISK_STORAGE_DIR } from '../storage/open-blob-storage.ts';
-import { TEMP_PREFIX } from '../storage/temp-files.ts';
-import { SQLITE_FILE_NAME } from '../store/database.ts';
+import { SQLITE_FILE_NAME } from '../metadata/database.ts';
 
 type DataDirConfig = Pick<Config, 'dataDir' | 'databaseUrl'> & { storage: Pick<Config['storage'], 'kind'> };
 

@@ -7,8 +7,8 @@ import { createAddressRecoverer } from '../../src/auth/signature/address-recover
 import { WalletAuthenticator } from '../../src/auth/wallet-authenticator.ts';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
 import { isAppError } from '../../src/errors/app-error.ts';
-import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
-import type { MetadataStore } from '../../src/store/types.ts';
+import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
+import type { MetadataStore } from '../../src/metadata/types.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { signIn } from '../helpers/wallets.ts';
 

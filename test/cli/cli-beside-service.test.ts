@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { openBlobStorage } from '../../src/storage/open-blob-storage.ts';
+import { openBlobStorage } from '../../src/blobs/open-blob-storage.ts';
 import { runCli } from '../helpers/cli.ts';
 import { assertChannelConsistent } from '../helpers/consistency.ts';
 import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DEMO_STEPS, seedDemo } from '../../src/demo/demo-seed.ts';
-import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { bundleForSpawn } from '../helpers/bundle.ts';
 import { type DemoState, demoState } from '../helpers/demo-state.ts';

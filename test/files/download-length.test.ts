@@ -1,17 +1,17 @@
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
+import type { BlobStorage } from '../../src/blobs/blob-storage.ts';
+import { openBlobStorage } from '../../src/blobs/open-blob-storage.ts';
 import { isAppError } from '../../src/errors/app-error.ts';
 import { exactLength } from '../../src/files/exact-length.ts';
-import type { BlobStorage } from '../../src/storage/blob-storage.ts';
-import { openBlobStorage } from '../../src/storage/open-blob-storage.ts';
+import { bodyOf } from '../blobs/blob-storage.contract.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
 import { FilesClient } from '../helpers/files.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { rawExchange } from '../helpers/raw-http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { type AuthHeaders, signIn } from '../helpers/wallets.ts';
-import { bodyOf } from '../storage/blob-storage.contract.ts';
 
 const INJECTED = '\r\n\r\nHTTP/1.1 299 Injected\r\nContent-Type: text/plain\r\nContent-Length: 8\r\n\r\nInjected';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import type { BlobStorage } from '../../src/storage/blob-storage.ts';
-import type { FileCatalog } from '../../src/store/file-catalog-types.ts';
+import type { BlobStorage } from '../../src/blobs/blob-storage.ts';
+import type { FileCatalog } from '../../src/metadata/file-catalog-types.ts';
 import { sha256 } from './files.ts';
 
 /**

@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { isAppError } from '../../src/errors/app-error.ts';
 import { openFileServices } from '../../src/files/file-services.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
 import { CRASH_FILES, CRASH_FOLDER } from './crash-layout.ts';
 
 /**

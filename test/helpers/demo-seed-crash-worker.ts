@@ -2,7 +2,7 @@ import { loadConfig } from '../../src/config/config.ts';
 import { DEMO_STEPS, seedDemo } from '../../src/demo/demo-seed.ts';
 import { openFileServices } from '../../src/files/file-services.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
 
 /**
  * A first start's demo seeding that kills itself (SIGKILL) once step DEMO_CRASH_AFTER_STEP (1 to

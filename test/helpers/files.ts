@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
+import { openBlobStorage } from '../../src/blobs/open-blob-storage.ts';
 import type { Config } from '../../src/config/config.ts';
-import { openBlobStorage } from '../../src/storage/open-blob-storage.ts';
 import { type HttpResponse, request } from './http.ts';
 
 export const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');

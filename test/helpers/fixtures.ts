@@ -1,5 +1,5 @@
-import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
-import type { Admin, Channel, MetadataStore, Tenant } from '../../src/store/types.ts';
+import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
+import type { Admin, Channel, MetadataStore, Tenant } from '../../src/metadata/types.ts';
 import { newWallet, type TestWallet } from './wallets.ts';
 
 export interface TenantFixture {

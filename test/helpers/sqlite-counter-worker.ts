@@ -1,5 +1,5 @@
 import { isAppError } from '../../src/errors/app-error.ts';
-import { openDatabase } from '../../src/store/database.ts';
+import { openDatabase } from '../../src/metadata/database.ts';
 
 /**
  * One of several processes adding to one counter in `<DATA_DIR>/metadata.sqlite`, the way the

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { openDatabase } from '../../src/store/database.ts';
+import { openDatabase } from '../../src/metadata/database.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';

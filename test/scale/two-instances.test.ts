@@ -3,7 +3,7 @@ import { mkdtemp } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
 import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { DEMO_PRIVATE_KEY, DEMO_WALLET } from '../../src/demo/demo-seed.ts';
-import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
 import { assertProblem } from '../helpers/assertions.ts';
 import { runCli } from '../helpers/cli.ts';
 import { seedTenantFixture } from '../helpers/fixtures.ts';

@@ -107,13 +107,15 @@ describe('shutdown', () => {
     let errors = '';
     child.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    // As `head -1` does: read the first line, then close the pipe's read end.
-    await new Promise<void>((resolve) => {
+    // As `head -1` does: read the first line, then close the pipe's read end. A service that
+    // exits before its first line fails the test with what it said, rather than leaving it waiting.
+    await new Promise<void>((resolve, reject) => {
       let seen = '';
       child.stdout.on('data', (chunk: Buffer) => {
         seen += chunk.toString();
         if (seen.includes('\n')) resolve();
       });
+      void exited.then((code) => reject(new Error(`the service exited (${code}) before its first line:\n${errors}`)));
     });
     child.stdout.destroy();
 

@@ -1,7 +1,7 @@
 import { effectivePermissions } from '../../auth/permissions.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { tenantNotFound } from '../../errors/common-errors.ts';
-import { ADMIN_STATUSES, type Admin, type AdminStatus, ALL_PERMISSIONS } from '../../store/types.ts';
+import { ADMIN_STATUSES, type Admin, type AdminStatus, ALL_PERMISSIONS } from '../../metadata/types.ts';
 import type { Command } from '../command.ts';
 import { listOption, optionalString, stringOption } from '../command.ts';
 import { adminJson } from '../record-views.ts';

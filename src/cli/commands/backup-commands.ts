@@ -1,4 +1,4 @@
-import type { BackupOrigin } from '../../store/file-catalog-types.ts';
+import type { BackupOrigin } from '../../metadata/file-catalog-types.ts';
 import { type Command, optionalString } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
 import { pageOptions, pageRequestOf, pageText } from '../paging.ts';

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { downloadDisposition } from '../../files/download-disposition.ts';
 import { entityTagOf } from '../../files/preconditions.ts';
 import { uploadContentType } from '../../files/upload-content-type.ts';
-import type { FileRecord } from '../../store/file-catalog-types.ts';
+import type { FileRecord } from '../../metadata/file-catalog-types.ts';
 import { parseRangeHeader } from '../byte-range.ts';
 import { matchesEtag } from '../entity-tags.ts';
 import { fileView, versionView } from '../file-views.ts';

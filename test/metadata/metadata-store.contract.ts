@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
 import { backupContract } from './contract/backups.ts';
 import { channelAndPrincipalContract } from './contract/channels-and-principal.ts';
 import { lifecycleContract } from './contract/lifecycle.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { openMetadataStore } from '../../../src/store/open-metadata-store.ts';
+import { openMetadataStore } from '../../../src/metadata/open-metadata-store.ts';
 import { type ContractContext, nonce, randomWallet } from './support.ts';
 
 /** Opening, reopening, sharing and closing a store. */

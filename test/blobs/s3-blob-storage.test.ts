@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { S3BlobStorage } from '../../src/storage/s3-blob-storage.ts';
+import { S3BlobStorage } from '../../src/blobs/s3-blob-storage.ts';
 import { S3RVER_LONGEST_SEGMENT_BYTES, startTestS3 } from '../helpers/s3-server.ts';
 import { assertAppError, describeBlobStorageContract } from './blob-storage.contract.ts';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { StoreOptions } from '../../../src/store/open-metadata-store.ts';
-import type { Admin, MetadataStore, Tenant } from '../../../src/store/types.ts';
+import type { StoreOptions } from '../../../src/metadata/open-metadata-store.ts';
+import type { Admin, MetadataStore, Tenant } from '../../../src/metadata/types.ts';
 
 /** Somewhere empty to keep metadata: a temp dataDir, or a fresh PostgreSQL database. */
 export interface TestStorage {

@@ -9,10 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../../src/logging/logger.ts';
-import { openDatabase } from '../../src/store/database.ts';
-import { migrateToLatest } from '../../src/store/migrate.ts';
-import { migrationNames } from '../../src/store/migrations/index.ts';
-import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
+import { openDatabase } from '../../src/metadata/database.ts';
+import { migrateToLatest } from '../../src/metadata/migrate.ts';
+import { migrationNames } from '../../src/metadata/migrations/index.ts';
+import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.ts';
 import { randomWallet } from './contract/support.ts';
@@ -66,9 +66,9 @@ describe('SQLite database', () => {
     // They load first and then start together on a signal, or start-up jitter would keep them apart.
     const child = `
       import { existsSync } from 'node:fs';
-      import { openDatabase } from './src/store/database.ts';
-      import { migrateToLatest } from './src/store/migrate.ts';
-      import { openMetadataStore } from './src/store/open-metadata-store.ts';
+      import { openDatabase } from './src/metadata/database.ts';
+      import { migrateToLatest } from './src/metadata/migrate.ts';
+      import { openMetadataStore } from './src/metadata/open-metadata-store.ts';
       console.log('ready');
       while (!existsSync(${JSON.stringify(go)})) await new Promise((resolve) => setTimeout(resolve, 1));
       const { db } = await openDatabase({ dataDir: ${JSON.stringify(dataDir)}, logger: console });

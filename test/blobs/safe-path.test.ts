@@ -3,10 +3,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { BlobStorage } from '../../src/blobs/blob-storage.ts';
+import { DiskBlobStorage } from '../../src/blobs/disk-blob-storage.ts';
+import { blobKey, resolveInside, safeSegment } from '../../src/blobs/safe-path.ts';
 import { isAppError } from '../../src/errors/app-error.ts';
-import type { BlobStorage } from '../../src/storage/blob-storage.ts';
-import { DiskBlobStorage } from '../../src/storage/disk-blob-storage.ts';
-import { blobKey, resolveInside, safeSegment } from '../../src/storage/safe-path.ts';
 import { bodyOf, readAll } from './blob-storage.contract.ts';
 
 function isInvalidPath(error: unknown): boolean {

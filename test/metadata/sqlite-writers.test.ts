@@ -8,8 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { type Kysely, sql } from 'kysely';
 import { AppError } from '../../src/errors/app-error.ts';
 import type { Logger } from '../../src/logging/logger.ts';
-import { openDatabase, openSqliteDatabase, SQLITE_FILE_NAME } from '../../src/store/database.ts';
-import type { Database } from '../../src/store/schema.ts';
+import { openDatabase, openSqliteDatabase, SQLITE_FILE_NAME } from '../../src/metadata/database.ts';
+import type { Database } from '../../src/metadata/schema.ts';
 
 /**
  * Writers on one SQLite file — the service and the CLI on one DATA_DIR — wait for each other

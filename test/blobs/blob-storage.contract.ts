@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
+import type { BlobInfo, BlobStorage } from '../../src/blobs/blob-storage.ts';
 import { type ErrorCode, ErrorCodes, isAppError } from '../../src/errors/app-error.ts';
-import type { BlobInfo, BlobStorage } from '../../src/storage/blob-storage.ts';
 
 export interface OpenedStorage {
   storage: BlobStorage;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { openDatabase } from '../../../src/store/database.ts';
-import { metadataStore } from '../../../src/store/metadata-store.ts';
-import { openMetadataStore } from '../../../src/store/open-metadata-store.ts';
+import { openDatabase } from '../../../src/metadata/database.ts';
+import { metadataStore } from '../../../src/metadata/metadata-store.ts';
+import { openMetadataStore } from '../../../src/metadata/open-metadata-store.ts';
 import { type ContractContext, ID_SUFFIX, randomWallet } from './support.ts';
 
 /** Tenants, admins, wallets, owners and permissions. */

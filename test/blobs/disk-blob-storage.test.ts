@@ -3,10 +3,10 @@ import { lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, rm, stat, sym
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { copyInsteadOfLink, DiskBlobStorage } from '../../src/blobs/disk-blob-storage.ts';
+import { toStorageError } from '../../src/blobs/fs-errors.ts';
+import { TEMP_PREFIX } from '../../src/blobs/temp-files.ts';
 import { AppError, isAppError } from '../../src/errors/app-error.ts';
-import { copyInsteadOfLink, DiskBlobStorage } from '../../src/storage/disk-blob-storage.ts';
-import { toStorageError } from '../../src/storage/fs-errors.ts';
-import { TEMP_PREFIX } from '../../src/storage/temp-files.ts';
 import { assertAppError, bodyOf, describeBlobStorageContract, listedKeys, readAll, sha256Hex, textOf } from './blob-storage.contract.ts';
 
 describeBlobStorageContract('disk', async () => {

@@ -6,8 +6,8 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { openMetadataStore } from '../../src/store/open-metadata-store.ts';
-import type { MetadataStore } from '../../src/store/types.ts';
+import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
+import type { MetadataStore } from '../../src/metadata/types.ts';
 import {
   clusterVersion,
   createTestDatabase,

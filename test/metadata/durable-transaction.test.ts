@@ -6,9 +6,9 @@ import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import { createLogger } from '../../src/logging/logger.ts';
-import { openDatabase } from '../../src/store/database.ts';
-import { durableTransaction } from '../../src/store/durable-transaction.ts';
-import type { Database } from '../../src/store/schema.ts';
+import { openDatabase } from '../../src/metadata/database.ts';
+import { durableTransaction } from '../../src/metadata/durable-transaction.ts';
+import type { Database } from '../../src/metadata/schema.ts';
 
 const silent = createLogger('silent', new Writable({ write: (_c, _e, done) => done() }));
 

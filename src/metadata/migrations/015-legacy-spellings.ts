@@ -6,7 +6,7 @@ import { type Kysely, sql } from 'kysely';
  * and a look-alike pair (one name in each form) may exist. Rows are not renamed: records keep the
  * names they were written under (and their public copies the keys those names make). Instead,
  * every stored name that is not in NFC is listed once here, with its NFC form, so that a caller's
- * name in either spelling finds it by one indexed lookup (store/legacy-spellings.ts):
+ * name in either spelling finds it by one indexed lookup (metadata/legacy-spellings.ts):
  *
  * - kind 'folder' and 'file': the folders and file names of live files, kept versions and audit
  *   events, scope_id the channel;
