@@ -74,7 +74,7 @@ export const CLIENT_BUILD_OPTIONS = {
 
 const CONSOLE_SOURCE = `${REPO_ROOT}src/console/`;
 const CONSOLE_OUT = `${REPO_ROOT}dist/console/`;
-/** Where the page finds its files; the service serves dist/console/assets there (src/http/routes/console-routes.ts). */
+/** Where the page finds its files; the service serves dist/console/assets there (src/http/console/pages.ts). */
 const CONSOLE_ASSETS_URL = '/console/assets/';
 
 /**

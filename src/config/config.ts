@@ -103,7 +103,7 @@ export interface HttpLimits {
   maxConnections: number;
 }
 
-/** Headers beyond the service contract's CORS lists, appended to them (http/cors-headers.ts). */
+/** Headers beyond the service contract's CORS lists, appended to them (http/server/cors-headers.ts). */
 export interface CorsExtras {
   /** CORS_EXTRA_ALLOW_HEADERS: request headers a cross-origin page may send besides the contract's. */
   allowHeaders: readonly string[];

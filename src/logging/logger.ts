@@ -115,7 +115,7 @@ export function createLogger(level: string, destination: pino.DestinationStream 
   );
 }
 
-/** What the one line of an answered request holds (see http/request-log.ts). */
+/** What the one line of an answered request holds (see http/server/request-log.ts). */
 export interface RequestLine {
   reqId: string;
   method: string;

@@ -4,7 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { DEFAULT_CONSOLE_DIR } from '../../src/http/console-assets.ts';
+import { DEFAULT_CONSOLE_DIR } from '../../src/http/console/assets.ts';
 
 /**
  * The console's size budget: what every admin's browser downloads before the page can be used. A

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { DEFAULT_CONSOLE_DIR } from '../../src/http/console-assets.ts';
+import { DEFAULT_CONSOLE_DIR } from '../../src/http/console/assets.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { type HttpResponse, request } from '../helpers/http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';

@@ -312,7 +312,7 @@ function segment(valid: fc.Arbitrary<string>): fc.Arbitrary<string> {
 const CHANNEL = '/api/channels/:channel';
 const FOLDER = `${CHANNEL}/folders/:folder`;
 const FILE = `${FOLDER}/files/:file`;
-/** Every route of src/http/routes, with the method it is for, plus a path no route has. */
+/** Every route under src/http, with the method it is for, plus a path no route has. */
 const ROUTES: [method: string, template: string][] = [
   ['GET', '/api/auth/test'],
   ['GET', '/api/auth/nonce'],

@@ -1,4 +1,4 @@
-import { unknownQueryParameters } from '../plugins/query-parameters.ts';
+import { unknownQueryParameters } from '../server/query-parameters.ts';
 import { PROBLEM_CONTENT_TYPE } from './problem.ts';
 
 /*

@@ -2,16 +2,16 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import type { ScopeRestoreOutcome, ScopeRestoreRequest } from '../../files/scope-restore-service.ts';
-import type { FilesRouteDeps } from '../files-route-deps.ts';
-import { actorOf, channelOf, folderOf } from '../plugins/channel-scope.ts';
-import { matchPrecondition } from '../preconditions.ts';
-import { requireEmptyRestoreBody } from '../restore-body.ts';
 import { jsonAnswer } from '../schemas/answer.ts';
 import { EXAMPLE_SCOPE_RESTORE } from '../schemas/examples.ts';
 import { ChannelParams, FolderParams } from '../schemas/files.ts';
 import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { PlanIfMatchHeaders, ScopeRestoreQuery, ScopeRestoreResultSchema } from '../schemas/scope-restore.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
+import { matchPrecondition } from './condition-headers.ts';
+import type { FilesRouteDeps } from './deps.ts';
+import { requireEmptyRestoreBody } from './restore-body.ts';
+import { actorOf, channelOf, folderOf } from './scope.ts';
 
 const DESCRIPTION =
   'The backup is named by backupTimestamp, or instead the state at an instant by at (RFC 3339; 404 INSTANT_NOT_RETAINED ' +

@@ -2,8 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, type ErrorCode, isAppError } from '../../errors/app-error.ts';
-import { formatRefusal } from '../format-refusals.ts';
 import { PROBLEM_CONTENT_TYPE } from '../schemas/problem.ts';
+import { formatRefusal } from './format-refusals.ts';
 
 /** RFC 9457 problem details, with the stable `code` clients branch on. */
 export interface Problem {

@@ -1,4 +1,4 @@
-import type { CorsExtras } from '../config/config.ts';
+import type { CorsExtras } from '../../config/config.ts';
 
 /**
  * The CORS headers every answer carries. Their values are the service contract's, to the letter

@@ -7,7 +7,7 @@ import type { FilePath } from '../../files/file-path.ts';
 import type { LinkSigner } from '../../files/signed-links.ts';
 import type { AuditAction } from '../../metadata/file-catalog-types.ts';
 import type { Channel, Permission } from '../../metadata/types.ts';
-import { authenticationOf } from './wallet-auth.ts';
+import { authenticationOf } from '../auth/wallet-auth.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { CorsExtras } from '../../config/config.ts';
-import { ALLOWED_METHODS, type CorsHeaders, corsHeaders } from '../cors-headers.ts';
+import { ALLOWED_METHODS, type CorsHeaders, corsHeaders } from './cors-headers.ts';
 
 /** Fixed by the service contract; sent on every response, errors included. */
 const SECURITY_HEADERS: Record<string, string> = {

@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import type { FailureLimiter } from '../../auth/limits/failure-limiter.ts';
 import type { Authentication, WalletAuthenticator, WalletHeaders } from '../../auth/wallet-authenticator.ts';
 import { AppError, isAppError } from '../../errors/app-error.ts';
-import { clientAddress } from '../client-address.ts';
+import { clientAddress } from '../server/client-address.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/app-error.ts';
-import type { ConsoleAssets } from '../console-assets.ts';
-import { pagePolicy, sendPagePolicy } from '../page-policy.ts';
-import { sendStaticFile } from '../static-file.ts';
+import { pagePolicy, sendPagePolicy } from '../server/page-policy.ts';
+import { sendStaticFile } from '../server/static-file.ts';
+import type { ConsoleAssets } from './assets.ts';
 
 /**
  * The strict page policy, no inline style either. A wallet extension injects its provider from its

@@ -1,8 +1,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { errnoCode } from '../errors/errno-code.ts';
-import { PACKAGE_ROOT } from '../package-root.ts';
-import { type StaticFile, staticFile } from './static-file.ts';
+import { errnoCode } from '../../errors/errno-code.ts';
+import { PACKAGE_ROOT } from '../../package-root.ts';
+import { type StaticFile, staticFile } from '../server/static-file.ts';
 
 /** Where `npm run build` writes the console (scripts/bundles.mjs, buildConsole). */
 export const DEFAULT_CONSOLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'console');

@@ -5,13 +5,6 @@ import { downloadDisposition } from '../../files/download-disposition.ts';
 import { entityTagOf } from '../../files/preconditions.ts';
 import { uploadContentType } from '../../files/upload-content-type.ts';
 import type { FileRecord } from '../../metadata/file-catalog-types.ts';
-import { parseRangeHeader } from '../byte-range.ts';
-import { matchesEtag } from '../entity-tags.ts';
-import { fileView, versionView } from '../file-views.ts';
-import type { FilesRouteDeps } from '../files-route-deps.ts';
-import { pageRequestOf } from '../page-request.ts';
-import { actorOf, channelOf, filePathOf, folderOf } from '../plugins/channel-scope.ts';
-import { matchPrecondition, uploadPrecondition } from '../preconditions.ts';
 import { jsonAnswer, PAGE } from '../schemas/answer.ts';
 import { EXAMPLE_FILE, EXAMPLE_FILE_PAGE, EXAMPLE_VERSION_PAGE } from '../schemas/examples.ts';
 import { DOWNLOAD_RESPONSES, DownloadHeaders, documentStreamedUpload } from '../schemas/file-bytes.ts';
@@ -29,6 +22,13 @@ import {
 } from '../schemas/files.ts';
 import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { WALLET_OR_SIGNED_LINK_SECURITY, WALLET_SECURITY } from '../schemas/security.ts';
+import { matchesEtag } from '../server/entity-tags.ts';
+import { parseRangeHeader } from './byte-range.ts';
+import { matchPrecondition, uploadPrecondition } from './condition-headers.ts';
+import type { FilesRouteDeps } from './deps.ts';
+import { pageRequestOf } from './page-request.ts';
+import { actorOf, channelOf, filePathOf, folderOf } from './scope.ts';
+import { fileView, versionView } from './views.ts';
 
 const errors = channelErrorResponses;
 

@@ -1,15 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { FilesRouteDeps } from '../files-route-deps.ts';
-import { actorOf, channelOf, filePathOf } from '../plugins/channel-scope.ts';
-import { matchPrecondition } from '../preconditions.ts';
-import { requireEmptyRestoreBody } from '../restore-body.ts';
 import { EXAMPLE_FILE_URL } from '../schemas/examples.ts';
 import { FileParams, IfMatchHeaders, RestoreQuery } from '../schemas/files.ts';
 import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { responseHeader, VERSION_ID } from '../schemas/response-header-shapes.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
+import { matchPrecondition } from './condition-headers.ts';
+import type { FilesRouteDeps } from './deps.ts';
+import { requireEmptyRestoreBody } from './restore-body.ts';
+import { actorOf, channelOf, filePathOf } from './scope.ts';
 
 /** The contract's content type, byte for byte. The URL in the body is ASCII (percent-encoded). */
 export const RESTORE_CONTENT_TYPE = 'text/plain;charset=ISO-8859-1';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../errors/app-error.ts';
-import { nameList, plural } from '../name-list.ts';
+import { nameList, plural } from './name-list.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

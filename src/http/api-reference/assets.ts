@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { AppError } from '../errors/app-error.ts';
-import { errnoCode } from '../errors/errno-code.ts';
-import { PACKAGE_ROOT } from '../package-root.ts';
-import { type StaticFile, staticFile } from './static-file.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { errnoCode } from '../../errors/errno-code.ts';
+import { PACKAGE_ROOT } from '../../package-root.ts';
+import { type StaticFile, staticFile } from '../server/static-file.ts';
 
 /** Swagger UI's prebuilt files, from the installed swagger-ui-dist package: nothing comes from a CDN. */
 const SWAGGER_UI_DIR = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

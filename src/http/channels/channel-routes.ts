@@ -1,15 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { auditView, backupView, folderView } from '../file-views.ts';
-import type { FilesRouteDeps } from '../files-route-deps.ts';
-import { pageRequestOf } from '../page-request.ts';
-import { actorOf, channelOf } from '../plugins/channel-scope.ts';
 import { jsonAnswer, PAGE } from '../schemas/answer.ts';
 import { FolderSchema } from '../schemas/channels.ts';
 import { EXAMPLE_AUDIT_PAGE, EXAMPLE_BACKUP, EXAMPLE_BACKUP_PAGE, EXAMPLE_FOLDER_PAGE } from '../schemas/examples.ts';
 import { AuditEventSchema, AuditQuery, BackupSchema, ChannelParams, PageQuery, pageOf } from '../schemas/files.ts';
 import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
+import type { FilesRouteDeps } from './deps.ts';
+import { pageRequestOf } from './page-request.ts';
+import { actorOf, channelOf } from './scope.ts';
+import { auditView, backupView, folderView } from './views.ts';
 
 const errors = channelErrorResponses;
 

@@ -1,15 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { deletedFileView } from '../file-views.ts';
-import type { FilesRouteDeps } from '../files-route-deps.ts';
-import { pageRequestOf } from '../page-request.ts';
-import { channelOf, folderOf } from '../plugins/channel-scope.ts';
 import { jsonAnswer, PAGE } from '../schemas/answer.ts';
 import { EXAMPLE_CHANGES_PAGE, EXAMPLE_DELETED_PAGE } from '../schemas/examples.ts';
 import { ChannelParams, FolderParams, PageQuery, pageOf } from '../schemas/files.ts';
 import { ChangesQuery, DeletedFileSchema, FileChangeSchema } from '../schemas/history.ts';
 import { channelErrorResponses } from '../schemas/problem.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
+import type { FilesRouteDeps } from './deps.ts';
+import { pageRequestOf } from './page-request.ts';
+import { channelOf, folderOf } from './scope.ts';
+import { deletedFileView } from './views.ts';
 
 const errors = channelErrorResponses;
 

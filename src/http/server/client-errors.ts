@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { AppError, type ErrorCode } from '../errors/app-error.ts';
+import { AppError, type ErrorCode } from '../../errors/app-error.ts';
+import { PROBLEM_CONTENT_TYPE } from '../schemas/problem.ts';
 import { ALLOWED_METHODS } from './cors-headers.ts';
-import { PROBLEM_CONTENT_TYPE } from './schemas/problem.ts';
 
 /** Node's codes for requests it could not read, with ours. */
 const CLIENT_ERRORS: Record<string, { code: ErrorCode; detail: string }> = {

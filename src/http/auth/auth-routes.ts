@@ -3,12 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { BoundedCache } from '../../auth/bounded-cache.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { WalletAuthenticator, WalletHeaders } from '../../auth/wallet-authenticator.ts';
-import { authenticationOf } from '../plugins/wallet-auth.ts';
 import { jsonAnswer } from '../schemas/answer.ts';
 import { AuthTestResponseSchema, LogoutQuery, NonceResponseSchema, WalletHeadersSchema } from '../schemas/auth.ts';
 import { EXAMPLE_AUTH_TEST, EXAMPLE_NONCE } from '../schemas/examples.ts';
 import { authenticatedErrorResponses, baseErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { NO_SECURITY, WALLET_SECURITY } from '../schemas/security.ts';
+import { authenticationOf } from './wallet-auth.ts';
 
 const PREVIEW_LENGTH = 20;
 const preview = (value: string) => `${value.slice(0, PREVIEW_LENGTH)}...`;

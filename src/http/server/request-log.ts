@@ -1,5 +1,5 @@
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
-import type { RequestLine } from '../logging/logger.ts';
+import type { RequestLine } from '../../logging/logger.ts';
 import { clientAddress } from './client-address.ts';
 
 /**
