@@ -1,4 +1,5 @@
-import type { PrincipalLookup, PrincipalRecord, RevocationRecords } from '../metadata/types.ts';
+import type { PrincipalLookup, PrincipalRecord } from '../model/admins.ts';
+import type { RevocationRecords } from '../model/sign-in-records.ts';
 import { BoundedCache } from './bounded-cache.ts';
 
 const NOT_FOUND = Symbol('not-found');

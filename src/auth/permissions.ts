@@ -1,4 +1,4 @@
-import { ALL_PERMISSIONS } from '../metadata/types.ts';
+import { ALL_PERMISSIONS } from '../model/permissions.ts';
 
 /** What an admin may do: an owner admin holds every permission whatever was granted, others what was granted. */
 export function effectivePermissions(admin: { ownerAdminId: string | null; permissions: readonly string[] }): string[] {

@@ -1,4 +1,4 @@
-import type { PrincipalRecord } from '../metadata/types.ts';
+import type { PrincipalRecord } from '../model/admins.ts';
 import { effectivePermissions } from './permissions.ts';
 
 /** The caller as the API shows it (contract: member `principal` of the authentication test). */

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { AuthConfig } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { AuthRecords, PrincipalRecord } from '../metadata/types.ts';
+import type { PrincipalRecord } from '../model/admins.ts';
+import type { AuthRecords } from '../model/sign-in-records.ts';
+import { formatRfc3339 } from '../time/rfc3339.ts';
 import { AuthState } from './auth-state.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { ContractWalletVerifier } from './contract-wallet-verifier.ts';
@@ -140,7 +142,7 @@ export class WalletAuthenticator {
     if (signedOutBefore !== null && verified.signedBy < signedOutBefore) {
       throw new AppError(
         'AUTH_MESSAGE_REVOKED',
-        `Every message this admin signed before ${new Date(signedOutBefore).toISOString()} was signed out; sign a new one`,
+        `Every message this admin signed before ${formatRfc3339(signedOutBefore)} was signed out; sign a new one`,
       );
     }
     if (verified.unclaimedNonce !== undefined) {

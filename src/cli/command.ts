@@ -1,6 +1,6 @@
 import type { Config } from '../config/config.ts';
 import type { FileServices } from '../files/file-services.ts';
-import type { MetadataStore } from '../metadata/types.ts';
+import type { MetadataStore } from '../model/metadata-store.ts';
 import type { TerminalText } from './terminal-text.ts';
 
 export interface OptionSpec {

@@ -3,7 +3,7 @@ import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { redactCredentialsIn } from '../config/redaction.ts';
 import { isAppError } from '../errors/app-error.ts';
 import type { OpenedFileServices } from '../files/file-services.ts';
-import type { MetadataStore } from '../metadata/types.ts';
+import type { MetadataStore } from '../model/metadata-store.ts';
 import { SERVICE_VERSION } from '../version.ts';
 import { type Command, type OptionValues, UsageError } from './command.ts';
 import { COMMANDS } from './command-table.ts';

@@ -1,6 +1,6 @@
-import { checkRfc3339 } from '../auth/siwe/rfc3339.ts';
-import { parseBackupTimestamp } from '../files/backup-timestamp.ts';
 import { malformedInstant } from '../files/instant.ts';
+import { parseBackupTimestamp } from '../time/backup-timestamp.ts';
+import { checkRfc3339 } from '../time/rfc3339.ts';
 import { type OptionValues, optionalString, UsageError } from './command.ts';
 
 /*

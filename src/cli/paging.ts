@@ -1,4 +1,4 @@
-import type { Page, PageRequest } from '../metadata/file-catalog-types.ts';
+import type { Page, PageRequest } from '../model/paging.ts';
 import { integerOption, type OptionSpec, type OptionValues, optionalString } from './command.ts';
 import { type TerminalText, terminalLines, terminalText } from './terminal-text.ts';
 

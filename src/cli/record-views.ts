@@ -1,15 +1,17 @@
 import { effectivePermissions } from '../auth/permissions.ts';
-import type { Admin, Channel, Tenant } from '../metadata/types.ts';
+import type { Admin } from '../model/admins.ts';
+import type { Channel } from '../model/channels.ts';
+import type { Tenant } from '../model/tenants.ts';
+import { formatRfc3339 } from '../time/rfc3339.ts';
 
 /**
  * What the CLI prints of the store's records with --json. The store keeps times as epoch
  * milliseconds; the CLI, like the API, writes every time as an RFC 3339 UTC string.
  */
-export const isoTime = (epochMs: number): string => new Date(epochMs).toISOString();
 
-export const tenantJson = (t: Tenant) => ({ id: t.id, name: t.name, features: t.features, createdAt: isoTime(t.createdAt) });
+export const tenantJson = (t: Tenant) => ({ id: t.id, name: t.name, features: t.features, createdAt: formatRfc3339(t.createdAt) });
 
-export const channelJson = (c: Channel) => ({ id: c.id, tenantId: c.tenantId, name: c.name, createdAt: isoTime(c.createdAt) });
+export const channelJson = (c: Channel) => ({ id: c.id, tenantId: c.tenantId, name: c.name, createdAt: formatRfc3339(c.createdAt) });
 
 export const adminJson = (a: Admin) => ({
   id: a.id,
@@ -21,7 +23,7 @@ export const adminJson = (a: Admin) => ({
   permissions: a.permissions,
   effectivePermissions: effectivePermissions(a),
   features: a.features,
-  createdAt: isoTime(a.createdAt),
-  updatedAt: isoTime(a.updatedAt),
-  signedOutBefore: a.signedOutBefore === null ? null : isoTime(a.signedOutBefore),
+  createdAt: formatRfc3339(a.createdAt),
+  updatedAt: formatRfc3339(a.updatedAt),
+  signedOutBefore: a.signedOutBefore === null ? null : formatRfc3339(a.signedOutBefore),
 });

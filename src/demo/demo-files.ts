@@ -4,7 +4,7 @@ import { isAppError } from '../errors/app-error.ts';
 import type { Actor } from '../files/audit-trail.ts';
 import { filePath } from '../files/file-path.ts';
 import type { FileServices } from '../files/file-services.ts';
-import type { Channel } from '../metadata/types.ts';
+import type { Channel } from '../model/channels.ts';
 
 const README = `Welcome to the wallet-admin demo channel.
 

@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.ts';
 import { isLoopbackHost } from '../config/loopback.ts';
 import type { FileServices } from '../files/file-services.ts';
-import type { DemoSeedingRecords, TenantDirectory } from '../metadata/types.ts';
+import type { DemoSeedingRecords, TenantDirectory } from '../model/tenants.ts';
 import { DEMO_FILE_STEPS, type StepDone, seedDemoFiles } from './demo-files.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { createSignInHeaders, curlCommand } from '../auth/signing/sign-in-headers.ts';
 import type { Config } from '../config/config.ts';
-import type { Admin, AdminRecords } from '../metadata/types.ts';
+import type { Admin, AdminRecords } from '../model/admins.ts';
 import { DEMO_PRIVATE_KEY, DEMO_WALLET, type DemoData, type ServiceLinks } from './demo-seed.ts';
 import { signCommandLine } from './sign-command-line.ts';
 

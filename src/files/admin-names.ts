@@ -1,4 +1,5 @@
-import type { AdminNameLookup, Channel } from '../metadata/types.ts';
+import type { AdminNameLookup } from '../model/admins.ts';
+import type { Channel } from '../model/channels.ts';
 
 /** Admin id → display name, for one answer. */
 export type AdminNameMap = ReadonlyMap<string, string>;

@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
-import { AUDIT_ACTIONS, AUDIT_RESULTS, type AuditFilter } from '../metadata/file-catalog-types.ts';
+import { AUDIT_ACTIONS, AUDIT_RESULTS, type AuditFilter } from '../model/audit.ts';
 
 /** The audit log records names cut to 255 characters (requestedDetails), so no longer one can match. */
 export const MAX_AUDIT_NAME_LENGTH = 255;

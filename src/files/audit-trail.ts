@@ -1,15 +1,8 @@
 import { isAppError } from '../errors/app-error.ts';
 import type { Logger } from '../logging/logger.ts';
-import type {
-  AuditAction,
-  AuditEvent,
-  AuditOperation,
-  AuditResult,
-  FileCatalog,
-  Page,
-  PageRequest,
-} from '../metadata/file-catalog-types.ts';
-import type { Channel } from '../metadata/types.ts';
+import type { AuditAction, AuditEvent, AuditLog, AuditOperation, AuditResult } from '../model/audit.ts';
+import type { Channel } from '../model/channels.ts';
+import type { Page, PageRequest } from '../model/paging.ts';
 import { storedForm } from '../names/name-form.ts';
 import { auditFilterOf, type RequestedAuditFilter } from './audit-filter.ts';
 
@@ -55,7 +48,7 @@ export type OutcomeObserver = (action: AuditAction, result: AuditResult, seconds
  */
 export class AuditTrail {
   constructor(
-    private readonly catalog: FileCatalog,
+    private readonly catalog: AuditLog,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
     private readonly observe: OutcomeObserver = () => {},

@@ -1,7 +1,9 @@
 import { isAppError } from '../errors/app-error.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { FileCatalog } from '../metadata/file-catalog-types.ts';
-import type { ChannelLookup } from '../metadata/types.ts';
+import type { Backups } from '../model/backups.ts';
+import type { ChannelLookup } from '../model/channels.ts';
+import type { LiveFiles } from '../model/files.ts';
+import type { ChannelHistory } from '../model/history.ts';
 import type { BackupService } from './backup-service.ts';
 import type { Retention } from './retention.ts';
 
@@ -13,7 +15,7 @@ const SERVICE = { adminId: null };
 
 export interface BackupSchedulerDeps {
   store: Pick<ChannelLookup, 'getChannel'>;
-  catalog: FileCatalog;
+  catalog: Backups & ChannelHistory & LiveFiles;
   backups: BackupService;
   retention: Retention;
   /** Removes the bytes of writes never recorded, journalled before `startedBefore` (write-journal.ts). */

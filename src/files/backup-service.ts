@@ -1,10 +1,11 @@
-import type { BackupOrigin, BackupRecord, FileCatalog, Page, PageRequest } from '../metadata/file-catalog-types.ts';
-import type { Channel } from '../metadata/types.ts';
+import type { BackupOrigin, BackupRecord, Backups } from '../model/backups.ts';
+import type { Channel } from '../model/channels.ts';
+import type { Page, PageRequest } from '../model/paging.ts';
+import { formatBackupTimestamp } from '../time/backup-timestamp.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
-import { formatBackupTimestamp } from './backup-timestamp.ts';
 
 export interface BackupServiceDeps {
-  catalog: FileCatalog;
+  catalog: Backups;
   audit: AuditTrail;
   now?: () => number;
 }

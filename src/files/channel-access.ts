@@ -1,8 +1,10 @@
 import { hasPermission, type Principal } from '../auth/principal.ts';
 import { AppError } from '../errors/app-error.ts';
-import { ambiguousChannels } from '../metadata/channel-records.ts';
-import type { AuditAction, Page, PageRequest } from '../metadata/file-catalog-types.ts';
-import type { Channel, ChannelLookup, LinkedChannelListing, Permission } from '../metadata/types.ts';
+import type { AuditAction } from '../model/audit.ts';
+import type { Channel, ChannelLookup, LinkedChannelListing } from '../model/channels.ts';
+import { ambiguousChannels } from '../model/channels.ts';
+import type { Page, PageRequest } from '../model/paging.ts';
+import type { Permission } from '../model/permissions.ts';
 import { type AuditTrail, type RequestedNames, requestedDetails } from './audit-trail.ts';
 import { type FilePath, filePath, folderName } from './file-path.ts';
 

@@ -1,7 +1,9 @@
 import { AppError } from '../errors/app-error.ts';
-import type { FileCatalog, FileChange, Page, PageRequest, StateName } from '../metadata/file-catalog-types.ts';
-import type { Channel } from '../metadata/types.ts';
-import { backupTimestampMs, parseBackupTimestamp } from './backup-timestamp.ts';
+import type { Backups } from '../model/backups.ts';
+import type { Channel } from '../model/channels.ts';
+import type { ChannelHistory, FileChange, StateName } from '../model/history.ts';
+import type { Page, PageRequest } from '../model/paging.ts';
+import { backupTimestampMs, parseBackupTimestamp } from '../time/backup-timestamp.ts';
 import { folderName } from './file-path.ts';
 import { resolveInstant } from './instant.ts';
 
@@ -53,7 +55,7 @@ interface End {
 /** What changed in a channel between two backups or instants, or since one. */
 export class ChannelChanges {
   constructor(
-    private readonly catalog: FileCatalog,
+    private readonly catalog: Backups & ChannelHistory,
     private readonly now: () => number = Date.now,
   ) {}
 

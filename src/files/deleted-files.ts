@@ -1,5 +1,6 @@
-import type { FileCatalog, FileVersion, Page, PageRequest } from '../metadata/file-catalog-types.ts';
-import type { Channel } from '../metadata/types.ts';
+import type { Channel } from '../model/channels.ts';
+import type { Page, PageRequest } from '../model/paging.ts';
+import type { FileVersion, KeptVersions } from '../model/versions.ts';
 import { folderName } from './file-path.ts';
 
 /**
@@ -8,7 +9,7 @@ import { folderName } from './file-path.ts';
  * Restoring one is the ordinary restore with that version's id.
  */
 export class DeletedFiles {
-  constructor(private readonly catalog: FileCatalog) {}
+  constructor(private readonly catalog: KeptVersions) {}
 
   list(channel: Channel, folder: string, page: PageRequest): Promise<Page<FileVersion>> {
     return this.catalog.listDeleted(channel.id, folderName(folder), page);

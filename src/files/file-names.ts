@@ -1,6 +1,7 @@
 import { AppError } from '../errors/app-error.ts';
-import type { FileCatalog, FileRecord, StoredPath } from '../metadata/file-catalog-types.ts';
+import type { FileRecord, LiveFiles, StoredPath } from '../model/files.ts';
 import { isStoredForm, spelledOut } from '../names/name-form.ts';
+import { formatRfc3339 } from '../time/rfc3339.ts';
 import type { FilePath, Naming } from './file-path.ts';
 import { entityTagOf, ifMatchMet, type TagCondition } from './preconditions.ts';
 
@@ -30,7 +31,7 @@ export interface NamedFile {
  * without such names costs no query more than an exact lookup (FileCatalog.lookalikes).
  */
 export class FileNames {
-  constructor(private readonly catalog: FileCatalog) {}
+  constructor(private readonly catalog: LiveFiles) {}
 
   /**
    * The file `path` names. 'stored' naming is exact. `ifMatch`, the write's If-Match, chooses
@@ -84,7 +85,7 @@ function ambiguousLiveFiles(path: FilePath, live: FileRecord[]): AppError {
         spelling: spelling(file),
         etag: entityTagOf(file),
         size: file.size,
-        updatedAt: new Date(file.updatedAt).toISOString(),
+        updatedAt: formatRfc3339(file.updatedAt),
       })),
     },
   );

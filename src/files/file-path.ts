@@ -1,7 +1,7 @@
 import { safeSegment } from '../blobs/safe-path.ts';
 import { storedForm } from '../names/name-form.ts';
 
-/** A file's place in its channel: both names checked by filePath() (or storedFilePath()). */
+/** A file's place in its channel: both names checked by filePath(), or stored so (a catalog's record). */
 export interface FilePath {
   folder: string;
   filename: string;
@@ -27,9 +27,4 @@ export function filePath(folder: string, filename: string): FilePath {
 /** A caller's folder name, as filePath() checks and normalises it. */
 export function folderName(folder: string): string {
   return safeSegment(storedForm(folder), 'folder name');
-}
-
-/** A stored path (a plan's entry): checked as every path is, and kept exactly as stored. */
-export function storedFilePath(folder: string, filename: string): FilePath {
-  return { folder: safeSegment(folder, 'folder name'), filename: safeSegment(filename, 'file name') };
 }

@@ -2,8 +2,11 @@ import type { Readable } from 'node:stream';
 import type { BlobStorage, ByteRange } from '../blobs/blob-storage.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
-import type { FileCatalog, FileRecord, FileVersion, FolderSummary, Page, PageRequest } from '../metadata/file-catalog-types.ts';
-import type { Channel } from '../metadata/types.ts';
+import type { Channel } from '../model/channels.ts';
+import type { FileRecord, FolderSummary, LiveFiles } from '../model/files.ts';
+import type { Page, PageRequest } from '../model/paging.ts';
+import type { FileVersion, KeptVersions } from '../model/versions.ts';
+import type { WriteJournal } from '../model/write-journal.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
 import { fileLockKey } from './blob-layout.ts';
 import { downloadDisposition } from './download-disposition.ts';
@@ -16,7 +19,7 @@ import type { PublicCopies } from './public-copies.ts';
 
 export interface FileServiceDeps {
   blobs: BlobStorage;
-  catalog: FileCatalog;
+  catalog: KeptVersions & LiveFiles & WriteJournal;
   locks: FileLocks;
   audit: AuditTrail;
   maxFileBytes: number;

@@ -4,7 +4,7 @@ import type { Config } from '../config/config.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import { openFileLocks } from '../locks/open-file-locks.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { FileCatalog } from '../metadata/file-catalog-types.ts';
+import type { FileCatalog } from '../model/metadata-store.ts';
 import { AuditTrail, type OutcomeObserver } from './audit-trail.ts';
 import { BackupService } from './backup-service.ts';
 import { ChannelChanges } from './channel-changes.ts';

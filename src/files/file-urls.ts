@@ -1,6 +1,6 @@
 import type { BlobStorage } from '../blobs/blob-storage.ts';
 import type { FilesConfig, StorageConfig } from '../config/config.ts';
-import type { FileRecord } from '../metadata/file-catalog-types.ts';
+import type { FileRecord } from '../model/files.ts';
 import { downloadDisposition } from './download-disposition.ts';
 import { publicCopyKey } from './public-copies.ts';
 import type { LinkSigner } from './signed-links.ts';

@@ -1,7 +1,7 @@
-import { checkRfc3339 } from '../auth/siwe/rfc3339.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { FileCatalog } from '../metadata/file-catalog-types.ts';
-import type { Channel } from '../metadata/types.ts';
+import type { Channel } from '../model/channels.ts';
+import type { ChannelHistory } from '../model/history.ts';
+import { checkRfc3339, formatRfc3339 } from '../time/rfc3339.ts';
 
 /** An instant of a channel's history, resolved: the seq whose state it names, and the time asked. */
 export interface ResolvedInstant {
@@ -15,7 +15,7 @@ export interface ResolvedInstant {
  * → INSTANT_NOT_RETAINED, naming the oldest instant that is.
  */
 export async function resolveInstant(
-  catalog: FileCatalog,
+  catalog: ChannelHistory,
   channelId: string,
   value: string,
   now: number,
@@ -25,11 +25,11 @@ export async function resolveInstant(
   if (!parsed.ok) throw new AppError('VALIDATION_FAILED', malformedInstant(name, value));
   const at = parsed.epochMs;
   if (at > now) throw new AppError('VALIDATION_FAILED', `${name} (${value.slice(0, 40)}) is in the future; the newest state is now`);
-  const resolution = await catalog.resolveInstant(channelId, at);
+  const resolution = await catalog.seqAt(channelId, at);
   if (!resolution.retained) {
     throw new AppError(
       'INSTANT_NOT_RETAINED',
-      `The channel's state at ${new Date(at).toISOString()} is no longer retained; the oldest retained instant is ${new Date(resolution.oldestRetainedAt).toISOString()}`,
+      `The channel's state at ${formatRfc3339(at)} is no longer retained; the oldest retained instant is ${formatRfc3339(resolution.oldestRetainedAt)}`,
     );
   }
   return { seq: resolution.seq, at };
@@ -51,7 +51,7 @@ export function malformedInstant(name: string, value: string): string {
  * deleting everything: what a mistyped year (1970, 2006) asks for by accident, never on purpose.
  */
 export async function resolveRestorableInstant(
-  catalog: FileCatalog,
+  catalog: ChannelHistory,
   channel: Pick<Channel, 'id' | 'createdAt'>,
   value: string,
   now: number,
@@ -60,8 +60,8 @@ export async function resolveRestorableInstant(
   if (instant.at < channel.createdAt) {
     throw new AppError(
       'INSTANT_BEFORE_CHANNEL',
-      `at (${new Date(instant.at).toISOString()}) is before the channel was created (${new Date(channel.createdAt).toISOString()}); nothing to restore from then`,
-      { channelCreatedAt: new Date(channel.createdAt).toISOString() },
+      `at (${formatRfc3339(instant.at)}) is before the channel was created (${formatRfc3339(channel.createdAt)}); nothing to restore from then`,
+      { channelCreatedAt: formatRfc3339(channel.createdAt) },
     );
   }
   return instant;

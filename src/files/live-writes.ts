@@ -3,15 +3,17 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BlobStorage, StoredBlob } from '../blobs/blob-storage.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { writeUnconfirmed, writeUndone } from '../errors/common-errors.ts';
-import type { CommittedWrite, FileCatalog, FileRecord, FileVersion } from '../metadata/file-catalog-types.ts';
-import { newVersionId } from '../metadata/ids.ts';
+import type { FileRecord, LiveFiles } from '../model/files.ts';
+import { newVersionId } from '../model/ids.ts';
+import type { FileVersion } from '../model/versions.ts';
+import type { CommittedWrite, WriteJournal } from '../model/write-journal.ts';
 import { newBlobKey } from './blob-layout.ts';
 import type { FilePath } from './file-path.ts';
 import type { PublicCopies } from './public-copies.ts';
 
 export interface LiveWriteDeps {
   blobs: BlobStorage;
-  catalog: FileCatalog;
+  catalog: LiveFiles & WriteJournal;
   now: () => number;
   /** With S3_PUBLIC_BASE_URL: the public copies every write brings in line after its commit. */
   publicCopies?: PublicCopies | undefined;

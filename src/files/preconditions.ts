@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
-import type { FileRecord } from '../metadata/file-catalog-types.ts';
+import type { FileRecord } from '../model/files.ts';
 
 /** One entity tag of a request header: `opaque` keeps its quotes (`"…"`), `weak` its `W/` prefix. */
 export interface EntityTag {

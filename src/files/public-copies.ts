@@ -1,7 +1,9 @@
 import type { BlobStorage } from '../blobs/blob-storage.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { FileCatalog, FileVersion, PublicCopyDue } from '../metadata/file-catalog-types.ts';
+import type { LiveFiles } from '../model/files.ts';
+import type { FileVersion, KeptVersions } from '../model/versions.ts';
+import type { PublicCopyDue, WriteJournal } from '../model/write-journal.ts';
 import { fileLockKey, legacyLiveKey, newBlobKey } from './blob-layout.ts';
 import { downloadDisposition } from './download-disposition.ts';
 
@@ -26,7 +28,7 @@ export const publicCopyKey = (file: FileAt) => legacyLiveKey(file.channelId, fil
 export class PublicCopies {
   constructor(
     private readonly blobs: PublishingBlobs,
-    private readonly catalog: FileCatalog,
+    private readonly catalog: KeptVersions & LiveFiles & WriteJournal,
     private readonly logger: Pick<Logger, 'warn'>,
   ) {}
 

@@ -1,16 +1,21 @@
 import type { BlobStorage } from '../blobs/blob-storage.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
-import { backupOfEntryId } from '../metadata/channel-history.ts';
-import type { FileCatalog, FileRecord, FileVersion } from '../metadata/file-catalog-types.ts';
-import type { Channel } from '../metadata/types.ts';
+import type { Backups } from '../model/backups.ts';
+import type { Channel } from '../model/channels.ts';
+import type { FileRecord, LiveFiles } from '../model/files.ts';
+import type { ChannelHistory } from '../model/history.ts';
+import { backupOfEntryId } from '../model/version-ids.ts';
+import type { FileVersion, KeptVersions } from '../model/versions.ts';
+import type { WriteJournal } from '../model/write-journal.ts';
 import { storedForm } from '../names/name-form.ts';
+import { parseBackupTimestamp } from '../time/backup-timestamp.ts';
+import { formatRfc3339 } from '../time/rfc3339.ts';
 import { type Actor, type AuditTrail, requestedDetails } from './audit-trail.ts';
-import { parseBackupTimestamp } from './backup-timestamp.ts';
 import { fileLockKey } from './blob-layout.ts';
 import { downloadDisposition } from './download-disposition.ts';
 import { FileNames, type NamedFile } from './file-names.ts';
-import { type FilePath, filePath, type Naming, storedFilePath } from './file-path.ts';
+import type { FilePath, Naming } from './file-path.ts';
 import { type ResolvedInstant, resolveRestorableInstant } from './instant.ts';
 import { type LiveWriteDeps, replaceLiveFile } from './live-writes.ts';
 import { checkPrecondition, type MatchPrecondition } from './preconditions.ts';
@@ -18,7 +23,7 @@ import type { PublicCopies } from './public-copies.ts';
 
 export interface RestoreServiceDeps {
   blobs: BlobStorage;
-  catalog: FileCatalog;
+  catalog: Backups & ChannelHistory & KeptVersions & LiveFiles & WriteJournal;
   locks: FileLocks;
   audit: AuditTrail;
   now?: () => number;
@@ -61,25 +66,24 @@ export class RestoreService {
   }
 
   /**
-   * Every outcome is in the audit log, refusals included (a bad path, timestamp or source); the
-   * caller has already checked the channel and the permission (ChannelAccess audits those refusals).
+   * Every outcome is in the audit log, refusals included (a bad timestamp or source); the caller
+   * has already checked the channel, the permission and the names (`asked`: filePath() at the edge,
+   * or a plan's stored spelling; ChannelAccess audits those refusals).
    */
   async restore(
     channel: Channel,
     actor: Actor,
-    requested: { folder: string; filename: string },
+    asked: FilePath,
     source: RestoreSource,
     precondition: MatchPrecondition = {},
     naming: Naming = 'requested',
   ): Promise<RestoreOutcome> {
     const { blobs, audit, locks } = this.deps;
-    const requestedNames = requestedDetails({ ...requested, ...source, at: instantAsked(source.at) });
+    const requestedNames = requestedDetails({ ...asked, ...source, at: instantAsked(source.at) });
     return audit.around(channel, actor, 'restore', requestedNames, async () => {
       const given = (['backupTimestamp', 'versionId', 'at'] as const).filter((name) => source[name] !== undefined);
       if (given.length > 1)
         throw new AppError('VALIDATION_FAILED', `Give one of backupTimestamp, versionId or at, not ${given.join(' and ')}`);
-      const asked =
-        naming === 'stored' ? storedFilePath(requested.folder, requested.filename) : filePath(requested.folder, requested.filename);
       const outcome = await locks.runExclusive(fileLockKey(channel.id, asked.folder, asked.filename), async (): Promise<RestoreOutcome> => {
         // Read under the lock: which file the name means, the source (a backup's state of the file
         // may be the live bytes, until a write replaces them), and the current record the
@@ -146,10 +150,7 @@ export class RestoreService {
         typeof source.at === 'string' ? await resolveRestorableInstant(catalog, channel, source.at, this.live.now()) : source.at;
       const state = await catalog.fileAtSeq(channel.id, instant.seq, path.folder, path.filename);
       if (state === undefined) {
-        throw new AppError(
-          'BACKUP_FILE_NOT_FOUND',
-          `"${path.folder}/${path.filename}" did not exist at ${new Date(instant.at).toISOString()}`,
-        );
+        throw new AppError('BACKUP_FILE_NOT_FOUND', `"${path.folder}/${path.filename}" did not exist at ${formatRfc3339(instant.at)}`);
       }
       return 'kept' in state ? state.kept : null;
     }
@@ -180,7 +181,7 @@ export class RestoreService {
  * instant a folder or channel restore resolved once for all its files.
  */
 function instantAsked(at: RestoreSource['at']): string | undefined {
-  return at === undefined || typeof at === 'string' ? at : new Date(at.at).toISOString();
+  return at === undefined || typeof at === 'string' ? at : formatRfc3339(at.at);
 }
 
 const pathOf = ({ folder, filename }: FilePath): FilePath => ({ folder, filename });

@@ -1,6 +1,6 @@
 import type { BlobStorage } from '../blobs/blob-storage.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { FileCatalog } from '../metadata/file-catalog-types.ts';
+import type { Backups } from '../model/backups.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -21,7 +21,7 @@ export interface RetentionRules {
 export class Retention {
   constructor(
     private readonly blobs: BlobStorage,
-    private readonly catalog: FileCatalog,
+    private readonly catalog: Backups,
     private readonly rules: RetentionRules,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,

@@ -1,4 +1,4 @@
-import type { FileChange } from '../metadata/file-catalog-types.ts';
+import type { FileChange } from '../model/history.ts';
 
 export type ScopeChangeAction = 'replace' | 'create' | 'delete';
 

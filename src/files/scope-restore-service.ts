@@ -1,10 +1,13 @@
 import { AppError, isAppError } from '../errors/app-error.ts';
-import type { AuditOperation, BackupScope, FileCatalog, StateName } from '../metadata/file-catalog-types.ts';
-import { newOperationId } from '../metadata/ids.ts';
-import type { Channel } from '../metadata/types.ts';
+import type { AuditOperation } from '../model/audit.ts';
+import type { BackupScope, Backups } from '../model/backups.ts';
+import type { Channel } from '../model/channels.ts';
+import type { LiveFiles } from '../model/files.ts';
+import type { ChannelHistory, StateName } from '../model/history.ts';
+import { newOperationId } from '../model/ids.ts';
+import { formatBackupTimestamp, parseBackupTimestamp } from '../time/backup-timestamp.ts';
 import { type Actor, type AuditDetails, type AuditTrail, requestedDetails } from './audit-trail.ts';
 import type { BackupService } from './backup-service.ts';
-import { formatBackupTimestamp, parseBackupTimestamp } from './backup-timestamp.ts';
 import { folderName } from './file-path.ts';
 import type { FileService } from './file-service.ts';
 import { type ResolvedInstant, resolveRestorableInstant } from './instant.ts';
@@ -14,7 +17,7 @@ import type { RestoreService, RestoreSource } from './restore-service.ts';
 import { type PlannedChange, planScopeRestore, type ScopeChange, type ScopeRestorePlan } from './scope-restore-plan.ts';
 
 export interface ScopeRestoreServiceDeps {
-  catalog: FileCatalog;
+  catalog: Backups & ChannelHistory & LiveFiles;
   audit: AuditTrail;
   files: FileService;
   backups: BackupService;

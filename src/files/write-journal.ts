@@ -2,13 +2,14 @@ import type { BlobStorage } from '../blobs/blob-storage.ts';
 import { sha256OfStream } from '../blobs/sha256-meter.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { FileCatalog, PendingWrite } from '../metadata/file-catalog-types.ts';
+import type { LiveFiles } from '../model/files.ts';
+import type { PendingWrite, WriteJournal } from '../model/write-journal.ts';
 import { fileLockKey, legacyLiveKey } from './blob-layout.ts';
 
 /** What settling the journal reads and changes. */
 export interface JournalDeps {
   blobs: BlobStorage;
-  catalog: FileCatalog;
+  catalog: LiveFiles & WriteJournal;
   locks: FileLocks;
   logger: Pick<Logger, 'warn'>;
   now?: () => number;

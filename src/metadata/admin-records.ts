@@ -1,12 +1,12 @@
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
 import { adminNotFound, walletTaken } from '../errors/common-errors.ts';
+import type { Admin, AdminRecords, AdminStatus } from '../model/admins.ts';
+import { newAdminId } from '../model/ids.ts';
 import { violates, WALLET_UNIQUE } from './database-errors.ts';
-import { newAdminId } from './ids.ts';
 import { normalizeWallet, requireEach, requireFeature, requireName, requirePermission, requireStatus } from './input-validation.ts';
 import type { AdminsTable, Database } from './schema.ts';
 import { requireTenant } from './tenant-records.ts';
-import type { Admin, AdminRecords, AdminStatus } from './types.ts';
 
 type Db = Kysely<Database>;
 type AdminRow = Selectable<AdminsTable>;

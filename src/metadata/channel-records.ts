@@ -1,16 +1,15 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
 import { adminNotFound } from '../errors/common-errors.ts';
-import { spelledOut } from '../names/name-form.ts';
+import { ambiguousChannels, type Channel, type ChannelRecords } from '../model/channels.ts';
+import { newChannelId } from '../model/ids.ts';
 import { tenantOfAdmin } from './admin-records.ts';
 import { CHANNEL_NAME_UNIQUE, violates } from './database-errors.ts';
-import { newChannelId } from './ids.ts';
 import { canBeStoredKey, lookupName, requireName } from './input-validation.ts';
 import { type LegacySpellings, legacySpellings } from './legacy-spellings.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { ChannelsTable, Database } from './schema.ts';
 import { requireTenant } from './tenant-records.ts';
-import type { Channel, ChannelRecords } from './types.ts';
 
 type Db = Kysely<Database>;
 
@@ -131,16 +130,6 @@ async function selectChannel(db: Db, by: { id: string }): Promise<Channel | unde
 
 function channelNameTaken(tenantId: string, name: string): AppError {
   return new AppError('CHANNEL_NAME_TAKEN', `Tenant ${tenantId} already has a channel named ${JSON.stringify(name)}`);
-}
-
-/** Two channels of a tenant whose names an older release stored in look-alike spellings: name them by id. */
-export function ambiguousChannels(name: string, channels: Channel[]): AppError {
-  const listed = channels.map((c) => `${c.id} (${spelledOut(c.name)})`).join(' and ');
-  return new AppError(
-    'NAME_AMBIGUOUS',
-    `"${name.trim()}" names ${channels.length} channels that look the same, stored by an older release under different spellings: ${listed}. Name the channel by its id`,
-    { lookalikes: channels.map((c) => ({ id: c.id, name: c.name, spelling: spelledOut(c.name) })) },
-  );
 }
 
 /** The schema refuses a cross-tenant link too; checking first gives the caller a clear reason. */

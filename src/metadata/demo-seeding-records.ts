@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { DemoSeedingRecords } from '../model/tenants.ts';
 import type { Database } from './schema.ts';
-import type { DemoSeedingRecords } from './types.ts';
 
 /** The name of the one row: there is one demo per database. */
 const DEMO = 'demo';

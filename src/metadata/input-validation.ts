@@ -1,7 +1,8 @@
 import { AppError } from '../errors/app-error.ts';
+import { ADMIN_STATUSES, type AdminStatus } from '../model/admins.ts';
+import { ALL_PERMISSIONS, type Permission } from '../model/permissions.ts';
 import { hiddenCharacterRule } from '../names/hidden-characters.ts';
 import { storedForm } from '../names/name-form.ts';
-import { ADMIN_STATUSES, type AdminStatus, ALL_PERMISSIONS, type Permission } from './types.ts';
 
 const WALLET_SHAPE = /^0x[0-9a-fA-F]{40}$/;
 const MAX_NAME_LENGTH = 200;

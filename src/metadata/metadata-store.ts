@@ -1,16 +1,16 @@
 import { type Kysely, sql } from 'kysely';
+import type { MetadataStore } from '../model/metadata-store.ts';
 import { adminRecords } from './admin-records.ts';
+import { fileCatalog } from './catalog/file-catalog.ts';
 import { channelRecords } from './channel-records.ts';
 import { demoSeedingRecords } from './demo-seeding-records.ts';
 import { durableTransaction } from './durable-transaction.ts';
-import { fileCatalog } from './file-catalog.ts';
 import { legacySpellings } from './legacy-spellings.ts';
 import { nonceAndRevocationRecords } from './nonce-and-revocation-records.ts';
 import { principalLookup } from './principal-lookup.ts';
 import type { Database, Engine } from './schema.ts';
 import { serviceSecrets } from './service-secrets.ts';
 import { tenantRecords } from './tenant-records.ts';
-import type { MetadataStore } from './types.ts';
 
 /**
  * The store is its concerns side by side on one database, each one object holding its own input

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { NonceAndRevocationRecords } from '../model/sign-in-records.ts';
 import type { Database } from './schema.ts';
-import type { NonceAndRevocationRecords } from './types.ts';
 
 /** Nonces that messages have claimed, and signed messages that were logged out, both kept until they expire. */
 export function nonceAndRevocationRecords(db: Kysely<Database>): NonceAndRevocationRecords {

@@ -1,8 +1,11 @@
 import type { Logger } from '../logging/logger.ts';
+import type { MetadataStore } from '../model/metadata-store.ts';
 import { openDatabase } from './database.ts';
 import { metadataStore } from './metadata-store.ts';
 import { migrateToLatest } from './migrate.ts';
-import type { MetadataStore } from './types.ts';
+
+/** The SQLite file's name in DATA_DIR, for checks made before the store opens (writable-data-dir.ts). */
+export { SQLITE_FILE_NAME } from './database.ts';
 
 export interface StoreOptions {
   /** postgres://… selects PostgreSQL; without it metadata lives in `<dataDir>/metadata.sqlite`. */

@@ -1,6 +1,6 @@
 import { type SelectQueryBuilder, type StringReference, sql } from 'kysely';
 import { AppError } from '../errors/app-error.ts';
-import type { Page, PageRequest } from './file-catalog-types.ts';
+import type { Page, PageRequest } from '../model/paging.ts';
 import { canBeStoredKey } from './input-validation.ts';
 
 /**

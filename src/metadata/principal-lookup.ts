@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
+import type { PrincipalLookup } from '../model/admins.ts';
 import { toAdmin } from './admin-records.ts';
 import { normalizeWallet } from './input-validation.ts';
 import type { Database } from './schema.ts';
-import type { PrincipalLookup } from './types.ts';
 
 /**
  * Runs on every authenticated request, so it is two indexed queries whatever the admin holds:

@@ -1,5 +1,7 @@
-import type { AuditAction, AuditResult, BackupOrigin, VersionKind } from './file-catalog-types.ts';
-import type { AdminStatus } from './types.ts';
+import type { AdminStatus } from '../model/admins.ts';
+import type { AuditAction, AuditResult } from '../model/audit.ts';
+import type { BackupOrigin } from '../model/backups.ts';
+import type { VersionKind } from '../model/versions.ts';
 
 /** Row shapes as stored; times are epoch milliseconds (bigint in PostgreSQL, integer in SQLite). */
 export interface TenantsTable {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { ServiceSecrets } from '../model/sign-in-records.ts';
 import type { Database } from './schema.ts';
-import type { ServiceSecrets } from './types.ts';
 
 /** Keys every instance on this database shares; the first instance that needs one makes it. */
 export function serviceSecrets(db: Kysely<Database>): ServiceSecrets {

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { tenantNotFound } from '../errors/common-errors.ts';
-import { newTenantId } from './ids.ts';
+import { newTenantId } from '../model/ids.ts';
+import type { Tenant, TenantRecords } from '../model/tenants.ts';
 import { requireFeature, requireName } from './input-validation.ts';
 import type { Database } from './schema.ts';
-import type { Tenant, TenantRecords } from './types.ts';
 
 type Db = Kysely<Database>;
 

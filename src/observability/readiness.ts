@@ -1,6 +1,6 @@
 import type { BlobStorage } from '../blobs/blob-storage.ts';
 import { AppError } from '../errors/app-error.ts';
-import type { MetadataStore } from '../metadata/types.ts';
+import type { MetadataStore } from '../model/metadata-store.ts';
 
 /** Whether this instance can serve: the metadata database and the file storage both answer. */
 export class Readiness {

@@ -16,7 +16,7 @@ import { buildApp } from '../http/app.ts';
 import { filesRouteDeps } from '../http/channels/deps.ts';
 import type { Logger } from '../logging/logger.ts';
 import { openMetadataStore } from '../metadata/open-metadata-store.ts';
-import type { MetadataStore } from '../metadata/types.ts';
+import type { MetadataStore } from '../model/metadata-store.ts';
 import { Metrics } from '../observability/metrics.ts';
 import { Readiness } from '../observability/readiness.ts';
 import { assertDataDirWritable } from './writable-data-dir.ts';

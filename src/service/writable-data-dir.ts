@@ -8,7 +8,7 @@ import type { Config } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import { errnoCode } from '../errors/errno-code.ts';
 import { LOCK_FILES_DIR } from '../locks/open-file-locks.ts';
-import { SQLITE_FILE_NAME } from '../metadata/database.ts';
+import { SQLITE_FILE_NAME } from '../metadata/open-metadata-store.ts';
 
 type DataDirConfig = Pick<Config, 'dataDir' | 'databaseUrl'> & { storage: Pick<Config['storage'], 'kind'> };
 

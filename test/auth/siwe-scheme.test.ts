@@ -8,7 +8,7 @@ import { WalletAuthenticator } from '../../src/auth/wallet-authenticator.ts';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
 import { isAppError } from '../../src/errors/app-error.ts';
 import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
-import type { MetadataStore } from '../../src/metadata/types.ts';
+import type { MetadataStore } from '../../src/model/metadata-store.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { signIn } from '../helpers/wallets.ts';
 

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { COMMANDS, commandGroups } from '../../src/cli/command-table.ts';
 import { SETTINGS } from '../../src/config/settings.ts';
-import { ALL_PERMISSIONS } from '../../src/metadata/types.ts';
+import { ALL_PERMISSIONS } from '../../src/model/permissions.ts';
 import { runCli } from '../helpers/cli.ts';
 import { nextSecond } from '../helpers/files.ts';
 import { newWallet } from '../helpers/wallets.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createClient, fromViemAccount, ProblemError } from '../../src/client/index.ts';
-import { formatBackupTimestamp } from '../../src/files/backup-timestamp.ts';
+import { formatBackupTimestamp } from '../../src/time/backup-timestamp.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { assertNoConsoleErrors, consoleErrors, failedRequests, type InjectedWallet, injectWallet, useBrowser } from '../helpers/browser.ts';
 import { type ConsolePageOptions, openSignedIn } from '../helpers/console-page.ts';

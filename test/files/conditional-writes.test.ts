@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { AppError } from '../../src/errors/app-error.ts';
 import { checkPrecondition } from '../../src/files/preconditions.ts';
 import { matchPrecondition, uploadPrecondition } from '../../src/http/channels/condition-headers.ts';
-import type { FileRecord } from '../../src/metadata/file-catalog-types.ts';
+import type { FileRecord } from '../../src/model/files.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
 import { FilesClient, sha256 } from '../helpers/files.ts';

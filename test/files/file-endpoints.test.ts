@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Channel } from '../../src/metadata/types.ts';
+import type { Channel } from '../../src/model/channels.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
 import { FilesClient, nextSecond, sha256, storedBytes } from '../helpers/files.ts';

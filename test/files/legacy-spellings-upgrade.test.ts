@@ -6,7 +6,7 @@ import { createLogger } from '../../src/logging/logger.ts';
 import { openPostgresDatabase, openSqliteDatabase, SQLITE_FILE_NAME } from '../../src/metadata/database.ts';
 import { migrationNames, migrationProvider } from '../../src/metadata/migrations/index.ts';
 import type { Database } from '../../src/metadata/schema.ts';
-import type { Channel } from '../../src/metadata/types.ts';
+import type { Channel } from '../../src/model/channels.ts';
 import { assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { FilesClient, nextSecond } from '../helpers/files.ts';

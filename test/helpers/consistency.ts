@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { BlobStorage } from '../../src/blobs/blob-storage.ts';
-import type { FileCatalog } from '../../src/metadata/file-catalog-types.ts';
+import type { FileCatalog } from '../../src/model/metadata-store.ts';
 import { sha256 } from './files.ts';
 
 /**

@@ -1,5 +1,8 @@
 import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
-import type { Admin, Channel, MetadataStore, Tenant } from '../../src/metadata/types.ts';
+import type { Admin } from '../../src/model/admins.ts';
+import type { Channel } from '../../src/model/channels.ts';
+import type { MetadataStore } from '../../src/model/metadata-store.ts';
+import type { Tenant } from '../../src/model/tenants.ts';
 import { newWallet, type TestWallet } from './wallets.ts';
 
 export interface TenantFixture {

@@ -1,8 +1,8 @@
 import { loadConfig } from '../../src/config/config.ts';
 import { openFileServices } from '../../src/files/file-services.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import type { FileCatalog } from '../../src/metadata/file-catalog-types.ts';
 import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
+import type { FileCatalog } from '../../src/model/metadata-store.ts';
 
 /**
  * The crash worker of scope restores (see crash-worker.ts for the harness): once told `go`, it

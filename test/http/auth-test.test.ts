@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Wallet } from 'ethers';
-import { ALL_PERMISSIONS } from '../../src/metadata/types.ts';
+import { ALL_PERMISSIONS } from '../../src/model/permissions.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';

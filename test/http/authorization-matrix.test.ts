@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import type { Channel } from '../../src/metadata/types.ts';
-import { ALL_PERMISSIONS, type Permission } from '../../src/metadata/types.ts';
+import type { Channel } from '../../src/model/channels.ts';
+import { ALL_PERMISSIONS, type Permission } from '../../src/model/permissions.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { FilesClient, nextSecond } from '../helpers/files.ts';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Channel } from '../../src/metadata/types.ts';
+import type { Channel } from '../../src/model/channels.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { FilesClient } from '../helpers/files.ts';

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { CompiledQuery, type Kysely, Migrator, type RootOperationNode, sql } from 'kysely';
 import type { Logger } from '../../src/logging/logger.ts';
+import { fileCatalog } from '../../src/metadata/catalog/file-catalog.ts';
+import { auditRow } from '../../src/metadata/catalog/file-catalog-rows.ts';
 import { openDatabase } from '../../src/metadata/database.ts';
-import { fileCatalog } from '../../src/metadata/file-catalog.ts';
-import { auditRow } from '../../src/metadata/file-catalog-rows.ts';
-import type { AuditFilter, NewAuditEvent } from '../../src/metadata/file-catalog-types.ts';
 import { migrateToLatest } from '../../src/metadata/migrate.ts';
 import { migrationProvider } from '../../src/metadata/migrations/index.ts';
 import type { Database } from '../../src/metadata/schema.ts';
+import type { AuditFilter, NewAuditEvent } from '../../src/model/audit.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { createTestDatabase } from '../helpers/postgres.ts';
 

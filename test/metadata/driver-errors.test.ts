@@ -14,7 +14,7 @@ import { translatingDriverErrors } from '../../src/metadata/error-translating-di
 import { metadataStore } from '../../src/metadata/metadata-store.ts';
 import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
 import type { Database } from '../../src/metadata/schema.ts';
-import type { MetadataStore } from '../../src/metadata/types.ts';
+import type { MetadataStore } from '../../src/model/metadata-store.ts';
 import { randomWallet } from './contract/support.ts';
 
 const silent: Logger = { warn() {}, error() {} };

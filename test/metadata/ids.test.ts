@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { newAdminId, newChannelId, newTenantId } from '../../src/metadata/ids.ts';
+import { newAdminId, newChannelId, newTenantId } from '../../src/model/ids.ts';
 
 test('ids carry their kind and 26 lowercase base32 characters', () => {
   assert.match(newTenantId(), /^t_[0-9a-hjkmnp-tv-z]{26}$/);

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { openMetadataStore } from '../../src/metadata/open-metadata-store.ts';
-import type { MetadataStore } from '../../src/metadata/types.ts';
+import type { MetadataStore } from '../../src/model/metadata-store.ts';
 import {
   clusterVersion,
   createTestDatabase,

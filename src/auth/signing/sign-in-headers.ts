@@ -1,5 +1,6 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { AppError } from '../../errors/app-error.ts';
+import { formatRfc3339 } from '../../time/rfc3339.ts';
 import { encodeMessageHeader } from '../message-header.ts';
 import { randomNonce } from '../nonces.ts';
 import { formatSiweMessage } from '../siwe/siwe-message.ts';
@@ -35,7 +36,7 @@ export function buildSignInMessage(address: string, options: MessageOptions): st
   const now = options.now ?? new Date();
   const ttlSeconds = options.ttlSeconds ?? 3600;
   return options.plain
-    ? `Sign in to ${options.domain} at ${now.toISOString()}`
+    ? `Sign in to ${options.domain} at ${formatRfc3339(now.getTime())}`
     : formatSiweMessage({
         domain: options.domain,
         address,
@@ -44,8 +45,8 @@ export function buildSignInMessage(address: string, options: MessageOptions): st
         version: '1',
         chainId: options.chainId ?? 1,
         nonce: options.nonce ?? randomNonce(),
-        issuedAt: now.toISOString(),
-        expirationTime: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
+        issuedAt: formatRfc3339(now.getTime()),
+        expirationTime: formatRfc3339(now.getTime() + ttlSeconds * 1000),
       });
 }
 

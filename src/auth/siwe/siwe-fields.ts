@@ -2,8 +2,9 @@
  * The EIP-4361 value rules, one per message field, shared by the parser and the formatter so that
  * what one accepts the other accepts too.
  */
+
+import { checkRfc3339 } from '../../time/rfc3339.ts';
 import { isEip55Checksummed, isHexAddress, toEip55 } from './eip55.ts';
-import { checkRfc3339 } from './rfc3339.ts';
 import { SiweParseError } from './siwe-error.ts';
 import { isScheme, isSegment, isStatement, isUri, parseAuthority } from './uri-grammar.ts';
 

@@ -34,7 +34,7 @@ import {
 
 export { isEip55Checksummed, toEip55 } from './eip55.ts';
 
-import { parseRfc3339 } from './rfc3339.ts';
+import { parseRfc3339 } from '../../time/rfc3339.ts';
 
 export { parseRfc3339 };
 

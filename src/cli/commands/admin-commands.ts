@@ -1,7 +1,9 @@
 import { effectivePermissions } from '../../auth/permissions.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { tenantNotFound } from '../../errors/common-errors.ts';
-import { ADMIN_STATUSES, type Admin, type AdminStatus, ALL_PERMISSIONS } from '../../metadata/types.ts';
+import { ADMIN_STATUSES, type Admin, type AdminStatus } from '../../model/admins.ts';
+import { ALL_PERMISSIONS } from '../../model/permissions.ts';
+import { formatRfc3339 } from '../../time/rfc3339.ts';
 import type { Command } from '../command.ts';
 import { listOption, optionalString, stringOption } from '../command.ts';
 import { adminJson } from '../record-views.ts';
@@ -92,7 +94,7 @@ export const adminCommands: Command[] = [
     options: adminOption,
     async run({ values, store }) {
       const admin = await (await store()).signOutEverywhere(stringOption(values, 'admin'));
-      const since = new Date(admin.signedOutBefore!).toISOString();
+      const since = formatRfc3339(admin.signedOutBefore!);
       return {
         json: adminJson(admin),
         text: terminalText`Admin ${describe(admin)}: every message signed before ${since} is logged out (running servers within AUTH_STATE_REFRESH seconds)`,

@@ -1,8 +1,8 @@
-import type { BackupOrigin } from '../../metadata/file-catalog-types.ts';
+import type { BackupOrigin } from '../../model/backups.ts';
+import { formatRfc3339 as iso } from '../../time/rfc3339.ts';
 import { type Command, optionalString } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
 import { pageOptions, pageRequestOf, pageText } from '../paging.ts';
-import { isoTime as iso } from '../record-views.ts';
 import { terminalText } from '../terminal-text.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors/app-error.ts';
-import type { Channel, ChannelLookup, ChannelRecords } from '../../metadata/types.ts';
+import type { Channel, ChannelLookup, ChannelRecords } from '../../model/channels.ts';
 import { type OptionSpec, type OptionValues, optionalString, stringOption } from '../command.ts';
 
 export const channelOptions: Record<string, OptionSpec> = {

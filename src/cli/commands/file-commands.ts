@@ -1,8 +1,8 @@
 import { filePath } from '../../files/file-path.ts';
+import { formatRfc3339 } from '../../time/rfc3339.ts';
 import { type Command, optionalString, stringOption } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
 import { pageOptions, pageRequestOf, pageText } from '../paging.ts';
-import { isoTime } from '../record-views.ts';
 import { terminalText } from '../terminal-text.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
@@ -30,7 +30,7 @@ export const fileCommands: Command[] = [
         at: instantOption(values, 'at'),
       };
       const channel = await channelFrom(await store(), values);
-      const requested = { folder: stringOption(values, 'folder'), filename: stringOption(values, 'file') };
+      const requested = filePath(stringOption(values, 'folder'), stringOption(values, 'file'));
       const outcome = await (await fileServices()).restores.restore(channel, OPERATOR, requested, source);
       // No source: the file held its live bytes at the instant.
       const from =
@@ -72,7 +72,7 @@ export const fileCommands: Command[] = [
         timestamp: v.backupTimestamp,
         size: v.size,
         sha256: v.sha256,
-        time: isoTime(v.createdAt),
+        time: formatRfc3339(v.createdAt),
       }));
       const lines = items.map(
         (v) =>
@@ -95,7 +95,7 @@ export const fileCommands: Command[] = [
       const page = await (await fileServices()).deleted.list(channel, stringOption(values, 'folder'), pageRequest);
       const items = page.items.map((v) => ({
         filename: v.filename,
-        deletedAt: isoTime(v.createdAt),
+        deletedAt: formatRfc3339(v.createdAt),
         deletedBy: v.createdBy,
         versionId: v.id,
         size: v.size,

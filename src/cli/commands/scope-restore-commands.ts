@@ -1,6 +1,6 @@
 import { AppError, isAppError } from '../../errors/app-error.ts';
 import type { ScopeRestoreOutcome } from '../../files/scope-restore-service.ts';
-import type { Channel } from '../../metadata/types.ts';
+import type { Channel } from '../../model/channels.ts';
 import { type Command, type OptionValues, stringOption } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption, planTagOption } from '../option-checks.ts';
 import { terminalLines, terminalText } from '../terminal-text.ts';

@@ -10,7 +10,8 @@ import type { FileUrls } from '../../files/file-urls.ts';
 import type { RestoreService } from '../../files/restore-service.ts';
 import type { ScopeRestoreService } from '../../files/scope-restore-service.ts';
 import type { LinkSigner } from '../../files/signed-links.ts';
-import type { AdminNameLookup, ChannelLookup, LinkedChannelListing } from '../../metadata/types.ts';
+import type { AdminNameLookup } from '../../model/admins.ts';
+import type { ChannelLookup, LinkedChannelListing } from '../../model/channels.ts';
 
 /** What the channel listing, the channel scope and its file, backup, restore and audit routes need: services only. */
 export interface FilesRouteDeps {

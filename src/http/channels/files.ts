@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { downloadDisposition } from '../../files/download-disposition.ts';
 import { entityTagOf } from '../../files/preconditions.ts';
 import { uploadContentType } from '../../files/upload-content-type.ts';
-import type { FileRecord } from '../../metadata/file-catalog-types.ts';
+import type { FileRecord } from '../../model/files.ts';
 import { jsonAnswer, PAGE } from '../schemas/answer.ts';
 import { EXAMPLE_FILE, EXAMPLE_FILE_PAGE, EXAMPLE_VERSION_PAGE } from '../schemas/examples.ts';
 import { DOWNLOAD_RESPONSES, DownloadHeaders, documentStreamedUpload } from '../schemas/file-bytes.ts';

@@ -5,8 +5,9 @@ import type { Actor } from '../../files/audit-trail.ts';
 import type { ChannelAccess, ChannelTarget } from '../../files/channel-access.ts';
 import type { FilePath } from '../../files/file-path.ts';
 import type { LinkSigner } from '../../files/signed-links.ts';
-import type { AuditAction } from '../../metadata/file-catalog-types.ts';
-import type { Channel, Permission } from '../../metadata/types.ts';
+import type { AuditAction } from '../../model/audit.ts';
+import type { Channel } from '../../model/channels.ts';
+import type { Permission } from '../../model/permissions.ts';
 import { authenticationOf } from '../auth/wallet-auth.ts';
 
 declare module 'fastify' {

@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { MAX_AUDIT_ID_LENGTH, MAX_AUDIT_NAME_LENGTH } from '../../files/audit-filter.ts';
-import { AUDIT_ACTIONS, AUDIT_RESULTS, BACKUP_ORIGINS } from '../../metadata/file-catalog-types.ts';
+import { AUDIT_ACTIONS, AUDIT_RESULTS } from '../../model/audit.ts';
+import { BACKUP_ORIGINS } from '../../model/backups.ts';
 import { EXAMPLE_PATH } from './examples.ts';
 import { ENTITY_TAG, responseHeader } from './response-header-shapes.ts';
 

@@ -25,7 +25,7 @@ export const ENTITY_TAG = { pattern: '^"[0-9a-f]{64}"$' };
 export const HTTP_DATE = { pattern: '^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \\d{2} [A-Z][a-z]{2} \\d{4} \\d{2}:\\d{2}:\\d{2} GMT$' };
 export const BYTE_COUNT = { pattern: '^(0|[1-9]\\d*)$' };
 export const CONTENT_RANGE = { pattern: '^bytes \\d+-\\d+/\\d+$' };
-/** A version id (ver_ and lowercase Crockford base32, as src/metadata/ids.ts makes them). */
+/** A version id (ver_ and lowercase Crockford base32, as src/model/ids.ts makes them). */
 export const VERSION_ID = { pattern: '^ver_[0-9a-hjkmnp-tv-z]+$' };
 
 type Headers = Record<string, { schema?: Record<string, unknown>; required?: boolean }>;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isAppError } from '../../../src/errors/app-error.ts';
-import { BACKUP_ORIGINS } from '../../../src/metadata/file-catalog-types.ts';
+import { BACKUP_ORIGINS } from '../../../src/model/backups.ts';
 import type { ContractContext } from './support.ts';
 
 /** Backups as the catalog records them. */

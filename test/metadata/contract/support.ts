@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { StoreOptions } from '../../../src/metadata/open-metadata-store.ts';
-import type { Admin, MetadataStore, Tenant } from '../../../src/metadata/types.ts';
+import type { Admin } from '../../../src/model/admins.ts';
+import type { MetadataStore } from '../../../src/model/metadata-store.ts';
+import type { Tenant } from '../../../src/model/tenants.ts';
 
 /** Somewhere empty to keep metadata: a temp dataDir, or a fresh PostgreSQL database. */
 export interface TestStorage {

@@ -1,11 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { InstantResolution } from '../../model/history.ts';
+import type { Database } from '../schema.ts';
 import { clockRow } from './channel-history.ts';
-import type { InstantResolution } from './file-catalog-types.ts';
-import type { Database } from './schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-export async function resolveInstant(db: Db, channelId: string, at: number): Promise<InstantResolution> {
+export async function seqAtTime(db: Db, channelId: string, at: number): Promise<InstantResolution> {
   const clock = await clockRow(db, channelId);
   const retainedFrom = Number(clock?.retained_from_seq ?? 0);
   const tick = await db

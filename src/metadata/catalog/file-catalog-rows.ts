@@ -1,14 +1,10 @@
 import type { Selectable } from 'kysely';
-import type {
-  AuditEvent,
-  AuditOperation,
-  BackupRecord,
-  FileRecord,
-  FileVersion,
-  NewAuditEvent,
-  PendingWrite,
-} from './file-catalog-types.ts';
-import type { AuditEventsTable, BackupsTable, FilesTable, FileVersionsTable, PendingWritesTable } from './schema.ts';
+import type { AuditEvent, AuditOperation, NewAuditEvent } from '../../model/audit.ts';
+import type { BackupRecord } from '../../model/backups.ts';
+import type { FileRecord } from '../../model/files.ts';
+import type { FileVersion } from '../../model/versions.ts';
+import type { PendingWrite } from '../../model/write-journal.ts';
+import type { AuditEventsTable, BackupsTable, FilesTable, FileVersionsTable, PendingWritesTable } from '../schema.ts';
 
 /** Row ↔ record mapping for the file catalog tables, in one place. */
 export const toFileRecord = (row: Selectable<FilesTable>): FileRecord => ({

@@ -1,8 +1,9 @@
 import { type Kysely, sql } from 'kysely';
+import type { FileChange, StateName } from '../../model/history.ts';
+import type { Page, PageRequest } from '../../model/paging.ts';
+import { decodeCursor, pageFrom } from '../page-cursor.ts';
+import type { Database } from '../schema.ts';
 import { type HistoryState, readBackup, readClock, stateAt, stateOfBackup, touchedBetween } from './channel-history.ts';
-import type { FileChange, Page, PageRequest, StateName } from './file-catalog-types.ts';
-import { decodeCursor, pageFrom } from './page-cursor.ts';
-import type { Database } from './schema.ts';
 
 /**
  * What changed in a channel from state `from` to state `to` (null: the live files), by

@@ -1,8 +1,10 @@
-import { createHash } from 'node:crypto';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import type { BackupRecord } from '../../model/backups.ts';
+import type { FileAtSeq } from '../../model/history.ts';
+import { BACKUP_ENTRY_PREFIX, backupEntryId, backupSortKeyOfId } from '../../model/version-ids.ts';
+import type { FileVersion } from '../../model/versions.ts';
+import type { Database } from '../schema.ts';
 import { toBackupRecord, toFileVersion } from './file-catalog-rows.ts';
-import type { BackupRecord, FileAtSeq, FileVersion } from './file-catalog-types.ts';
-import type { Database } from './schema.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -134,32 +136,6 @@ export async function endLiveSpan(
     .execute();
 }
 
-const BACKUP_ENTRY_PREFIX = 'bkp_';
-const ENTRY_ID = /^bkp_(\d{8}_\d{6})\.([0-9a-f]{16})$/;
-
-/** Tells a file's entries apart from other files' entries of one backup: ids stay unique in a channel. */
-const entryTag = (folder: string, filename: string) => createHash('sha256').update(`${folder}/${filename}`).digest('hex').slice(0, 16);
-
-/** A backup's entry in a file's version list has no row of its own: its id names the backup and the file. */
-export const backupEntryId = (timestamp: string, folder: string, filename: string) =>
-  `${BACKUP_ENTRY_PREFIX}${timestamp}.${entryTag(folder, filename)}`;
-
-/**
- * The backup a backup entry's id names, when it is one of `folder`/`filename`'s entries; `false`
- * for an entry id of another file; undefined for an id that is no backup entry's.
- */
-export function backupOfEntryId(id: string, folder: string, filename: string): string | false | undefined {
-  const match = ENTRY_ID.exec(id);
-  if (!match) return undefined;
-  return match[2] === entryTag(folder, filename) ? match[1]! : false;
-}
-
-/** The key a backup entry sorts by in SQL (its backup), for a cursor that holds the entry's id. */
-function sortKeyOfId(id: string): string {
-  const entry = ENTRY_ID.exec(id);
-  return entry ? `${BACKUP_ENTRY_PREFIX}${entry[1]}` : id;
-}
-
 /** The kept rows (file_versions) of one file, for a query to narrow down. */
 export function keptRowsOf(db: Db, channelId: string, folder: string, filename: string) {
   return db
@@ -251,7 +227,7 @@ export async function versionsOf(
   filename: string,
   page: { limit: number; before?: readonly [number, string] | undefined },
 ): Promise<FileVersion[]> {
-  const before = page.before ? sql`where (created_at, id) < (${page.before[0]}, ${sortKeyOfId(page.before[1])})` : sql``;
+  const before = page.before ? sql`where (created_at, id) < (${page.before[0]}, ${backupSortKeyOfId(page.before[1])})` : sql``;
   const result = await sql<Record<string, unknown>>`
     select * from (
       select id, channel_id, folder, filename, kind, backup_timestamp, blob_key, size, sha256, content_type, created_at,

@@ -1,10 +1,11 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { AppError } from '../errors/app-error.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { newWriteId } from '../../model/ids.ts';
+import type { FileVersion } from '../../model/versions.ts';
+import type { CommittedWrite, DeleteCommit, NewPendingWrite, WriteCommit } from '../../model/write-journal.ts';
+import type { Database, FilesTable } from '../schema.ts';
 import { advanceClock, countInFolder } from './channel-history.ts';
 import { fileRow, keptVersionRow, toFileVersion } from './file-catalog-rows.ts';
-import type { CommittedWrite, DeleteCommit, FileVersion, NewPendingWrite, WriteCommit } from './file-catalog-types.ts';
-import { newWriteId } from './ids.ts';
-import type { Database, FilesTable } from './schema.ts';
 
 type Db = Kysely<Database>;
 type Trx = Transaction<Database>;

@@ -1,8 +1,9 @@
 import { type Kysely, sql } from 'kysely';
+import type { Page, PageRequest } from '../../model/paging.ts';
+import type { FileVersion } from '../../model/versions.ts';
+import { pageByKey } from '../page-cursor.ts';
+import type { Database } from '../schema.ts';
 import { toFileVersion } from './file-catalog-rows.ts';
-import type { FileVersion, Page, PageRequest } from './file-catalog-types.ts';
-import { pageByKey } from './page-cursor.ts';
-import type { Database } from './schema.ts';
 
 /**
  * The files of a folder (`folders`: its spellings, legacy-spellings.ts) that were deleted and can

@@ -77,3 +77,11 @@ export function parseRfc3339(text: string): number | undefined {
   const result = checkRfc3339(text);
   return result.ok ? result.epochMs : undefined;
 }
+
+/**
+ * The one spelling of an instant in answers, messages and logs: RFC 3339 in UTC with milliseconds
+ * (2026-11-22T08:50:01.123Z), which sorts as text in time order.
+ */
+export function formatRfc3339(epochMs: number): string {
+  return new Date(epochMs).toISOString();
+}

@@ -1,0 +1,30 @@
+import type { PrincipalLookup } from './admins.ts';
+import type { AuditLog } from './audit.ts';
+import type { Backups } from './backups.ts';
+import type { LiveFiles } from './files.ts';
+import type { ChannelHistory } from './history.ts';
+import type { NonceAndRevocationRecords, ServiceSecrets } from './sign-in-records.ts';
+import type { DemoSeedingRecords, TenantDirectory } from './tenants.ts';
+import type { KeptVersions } from './versions.ts';
+import type { WriteJournal } from './write-journal.ts';
+
+/**
+ * The file catalog and the metadata store: the parts above, composed on one database. Consumers
+ * are typed against the parts they use, not the whole.
+ */
+
+/** Files, versions, backups, history, the write journal and the audit log of every channel, on one database. */
+export interface FileCatalog extends LiveFiles, KeptVersions, Backups, ChannelHistory, WriteJournal, AuditLog {}
+
+/**
+ * Every method of the store and its file catalog reports the database's own failures as AppErrors:
+ * SERVICE_UNAVAILABLE when it cannot be reached, INSUFFICIENT_STORAGE when its disk is full.
+ */
+export interface MetadataStore extends TenantDirectory, PrincipalLookup, NonceAndRevocationRecords, ServiceSecrets, DemoSeedingRecords {
+  readonly engine: 'sqlite' | 'postgres';
+  /** Files, versions, backups and the audit log, on the same database. */
+  readonly files: FileCatalog;
+  /** Resolves when the database answers a trivial query; rejects otherwise. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,9 @@
+/** What an admin may do, by name. */
+
+/**
+ * Every permission the service checks (each route names the one it needs). The store keeps no
+ * other: a misspelt one would grant nothing and say nothing. An owner admin holds them all.
+ */
+export const ALL_PERMISSIONS = ['files:read', 'files:write', 'files:restore', 'backups:create', 'audit:read'] as const;
+
+export type Permission = (typeof ALL_PERMISSIONS)[number];
