@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { AuthConfig } from '../config/config.ts';
 import { AppError, type ErrorCode, isAppError } from '../errors/app-error.ts';
-import { type MessageClaims, readMessageClaims } from './message-claims.ts';
+import type { MessageClaims } from './message-claims.ts';
 import { decodeMessageHeader } from './message-header.ts';
+import { readMessageClaims } from './read-message-claims.ts';
 import type { AddressRecoverer } from './signature/address-recoverer.ts';
 import { isHexSignature, parseRecoverableSignature } from './signature/parse-signature.ts';
 import { recoverPersonalSigner } from './signature/recover-personal-signer.ts';

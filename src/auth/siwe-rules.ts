@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
-import { type SiweMessage, timesOf } from './siwe/siwe-message.ts';
+import type { SiweMessage, SiweTimes } from './siwe/siwe-message.ts';
 
 export interface SiweRuleOptions {
   /** Domains the message may name (lowercase). */
@@ -19,9 +19,10 @@ export interface SiweRuleOptions {
 
 /**
  * The EIP-4361 verification rules on a parsed message: domain (and scheme) binding, address, chain,
- * nonce, and the expiration / not-before window at a given time. Signature and service policy live elsewhere.
+ * nonce, and the expiration / not-before window (`times`, as the parser read them) at a given time.
+ * Signature and service policy live elsewhere.
  */
-export function checkSiweRules(message: SiweMessage, options: SiweRuleOptions): void {
+export function checkSiweRules(message: SiweMessage, times: SiweTimes, options: SiweRuleOptions): void {
   const domain = message.domain.toLowerCase();
   if (!options.domains.includes(domain)) {
     throw new AppError(
@@ -50,7 +51,6 @@ export function checkSiweRules(message: SiweMessage, options: SiweRuleOptions): 
   if (options.nonce !== undefined && message.nonce !== options.nonce) {
     throw new AppError('AUTH_NONCE_INVALID', 'The message nonce is not the expected one');
   }
-  const times = timesOf(message);
   if (times.notBefore !== undefined && times.notBefore > options.time + options.skewMs) {
     throw new AppError('AUTH_MESSAGE_NOT_YET_VALID', `The message is not valid before ${message.notBefore}`);
   }

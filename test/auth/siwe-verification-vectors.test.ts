@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { createAddressRecoverer } from '../../src/auth/signature/address-recoverer.ts';
 import { parseRecoverableSignature } from '../../src/auth/signature/parse-signature.ts';
 import { recoverPersonalSigner } from '../../src/auth/signature/recover-personal-signer.ts';
-import { parseSiweMessage, type SiweMessage } from '../../src/auth/siwe/siwe-message.ts';
+import { readSiweMessage, type SiweMessage } from '../../src/auth/siwe/siwe-message.ts';
 import { checkSiweRules } from '../../src/auth/siwe-rules.ts';
 
 const VECTORS = new URL('../fixtures/vectors/siwe/', import.meta.url);
@@ -37,8 +37,8 @@ for (const recoverer of [createAddressRecoverer(), createAddressRecoverer({ pref
   /** Verifies as the service does, minus its own policy (see message-claims.ts): EIP-4361 semantics only. */
   function verify(c: VerificationCase): void {
     const text = layOut(c);
-    const message = parseSiweMessage(text);
-    checkSiweRules(message, {
+    const { message, times } = readSiweMessage(text)!;
+    checkSiweRules(message, times, {
       domains: [(c.domainBinding ?? c.domain).toLowerCase()],
       schemes: new Map(), // the vectors are laid out without a scheme, which is then not compared
       address: c.address,

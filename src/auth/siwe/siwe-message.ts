@@ -45,18 +45,12 @@ export interface SiweTimes {
   notBefore?: number;
 }
 
-/** The times parseSiweMessage read, so that the rules and the claims do not parse them again. */
-const PARSED_TIMES = new WeakMap<SiweMessage, SiweTimes>();
-
-/** The message's times: as parsed, or read now from a message built otherwise (its fields already checked). */
-export function timesOf(message: SiweMessage): SiweTimes {
-  const parsed = PARSED_TIMES.get(message);
-  if (parsed !== undefined) return parsed;
-  const times: SiweTimes = { issuedAt: parseRfc3339(message.issuedAt)! };
-  if (message.expirationTime !== undefined) times.expirationTime = parseRfc3339(message.expirationTime);
-  if (message.notBefore !== undefined) times.notBefore = parseRfc3339(message.notBefore);
-  return times;
+/** A message as parsed, and its times read once by the same pass (the rules and the claims use both). */
+export interface ParsedSiweMessage {
+  message: SiweMessage;
+  times: SiweTimes;
 }
+
 export { SiweParseError } from './siwe-error.ts';
 
 export interface SiweMessage {
@@ -170,6 +164,19 @@ class LineReader {
 }
 
 export function parseSiweMessage(text: string): SiweMessage {
+  return parseWithTimes(text).message;
+}
+
+/**
+ * A SIWE message with its times, or undefined for a text that is no SIWE message at all (its first
+ * line is no SIWE header); one that is but breaks the grammar throws SiweParseError.
+ */
+export function readSiweMessage(text: string): ParsedSiweMessage | undefined {
+  return looksLikeSiweMessage(text) ? parseWithTimes(text) : undefined;
+}
+
+/** Parses the text by the EIP-4361 grammar, with its times; SiweParseError names the first thing wrong. */
+function parseWithTimes(text: string): ParsedSiweMessage {
   if (typeof text !== 'string') throw new SiweParseError('The message is not a string');
   // LF is the only line break of the grammar; a CR would otherwise end up inside the last field of a line.
   if (text.includes('\r')) throw new SiweParseError('The message contains a carriage return (CR); EIP-4361 lines end with LF alone');
@@ -231,7 +238,6 @@ export function parseSiweMessage(text: string): SiweMessage {
       message[field] = value;
     }
   }
-  PARSED_TIMES.set(message, times);
   if (lines.peek()?.startsWith(TAGS.requestId)) {
     const requestId = lines.takeTagged('requestId');
     checkRequestId(requestId);
@@ -249,7 +255,7 @@ export function parseSiweMessage(text: string): SiweMessage {
     message.resources = resources;
   }
   if (!lines.atEnd) throw lines.unexpected();
-  return message;
+  return { message, times };
 }
 
 function requireString(fields: Record<string, unknown>, field: SiweField): string {
