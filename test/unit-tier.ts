@@ -68,6 +68,7 @@ const UNIT_FILES = [
   'http/openapi-lint.test.ts',
   'http/query-parameters.test.ts',
   'http/request-log.test.ts',
+  'http/url-to-file.test.ts',
   'http/resource-limits.test.ts',
   'http/sessions.test.ts',
   'service/serve.test.ts',

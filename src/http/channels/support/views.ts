@@ -1,6 +1,6 @@
-import type { AdminNameMap } from '../../files/admin-names.ts';
-import type { AuditEvent, BackupRecord, FileRecord, FileVersion, FolderSummary } from '../../metadata/file-catalog-types.ts';
-import type { Channel } from '../../metadata/types.ts';
+import type { AdminNameMap } from '../../../files/admin-names.ts';
+import type { AuditEvent, BackupRecord, FileRecord, FileVersion, FolderSummary } from '../../../metadata/file-catalog-types.ts';
+import type { Channel } from '../../../metadata/types.ts';
 
 /** Records as the API shows them: ISO times, no internal keys, admins by id and by name. */
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -4,10 +4,10 @@ import { BoundedCache } from '../../auth/bounded-cache.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { WalletAuthenticator, WalletHeaders } from '../../auth/wallet-authenticator.ts';
 import { jsonAnswer } from '../schemas/answer.ts';
-import { AuthTestResponseSchema, LogoutQuery, NonceResponseSchema, WalletHeadersSchema } from '../schemas/auth.ts';
-import { EXAMPLE_AUTH_TEST, EXAMPLE_NONCE } from '../schemas/examples.ts';
-import { authenticatedErrorResponses, baseErrorResponses, problemResponses } from '../schemas/problem.ts';
-import { NO_SECURITY, WALLET_SECURITY } from '../schemas/security.ts';
+import { AuthTestResponseSchema, WalletHeadersSchema } from '../schemas/auth.ts';
+import { EXAMPLE_AUTH_TEST } from '../schemas/examples.ts';
+import { authenticatedErrorResponses } from '../schemas/problem.ts';
+import { WALLET_SECURITY } from '../schemas/security.ts';
 import { authenticationOf } from './wallet-auth.ts';
 
 const PREVIEW_LENGTH = 20;
@@ -29,7 +29,8 @@ interface CachedAnswer {
 const sameHeaders = (a: WalletHeaders, b: WalletHeaders) =>
   a.wal === b.wal && a.sig === b.sig && a.mes === b.mes && a.walletAddress === b.walletAddress;
 
-export default async function authRoutes(base: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
+/** GET /api/auth/test: the contract's check of a sign-in. */
+export default async function authTestRoute(base: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   const answers = new BoundedCache<CachedAnswer>(options.answerCacheSize);
 
@@ -74,49 +75,6 @@ export default async function authRoutes(base: FastifyInstance, options: AuthRou
         if (authentication.repeated) answers.set(received.sig!, { principal, received, body }, authentication.validUntil);
       }
       return reply.type('application/json').send(body);
-    },
-  );
-
-  app.get(
-    '/api/auth/nonce',
-    {
-      schema: {
-        operationId: 'issueNonce',
-        summary: 'Issue a nonce for a Sign-In with Ethereum message',
-        tags: ['auth'],
-        security: NO_SECURITY,
-        response: {
-          200: jsonAnswer(NonceResponseSchema, 'A nonce for one message, and until when a message may use it', EXAMPLE_NONCE),
-          ...baseErrorResponses,
-          ...problemResponses(503),
-        },
-      },
-    },
-    async () => {
-      const { nonce, expiresAt } = await options.authenticator.issueNonce();
-      return { nonce, expiresAt: new Date(expiresAt).toISOString() };
-    },
-  );
-
-  app.post(
-    '/api/auth/logout',
-    {
-      preHandler: app.requireWallet,
-      schema: {
-        operationId: 'logout',
-        summary: 'Revoke the presented signed message, or (all=true) every message the admin has signed, on every instance',
-        tags: ['auth'],
-        security: WALLET_SECURITY,
-        headers: WalletHeadersSchema,
-        querystring: LogoutQuery,
-        response: { 204: { type: 'null', description: 'Revoked' }, ...authenticatedErrorResponses, ...problemResponses(413, 415) },
-      },
-    },
-    async (request, reply) => {
-      const authentication = authenticationOf(request);
-      if (request.query.all === 'true') await options.authenticator.logoutEverywhere(authentication);
-      else await options.authenticator.logout(authentication);
-      return reply.code(204).send(null);
     },
   );
 }
