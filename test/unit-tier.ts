@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 const UNIT_FILES = [
   'auth/bounded-cache.test.ts',
   'auth/call-gate.test.ts',
+  'auth/credential-answers.test.ts',
   'auth/failure-key.test.ts',
   'auth/keccak256.test.ts',
   'auth/keystore.test.ts',

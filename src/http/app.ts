@@ -122,8 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(readinessRoute, { readiness: deps.readiness });
   await app.register(consoleRoutes, { assets: await loadConsoleAssets(deps.consoleDir) });
   await app.register(apiReferenceRoutes);
-  // The answers of the credentials that repeat: a short list (each answer is a couple of KiB).
-  await app.register(authTestRoute, { authenticator, answerCacheSize: Math.min(config.auth.signatureCacheSize, 1000) });
+  await app.register(authTestRoute, { authenticator });
   await app.register(nonceRoute, { authenticator });
   await app.register(logoutRoute, { authenticator });
   await app.register(linkedChannelsRoute, deps.files);

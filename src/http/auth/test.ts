@@ -1,8 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { BoundedCache } from '../../auth/bounded-cache.ts';
-import type { Principal } from '../../auth/principal.ts';
-import type { WalletAuthenticator, WalletHeaders } from '../../auth/wallet-authenticator.ts';
+import type { WalletAuthenticator } from '../../auth/wallet-authenticator.ts';
 import { jsonAnswer } from '../schemas/answer.ts';
 import { AuthTestResponseSchema, WalletHeadersSchema } from '../schemas/auth.ts';
 import { EXAMPLE_AUTH_TEST } from '../schemas/examples.ts';
@@ -13,26 +11,10 @@ import { authenticationOf } from './wallet-auth.ts';
 const PREVIEW_LENGTH = 20;
 const preview = (value: string) => `${value.slice(0, PREVIEW_LENGTH)}...`;
 
-export interface AuthRoutesOptions {
-  authenticator: WalletAuthenticator;
-  /** Answers of GET /api/auth/test kept serialized. */
-  answerCacheSize: number;
-}
-
-/** A credential's answer, serialized once: it changes only with the admin's record (a new Principal) or the headers. */
-interface CachedAnswer {
-  principal: Principal;
-  received: WalletHeaders;
-  body: string;
-}
-
-const sameHeaders = (a: WalletHeaders, b: WalletHeaders) =>
-  a.wal === b.wal && a.sig === b.sig && a.mes === b.mes && a.walletAddress === b.walletAddress;
-
 /** GET /api/auth/test: the contract's check of a sign-in. */
-export default async function authTestRoute(base: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
+export default async function authTestRoute(base: FastifyInstance, options: { authenticator: WalletAuthenticator }): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
-  const answers = new BoundedCache<CachedAnswer>(options.answerCacheSize);
+  const { answers } = options.authenticator;
 
   app.get(
     '/api/auth/test',
@@ -51,14 +33,8 @@ export default async function authTestRoute(base: FastifyInstance, options: Auth
       },
     },
     async (request, reply) => {
-      const authentication = authenticationOf(request);
-      const { principal, walletAddress, received } = authentication;
-      const now = Date.now();
-      let body = answers.get(
-        received.sig!,
-        now,
-        (answer) => answer.principal === principal && sameHeaders(answer.received, received),
-      )?.body;
+      const { principal, walletAddress, received, cached } = authenticationOf(request);
+      let body = answers.get(cached, principal, received.walletAddress);
       if (body === undefined) {
         // requireWallet has already refused a request missing any of these.
         const [wal, sig, mes] = [received.wal ?? '', received.sig ?? '', received.mes ?? ''];
@@ -72,7 +48,7 @@ export default async function authTestRoute(base: FastifyInstance, options: Auth
           }),
         );
         // Kept for credentials in use: a new one (most of a sign-in flood) would only push others out.
-        if (authentication.repeated) answers.set(received.sig!, { principal, received, body }, authentication.validUntil);
+        if (cached !== undefined) answers.set(cached, { principal, walletAddress: received.walletAddress, body });
       }
       return reply.type('application/json').send(body);
     },
