@@ -126,9 +126,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(nonceRoute, { authenticator });
   await app.register(logoutRoute, { authenticator });
   await app.register(linkedChannelsRoute, deps.files);
-  // Every route on a channel, in one scope whose hook signs the caller in and resolves the
-  // channel, the route's permission and the named file once (see channels/support/channel-scope.ts).
-  // In the order the OpenAPI document lists them.
+  // Every route on a channel, in one scope: each enters its channel (signed link or sign-in, body,
+  // channel, permission, named file) through the preHandler it declares with app.enterChannel
+  // (channels/support/channel-scope.ts), which refuses at start-up a route here without one.
+  // Registered in the order the OpenAPI document has always listed them.
   await app.register(async function channelRoutesScope(scope) {
     await scope.register(channelScope, { access: deps.files.access, linkSigner: deps.files.linkSigner });
     // Own encapsulation context: it replaces the body parsers to stream uploads.
