@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 const UNIT_FILES = [
   'auth/bounded-cache.test.ts',
   'auth/call-gate.test.ts',
+  'auth/credential-answers.test.ts',
   'auth/failure-key.test.ts',
   'auth/keccak256.test.ts',
   'auth/keystore.test.ts',
@@ -68,6 +69,7 @@ const UNIT_FILES = [
   'http/openapi-lint.test.ts',
   'http/query-parameters.test.ts',
   'http/request-log.test.ts',
+  'http/url-to-file.test.ts',
   'http/resource-limits.test.ts',
   'http/sessions.test.ts',
   'service/serve.test.ts',

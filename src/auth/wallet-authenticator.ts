@@ -7,6 +7,7 @@ import { formatRfc3339 } from '../time/rfc3339.ts';
 import { AuthState } from './auth-state.ts';
 import { BoundedCache } from './bounded-cache.ts';
 import type { ContractWalletVerifier } from './contract-wallet-verifier.ts';
+import { type AnswerSlot, CredentialAnswers } from './credential-answers.ts';
 import type { ChainCheckAllowance } from './limits/chain-check-allowance.ts';
 import { checkMessage, refusalOf } from './message-check.ts';
 import { decodeMessageHeader } from './message-header.ts';
@@ -28,8 +29,11 @@ export interface Authentication {
   principal: Principal;
   /** The headers as received, which the authentication vouched for. */
   received: WalletHeaders;
-  /** True when these headers were verified on an earlier request (the credential is in use, not new). */
-  repeated: boolean;
+  /**
+   * When these headers were verified on an earlier request (the credential is in use, not new):
+   * their cache entry, which keeps what is answered to them (see `answers`).
+   */
+  cached: AnswerSlot | undefined;
   /** EIP-55 checksum form. */
   walletAddress: string;
   /** Identifies the signed message of this wallet, for revocation. */
@@ -50,8 +54,8 @@ interface VerifiedMessage {
   unclaimedNonce?: { nonce: string; keepUntil: number } | undefined;
 }
 
-/** A credential whose signature and message rules were checked, cached under its X-SIG. */
-interface VerifiedCredential extends VerifiedMessage {
+/** A credential whose signature and message rules were checked, cached under its X-SIG, with its answer. */
+interface VerifiedCredential extends VerifiedMessage, AnswerSlot {
   /** X-WAL and X-MES as received (X-MES by its sha256 when long): what else the proof covered. */
   wal: string;
   mes: string;
@@ -62,6 +66,9 @@ interface VerifiedCredential extends VerifiedMessage {
  * so that the cache's memory stays bounded by entries × this length whatever callers send.
  */
 const RAW_MESSAGE_MAX_LENGTH = 1024;
+
+/** Answers kept serialized (see CredentialAnswers): a short list, each being a couple of KiB and more. */
+const MAX_KEPT_ANSWERS = 1000;
 
 export const WALLET_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
@@ -88,7 +95,10 @@ export interface WalletAuthenticatorDeps {
  * state are looked up on every request through AuthState.
  */
 export class WalletAuthenticator {
+  /** The one cache of credentials, keyed on X-SIG. */
   readonly signatures: BoundedCache<VerifiedCredential>;
+  /** What GET /api/auth/test answers a credential in use, kept on its entry in `signatures`. */
+  readonly answers: CredentialAnswers;
   private readonly state: AuthState;
   private readonly now: () => number;
   private readonly principals = new WeakMap<PrincipalRecord, Principal>();
@@ -96,6 +106,7 @@ export class WalletAuthenticator {
 
   constructor(private readonly deps: WalletAuthenticatorDeps) {
     this.signatures = new BoundedCache(deps.config.signatureCacheSize);
+    this.answers = new CredentialAnswers(Math.min(deps.config.signatureCacheSize, MAX_KEPT_ANSWERS));
     this.state = new AuthState(deps.store, deps.config.stateRefreshSeconds * 1000, deps.config.signatureCacheSize);
     this.now = deps.now ?? Date.now;
   }
@@ -121,12 +132,13 @@ export class WalletAuthenticator {
     // credential is recognised without decoding or hashing anything.
     const signature = headers.sig!;
     const mes = cachedMessageForm(headers.mes!);
-    let verified: VerifiedMessage | undefined = this.signatures.get(signature, now, (entry) => entry.wal === wal && entry.mes === mes);
-    const repeated = verified !== undefined;
+    const cached = this.signatures.get(signature, now, (entry) => entry.wal === wal && entry.mes === mes);
+    let verified: VerifiedMessage | undefined = cached;
     if (verified === undefined) {
       verified = await this.verify(wal, signature, headers.mes!, now, client);
       // One that must still claim its nonce is cached once it has (below): until then it proves nothing.
-      if (verified.unclaimedNonce === undefined) this.signatures.set(signature, { ...verified, wal, mes }, verified.validUntil);
+      if (verified.unclaimedNonce === undefined)
+        this.signatures.set(signature, { ...verified, wal, mes, answer: undefined }, verified.validUntil);
     }
     if (await this.state.isRevoked(verified.messageHash, now)) {
       throw new AppError('AUTH_MESSAGE_REVOKED', 'This signed message was logged out; sign a new one');
@@ -149,12 +161,12 @@ export class WalletAuthenticator {
       // Only now, for an admin's valid message: a stranger signing with throwaway keys writes nothing.
       await this.claimNonce(verified.unclaimedNonce, verified.messageHash);
       verified = { ...verified, unclaimedNonce: undefined };
-      this.signatures.set(signature, { ...verified, wal, mes }, verified.validUntil);
+      this.signatures.set(signature, { ...verified, wal, mes, answer: undefined }, verified.validUntil);
     }
     return {
       principal: this.principalView(record),
       received: headers,
-      repeated,
+      cached,
       walletAddress: verified.walletAddress,
       messageHash: verified.messageHash,
       validUntil: verified.validUntil,

@@ -8,22 +8,30 @@ import { type Logger, requestLineWriter } from '../logging/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Readiness } from '../observability/readiness.ts';
 import { SERVICE_VERSION } from '../version.ts';
-import apiReferenceRoutes from './api-reference/docs.ts';
-import openapi from './api-reference/openapi.ts';
-import authRoutes from './auth/auth-routes.ts';
+import logoutRoute from './auth/logout.ts';
+import nonceRoute from './auth/nonce.ts';
+import authTestRoute from './auth/test.ts';
 import walletAuth from './auth/wallet-auth.ts';
-import channelRoutes from './channels/channel-routes.ts';
-import type { FilesRouteDeps } from './channels/deps.ts';
-import fileRoutes from './channels/files.ts';
-import historyRoutes from './channels/history.ts';
-import linkedChannelsRoute from './channels/list.ts';
-import restoreRoute from './channels/restore.ts';
-import channelScope from './channels/scope.ts';
-import scopeRestoreRoutes from './channels/scope-restore.ts';
+import auditRoute from './channels/audit.ts';
+import backupsRoutes from './channels/backups.ts';
+import changesRoute from './channels/changes.ts';
+import deletedFilesRoute from './channels/folders/deleted.ts';
+import fileRestoreRoute from './channels/folders/files/restore.ts';
+import fileVersionsRoute from './channels/folders/files/versions.ts';
+import fileRoutes from './channels/folders/files.ts';
+import folderRestoreRoute from './channels/folders/restore.ts';
+import foldersRoute from './channels/folders.ts';
+import channelRestoreRoute from './channels/restore.ts';
+import channelScope from './channels/support/channel-scope.ts';
+import type { FilesRouteDeps } from './channels/support/deps.ts';
+import linkedChannelsRoute from './channels.ts';
 import { loadConsoleAssets } from './console/assets.ts';
 import consoleRoutes from './console/pages.ts';
-import healthRoutes from './health/health.ts';
+import apiReferenceRoutes from './docs.ts';
+import healthRoute from './healthz.ts';
 import metricsRoute from './metrics/metrics.ts';
+import openapi from './openapi.ts';
+import readinessRoute from './readyz.ts';
 import { BodyIdleGuard } from './server/body-idle-guard.ts';
 import { clientErrorAnswers } from './server/client-errors.ts';
 import errorHandler, { sendRouterProblem } from './server/error-handler.ts';
@@ -48,7 +56,19 @@ export interface AppDeps {
 
 const MAX_ENCODED_SEGMENT = 255 * 3;
 
-/** Builds the HTTP application without listening; production and tests use this same function. */
+/**
+ * Builds the HTTP application without listening; production and tests use this same function.
+ *
+ * Where a URL is served, from the URL alone: drop `/api` and the parameters; the segments left
+ * are folders under src/http, the last one (without an extension) the file. So
+ * /api/channels/{channelRef}/folders/{folderName}/files/{filename}/restore is served by
+ * channels/folders/files/restore.ts, /api/channels/{channelRef}/audit by channels/audit.ts and
+ * /healthz by healthz.ts; a collection's items are served with it (…/files/{filename}: files.ts).
+ * What serves no URL sits where no URL leads: server/ (plumbing), schemas/ (the document's
+ * shapes), support/ folders, api-reference/ (Swagger UI's files). The console's pages and
+ * /metrics, which the document does not list, keep their own folders (console/, metrics/).
+ * test/http/url-to-file.test.ts holds every path of the OpenAPI document to this rule.
+ */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, authenticator } = deps;
   const everyAnswer = baseHeaders(config.corsExtras);
@@ -98,22 +118,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(openapi, { publicBaseUrl: config.publicBaseUrl, version: SERVICE_VERSION });
   await app.register(walletAuth, { authenticator, failures: deps.failures });
 
-  await app.register(healthRoutes, { readiness: deps.readiness });
+  await app.register(healthRoute);
+  await app.register(readinessRoute, { readiness: deps.readiness });
   await app.register(consoleRoutes, { assets: await loadConsoleAssets(deps.consoleDir) });
   await app.register(apiReferenceRoutes);
-  // The answers of the credentials that repeat: a short list (each answer is a couple of KiB).
-  await app.register(authRoutes, { authenticator, answerCacheSize: Math.min(config.auth.signatureCacheSize, 1000) });
+  await app.register(authTestRoute, { authenticator });
+  await app.register(nonceRoute, { authenticator });
+  await app.register(logoutRoute, { authenticator });
   await app.register(linkedChannelsRoute, deps.files);
-  // Every route on a channel, in one scope whose hook signs the caller in and resolves the
-  // channel, the route's permission and the named file once (see plugins/channel-scope.ts).
+  // Every route on a channel, in one scope: each enters its channel (signed link or sign-in, body,
+  // channel, permission, named file) through the preHandler it declares with app.enterChannel
+  // (channels/support/channel-scope.ts), which refuses at start-up a route here without one.
+  // Registered in the order the OpenAPI document has always listed them.
   await app.register(async function channelRoutesScope(scope) {
     await scope.register(channelScope, { access: deps.files.access, linkSigner: deps.files.linkSigner });
     // Own encapsulation context: it replaces the body parsers to stream uploads.
     await scope.register(fileRoutes, deps.files);
-    await scope.register(restoreRoute, deps.files);
-    await scope.register(scopeRestoreRoutes, deps.files);
-    await scope.register(channelRoutes, deps.files);
-    await scope.register(historyRoutes, deps.files);
+    await scope.register(fileVersionsRoute, deps.files);
+    await scope.register(fileRestoreRoute, deps.files);
+    await scope.register(folderRestoreRoute, deps.files);
+    await scope.register(channelRestoreRoute, deps.files);
+    await scope.register(foldersRoute, deps.files);
+    await scope.register(backupsRoutes, deps.files);
+    await scope.register(auditRoute, deps.files);
+    await scope.register(deletedFilesRoute, deps.files);
+    await scope.register(changesRoute, deps.files);
   });
   return app;
 }

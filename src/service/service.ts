@@ -13,7 +13,7 @@ import { DEMO_WALLET, demoOwnerRefusedNotice, demoRefusal, PUBLISHED_WALLET_REFU
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { type FileServices, openFileServices } from '../files/file-services.ts';
 import { buildApp } from '../http/app.ts';
-import { filesRouteDeps } from '../http/channels/deps.ts';
+import { filesRouteDeps } from '../http/channels/support/deps.ts';
 import type { Logger } from '../logging/logger.ts';
 import { openMetadataStore } from '../metadata/open-metadata-store.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AppError } from '../../src/errors/app-error.ts';
 import { checkPrecondition } from '../../src/files/preconditions.ts';
-import { matchPrecondition, uploadPrecondition } from '../../src/http/channels/condition-headers.ts';
+import { matchPrecondition, uploadPrecondition } from '../../src/http/channels/support/condition-headers.ts';
 import type { FileRecord } from '../../src/model/files.ts';
 import { assertContractHeaders, assertProblem } from '../helpers/assertions.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';

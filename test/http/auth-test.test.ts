@@ -72,6 +72,17 @@ for (const engine of ENGINES) {
       assertProblem(await get({ ...headers, 'X-Wallet-Address': newWallet().address }), 401, 'AUTH_ADDRESS_MISMATCH');
     });
 
+    test('a credential in use is answered what each request sent: its X-Wallet-Address, not the one an earlier answer held', async () => {
+      const headers = await signIn(fixture.ownerWallet, domain);
+      const lower = headers['X-WAL'].toLowerCase();
+      for (const walletAddress of [undefined, lower, headers['X-WAL'], undefined, lower, lower]) {
+        const response = await get({ ...headers, 'X-Wallet-Address': walletAddress });
+        assert.equal(response.status, 200, response.body);
+        assert.equal(response.json().allHeaders['X-Wallet-Address'], walletAddress ?? null);
+        assert.equal(response.json().allHeaders['X-SIG'], headers['X-SIG']);
+      }
+    });
+
     test('a member admin: grants, own plus tenant features, only linked channels, owner id', async () => {
       const other = await svc.service.store.createChannel({ tenantId: fixture.tenant.id, name: 'not-linked' });
       const member = await createMemberAdmin(svc.service.store, fixture, {

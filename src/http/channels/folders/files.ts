@@ -1,13 +1,13 @@
 import { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { downloadDisposition } from '../../files/download-disposition.ts';
-import { entityTagOf } from '../../files/preconditions.ts';
-import { uploadContentType } from '../../files/upload-content-type.ts';
-import type { FileRecord } from '../../model/files.ts';
-import { jsonAnswer, PAGE } from '../schemas/answer.ts';
-import { EXAMPLE_FILE, EXAMPLE_FILE_PAGE, EXAMPLE_VERSION_PAGE } from '../schemas/examples.ts';
-import { DOWNLOAD_RESPONSES, DownloadHeaders, documentStreamedUpload } from '../schemas/file-bytes.ts';
+import { downloadDisposition } from '../../../files/download-disposition.ts';
+import { entityTagOf } from '../../../files/preconditions.ts';
+import { uploadContentType } from '../../../files/upload-content-type.ts';
+import type { FileRecord } from '../../../model/files.ts';
+import { jsonAnswer, PAGE } from '../../schemas/answer.ts';
+import { EXAMPLE_FILE, EXAMPLE_FILE_PAGE } from '../../schemas/examples.ts';
+import { DOWNLOAD_RESPONSES, DownloadHeaders, documentStreamedUpload } from '../../schemas/file-bytes.ts';
 import {
   DownloadQuery,
   FileParams,
@@ -18,21 +18,20 @@ import {
   pageOf,
   UploadedFileSchema,
   UploadHeaders,
-  VersionSchema,
-} from '../schemas/files.ts';
-import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
-import { WALLET_OR_SIGNED_LINK_SECURITY, WALLET_SECURITY } from '../schemas/security.ts';
-import { matchesEtag } from '../server/entity-tags.ts';
-import { parseRangeHeader } from './byte-range.ts';
-import { matchPrecondition, uploadPrecondition } from './condition-headers.ts';
-import type { FilesRouteDeps } from './deps.ts';
-import { pageRequestOf } from './page-request.ts';
-import { actorOf, channelOf, filePathOf, folderOf } from './scope.ts';
-import { fileView, versionView } from './views.ts';
+} from '../../schemas/files.ts';
+import { channelErrorResponses, problemResponses } from '../../schemas/problem.ts';
+import { WALLET_OR_SIGNED_LINK_SECURITY, WALLET_SECURITY } from '../../schemas/security.ts';
+import { matchesEtag } from '../../server/entity-tags.ts';
+import { parseRangeHeader } from '../support/byte-range.ts';
+import { actorOf, channelOf, filePathOf, folderOf } from '../support/channel-scope.ts';
+import { matchPrecondition, uploadPrecondition } from '../support/condition-headers.ts';
+import type { FilesRouteDeps } from '../support/deps.ts';
+import { pageRequestOf } from '../support/page-request.ts';
+import { fileView } from '../support/views.ts';
 
 const errors = channelErrorResponses;
 
-/** Upload, download, list, delete and version history of channel files; registered in the channel scope. */
+/** Upload, download, list and delete the files of a folder; registered in the channel scope. */
 export default async function fileRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
   // Uploads are streamed to storage as they arrive, whatever their type: no parser may buffer them.
@@ -42,7 +41,8 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
   app.put(
     '/api/channels/:channelRef/folders/:folderName/files/:filename',
     {
-      config: { permission: 'files:write', swaggerTransform: documentStreamedUpload },
+      preHandler: app.enterChannel({ permission: 'files:write' }),
+      config: { swaggerTransform: documentStreamedUpload },
       schema: {
         operationId: 'uploadFile',
         summary: 'Upload a file (the body is the bytes); a replaced file stays restorable as a version',
@@ -80,8 +80,9 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
   app.get(
     '/api/channels/:channelRef/folders/:folderName/files/:filename',
     {
+      preHandler: app.enterChannel({ permission: 'files:read', signedLinks: true }),
       // HEAD (Fastify's, from this route) answers the same headers without the bytes: documented too.
-      config: { permission: 'files:read', signedLinks: true, swagger: { exposeHeadRoute: true } },
+      config: { swagger: { exposeHeadRoute: true } },
       schema: {
         operationId: 'downloadFile',
         summary: 'Download a file (Range and ETag supported); with ?expires&signature from a signed link, no wallet headers are needed',
@@ -119,7 +120,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
   app.delete(
     '/api/channels/:channelRef/folders/:folderName/files/:filename',
     {
-      config: { permission: 'files:write' },
+      preHandler: app.enterChannel({ permission: 'files:write' }),
       schema: {
         operationId: 'deleteFile',
         summary: 'Delete a file; it stays restorable as a version',
@@ -145,7 +146,7 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
   app.get(
     '/api/channels/:channelRef/folders/:folderName/files',
     {
-      config: { permission: 'files:read' },
+      preHandler: app.enterChannel({ permission: 'files:read' }),
       schema: {
         operationId: 'listFiles',
         summary: 'List the files of a folder',
@@ -159,26 +160,6 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
     async (request) => {
       const page = await deps.files.list(channelOf(request), folderOf(request), pageRequestOf(request.query));
       return { items: page.items.map(fileView), next: page.next };
-    },
-  );
-
-  app.get(
-    '/api/channels/:channelRef/folders/:folderName/files/:filename/versions',
-    {
-      config: { permission: 'files:read' },
-      schema: {
-        operationId: 'listFileVersions',
-        summary: 'Every stored version of a file, newest first',
-        tags: ['files'],
-        security: WALLET_SECURITY,
-        params: FileParams,
-        querystring: PageQuery,
-        response: { 200: jsonAnswer(pageOf(VersionSchema), PAGE, EXAMPLE_VERSION_PAGE), ...errors },
-      },
-    },
-    async (request) => {
-      const page = await deps.files.listVersions(channelOf(request), filePathOf(request), pageRequestOf(request.query));
-      return { items: page.items.map(versionView), next: page.next };
     },
   );
 }

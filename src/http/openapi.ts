@@ -2,12 +2,12 @@ import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
-import { EXAMPLE_OPENAPI_DOCUMENT } from '../schemas/examples.ts';
-import { operationExamples } from '../schemas/operation-examples.ts';
-import { baseErrorResponses, ProblemSchema } from '../schemas/problem.ts';
-import { requiredResponseHeaders } from '../schemas/response-header-shapes.ts';
-import { NO_SECURITY, SECURITY_SCHEMES } from '../schemas/security.ts';
-import { TAGS } from '../schemas/tags.ts';
+import { EXAMPLE_OPENAPI_DOCUMENT } from './schemas/examples.ts';
+import { operationExamples } from './schemas/operation-examples.ts';
+import { baseErrorResponses, ProblemSchema } from './schemas/problem.ts';
+import { requiredResponseHeaders } from './schemas/response-header-shapes.ts';
+import { NO_SECURITY, SECURITY_SCHEMES } from './schemas/security.ts';
+import { TAGS } from './schemas/tags.ts';
 
 /** OpenAPI 3.1: its schemas are JSON Schema (2020-12), so `type: 'null'` and the route schemas carry over as they are. */
 const OPENAPI_VERSION = '3.1.0';

@@ -1,10 +1,10 @@
-import type { AdminNameMap } from '../../files/admin-names.ts';
-import type { AuditEvent } from '../../model/audit.ts';
-import type { BackupRecord } from '../../model/backups.ts';
-import type { Channel } from '../../model/channels.ts';
-import type { FileRecord, FolderSummary } from '../../model/files.ts';
-import type { FileVersion } from '../../model/versions.ts';
-import { formatRfc3339 } from '../../time/rfc3339.ts';
+import type { AdminNameMap } from '../../../files/admin-names.ts';
+import type { AuditEvent } from '../../../model/audit.ts';
+import type { BackupRecord } from '../../../model/backups.ts';
+import type { Channel } from '../../../model/channels.ts';
+import type { FileRecord, FolderSummary } from '../../../model/files.ts';
+import type { FileVersion } from '../../../model/versions.ts';
+import { formatRfc3339 } from '../../../time/rfc3339.ts';
 
 /** Records as the API shows them: ISO times, no internal keys, admins by id and by name. */
 const iso = formatRfc3339;

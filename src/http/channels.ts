@@ -1,15 +1,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { authenticationOf } from '../auth/wallet-auth.ts';
-import { jsonAnswer, PAGE } from '../schemas/answer.ts';
-import { ChannelSchema } from '../schemas/channels.ts';
-import { EXAMPLE_CHANNEL_PAGE } from '../schemas/examples.ts';
-import { PageQuery, pageOf } from '../schemas/files.ts';
-import { authenticatedErrorResponses } from '../schemas/problem.ts';
-import { WALLET_SECURITY } from '../schemas/security.ts';
-import type { FilesRouteDeps } from './deps.ts';
-import { pageRequestOf } from './page-request.ts';
-import { channelView } from './views.ts';
+import { authenticationOf } from './auth/wallet-auth.ts';
+import type { FilesRouteDeps } from './channels/support/deps.ts';
+import { pageRequestOf } from './channels/support/page-request.ts';
+import { channelView } from './channels/support/views.ts';
+import { jsonAnswer, PAGE } from './schemas/answer.ts';
+import { ChannelSchema } from './schemas/channels.ts';
+import { EXAMPLE_CHANNEL_PAGE } from './schemas/examples.ts';
+import { PageQuery, pageOf } from './schemas/files.ts';
+import { authenticatedErrorResponses } from './schemas/problem.ts';
+import { WALLET_SECURITY } from './schemas/security.ts';
 
 /**
  * The caller's own channels. Outside the channel scope: it names no channel, so there is none to

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { EXAMPLE_REFERENCE_PAGE } from '../schemas/examples.ts';
-import { baseErrorResponses } from '../schemas/problem.ts';
-import { NO_SECURITY } from '../schemas/security.ts';
-import { pagePolicy, sendPagePolicy } from '../server/page-policy.ts';
-import { sendStaticFile } from '../server/static-file.ts';
-import { API_REFERENCE_ASSETS_PATH, apiReferenceAssets, missingAsset } from './assets.ts';
+import { API_REFERENCE_ASSETS_PATH, apiReferenceAssets, missingAsset } from './api-reference/assets.ts';
+import { EXAMPLE_REFERENCE_PAGE } from './schemas/examples.ts';
+import { baseErrorResponses } from './schemas/problem.ts';
+import { NO_SECURITY } from './schemas/security.ts';
+import { pagePolicy, sendPagePolicy } from './server/page-policy.ts';
+import { sendStaticFile } from './server/static-file.ts';
 
 /**
  * The strict page policy, but for inline styles: Swagger UI (React) sets style attributes. Scripts

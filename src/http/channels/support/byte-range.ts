@@ -1,5 +1,5 @@
-import type { ByteRange } from '../../blobs/blob-storage.ts';
-import { AppError } from '../../errors/app-error.ts';
+import type { ByteRange } from '../../../blobs/blob-storage.ts';
+import { AppError } from '../../../errors/app-error.ts';
 
 /**
  * One range of a `Range: bytes=…` header, clamped to the file. Undefined means "send it all"

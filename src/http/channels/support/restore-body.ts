@@ -1,5 +1,5 @@
-import { AppError } from '../../errors/app-error.ts';
-import { nameList, plural } from '../server/name-list.ts';
+import { AppError } from '../../../errors/app-error.ts';
+import { nameList, plural } from '../../server/name-list.ts';
 
 /**
  * A restore's body. The contract shows none and its clients send Content-Type: application/json,

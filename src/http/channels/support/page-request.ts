@@ -1,5 +1,5 @@
-import { AppError } from '../../errors/app-error.ts';
-import type { PageRequest } from '../../model/paging.ts';
+import { AppError } from '../../../errors/app-error.ts';
+import type { PageRequest } from '../../../model/paging.ts';
 
 const DEFAULT_LIMIT = 50;
 const MAX_LIMIT = 1000;

@@ -1,17 +1,17 @@
-import { AdminNames } from '../../files/admin-names.ts';
-import type { AuditTrail } from '../../files/audit-trail.ts';
-import type { BackupService } from '../../files/backup-service.ts';
-import { ChannelAccess } from '../../files/channel-access.ts';
-import type { ChannelChanges } from '../../files/channel-changes.ts';
-import type { DeletedFiles } from '../../files/deleted-files.ts';
-import type { FileService } from '../../files/file-service.ts';
-import type { FileServices } from '../../files/file-services.ts';
-import type { FileUrls } from '../../files/file-urls.ts';
-import type { RestoreService } from '../../files/restore-service.ts';
-import type { ScopeRestoreService } from '../../files/scope-restore-service.ts';
-import type { LinkSigner } from '../../files/signed-links.ts';
-import type { AdminNameLookup } from '../../model/admins.ts';
-import type { ChannelLookup, LinkedChannelListing } from '../../model/channels.ts';
+import { AdminNames } from '../../../files/admin-names.ts';
+import type { AuditTrail } from '../../../files/audit-trail.ts';
+import type { BackupService } from '../../../files/backup-service.ts';
+import { ChannelAccess } from '../../../files/channel-access.ts';
+import type { ChannelChanges } from '../../../files/channel-changes.ts';
+import type { DeletedFiles } from '../../../files/deleted-files.ts';
+import type { FileService } from '../../../files/file-service.ts';
+import type { FileServices } from '../../../files/file-services.ts';
+import type { FileUrls } from '../../../files/file-urls.ts';
+import type { RestoreService } from '../../../files/restore-service.ts';
+import type { ScopeRestoreService } from '../../../files/scope-restore-service.ts';
+import type { LinkSigner } from '../../../files/signed-links.ts';
+import type { AdminNameLookup } from '../../../model/admins.ts';
+import type { ChannelLookup, LinkedChannelListing } from '../../../model/channels.ts';
 
 /** What the channel listing, the channel scope and its file, backup, restore and audit routes need: services only. */
 export interface FilesRouteDeps {
