@@ -29,7 +29,7 @@ import { loadConsoleAssets } from './console/assets.ts';
 import consoleRoutes from './console/pages.ts';
 import apiReferenceRoutes from './docs.ts';
 import healthRoute from './healthz.ts';
-import metricsRoute from './metrics/metrics.ts';
+import metricsRoute from './metrics.ts';
 import openapi from './openapi.ts';
 import readinessRoute from './readyz.ts';
 import { BodyIdleGuard } from './server/body-idle-guard.ts';
@@ -65,8 +65,9 @@ const MAX_ENCODED_SEGMENT = 255 * 3;
  * channels/folders/files/restore.ts, /api/channels/{channelRef}/audit by channels/audit.ts and
  * /healthz by healthz.ts; a collection's items are served with it (…/files/{filename}: files.ts).
  * What serves no URL sits where no URL leads: server/ (plumbing), schemas/ (the document's
- * shapes), support/ folders, api-reference/ (Swagger UI's files). The console's pages and
- * /metrics, which the document does not list, keep their own folders (console/, metrics/).
+ * shapes), support/ folders, api-reference/ (Swagger UI's files). /metrics follows the rule
+ * too (metrics.ts) though the document does not list it; the console's pages (/, /console/…)
+ * are console/pages.ts, beside the built files they serve (console/assets.ts).
  * test/http/url-to-file.test.ts holds every path of the OpenAPI document to this rule.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../errors/app-error.ts';
-import type { Metrics } from '../../observability/metrics.ts';
+import { AppError } from '../errors/app-error.ts';
+import type { Metrics } from '../observability/metrics.ts';
 
 /**
  * GET /metrics in Prometheus text format: open like the health checks unless METRICS_TOKEN is
