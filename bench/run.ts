@@ -112,7 +112,7 @@ else if (smoke)
   );
 else
   process.stdout.write(
-    `${await readFile(path.join(ROOT, 'bench/results/latest.md'), 'utf8').catch(() => '')}\nwritten: bench/results/latest.json, bench/results/latest.md, README.md\n`,
+    `${await readFile(path.join(ROOT, 'bench/results/latest.md'), 'utf8').catch(() => '')}\nwritten: bench/results/latest.json, bench/results/latest.md, docs/development.md\n`,
   );
 if (failed.length > 0) {
   process.stderr.write(`failed: ${failed.join(', ')}\n`);
@@ -208,7 +208,8 @@ function markdownTable(rows: (Row & { machine?: Machine })[]): string {
 }
 
 async function updateReadme(table: string): Promise<void> {
-  const file = path.join(ROOT, 'README.md');
+  // The table lives in docs/development.md's Benchmarks section, between its markers.
+  const file = path.join(ROOT, 'docs/development.md');
   const readme = await readFile(file, 'utf8');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';
