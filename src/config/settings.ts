@@ -155,13 +155,13 @@ export const SETTINGS: readonly SettingInfo[] = [
     fallback: 'off',
     meaning: 'messages other than SIWE: off, timestamped or any',
     details:
-      "other messages than SIWE: `off` (refused), `timestamped` (one line holding an ISO-8601 or Unix timestamp within `AUTH_MAX_AGE`, for legacy clients), `any` (any message: a static credential; warned about at start-up; after a sign-out everywhere none of that admin's plain messages works again, see [Signing in](api.md#signing-in))",
+      "other messages than SIWE: `off` (refused), `timestamped` (one line holding an ISO-8601 or Unix timestamp within `AUTH_MAX_AGE`, for legacy clients), `any` (any message: a static credential; warned about at start-up; after a sign-out everywhere none of that admin's plain messages works again, see [Signing in](signing-in.md))",
   },
   {
     name: 'AUTH_REQUIRE_SERVER_NONCE',
     fallback: 'false',
     meaning: 'SIWE nonces must come from GET /api/auth/nonce',
-    details: 'SIWE nonces must be issued by `GET /api/auth/nonce` (signed, not stored: see [Signing in](api.md#signing-in))',
+    details: 'SIWE nonces must be issued by `GET /api/auth/nonce` (signed, not stored: see [Signing in](signing-in.md))',
   },
   {
     name: 'AUTH_NONCE_TTL',
@@ -187,7 +187,7 @@ export const SETTINGS: readonly SettingInfo[] = [
     fallback: '100',
     meaning: 'failed sign-ins a client address may make per minute; then 429',
     details:
-      'failed sign-ins (401) a client address may make per minute; then `429 RATE_LIMITED` with `Retry-After`. It also bounds the contract-wallet checks a client makes the RPC node answer (see [Signing in](api.md#signing-in)). Counted per IPv4 address (an IPv4-mapped IPv6 address `::ffff:a.b.c.d` counts as `a.b.c.d`) and per IPv6 network (`AUTH_FAIL_IPV6_PREFIX`), never per claimed wallet',
+      'failed sign-ins (401) a client address may make per minute; then `429 RATE_LIMITED` with `Retry-After`. It also bounds the contract-wallet checks a client makes the RPC node answer (see [Signing in](signing-in.md)). Counted per IPv4 address (an IPv4-mapped IPv6 address `::ffff:a.b.c.d` counts as `a.b.c.d`) and per IPv6 network (`AUTH_FAIL_IPV6_PREFIX`), never per claimed wallet',
   },
   {
     name: 'AUTH_RECOVERY_THREADS',
@@ -226,7 +226,7 @@ export const SETTINGS: readonly SettingInfo[] = [
     fallback: 'unset',
     meaning: 'JSON-RPC nodes for contract wallets, one per chain: 1=https://…,8453=https://…',
     details:
-      "Ethereum JSON-RPC nodes for contract wallets (EIP-1271, EIP-6492), one per chain: `1=https://…,8453=https://…`; or one bare URL, whose chain is asked of the node (`eth_chainId`) at the first contract-wallet check. A message is checked only on its own chain's node (see [Signing in](api.md#signing-in)); no RPC is called without one",
+      "Ethereum JSON-RPC nodes for contract wallets (EIP-1271, EIP-6492), one per chain: `1=https://…,8453=https://…`; or one bare URL, whose chain is asked of the node (`eth_chainId`) at the first contract-wallet check. A message is checked only on its own chain's node (see [Signing in](signing-in.md)); no RPC is called without one",
   },
   {
     name: 'AUTH_RPC_TIMEOUT',
