@@ -1,23 +1,26 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { builtBin } from '../helpers/bin.ts';
 import { spawnService, waitForOutput } from '../helpers/service-process.ts';
 import { freePort } from '../helpers/test-service.ts';
 
 /*
  * "Every command in every document runs as printed." Each fenced sh/bash block of README.md and
  * docs/*.md is one of:
- *   - run here, as printed, in the project's folder against a service started for its document on
+ *   - run here, as printed, in the project's folder (a copy of links to its entries, with a
+ *     .wallet-admin/ of its own: see projectFolder) against a service started for its document on
  *     a free port with a temp DATA_DIR (the demo data of a first start). The one change: the ports
  *     the documents name (8080, and 8081/8082/4568 of the two-instance example) become free ones,
  *     since this machine is shared and those may be taken. A document's blocks run top to bottom in
  *     one shell, as a reader pastes them into one terminal; a block that starts the service
- *     (`… npm start` alone) runs until it listens, then is stopped;
+ *     (`… npm start` alone) runs until it listens, then is stopped; what a block starts in the
+ *     background, it stops before the document's blocks end;
  *   - named by a mark `<!-- KEY: test/….test.ts … -->` whose test reads this document and that mark
  *     (the README's walk-through, the client's example), or `<!-- ci: .ci/run … -->` when .ci/run
  *     runs each of its commands;
@@ -129,20 +132,18 @@ describe('every sh block of the README and docs/ runs as printed, or says what r
     }
   });
 
-  describe('the blocks run here', () => {
+  // Three documents at a time (each waits on processes starting as much as it computes; more would
+  // only share the 2 cores of a CI machine thinner), each in a project folder of its own, so that what
+  // one writes in .wallet-admin/ (signed headers for its port…) is not another's.
+  describe('the blocks run here', { concurrency: 3 }, () => {
     const dataRoot = { dir: '' };
-    const own = path.join(REPO, '.wallet-admin');
     before(async () => {
+      // Checked before any block runs `npm start`, whose build, were dist/ out of date, would empty it
+      // under the services of the other documents.
+      builtBin();
       dataRoot.dir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-doc-commands-'));
-      // The blocks write .wallet-admin/ in the project's folder, as a reader's do: a developer's own is put back after.
-      if (existsSync(own)) await rename(own, path.join(dataRoot.dir, 'kept-wallet-admin'));
     });
-    after(async () => {
-      await rm(own, { recursive: true, force: true });
-      const kept = path.join(dataRoot.dir, 'kept-wallet-admin');
-      if (existsSync(kept)) await rename(kept, own);
-      await rm(dataRoot.dir, { recursive: true, force: true });
-    });
+    after(() => rm(dataRoot.dir, { recursive: true, force: true }));
 
     for (const doc of DOCS) {
       const blocks = blocksOf(doc).filter((b) => kindOf(b).run === 'here' || kindOf(b).run === 'starts-service');
@@ -152,24 +153,27 @@ describe('every sh block of the README and docs/ runs as printed, or says what r
         for (const port of DOC_PORTS) ports.set(port, String(await freePort()));
         const swap = (text: string) => text.replace(/\b(8080|8081|8082|4568)\b/g, (port) => ports.get(port)!);
         const dataDir = path.join(dataRoot.dir, doc.replaceAll('/', '-'), 'data');
+        const project = await projectFolder(path.join(dataRoot.dir, doc.replaceAll('/', '-'), 'project'));
         const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dataRoot.dir, DATA_DIR: dataDir, PORT: ports.get('8080')! };
 
         for (const block of blocks.filter((b) => kindOf(b).run === 'starts-service')) {
           // Its own DATA_DIR: the blocks below get a service of their own with the demo data.
-          const started = await runUntil(swap(block.text), { ...env, DATA_DIR: `${dataDir}-started` }, /listening on/);
+          const started = await runUntil(swap(block.text), { ...env, DATA_DIR: `${dataDir}-started` }, project, /listening on/);
           assert.ok(started.matched, `${block.doc}:${block.line} did not start:\n${started.output}`);
         }
 
         const service = spawnService({ ...env });
         t.after(() => service.stop());
-        await waitForOutput(service, /listening on/);
+        await waitForOutput(service, /listening on/, 60_000);
 
         const runnable = blocks.filter((b) => kindOf(b).run === 'here');
         const script = runnable.map((b, i) => `echo '@@block ${i}@@'\n${swap(b.text)}\n`).join('');
-        const { code, stdout, stderr } = await runBash(script, env);
+        const { code, stdout, stderr, leftRunning } = await runBash(script, env, project);
         const reached = [...stdout.matchAll(/^@@block (\d+)@@$/gm)].length - 1;
         const failed = runnable[Math.max(reached, 0)]!;
         assert.equal(code, 0, `${failed.doc}:${failed.line} failed (exit ${code}):\n${stdout.slice(-3000)}\n${stderr.slice(-3000)}`);
+        // What a block starts in the background, it stops: a reader's terminal keeps nothing running (or a port taken).
+        assert.equal(leftRunning, '', `${doc}: its blocks ended leaving running:\n${leftRunning}`);
 
         // curl -sS answers 0 for a 4xx or 5xx too: a problem in the output must be one the block
         // itself names (a comment with its code), else the command did not do what it shows.
@@ -189,33 +193,91 @@ describe('every sh block of the README and docs/ runs as printed, or says what r
   });
 });
 
-/** bash -euo pipefail in the project's folder with stdin closed, in its own process group (stopped whole). */
-function runBash(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+interface BashResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** What the script started and left running when it ended (`ps` lines), stopped since: '' when nothing. */
+  leftRunning: string;
+}
+
+/**
+ * The project's folder as a reader has it, but with a .wallet-admin/ of its own: every other entry
+ * of the project links to the project's (node_modules, bin, dist, docs, packages…), so `npm exec`,
+ * `npm run` and ./bin/… find the project, and what the blocks write elsewhere lands in the project.
+ */
+async function projectFolder(folder: string): Promise<string> {
+  await mkdir(folder, { recursive: true });
+  for (const entry of readdirSync(REPO)) {
+    if (entry !== '.wallet-admin') await symlink(path.join(REPO, entry), path.join(folder, entry));
+  }
+  return folder;
+}
+
+/**
+ * bash -euo pipefail in `cwd` with stdin closed, in its own process group. Its end is bash's exit,
+ * not the end of its output: a process a block started in the background and did not stop holds
+ * the output open (an `npm exec` killed leaves what it ran), and would hold this test until the
+ * timeout. Such a process is named in `leftRunning`, then the group is killed.
+ */
+function runBash(script: string, env: Record<string, string>, cwd: string): Promise<BashResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const group = child.pid!;
     let stdout = '';
     let stderr = '';
-    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 120_000);
+    const closed = new Promise((resolveClosed) => child.on('close', resolveClosed));
+    const timer = setTimeout(() => killGroup(group), 120_000);
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => {
+    child.on('exit', async (code) => {
       clearTimeout(timer);
-      // Whatever a block left running in the background (it should have stopped it) goes with it.
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // the group is gone already
-      }
-      resolve({ code, stdout, stderr });
+      const leftRunning = await stillRunning(group);
+      killGroup(group);
+      await closed;
+      resolve({ code, stdout, stderr, leftRunning });
     });
   });
 }
 
+/** The processes of a group still running, as `ps` lines, once those on their way out (up to a second) are gone: '' when none. */
+async function stillRunning(group: number): Promise<string> {
+  for (let waited = 0; waited < 1000; waited += 50) {
+    try {
+      process.kill(-group, 0);
+    } catch {
+      return '';
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  // An exited process nobody reaped (a zombie: here PID 1 may not reap orphans) runs nothing.
+  const ps = spawnSync('ps', ['-eo', 'pgid=,pid=,stat=,args='], { encoding: 'utf8' }).stdout;
+  return ps
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([pgid, , stat]) => pgid === String(group) && !stat!.startsWith('Z'))
+    .map((fields) => fields.join(' '))
+    .join('\n');
+}
+
+function killGroup(group: number): void {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // the group is gone already
+  }
+}
+
 /** Runs a block that does not end by itself (a service) until its output matches, then stops its process group. */
-function runUntil(script: string, env: Record<string, string>, pattern: RegExp): Promise<{ matched: boolean; output: string }> {
+function runUntil(
+  script: string,
+  env: Record<string, string>,
+  cwd: string,
+  pattern: RegExp,
+): Promise<{ matched: boolean; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let output = '';
     let matched = false;
     const stop = () => {
