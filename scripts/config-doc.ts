@@ -29,7 +29,7 @@ export function acceptedValues(setting: SettingInfo): string | undefined {
     loadConfig(env);
     return undefined;
   } catch (error) {
-    // Anything but a ConfigError (HOST's is a TypeError from new URL) says nothing readable.
+    // Anything but a ConfigError says nothing readable.
     if (!(error instanceof ConfigError)) return undefined;
     const problem = error.problems.find((p) => p.startsWith(`${setting.name} `));
     if (!problem) return undefined;
