@@ -112,7 +112,7 @@ else if (smoke)
   );
 else
   process.stdout.write(
-    `${await readFile(path.join(ROOT, 'bench/results/latest.md'), 'utf8').catch(() => '')}\nwritten: bench/results/latest.json, bench/results/latest.md, README.md\n`,
+    `${await readFile(path.join(ROOT, 'bench/results/latest.md'), 'utf8').catch(() => '')}\nwritten: bench/results/latest.json, bench/results/latest.md, docs/development.md\n`,
   );
 if (failed.length > 0) {
   process.stderr.write(`failed: ${failed.join(', ')}\n`);
@@ -174,7 +174,7 @@ async function record(newRows: Row[]): Promise<void> {
   await writeFile(file, `${JSON.stringify({ machine, rows: merged }, null, 2)}\n`);
   const table = markdownTable(merged);
   await writeFile(path.join(directory, 'latest.md'), table);
-  await updateReadme(table);
+  await updateDevelopmentDoc(table);
 }
 
 function markdownTable(rows: (Row & { machine?: Machine })[]): string {
@@ -207,11 +207,12 @@ function markdownTable(rows: (Row & { machine?: Machine })[]): string {
   return lines.join('\n');
 }
 
-async function updateReadme(table: string): Promise<void> {
-  const file = path.join(ROOT, 'README.md');
-  const readme = await readFile(file, 'utf8');
+async function updateDevelopmentDoc(table: string): Promise<void> {
+  // The table lives in docs/development.md's Benchmarks section, between its markers.
+  const file = path.join(ROOT, 'docs/development.md');
+  const doc = await readFile(file, 'utf8');
   const start = '<!-- bench:start -->';
   const end = '<!-- bench:end -->';
-  if (!readme.includes(start) || !readme.includes(end)) return;
-  await writeFile(file, `${readme.slice(0, readme.indexOf(start) + start.length)}\n${table}${readme.slice(readme.indexOf(end))}`);
+  if (!doc.includes(start) || !doc.includes(end)) return;
+  await writeFile(file, `${doc.slice(0, doc.indexOf(start) + start.length)}\n${table}${doc.slice(doc.indexOf(end))}`);
 }

@@ -166,7 +166,7 @@ export async function buildAll() {
  * What the build reads: when none of it changed since the last build, the build does nothing. Not
  * only quicker: `npm exec -- wallet-admin` with an empty npm cache installs this folder and runs its
  * `prepare`, and a build empties dist/ first, under a service running from it beside (the CLI beside
- * a running service is what the README shows), whose next lazy import would then find no chunk.
+ * a running service is what the README's walk-through and docs/operations.md show), whose next lazy import would then find no chunk.
  */
 const BUILD_INPUTS = ['src', 'scripts/bundles.mjs', 'scripts/build.mjs', 'package-lock.json'];
 const BUILD_STAMP = `${REPO_ROOT}dist/.build-stamp.json`;

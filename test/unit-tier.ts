@@ -39,6 +39,7 @@ const UNIT_FILES = [
   'console/console-bundle.test.ts',
   'console/console-serving.test.ts',
   'demo/demo-seed.test.ts',
+  'docs/configuration-doc.test.ts',
   'files/channel-access.test.ts',
   'files/concurrent-restores.test.ts',
   'files/conditional-writes.test.ts',

@@ -174,7 +174,7 @@ function describeCost(cost: BackupCost): string {
 /** big / small for one figure; 0 against 0 is no growth. */
 const growth = (big: number, small: number) => (small === 0 ? (big === 0 ? 1 : Number.POSITIVE_INFINITY) : big / small);
 
-/** The figures of the previous release (a row per file per backup), from the README's table before backups became instants. */
+/** The figures of the previous release (a row per file per backup), from the benchmark table (the README's then, docs/development.md's now) before backups became instants. */
 const BEFORE_INSTANTS = 'before (a row per file): 1626 ms, 15.16 MiB written';
 const MAX_GROWTH = 1.5;
 const MAX_BACKUP_MS = 100;

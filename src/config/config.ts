@@ -1,8 +1,9 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { type RpcNode, readChainIds, readRpcNodes } from './chain-settings.ts';
 import { type Env, EnvReader } from './env-readers.ts';
-import { redactUrl } from './redaction.ts';
+import { redactUrl, shownValue } from './redaction.ts';
 
 export type PlainMessagePolicy = 'off' | 'timestamped' | 'any';
 export const PLAIN_MESSAGE_POLICIES: readonly PlainMessagePolicy[] = ['off', 'timestamped', 'any'];
@@ -257,10 +258,28 @@ function checkS3Timeout({ storage, limits }: Config, problems: string[]): void {
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;
 
+/** Dot-separated labels of letters, digits, '-' and '_' (a container's name may hold one), a final dot allowed. */
+const HOST_NAME = /^(?=.{1,254}$)[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?$/i;
+
+/**
+ * HOST, what the service listens on and, without PUBLIC_BASE_URL, the host of its base URL: an IP
+ * address (IPv6 without brackets; no zone, which a URL cannot hold) or a host name a URL can hold
+ * (not 999.1.1.1, which a URL reads as an IPv4 address out of range).
+ */
+function readHost(read: EnvReader): string {
+  const host = read.string('HOST', DEFAULT_HOST);
+  const family = isIP(host);
+  if (family !== 0 ? !host.includes('%') : HOST_NAME.test(host) && URL.canParse(`http://${host}/`)) return host;
+  read.problems.push(
+    `HOST must be an IP address or a host name without scheme, port or brackets, such as 0.0.0.0, ::, 127.0.0.1 or admin.internal (got ${shownValue('HOST', host)})`,
+  );
+  return DEFAULT_HOST;
+}
+
 /** Reads and validates every setting once; throws ConfigError naming each bad value. */
 export function loadConfig(env: Env = process.env): Config {
   const read = new EnvReader(env);
-  const host = read.string('HOST', DEFAULT_HOST);
+  const host = readHost(read);
   const port = read.integer('PORT', DEFAULT_PORT, 0, 65535);
   const publicBase = read.url('PUBLIC_BASE_URL', ['http:', 'https:']);
   const urlHost = host.includes(':') ? `[${host}]` : host;

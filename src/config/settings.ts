@@ -1,100 +1,338 @@
 /**
  * Every setting the service reads, with its default as people read it and what it means in one
- * line: what `wallet-admin serve --help` prints. config.ts reads them; a test keeps this list, the
- * names config.ts reads and README's configuration table in agreement, so none can drift alone.
+ * line: what `wallet-admin serve --help` prints; `details` is the longer account that
+ * docs/configuration.md is generated from (scripts/config-doc.ts). config.ts reads them; tests keep
+ * this list, the names config.ts reads and docs/configuration.md in agreement, so none can drift alone.
  */
 export interface SettingInfo {
   name: string;
-  /** The default as written in README's table ("unset" when absent means off). */
+  /** The default as written in docs/configuration.md ("unset" when absent means off). */
   fallback: string;
+  /** One line, for `serve --help`. */
   meaning: string;
+  /** Markdown for docs/configuration.md when one line does not say enough; links are relative to docs/. */
+  details?: string;
 }
 
 export const SETTINGS: readonly SettingInfo[] = [
-  { name: 'HOST', fallback: '127.0.0.1', meaning: 'the address the service listens on' },
-  { name: 'PORT', fallback: '8080', meaning: 'the port the service listens on' },
-  { name: 'DATA_DIR', fallback: './data', meaning: 'embedded metadata (metadata.sqlite) and file storage (storage/)' },
+  {
+    name: 'HOST',
+    fallback: '127.0.0.1',
+    meaning: 'the address the service listens on',
+  },
+  {
+    name: 'PORT',
+    fallback: '8080',
+    meaning: 'the port the service listens on',
+  },
+  {
+    name: 'DATA_DIR',
+    fallback: './data',
+    meaning: 'embedded metadata (metadata.sqlite) and file storage (storage/)',
+    details:
+      'embedded metadata (`metadata.sqlite`) and file storage (`storage/`), created if missing. `serve` checks at start-up, by writing a file and removing it, that it can write what it keeps there (the directory, `metadata.sqlite`, `locks/`, `storage/` and the folders directly under it); otherwise it stops with exit code 1 and names the path and the cause: `wallet-admin: DATA_DIR /srv/data is not writable (EACCES: permission denied): cannot write a file in /srv/data/storage. …`. There is no read-only mode',
+  },
   {
     name: 'PUBLIC_BASE_URL',
     fallback: 'http://HOST:PORT',
     meaning: "the service's public address, for absolute URLs and the default auth domain",
+    details: "the service's public address, for absolute URLs and the default auth domain",
   },
-  { name: 'DATABASE_URL', fallback: 'unset', meaning: 'postgres://… to keep metadata in PostgreSQL (12 or later) instead of SQLite' },
-  { name: 'LOG_LEVEL', fallback: 'info', meaning: 'fatal, error, warn, info, debug, trace or silent; JSON lines on standard output' },
-  { name: 'NODE_ENV', fallback: 'unset', meaning: 'production: no demo data on a first start' },
-  { name: 'REQUEST_TIMEOUT', fallback: '30', meaning: 'seconds the request line and headers may take to arrive' },
-  { name: 'BODY_IDLE_TIMEOUT', fallback: '30', meaning: 'seconds a request body may stop arriving' },
-  { name: 'MAX_HEADER_BYTES', fallback: '16384', meaning: 'request line and headers together; beyond it 431' },
-  { name: 'MAX_JSON_BYTES', fallback: '1048576', meaning: 'JSON request bodies; beyond it 413' },
-  { name: 'KEEP_ALIVE_TIMEOUT', fallback: '72', meaning: 'seconds an idle kept-alive connection stays open' },
-  { name: 'MAX_CONNECTIONS', fallback: '10000', meaning: 'open connections at once; beyond it new ones are closed' },
+  {
+    name: 'DATABASE_URL',
+    fallback: 'unset',
+    meaning: 'postgres://… to keep metadata in PostgreSQL (12 or later) instead of SQLite',
+    details: '`postgres://…` to keep metadata in PostgreSQL (12 or later) instead of SQLite',
+  },
+  {
+    name: 'LOG_LEVEL',
+    fallback: 'info',
+    meaning: 'fatal, error, warn, info, debug, trace or silent; JSON lines on standard output',
+    details:
+      '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; logs are JSON lines (pino) on standard output, one per answered request at `info` (its cost is a row of the [benchmarks](development.md#benchmarks)). Credentials never reach them: no `X-SIG` or `X-MES`, no link signature (a query parameter whose decoded name is `signature`, however it is spelt: `%73ignature=`…), no password or secret of a setting. Lines are written in batches (at once when 64 KiB are pending, else within 250 ms); when the reader of the output goes away (`npm start | head`) the lines are dropped and the service goes on',
+  },
+  {
+    name: 'NODE_ENV',
+    fallback: 'unset',
+    meaning: 'production: no demo data on a first start',
+    details:
+      "`production` disables the demo data of the first start (so does a `HOST`, `PUBLIC_BASE_URL` or `AUTH_DOMAINS` entry that is not loopback, or any `TRUST_PROXY`), and with it the published development wallet's sign-ins (see the [first start](../README.md#the-first-start))",
+  },
+  {
+    name: 'REQUEST_TIMEOUT',
+    fallback: '30',
+    meaning: 'seconds the request line and headers may take to arrive',
+    details:
+      "seconds the request line and headers may take to arrive; then `408 REQUEST_TIMEOUT` and the connection closes. A body has no overall deadline, so an upload's size does not depend on the line's speed",
+  },
+  {
+    name: 'BODY_IDLE_TIMEOUT',
+    fallback: '30',
+    meaning: 'seconds a request body may stop arriving',
+    details:
+      'seconds a request body may stop arriving (no byte from the client while the service waits for one); then `408 REQUEST_TIMEOUT` if no answer has begun, the connection closes and nothing of the body is stored. A body that keeps arriving is never cut; `MAX_CONNECTIONS` bounds how many may trickle at once, `MAX_JSON_BYTES` and `MAX_FILE_BYTES` how much each may send',
+  },
+  {
+    name: 'MAX_HEADER_BYTES',
+    fallback: '16384',
+    meaning: 'request line and headers together; beyond it 431',
+    details: "request line and headers together (a sign-in's headers are about 1.5 KB); beyond it `431 HEADERS_TOO_LARGE`",
+  },
+  {
+    name: 'MAX_JSON_BYTES',
+    fallback: '1048576',
+    meaning: 'JSON request bodies; beyond it 413',
+    details: "JSON request bodies (the API's are a few hundred bytes); beyond it `413 PAYLOAD_TOO_LARGE`",
+  },
+  {
+    name: 'KEEP_ALIVE_TIMEOUT',
+    fallback: '72',
+    meaning: 'seconds an idle kept-alive connection stays open',
+    details:
+      'seconds an idle kept-alive connection stays open (above the 60 s idle timeout of common load balancers). A request asking for an `Upgrade` (the service takes none) is answered as usual, with `Connection: close`',
+  },
+  {
+    name: 'MAX_CONNECTIONS',
+    fallback: '10000',
+    meaning: 'open connections at once; beyond it new ones are closed',
+    details: 'open connections at once; beyond it new connections are closed unanswered',
+  },
   {
     name: 'SHUTDOWN_TIMEOUT',
     fallback: '10',
     meaning: 'seconds a SIGTERM or SIGINT lets requests in flight finish; then they are cut and the service exits',
+    details:
+      'seconds (0–3600) a `SIGTERM` or `SIGINT` lets the requests in flight finish: the service stops accepting connections at once, and at the deadline cuts those still open (an upload cut midway stores nothing), closes its stores and exits. A second signal exits at once (exit code 1)',
   },
   {
     name: 'CORS_ORIGINS',
     fallback: 'none',
     meaning: 'origins allowed to call from a browser (https://app.example.com, https://*.example.com)',
+    details: 'origins allowed to call from a browser: `https://app.example.com`, `https://*.example.com`',
   },
   {
     name: 'CORS_EXTRA_ALLOW_HEADERS',
     fallback: 'none',
     meaning: "request headers a page of another origin may send besides the contract's, e.g. If-Match,If-None-Match",
+    details:
+      "request headers a page of another origin may send besides the contract's list, appended to `Access-Control-Allow-Headers` (and allowed in preflights): `If-Match,If-None-Match` for conditional writes, `Tus-Resumable,Upload-Length,Upload-Offset` for tus. Same-origin pages (the console) need nothing",
   },
   {
     name: 'CORS_EXTRA_EXPOSE_HEADERS',
     fallback: 'none',
     meaning: "response headers a page of another origin may read besides the contract's, e.g. ETag,X-Kept-Version-Id",
+    details:
+      "response headers a page of another origin may read besides the contract's list, appended to `Access-Control-Expose-Headers`: `ETag` (an upload's tag, for the next `If-Match`), `X-Kept-Version-Id` (a restore's undo), `Location,Upload-Offset` for tus",
   },
   {
     name: 'AUTH_DOMAINS',
     fallback: 'host of PUBLIC_BASE_URL; on a loopback HOST without it, also 127.0.0.1:PORT and localhost:PORT',
     meaning: 'domains a SIWE message may sign in to, each host[:port], optionally with its scheme',
+    details:
+      'domains a SIWE message may sign in to (comma-separated): the host of `PUBLIC_BASE_URL`, port included, and without `PUBLIC_BASE_URL` on a loopback `HOST` (`127.0.0.1`, `::1`, `localhost`) also `127.0.0.1:PORT` and `localhost:PORT`, as a browser on this machine may open either. Each `host[:port]` or with the scheme a message naming it may carry (`https://admin.example.com`); without a scheme, the scheme of `PUBLIC_BASE_URL`. A message without a scheme is accepted on any of them',
   },
-  { name: 'AUTH_CHAIN_IDS', fallback: 'any', meaning: 'chain ids a SIWE message may name (its Chain ID), e.g. 1,8453' },
-  { name: 'AUTH_CLOCK_SKEW', fallback: '30', meaning: 'seconds of slack on issued-at, expiration and not-before' },
-  { name: 'AUTH_MAX_AGE', fallback: '86400', meaning: 'the longest (seconds) a signed message authenticates, counted from its Issued At' },
-  { name: 'AUTH_PLAIN_MESSAGES', fallback: 'off', meaning: 'messages other than SIWE: off, timestamped or any' },
-  { name: 'AUTH_REQUIRE_SERVER_NONCE', fallback: 'false', meaning: 'SIWE nonces must come from GET /api/auth/nonce' },
-  { name: 'AUTH_NONCE_TTL', fallback: '600', meaning: 'seconds an issued nonce may wait for its message' },
-  { name: 'AUTH_CACHE_SIZE', fallback: '10000', meaning: 'verified signatures (and principal lookups) kept in memory' },
-  { name: 'AUTH_STATE_REFRESH', fallback: '2', meaning: 'seconds (at most 5) a cached admin record or revocation may be stale' },
-  { name: 'AUTH_FAIL_LIMIT', fallback: '100', meaning: 'failed sign-ins a client address may make per minute; then 429' },
+  {
+    name: 'AUTH_CHAIN_IDS',
+    fallback: 'any',
+    meaning: 'chain ids a SIWE message may name (its Chain ID), e.g. 1,8453',
+    details: 'chain ids a SIWE message may name (its `Chain ID`), e.g. `1,8453`; another is `401 AUTH_CHAIN_NOT_ALLOWED`',
+  },
+  {
+    name: 'AUTH_CLOCK_SKEW',
+    fallback: '30',
+    meaning: 'seconds of slack on issued-at, expiration and not-before',
+    details: 'slack on issued-at, expiration and not-before',
+  },
+  {
+    name: 'AUTH_MAX_AGE',
+    fallback: '86400',
+    meaning: 'the longest (seconds) a signed message authenticates, counted from its Issued At',
+    details:
+      "the longest a signed message authenticates, counted from its `Issued At` (or a timestamped plain message's timestamp): an `Expiration Time` may shorten it, never lengthen it",
+  },
+  {
+    name: 'AUTH_PLAIN_MESSAGES',
+    fallback: 'off',
+    meaning: 'messages other than SIWE: off, timestamped or any',
+    details:
+      "other messages than SIWE: `off` (refused), `timestamped` (one line holding an ISO-8601 or Unix timestamp within `AUTH_MAX_AGE`, for legacy clients), `any` (any message: a static credential; warned about at start-up; after a sign-out everywhere none of that admin's plain messages works again, see [Signing in](signing-in.md))",
+  },
+  {
+    name: 'AUTH_REQUIRE_SERVER_NONCE',
+    fallback: 'false',
+    meaning: 'SIWE nonces must come from GET /api/auth/nonce',
+    details: 'SIWE nonces must be issued by `GET /api/auth/nonce` (signed, not stored: see [Signing in](signing-in.md))',
+  },
+  {
+    name: 'AUTH_NONCE_TTL',
+    fallback: '600',
+    meaning: 'seconds an issued nonce may wait for its message',
+    details: 'how long an issued nonce may wait for its message',
+  },
+  {
+    name: 'AUTH_CACHE_SIZE',
+    fallback: '10000',
+    meaning: 'verified signatures (and principal lookups) kept in memory',
+    details: 'verified signatures (and principal lookups) kept in memory',
+  },
+  {
+    name: 'AUTH_STATE_REFRESH',
+    fallback: '2',
+    meaning: 'seconds (at most 5) a cached admin record or revocation may be stale',
+    details:
+      'how stale (at most 5) a cached admin record or the revocations held in memory may be; changes made elsewhere (CLI, other instances: logouts, log out everywhere, suspensions, permissions) are in force within this',
+  },
+  {
+    name: 'AUTH_FAIL_LIMIT',
+    fallback: '100',
+    meaning: 'failed sign-ins a client address may make per minute; then 429',
+    details:
+      'failed sign-ins (401) a client address may make per minute; then `429 RATE_LIMITED` with `Retry-After`. It also bounds the contract-wallet checks a client makes the RPC node answer (see [Signing in](signing-in.md)). Counted per IPv4 address (an IPv4-mapped IPv6 address `::ffff:a.b.c.d` counts as `a.b.c.d`) and per IPv6 network (`AUTH_FAIL_IPV6_PREFIX`), never per claimed wallet',
+  },
   {
     name: 'AUTH_RECOVERY_THREADS',
     fallback: 'one per core beyond the first, at most 4',
     meaning: 'worker threads that check new sign-ins off the event loop; 0: on it',
+    details:
+      'worker threads that check new sign-ins (the message, its hashes and the secp256k1 recovery) off the event loop, so that a burst of new signatures never holds the other requests; `0` checks them on the event loop',
   },
-  { name: 'AUTH_FAIL_IPV6_PREFIX', fallback: '64', meaning: "prefix length (1-128) under which an IPv6 client's failures count together" },
-  { name: 'TRUST_PROXY', fallback: 'none', meaning: 'proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client' },
-  { name: 'METRICS_TOKEN', fallback: 'unset', meaning: 'when set, GET /metrics needs Authorization: Bearer <token>' },
-  { name: 'REDIS_URL', fallback: 'unset', meaning: 'redis://… to share the failure counts between instances' },
-  { name: 'AUTH_RPC_URL', fallback: 'unset', meaning: 'JSON-RPC nodes for contract wallets, one per chain: 1=https://…,8453=https://…' },
-  { name: 'AUTH_RPC_TIMEOUT', fallback: '5', meaning: 'seconds one RPC call may take, its wait for a turn included' },
-  { name: 'AUTH_RPC_CONCURRENCY', fallback: '8', meaning: 'RPC calls in flight at once, all chains together' },
-  { name: 'STORAGE', fallback: 'disk', meaning: 'where file bytes live: disk (DATA_DIR/storage) or s3' },
-  { name: 'S3_ENDPOINT', fallback: 'unset', meaning: 'the S3 endpoint for STORAGE=s3 (unset: AWS)' },
-  { name: 'S3_BUCKET', fallback: 'unset', meaning: 'the bucket for STORAGE=s3 (credentials from the standard AWS_* variables)' },
-  { name: 'S3_REGION', fallback: 'us-east-1', meaning: "the bucket's region" },
-  { name: 'S3_FORCE_PATH_STYLE', fallback: 'false', meaning: 'path-style bucket URLs (MinIO and other S3-compatible stores)' },
+  {
+    name: 'AUTH_FAIL_IPV6_PREFIX',
+    fallback: '64',
+    meaning: "prefix length (1-128) under which an IPv6 client's failures count together",
+    details:
+      "the prefix length (1–128) under which an IPv6 client's failures count together: a client holding a /64 cannot rotate through its addresses for fresh attempts. `128` counts per address; every spelling of an address is the same one",
+  },
+  {
+    name: 'TRUST_PROXY',
+    fallback: 'none',
+    meaning: 'proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client',
+    details: 'proxies (addresses or CIDR ranges) whose `X-Forwarded-For` names the client; otherwise the peer address counts',
+  },
+  {
+    name: 'METRICS_TOKEN',
+    fallback: 'unset',
+    meaning: 'when set, GET /metrics needs Authorization: Bearer <token>',
+    details: 'when set, `GET /metrics` needs `Authorization: Bearer <token>`',
+  },
+  {
+    name: 'REDIS_URL',
+    fallback: 'unset',
+    meaning: 'redis://… to share the failure counts between instances',
+    details: '`redis://…` to share the failure counts between instances (in-process otherwise)',
+  },
+  {
+    name: 'AUTH_RPC_URL',
+    fallback: 'unset',
+    meaning: 'JSON-RPC nodes for contract wallets, one per chain: 1=https://…,8453=https://…',
+    details:
+      "Ethereum JSON-RPC nodes for contract wallets (EIP-1271, EIP-6492), one per chain: `1=https://…,8453=https://…`; or one bare URL, whose chain is asked of the node (`eth_chainId`) at the first contract-wallet check. A message is checked only on its own chain's node (see [Signing in](signing-in.md)); no RPC is called without one",
+  },
+  {
+    name: 'AUTH_RPC_TIMEOUT',
+    fallback: '5',
+    meaning: 'seconds one RPC call may take, its wait for a turn included',
+    details: 'seconds one RPC call may take, its wait for a turn included; then `503 CONTRACT_WALLET_UNAVAILABLE`',
+  },
+  {
+    name: 'AUTH_RPC_CONCURRENCY',
+    fallback: '8',
+    meaning: 'RPC calls in flight at once, all chains together',
+    details:
+      'RPC calls in flight at once, all chains together; four times as many may wait, and more get `503 CONTRACT_WALLET_UNAVAILABLE` at once',
+  },
+  {
+    name: 'STORAGE',
+    fallback: 'disk',
+    meaning: 'where file bytes live: disk (DATA_DIR/storage) or s3',
+    details:
+      'where file bytes live: `disk` (`DATA_DIR/storage`) or `s3` (a bucket of AWS S3, MinIO, R2, Ceph…; backups and restores are server-side copies checked against the sha256 kept in object metadata)',
+  },
+  {
+    name: 'S3_ENDPOINT',
+    fallback: 'unset',
+    meaning: 'the S3 endpoint for STORAGE=s3 (unset: AWS)',
+  },
+  {
+    name: 'S3_BUCKET',
+    fallback: 'unset',
+    meaning: 'the bucket for STORAGE=s3 (credentials from the standard AWS_* variables)',
+    details:
+      'the bucket for `STORAGE=s3`; credentials from the standard `AWS_*` variables. Checksums are sent only where S3 requires them, which S3-compatible servers accept',
+  },
+  {
+    name: 'S3_REGION',
+    fallback: 'us-east-1',
+    meaning: "the bucket's region",
+  },
+  {
+    name: 'S3_FORCE_PATH_STYLE',
+    fallback: 'false',
+    meaning: 'path-style bucket URLs (MinIO and other S3-compatible stores)',
+  },
   {
     name: 'S3_TIMEOUT',
     fallback: '60',
     meaning: 'seconds (at least BODY_IDLE_TIMEOUT) a request to the store may wait to connect or go without a byte; then 503',
+    details:
+      "seconds (at least `BODY_IDLE_TIMEOUT`, since an upload's connection to the store idles while its body pauses) one request to the store may wait to connect, or go without a byte either way; then it fails and the AWS SDK tries again, up to 3 attempts. A store that accepts connections and never answers thus turns a download into `503 STORAGE_UNAVAILABLE` after about 3 × `S3_TIMEOUT`, an upload (which then also tries to remove its temporary object) after about 6 ×, and the file's lock is let go, nothing changed. No bound on a whole transfer: a large one that keeps moving is never cut",
   },
-  { name: 'S3_PUBLIC_BASE_URL', fallback: 'unset', meaning: "with STORAGE=s3: where the bucket's objects can be read without credentials" },
-  { name: 'MAX_FILE_BYTES', fallback: '1073741824', meaning: 'largest upload; larger bodies get 413 and change nothing' },
-  { name: 'FILE_URL_SIGNING', fallback: 'false', meaning: 'true: restores answer a link that downloads without wallet headers' },
+  {
+    name: 'S3_PUBLIC_BASE_URL',
+    fallback: 'unset',
+    meaning: "with STORAGE=s3: where the bucket's objects can be read without credentials",
+    details:
+      "with `STORAGE=s3`: where the bucket's objects can be read without credentials (a CDN or a public bucket, e.g. `https://files.example.com`). Every live file then also has a public copy at `files/<channelId>/<folder>/<filename>` in the bucket, which each upload, restore and delete brings in line right after it commits (queued in its transaction; one the store failed is retried every minute), and restores answer `S3_PUBLIC_BASE_URL/files/<channelId>/<folder>/<filename>`, percent-encoded. The service itself never reads the copies",
+  },
+  {
+    name: 'MAX_FILE_BYTES',
+    fallback: '1073741824',
+    meaning: 'largest upload; larger bodies get 413 and change nothing',
+    details: 'largest upload (1 GiB); larger bodies get 413 and change nothing',
+  },
+  {
+    name: 'FILE_URL_SIGNING',
+    fallback: 'false',
+    meaning: 'true: restores answer a link that downloads without wallet headers',
+    details:
+      "`true`: restores answer a link that downloads without wallet headers until `FILE_URL_TTL` passes: on disk the service's own URL signed with `FILE_URL_SECRET`; with `STORAGE=s3` a presigned GET of the object (the store serves the bytes, with the stored type and the service's `Content-Disposition`), which wins over `S3_PUBLIC_BASE_URL`",
+  },
   {
     name: 'FILE_URL_SECRET',
     fallback: 'unset',
     meaning: 'HMAC-SHA256 key of signed links, at least 32 characters, the same on every instance',
+    details:
+      "HMAC-SHA256 key of the service's signed links, at least 32 characters, the same on every instance (required with signing on disk; not needed for presigned S3 links)",
   },
-  { name: 'FILE_URL_TTL', fallback: '3600', meaning: 'seconds a signed link lives' },
-  { name: 'BACKUP_INTERVAL', fallback: '0', meaning: 'seconds between scheduled backups of every changed channel; 0: none' },
-  { name: 'BACKUP_KEEP_LAST', fallback: '30', meaning: 'backups of a channel always kept (newest first)' },
-  { name: 'BACKUP_KEEP_DAYS', fallback: '30', meaning: 'backups younger than this many days are kept too' },
-  { name: 'VERSION_KEEP_DAYS', fallback: '30', meaning: 'days replaced and deleted versions are kept; the newest of a file always is' },
+  {
+    name: 'FILE_URL_TTL',
+    fallback: '3600',
+    meaning: 'seconds a signed link lives',
+    details: 'lifetime of a signed link (at most 604800, 7 days, for presigned S3 links)',
+  },
+  {
+    name: 'BACKUP_INTERVAL',
+    fallback: '0',
+    meaning: 'seconds between scheduled backups of every changed channel; 0: none',
+    details: 'back up every changed channel this often; `0` = no scheduled backups',
+  },
+  {
+    name: 'BACKUP_KEEP_LAST',
+    fallback: '30',
+    meaning: 'backups of a channel always kept (newest first)',
+    details: 'backups of a channel always kept (newest first)',
+  },
+  {
+    name: 'BACKUP_KEEP_DAYS',
+    fallback: '30',
+    meaning: 'backups younger than this many days are kept too',
+    details:
+      'backups younger than this are kept too; older ones beyond `BACKUP_KEEP_LAST` are removed (hourly, and after each scheduled backup)',
+  },
+  {
+    name: 'VERSION_KEEP_DAYS',
+    fallback: '30',
+    meaning: 'days replaced and deleted versions are kept; the newest of a file always is',
+    details: 'versions kept by replacements, restores and deletes; the newest version of a file is never removed',
+  },
 ];

@@ -5,7 +5,7 @@ import { storedForm } from '../names/name-form.ts';
 /**
  * Where bytes live in blob storage. Every write stores its bytes under a fresh key that no row
  * names yet, and nothing rewrites a key once written, so a record always describes the bytes its
- * key holds (README, "How a write commits"): objects/<channelId>/<2 hex>/<30 hex>, the first two
+ * key holds (docs/architecture.md, "How a write commits"): objects/<channelId>/<2 hex>/<30 hex>, the first two
  * characters spreading a channel's blobs over 256 directories on disk.
  */
 export function newBlobKey(channelId: string): string {

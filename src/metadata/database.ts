@@ -42,7 +42,7 @@ export async function openSqliteDatabase(file: string, busyBudgetMs = SQLITE_BUS
   try {
     await switchToWal(sqlite, busyBudgetMs);
     // NORMAL: in WAL mode a commit is atomic and survives a crash of the process, and reaches the
-    // disk at the next checkpoint, so a power loss may take back the last ones, whole (README,
+    // disk at the next checkpoint, so a power loss may take back the last ones, whole (docs/operations.md,
     // "Power loss"). FULL would fsync every commit under the write lock: measured here, it halved
     // the uploads a second. The commits whose effects outside the database must not outlive them
     // (retention's, before it removes bytes) ask for FULL themselves (durable-transaction.ts).

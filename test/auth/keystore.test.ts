@@ -24,7 +24,7 @@ describe('keystore v3', () => {
     assert.equal(await decryptKeystore(parseKeystore(await pbkdf2Keystore(wallet, PASSWORD)), PASSWORD), wallet.privateKey);
   });
 
-  test('the README\'s keystore holds the published development key under the password "development"', async () => {
+  test('the keystore of docs/signing-in.md holds the published development key under the password "development"', async () => {
     const text = await readFile(new URL('../../docs/development-wallet.keystore.json', import.meta.url), 'utf8');
     assert.equal(await decryptKeystore(parseKeystore(text), 'development'), DEMO_PRIVATE_KEY);
   });

@@ -14,7 +14,7 @@ const UPLOADS = 60;
 const UPLOADS_AT_ONCE = 4;
 
 /**
- * As an operator does it on SQLite (README, "The CLI beside a running service"): the service takes
+ * As an operator does it on SQLite (docs/operations.md, "The CLI beside a running service"): the service takes
  * uploads over HTTP while `wallet-admin folder restore` runs on the same DATA_DIR in its own
  * process. Both write the one database file: each must wait for the other, never fail for it.
  */

@@ -12,22 +12,22 @@ import { spawnService, waitForOutput } from '../helpers/service-process.ts';
 import { freePort } from '../helpers/test-service.ts';
 
 /*
- * @wallet-admin/client as a developer elsewhere gets it: the README's block packs it here, installs
+ * @wallet-admin/client as a developer elsewhere gets it: docs/client.md's block packs it here, installs
  * the tarball into a new project in a temp folder (npm's registry, or its cache, for viem only) and
- * runs the README's example there against a service with the demo data; then tsc type-checks a use
+ * runs that example there against a service with the demo data; then tsc type-checks a use
  * of the installed package (and the example itself) with moduleResolution node16 and bundler.
  */
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
-const README = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+const CLIENT_DOC = readFileSync(path.join(REPO, 'docs/client.md'), 'utf8');
 const MARKER = '<!-- client-example:';
 const TSC = path.join(path.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'bin/tsc');
 const NODE_TYPES = path.join(REPO, 'node_modules/@types');
 
 function exampleBlock(): string {
-  const marker = README.indexOf(MARKER);
-  assert.ok(marker > 0, "README marks the client's example");
-  const block = /```sh\n([\s\S]*?)\n```/.exec(README.slice(marker))?.[1];
+  const marker = CLIENT_DOC.indexOf(MARKER);
+  assert.ok(marker > 0, "docs/client.md marks the client's example");
+  const block = /```sh\n([\s\S]*?)\n```/.exec(CLIENT_DOC.slice(marker))?.[1];
   assert.ok(block, 'a sh block follows the marker');
   return block;
 }
@@ -122,7 +122,7 @@ test('the client package installs from its tarball into another project, type-ch
   const started = Date.now();
   const { code, output } = await runBash(script, REPO, env);
   assert.equal(code, 0, output);
-  t.diagnostic(`the README's block (pack, install, run) took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  t.diagnostic(`docs/client.md's block (pack, install, run) took ${((Date.now() - started) / 1000).toFixed(1)} s`);
   assert.match(output, /^Demo owner \[/m);
   assert.match(output, new RegExp(`^http://127\\.0\\.0\\.1:${port}/api/channels/chn_\\w+/folders/docs/files/hello\\.txt ver_\\w+$`, 'm'));
   assert.match(output, /^hello from the client$/m);
@@ -161,7 +161,7 @@ test('the client package installs from its tarball into another project, type-ch
   });
 
   for (const [name, options] of Object.entries(PROJECTS)) {
-    await t.test(`tsc type-checks a use of it, and the README's example, with moduleResolution ${name}`, async () => {
+    await t.test(`tsc type-checks a use of it, and docs/client.md's example, with moduleResolution ${name}`, async () => {
       await writeFile(path.join(project, 'typed-use.ts'), TYPED_USE);
       const config = `tsconfig.${name}.json`;
       const compilerOptions = {

@@ -80,6 +80,34 @@ describe('configuration', () => {
     }
   });
 
+  test('HOST: an IP address or a host name; anything else is refused by name, with an example, not an Invalid URL', () => {
+    for (const host of ['0.0.0.0', '::', 'fe80::1', '192.0.2.10', 'localhost', 'admin.internal', 'wallet_admin', 'Admin.Example.']) {
+      assert.equal(loadConfig({ HOST: host }).host, host, host);
+    }
+    for (const host of [
+      '?probe?',
+      'http://127.0.0.1',
+      '127.0.0.1:8080',
+      '[::1]',
+      'fe80::1%eth0',
+      'a b',
+      '999.1.1.1',
+      '-admin',
+      'admin..internal',
+    ]) {
+      assert.throws(
+        () => loadConfig({ HOST: host }),
+        (error: unknown) =>
+          error instanceof ConfigError &&
+          error.problems.length === 1 &&
+          error.problems[0]!.startsWith('HOST must be an IP address or a host name') &&
+          error.problems[0]!.includes('such as 0.0.0.0') &&
+          error.problems[0]!.includes(`got ${JSON.stringify(host)}`),
+        host,
+      );
+    }
+  });
+
   test('timeouts: REQUEST_TIMEOUT bounds the head, BODY_IDLE_TIMEOUT a stalled body; both documented defaults, both checked', () => {
     assert.equal(loadConfig({}).limits.requestTimeoutSeconds, 30);
     assert.equal(loadConfig({}).limits.bodyIdleSeconds, 30);

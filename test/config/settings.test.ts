@@ -4,13 +4,13 @@ import { test } from 'node:test';
 import { loadConfig } from '../../src/config/config.ts';
 import { SETTINGS } from '../../src/config/settings.ts';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const CONFIGURATION = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
 
-/** The rows of README's configuration table: each variable with its default, as written there. */
-function readmeSettings(): Map<string, string> {
-  const lines = README.split('\n');
-  const head = lines.indexOf('| Variable | Default | Meaning |');
-  assert.ok(head > 0, "README's configuration table");
+/** The rows of docs/configuration.md's table: each variable with its default, as written there. */
+function documentedSettings(): Map<string, string> {
+  const lines = CONFIGURATION.split('\n');
+  const head = lines.indexOf('| Variable | Default | Accepts | Meaning |');
+  assert.ok(head > 0, "docs/configuration.md's table");
   const rows = new Map<string, string>();
   for (const line of lines.slice(head + 2)) {
     if (!line.startsWith('|')) break;
@@ -27,10 +27,10 @@ function readmeSettings(): Map<string, string> {
   return rows;
 }
 
-test("README's configuration table and the settings serve --help prints name the same variables, with the same defaults", () => {
-  const readme = readmeSettings();
-  assert.deepEqual([...readme.keys()].sort(), SETTINGS.map((s) => s.name).sort());
-  for (const setting of SETTINGS) assert.equal(setting.fallback, readme.get(setting.name), setting.name);
+test("docs/configuration.md's table and the settings serve --help prints name the same variables, with the same defaults", () => {
+  const documented = documentedSettings();
+  assert.deepEqual([...documented.keys()].sort(), SETTINGS.map((s) => s.name).sort());
+  for (const setting of SETTINGS) assert.equal(setting.fallback, documented.get(setting.name), setting.name);
 });
 
 test('the settings list holds exactly the variables loadConfig reads', () => {

@@ -608,7 +608,7 @@ for (const engine of ENGINES) {
       assertOnlyRefusals(page, [404]);
     });
 
-    pageOnly('Channels in the top bar lists the linked channels and opens one, as the README walks through', async () => {
+    pageOnly('Channels in the top bar lists the linked channels and opens one, as docs/console.md walks through', async () => {
       const { page } = await signedInPage(fixture.ownerWallet);
       await page.getByRole('heading', { name: 'Who am I' }).waitFor();
       const menu = page.getByRole('banner').locator('details.menu');

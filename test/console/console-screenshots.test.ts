@@ -8,7 +8,7 @@ import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../h
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 
 /**
- * The pictures of the console in the README: each main view at 1440 and 390 px, light and dark.
+ * The pictures of the console in docs/console.md: each main view at 1440 and 390 px, light and dark.
  * `npm run screenshots` writes them to docs/console; `npm test` to .cache/screenshots. Once, on
  * the embedded default: the page is the same on either engine.
  */

@@ -9,9 +9,9 @@ import { type ServiceProcess, spawnService, waitForOutput, waitUntilReady } from
 import { freePort } from '../helpers/test-service.ts';
 
 /**
- * What the README promises a new user: start the service on its defaults, open the console URL it
- * prints, sign in with the development wallet, restore a file of the demo data, find it in the
- * audit log. The service runs as `npm start` runs it (its own process, the compiled CLI).
+ * What the README and docs/console.md promise a new user: start the service on its defaults, open
+ * the console URL it prints, sign in with the development wallet, restore a file of the demo data,
+ * find it in the audit log. The service runs as `npm start` runs it (its own process, the compiled CLI).
  */
 describe('first run: from the printed console URL to a restore in the audit log', () => {
   const browser = useBrowser();
@@ -38,7 +38,7 @@ describe('first run: from the printed console URL to a restore in the audit log'
     await injectWallet(page, { privateKey: DEMO_PRIVATE_KEY, name: 'MetaMask', rdns: 'io.metamask' });
     await page.goto(consoleUrl);
     await page.getByRole('button', { name: 'Sign in with MetaMask' }).click();
-    // As the README walks through it: Channels (top left) → demo → welcome → prices.csv.
+    // As docs/console.md walks through it: Channels (top left) → demo → welcome → prices.csv.
     await page.getByRole('banner').getByText('Channels', { exact: true }).click();
     await page.getByRole('list', { name: 'Your channels' }).getByRole('link', { name: 'demo' }).click();
     await page.getByRole('link', { name: /^welcome/ }).click();

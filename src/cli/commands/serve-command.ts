@@ -5,7 +5,7 @@ import type { Command } from '../command.ts';
 function settingsHelp(): string {
   const width = Math.max(...SETTINGS.map((s) => s.name.length));
   return [
-    'Settings (environment variables, read once at start; README has the details):',
+    'Settings (environment variables, read once at start; docs/configuration.md has the details):',
     ...SETTINGS.map((s) => `  ${s.name.padEnd(width)}  ${s.meaning} (default: ${s.fallback})`),
   ].join('\n');
 }

@@ -3,10 +3,10 @@ import { hrefOf } from '../routing.ts';
 import type { LinkedChannels } from './linked-channels.ts';
 
 /**
- * "Channels" in the top bar: the admin's channels one click away from any page, as the README's
- * walk-through says (Channels → demo). A <details> disclosure: keyboard and screen readers work
- * without script; it closes when the view changes (a channel chosen, a link followed, Back), on
- * Escape, and on a click elsewhere.
+ * "Channels" in the top bar: the admin's channels one click away from any page, as docs/console.md's
+ * "Restore a file in 30 seconds" says (Channels → demo). A <details> disclosure: keyboard and screen
+ * readers work without script; it closes when the view changes (a channel chosen, a link followed,
+ * Back), on Escape, and on a click elsewhere.
  */
 export function ChannelsMenu({ linked, current }: { linked: LinkedChannels; current: string | undefined }) {
   const menu = useRef<HTMLDetailsElement>(null);

@@ -110,7 +110,7 @@ const EXAMPLES: Record<ProblemStatus, ProblemExample> = {
   507: { code: 'INSUFFICIENT_STORAGE', detail: 'the storage is full; nothing was changed' },
 };
 
-/** A channel path's 409: a name an older release stored in two look-alike spellings (README, Names). */
+/** A channel path's 409: a name an older release stored in two look-alike spellings (docs/api.md, "Names: one spelling, nothing hidden"). */
 const NAME_AMBIGUOUS_EXAMPLE: ProblemExample = {
   code: 'NAME_AMBIGUOUS',
   detail:

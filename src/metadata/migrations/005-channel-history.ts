@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Backups as instants of a channel's history instead of copies of its files (see README,
- * "Backups: instants of a channel's history").
+ * Backups as instants of a channel's history instead of copies of its files (see docs/architecture.md,
+ * "Backups are instants of a channel's history").
  *
  * - channel_clocks: per channel, a counter every live write advances (seq), with the channel's
  *   live file count and bytes kept beside it, so that a backup reads one row.

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Any instant, not only a backup's (see README, "Backups are instants of a channel's history").
+ * Any instant, not only a backup's (see docs/architecture.md, "Backups are instants of a channel's history").
  *
  * - clock_ticks: one row per advance of a channel's clock, with the time of the write that made
  *   it (epoch ms): an instant T is the state at the newest seq ticked at or before T.

@@ -3,7 +3,7 @@ import { type Kysely, sql } from 'kysely';
 /**
  * Live files name their bytes (files.blob_key) instead of living at a predictable path: every
  * write stores its bytes under a fresh key that nothing reads until the write's transaction
- * records it, so the database row is the one commit point (README, "How a write commits").
+ * records it, so the database row is the one commit point (docs/architecture.md, "How a write commits").
  *
  * - files.blob_key: where the record's bytes are. Files written before this migration keep their
  *   bytes where the previous release put them, files/<channel>/<folder>/<filename>, and the
