@@ -1,6 +1,5 @@
-import { malformedInstant } from '../files/instant.ts';
 import { parseBackupTimestamp } from '../time/backup-timestamp.ts';
-import { checkRfc3339 } from '../time/rfc3339.ts';
+import { checkRfc3339, malformedInstant } from '../time/rfc3339.ts';
 import { type OptionValues, optionalString, UsageError } from './command.ts';
 
 /*
@@ -19,7 +18,7 @@ export function instantOption(values: OptionValues, name: string): string | unde
   const value = optionalString(values, name);
   if (value === undefined) return undefined;
   const parsed = checkRfc3339(value);
-  if (!parsed.ok) throw new UsageError(malformedInstant(`--${name}`, value));
+  if (!parsed.ok) throw new UsageError(malformedInstant(`--${name}`, value, parsed.reason));
   if (parsed.epochMs > Date.now()) throw new UsageError(`--${name} (${value.slice(0, 40)}) is in the future; the newest state is now`);
   return value;
 }

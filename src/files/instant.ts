@@ -1,12 +1,14 @@
 import { AppError } from '../errors/app-error.ts';
 import type { Channel } from '../model/channels.ts';
 import type { ChannelHistory } from '../model/history.ts';
-import { checkRfc3339, formatRfc3339 } from '../time/rfc3339.ts';
+import { formatRfc3339, parseInstant } from '../time/rfc3339.ts';
 
 /** An instant of a channel's history, resolved: the seq whose state it names, and the time asked. */
 export interface ResolvedInstant {
   seq: number;
   at: number;
+  /** `at` in RFC 3339, as the audit log records an instant resolved once for many files. */
+  written: string;
 }
 
 /**
@@ -21,9 +23,7 @@ export async function resolveInstant(
   now: number,
   name = 'at',
 ): Promise<ResolvedInstant> {
-  const parsed = checkRfc3339(value);
-  if (!parsed.ok) throw new AppError('VALIDATION_FAILED', malformedInstant(name, value));
-  const at = parsed.epochMs;
+  const at = parseInstant(value, name);
   if (at > now) throw new AppError('VALIDATION_FAILED', `${name} (${value.slice(0, 40)}) is in the future; the newest state is now`);
   const resolution = await catalog.seqAt(channelId, at);
   if (!resolution.retained) {
@@ -32,17 +32,7 @@ export async function resolveInstant(
       `The channel's state at ${formatRfc3339(at)} is no longer retained; the oldest retained instant is ${formatRfc3339(resolution.oldestRetainedAt)}`,
     );
   }
-  return { seq: resolution.seq, at };
-}
-
-/**
- * Why `value` is no instant, as every refusal of one words it (`name`: the parameter or option):
- * what was wrong and an example of what is right, as a backup timestamp's refusal does.
- */
-export function malformedInstant(name: string, value: string): string {
-  const parsed = checkRfc3339(value);
-  const why = parsed.ok ? '' : `: ${parsed.reason}`;
-  return `${name} must be an RFC 3339 date-time such as 2026-11-23T15:04:05Z (got "${value.slice(0, 40)}"${why})`;
+  return { seq: resolution.seq, at, written: formatRfc3339(at) };
 }
 
 /**

@@ -5,21 +5,17 @@ import type { Backups } from '../model/backups.ts';
 import type { Channel } from '../model/channels.ts';
 import type { FileRecord, LiveFiles } from '../model/files.ts';
 import type { ChannelHistory } from '../model/history.ts';
-import { backupOfEntryId } from '../model/version-ids.ts';
 import type { FileVersion, KeptVersions } from '../model/versions.ts';
 import type { WriteJournal } from '../model/write-journal.ts';
-import { storedForm } from '../names/name-form.ts';
-import { parseBackupTimestamp } from '../time/backup-timestamp.ts';
-import { formatRfc3339 } from '../time/rfc3339.ts';
 import { type Actor, type AuditTrail, requestedDetails } from './audit-trail.ts';
 import { fileLockKey } from './blob-layout.ts';
 import { downloadDisposition } from './download-disposition.ts';
-import { FileNames, type NamedFile } from './file-names.ts';
+import { FileNames } from './file-names.ts';
 import type { FilePath, Naming } from './file-path.ts';
-import { type ResolvedInstant, resolveRestorableInstant } from './instant.ts';
 import { type LiveWriteDeps, replaceLiveFile } from './live-writes.ts';
 import { checkPrecondition, type MatchPrecondition } from './preconditions.ts';
 import type { PublicCopies } from './public-copies.ts';
+import { findRestoreSource, type RestoreSource } from './restore-source.ts';
 
 export interface RestoreServiceDeps {
   blobs: BlobStorage;
@@ -29,16 +25,6 @@ export interface RestoreServiceDeps {
   now?: () => number;
   /** With S3_PUBLIC_BASE_URL (public-copies.ts). */
   publicCopies?: PublicCopies | undefined;
-}
-
-/**
- * Which stored bytes to bring back: a backup (newest holding the file when none is named), a kept
- * version, or the file's state at an instant (RFC 3339 as asked, or resolved by a scope restore).
- */
-export interface RestoreSource {
-  backupTimestamp?: string | undefined;
-  versionId?: string | undefined;
-  at?: string | ResolvedInstant | undefined;
 }
 
 export interface RestoreOutcome {
@@ -79,7 +65,9 @@ export class RestoreService {
     naming: Naming = 'requested',
   ): Promise<RestoreOutcome> {
     const { blobs, audit, locks } = this.deps;
-    const requestedNames = requestedDetails({ ...asked, ...source, at: instantAsked(source.at) });
+    // A single file's instant as the caller wrote it; one a folder or channel restore resolved for all its files, as it resolved it.
+    const at = typeof source.at === 'object' ? source.at.written : source.at;
+    const requestedNames = requestedDetails({ ...asked, ...source, at });
     return audit.around(channel, actor, 'restore', requestedNames, async () => {
       const given = (['backupTimestamp', 'versionId', 'at'] as const).filter((name) => source[name] !== undefined);
       if (given.length > 1)
@@ -90,7 +78,7 @@ export class RestoreService {
         // precondition, the no-op check and the kept version use.
         const named = await this.names.find(channel.id, asked, naming, precondition.ifMatch);
         const current = named.current;
-        const version = await this.findSource(channel, asked, named, source);
+        const version = await findRestoreSource(this.deps.catalog, channel, asked, named, source, this.live.now());
         checkPrecondition(precondition, current);
         // With no live file, the file comes back under the name its source was stored under.
         const path = current !== undefined || version === null ? named.path : pathOf(version);
@@ -125,67 +113,6 @@ export class RestoreService {
       };
     });
   }
-
-  /**
-   * The bytes to restore; null for an instant at which the file held its live bytes. A version
-   * named by id may be any of the name's spellings' (`asked`); backups and instants are read for
-   * the file whose history the name means (NamedFile.history).
-   */
-  private async findSource(channel: Channel, asked: FilePath, named: NamedFile, source: RestoreSource): Promise<FileVersion | null> {
-    if (source.versionId !== undefined && backupOfEntryId(source.versionId, asked.folder, asked.filename) === undefined) {
-      const version = await this.deps.catalog.getVersion(channel.id, source.versionId);
-      if (!version || !sameName(version, asked)) {
-        throw new AppError('VERSION_NOT_FOUND', `No version "${source.versionId.slice(0, 60)}" of "${asked.folder}/${asked.filename}"`);
-      }
-      return version;
-    }
-    return this.findStoredSource(channel, named.history(), source);
-  }
-
-  /** The bytes to restore of the file stored at `path`; null for an instant at which it held its live bytes. */
-  private async findStoredSource(channel: Channel, path: FilePath, source: RestoreSource): Promise<FileVersion | null> {
-    const { catalog } = this.deps;
-    if (source.at !== undefined) {
-      const instant =
-        typeof source.at === 'string' ? await resolveRestorableInstant(catalog, channel, source.at, this.live.now()) : source.at;
-      const state = await catalog.fileAtSeq(channel.id, instant.seq, path.folder, path.filename);
-      if (state === undefined) {
-        throw new AppError('BACKUP_FILE_NOT_FOUND', `"${path.folder}/${path.filename}" did not exist at ${formatRfc3339(instant.at)}`);
-      }
-      return 'kept' in state ? state.kept : null;
-    }
-    // A backup's entry in a file's version list names the backup.
-    const entryBackup = source.versionId === undefined ? undefined : backupOfEntryId(source.versionId, path.folder, path.filename);
-    if (typeof entryBackup === 'string') return this.findStoredSource(channel, path, { backupTimestamp: entryBackup });
-    if (source.versionId !== undefined) {
-      throw new AppError('VERSION_NOT_FOUND', `No version "${String(source.versionId).slice(0, 60)}" of "${path.folder}/${path.filename}"`);
-    }
-    if (source.backupTimestamp !== undefined) {
-      const timestamp = parseBackupTimestamp(source.backupTimestamp);
-      // backupVersion reads the backup itself: which of the two is missing is asked only on a miss.
-      const version = await catalog.backupVersion(channel.id, timestamp, path.folder, path.filename);
-      if (version) return version;
-      if (!(await catalog.getBackup(channel.id, timestamp))) {
-        throw new AppError('BACKUP_NOT_FOUND', `This channel has no backup ${timestamp}`);
-      }
-      throw new AppError('BACKUP_FILE_NOT_FOUND', `Backup ${timestamp} does not hold "${path.folder}/${path.filename}"`);
-    }
-    const newest = await catalog.newestBackupVersion(channel.id, path.folder, path.filename);
-    if (!newest) throw new AppError('BACKUP_FILE_NOT_FOUND', `No backup of this channel holds "${path.folder}/${path.filename}"`);
-    return newest;
-  }
-}
-
-/**
- * The instant as the audit log records it: as the caller asked (a single file's restore), or the
- * instant a folder or channel restore resolved once for all its files.
- */
-function instantAsked(at: RestoreSource['at']): string | undefined {
-  return at === undefined || typeof at === 'string' ? at : formatRfc3339(at.at);
 }
 
 const pathOf = ({ folder, filename }: FilePath): FilePath => ({ folder, filename });
-
-/** Whether a version is of the file `asked` names: stored under that name or a look-alike spelling of it. */
-const sameName = (version: FilePath, asked: FilePath): boolean =>
-  storedForm(version.folder) === storedForm(asked.folder) && storedForm(version.filename) === storedForm(asked.filename);

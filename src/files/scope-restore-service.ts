@@ -13,7 +13,8 @@ import type { FileService } from './file-service.ts';
 import { type ResolvedInstant, resolveRestorableInstant } from './instant.ts';
 import { checkPlanPrecondition, type PlanOptions, planTagOf } from './plan-tag.ts';
 import type { MatchPrecondition } from './preconditions.ts';
-import type { RestoreService, RestoreSource } from './restore-service.ts';
+import type { RestoreService } from './restore-service.ts';
+import type { RestoreSource } from './restore-source.ts';
 import { type PlannedChange, planScopeRestore, type ScopeChange, type ScopeRestorePlan } from './scope-restore-plan.ts';
 
 export interface ScopeRestoreServiceDeps {

@@ -16,12 +16,14 @@ export const backupEntryId = (timestamp: string, folder: string, filename: strin
   `${BACKUP_ENTRY_PREFIX}${timestamp}.${entryTag(folder, filename)}`;
 
 /**
- * The backup a backup entry's id names, when it is one of `folder`/`filename`'s entries; `false`
- * for an entry id of another file; undefined for an id that is no backup entry's.
+ * The backup a backup entry's id names, when it is one of the file's entries; `false` for an entry
+ * id of another file; undefined for an id that is no backup entry's. The file's path is asked for
+ * only of an entry's id: finding which file a name's history is may refuse a name two share.
  */
-export function backupOfEntryId(id: string, folder: string, filename: string): string | false | undefined {
+export function backupOfEntryId(id: string, fileOf: () => { folder: string; filename: string }): string | false | undefined {
   const match = ENTRY_ID.exec(id);
   if (!match) return undefined;
+  const { folder, filename } = fileOf();
   return match[2] === entryTag(folder, filename) ? match[1]! : false;
 }
 

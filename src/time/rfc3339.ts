@@ -1,3 +1,5 @@
+import { AppError } from '../errors/app-error.ts';
+
 /**
  * RFC 3339 section 5.6 date-time, checked by its grammar and then by its calendar and clock
  * ranges (section 5.7), because the auth time window must never rest on a date like Feb 30.
@@ -84,4 +86,25 @@ export function parseRfc3339(text: string): number | undefined {
  */
 export function formatRfc3339(epochMs: number): string {
   return new Date(epochMs).toISOString();
+}
+
+/**
+ * Why `value` is no instant, as every refusal of one words it (`name`: the parameter or option):
+ * what was wrong and an example of what is right, as a backup timestamp's refusal does.
+ */
+export function malformedInstant(name: string, value: string, reason = reasonOf(value)): string {
+  const why = reason === undefined ? '' : `: ${reason}`;
+  return `${name} must be an RFC 3339 date-time such as 2026-11-23T15:04:05Z (got "${value.slice(0, 40)}"${why})`;
+}
+
+const reasonOf = (value: string): string | undefined => {
+  const parsed = checkRfc3339(value);
+  return parsed.ok ? undefined : parsed.reason;
+};
+
+/** The instant a request names (`name`: its parameter), in epoch ms; VALIDATION_FAILED, worded as above, when it is none. */
+export function parseInstant(value: string, name: string): number {
+  const parsed = checkRfc3339(value);
+  if (!parsed.ok) throw new AppError('VALIDATION_FAILED', malformedInstant(name, value, parsed.reason));
+  return parsed.epochMs;
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors/app-error.ts';
-import { malformedInstant } from '../../files/instant.ts';
+import { malformedInstant } from '../../time/rfc3339.ts';
 
 /*
  * A value refused by its schema's `format` would be answered in Ajv's words ("querystring/at must
