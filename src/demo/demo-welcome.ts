@@ -51,7 +51,7 @@ export async function demoWelcome(
     `${curlCommand(`${config.publicBaseUrl}/api/auth/test`, headers)}\n\n` +
     (seeded === undefined ? '' : 'Channel "demo" holds example files, one backup and a changed welcome/prices.csv to restore.\n\n') +
     `Or open the admin console at ${links.consoleUrl} and sign in there with a browser wallet that holds the\n` +
-    `development key (README says how to import it into one).\n\n` +
+    `development key (docs/console.md says how to import it into one).\n\n` +
     `The API reference: ${links.apiReferenceUrl} (the OpenAPI document: ${links.openApiUrl}).\n\n`
   );
 }

@@ -72,7 +72,7 @@ export function SignInView({ busy, error, notice, onSignIn }: SignInProps) {
           <strong>No browser wallet found.</strong>
           <p>
             Install a wallet extension such as MetaMask, Rabby, Coinbase Wallet or Frame (a Ledger or Trezor works through them), unlock it
-            and reload this page. For the demo data, import the published development key into the wallet as the README explains.
+            and reload this page. For the demo data, import the published development key into the wallet as docs/console.md explains.
           </p>
         </div>
       )}

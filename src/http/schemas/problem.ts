@@ -10,7 +10,7 @@ export const ProblemSchema = Type.Object(
     title: Type.String(),
     status: Type.Integer(),
     detail: Type.String(),
-    code: Type.String({ description: 'Stable error code; see the README for the list' }),
+    code: Type.String({ description: 'Stable error code; docs/api.md lists them (Errors)' }),
     instance: Type.String(),
     requestId: Type.String(),
     retryAfterSeconds: Type.Optional(Type.Integer({ description: '429: seconds until a sign-in is tried again (also Retry-After)' })),
