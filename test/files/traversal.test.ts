@@ -60,9 +60,8 @@ interface Corpus {
  * Those are the full sizes (`npm run soak`, test/helpers/test-size.ts), about 250,000 requests. In
  * `npm test` the curated lists go on SQLite, as on the other setups, to every parameter through one
  * of its routes in turn (every payload still reaches every parameter's gate, in both forms), and
- * dotdotpwn's lines are sampled: `npm test` sends
- * one line in DOTDOTPWN_STRIDE from a random first line (named in the output), so that successive
- * runs cover the whole corpus. The file holds each of its 881 encodings as a run of 24 lines (6
+ * dotdotpwn's lines are sampled: one in DOTDOTPWN_STRIDE, from a random first line (named in the
+ * output), so that successive runs cover the whole corpus. The file holds each of its 881 encodings as a run of 24 lines (6
  * depths × 4 targets: passwd, issue, boot.ini, hosts); a stride prime to 24 sends every encoding
  * in each run, 4 or 5 of its lines, every target about as often (a stride of 4 would send one).
  */
