@@ -8,15 +8,20 @@ import type { LoadPlan } from './lib/load-plan.ts';
 import { describeMachine } from './lib/machine.ts';
 import { rssBytes, startService } from './lib/servers.ts';
 import { signInHeaders } from './lib/sign-in.ts';
+import { soakTests } from './lib/soak-tests.ts';
 
 /**
- * `npm run soak`: mixed load for 10 minutes (sign-ins from a pre-signed pool, cached sign-ins,
- * uploads, downloads, restores and a backup a minute) against one service, its RSS sampled every
- * 10 s. The report (bench/results/soak.json and .md) shows the samples, the least-squares RSS
+ * `npm run soak`: first the test files whose heaviest loops `npm test` runs at a CI size, at their
+ * full size (bench/lib/soak-tests.ts; `--only tests` runs only these), then (`--only load` runs only
+ * this) mixed load for 10 minutes (sign-ins from a pre-signed pool, cached sign-ins, uploads,
+ * downloads, restores and a backup a minute) against one service, its RSS sampled every 10 s. The report (bench/results/soak.json and .md) shows the samples, the least-squares RSS
  * trend over the second half (after warm-up), and every answer that was not the expected one.
  * Not part of `npm test`.
  */
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' } } });
+const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, only: { type: 'string' } } });
+if (values.only !== undefined && values.only !== 'tests' && values.only !== 'load') throw new Error('--only takes tests or load');
+if (values.only !== 'load' && !(await soakTests())) process.exitCode = 1;
+if (values.only === 'tests') process.exit();
 const minutes = Number(values.minutes);
 const SAMPLE_SECONDS = 10;
 const MiB = 1024 * 1024;

@@ -1,4 +1,4 @@
-// Types of bundles.mjs for the TypeScript that imports it (test/helpers/bundle.ts, test/client/client.test.ts).
+// Types of bundles.mjs for the TypeScript that imports it (test/helpers/bundle.ts, test/client/client.unit.test.ts).
 import type { BuildOptions } from 'esbuild';
 
 export declare const BUNDLE_OPTIONS: BuildOptions;

@@ -1,5 +1,5 @@
 // The answers' types, written out: the client is a package of its own (@wallet-admin/client), and
-// its declarations may name nothing of the service. test/client/client-types.test.ts holds each
+// its declarations may name nothing of the service. test/client/client-types.unit.test.ts holds each
 // equal to the type of the TypeBox schema its route answers with, so that neither drifts.
 
 /** The signed-in admin (GET /api/auth/test). */

@@ -68,7 +68,7 @@ const MAX_ENCODED_SEGMENT = 255 * 3;
  * shapes), support/ folders, api-reference/ (Swagger UI's files). /metrics follows the rule
  * too (metrics.ts) though the document does not list it; the console's pages (/, /console/…)
  * are console/pages.ts, beside the built files they serve (console/assets.ts).
- * test/http/url-to-file.test.ts holds every path of the OpenAPI document to this rule.
+ * test/http/url-to-file.unit.test.ts holds every path of the OpenAPI document to this rule.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, authenticator } = deps;

@@ -18,18 +18,24 @@ import { startCrashWorker } from '../helpers/crash-process.ts';
 import { sha256 } from '../helpers/files.ts';
 import { createTenantFixture } from '../helpers/fixtures.ts';
 import { createStorage, storageEnv } from '../helpers/test-service.ts';
+import { testSize } from '../helpers/test-size.ts';
 
 // Kills in two lanes at once (one per core), each a worker start (~0.5 s from the bundle) plus a
 // short run: one lane restores whole channels on PostgreSQL and S3, the other one folder beside a
 // neighbour named like it on SQLite and disk.
-/** At least 50 kills during whole-channel restores (the issue's bar), fewer in the folder lane beside them. */
-const KILLS = { channel: 50, folder: 25 } as const;
+/**
+ * At least 50 kills during whole-channel restores (the issue's bar), fewer in the folder lane beside
+ * them: the full size, under `npm run soak` (test/helpers/test-size.ts). `npm test` runs 20 and 10.
+ */
+const KILLS = testSize({ channel: 20, folder: 10 }, { channel: 50, folder: 25 });
 /**
  * Kills that must have landed inside a restore's plan, some of its files done and some not (seen
  * from the state they leave). Half the kills are timed by the worker's progress, nearly all of
- * them inside a plan (measured twice: 25 of 25 channel, 11–12 of 12 folder); timed kills add 6–11.
+ * them inside a plan (measured twice at full size: 25 of 25 channel, 11–12 of 12 folder); timed
+ * kills add 6–11. The floor is the same share of the kills at either size: 20 of 50 and 5 of 25
+ * at full size, 8 of 20 and 2 of 10 in `npm test`.
  */
-const MID_RESTORE_FLOOR = { channel: 20, folder: 5 } as const;
+const MID_RESTORE_FLOOR = { channel: (KILLS.channel * 2) / 5, folder: KILLS.folder / 5 };
 const WORKER = new URL('../helpers/scope-crash-worker.ts', import.meta.url);
 
 type Tree = Map<string, Buffer>; // "folder/filename" → bytes

@@ -10,9 +10,14 @@ import { seedTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { S3RVER_LONGEST_SEGMENT_BYTES } from '../helpers/s3-server.ts';
 import { type ServiceProcess, spawnService, waitUntilReady } from '../helpers/service-process.ts';
 import { createStorage, freePort, type Storage, storageEnv } from '../helpers/test-service.ts';
+import { testSize } from '../helpers/test-size.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 const VECTORS = new URL('../fixtures/vectors/traversal/', import.meta.url);
+/** On SQLite, the curated lists go to every route at full size, and to every parameter as on the other setups in `npm test` (see corpora). */
+const CURATED_ON_SQLITE: Reach = testSize('every parameter', 'every route');
+/** One dotdotpwn line in this many is sent (see corpora): 1 in 5 in `npm test`, all of them under `npm run soak`. */
+const DOTDOTPWN_STRIDE = testSize(5, 1);
 const CANARY_NAME = 'canary.txt';
 const CANARY_TEXT = `canary ${Math.random()} must never be served`;
 
@@ -51,16 +56,28 @@ interface Corpus {
  * at, dryRun, a scope's backupTimestamp) pass a strict format check before anything else, and the
  * curated lists reach each of them on every route. Sending each line to all 36 routes took 330 s of
  * the suite, and to every parameter 150 s, for no gate that these do not reach.
+ *
+ * Those are the full sizes (`npm run soak`, test/helpers/test-size.ts), about 250,000 requests. In
+ * `npm test` the curated lists go on SQLite, as on the other setups, to every parameter through one
+ * of its routes in turn (every payload still reaches every parameter's gate, in both forms), and
+ * dotdotpwn's lines are sampled: one in DOTDOTPWN_STRIDE, from a random first line (named in the
+ * output), so that successive runs cover the whole corpus. The file holds each of its 881 encodings as a run of 24 lines (6
+ * depths × 4 targets: passwd, issue, boot.ini, hosts); a stride prime to 24 sends every encoding
+ * in each run, 4 or 5 of its lines, every target about as often (a stride of 4 would send one).
  */
 async function corpora(setup: string): Promise<Corpus[]> {
   const curated: Corpus = {
     name: 'deep_traversal + directory_traversal',
     payloads: [...(await lines('deep_traversal.txt')), ...(await lines('directory_traversal.txt'))],
     forms: ['as written', 'escaped'],
-    reach: setup === 'sqlite' ? 'every route' : 'every parameter',
+    reach: setup === 'sqlite' ? CURATED_ON_SQLITE : 'every parameter',
   };
   if (setup !== 'sqlite') return [curated];
-  return [curated, { name: 'dotdotpwn', payloads: await lines('dotdotpwn.txt'), forms: ['as written'], reach: 'path first' }];
+  const generated = await lines('dotdotpwn.txt');
+  const first = Math.floor(Math.random() * DOTDOTPWN_STRIDE);
+  const payloads = generated.filter((_, line) => line % DOTDOTPWN_STRIDE === first);
+  const name = DOTDOTPWN_STRIDE === 1 ? 'dotdotpwn' : `dotdotpwn (every ${DOTDOTPWN_STRIDE}th line from line ${first + 1})`;
+  return [curated, { name, payloads, forms: ['as written'], reach: 'path first' }];
 }
 
 /** A parameter a payload stands in (a path segment or a query value), and the requests of every route that takes it. */

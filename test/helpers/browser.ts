@@ -7,6 +7,7 @@ import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { privateKeyToAccount } from 'viem/accounts';
+import { serverNeeded } from './backends.ts';
 
 /**
  * Real-browser tests: Debian's Chromium, driven by playwright-core (no browser download). One
@@ -64,6 +65,7 @@ export function useBrowser(): BrowserSession {
 
 /** Debian's Chromium, headless; a missing one is an error that says how to get it. */
 export async function launchChromium(): Promise<Browser> {
+  serverNeeded('Chromium');
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`No Chromium at ${CHROMIUM_PATH}: install Debian's (apt-get install chromium) or set CHROMIUM_PATH to one`);
   }

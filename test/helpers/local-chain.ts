@@ -16,6 +16,7 @@ import {
   type PublicClient,
   type WalletClient,
 } from 'viem';
+import { serverNeeded } from './backends.ts';
 
 const require = createRequire(import.meta.url);
 const CONTRACTS_DIR = fileURLToPath(new URL('../fixtures/contracts/', import.meta.url));
@@ -68,6 +69,7 @@ function anvilBinary(): string {
 
 /** Starts a fresh Anvil node (chain 31337 unless told) on a random loopback port, with a counting pass-through in front of it. */
 export async function startLocalChain(options: { chainId?: number } = {}): Promise<LocalChain> {
+  serverNeeded('A local chain (anvil)');
   const chainId = options.chainId ?? 31337;
   const node = spawn(anvilBinary(), ['--host', '127.0.0.1', '--port', '0', '--accounts', '1', '--chain-id', String(chainId)], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { serverNeeded } from './backends.ts';
 
 export const ADMIN_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const TEST_DATABASE_PREFIX = 'wa_test_';
@@ -24,6 +25,7 @@ export interface TestDatabase {
 
 /** A fresh, empty PostgreSQL database on the test server, so that tests never share rows or schema. */
 export async function createTestDatabase(): Promise<TestDatabase> {
+  serverNeeded('PostgreSQL');
   await waitWhileRestartAnnounced();
   const name = `${TEST_DATABASE_PREFIX}${randomBytes(8).toString('hex')}`;
   await asAdmin((client) => client.query(`create database ${name}`));
@@ -82,6 +84,7 @@ export async function setReadOnly(databaseUrl: string, readOnly: boolean): Promi
 
 /** Starts the local cluster if it is down and waits until it accepts connections. */
 export async function startPostgresIfDown(): Promise<void> {
+  serverNeeded('PostgreSQL');
   if (await acceptsConnections()) return;
   await run('pg_ctlcluster', ['--skip-systemctl-redirect', clusterVersion(), 'main', 'start']).catch(() => {
     // "already running" (it was just starting up) also lands here; the wait below decides.

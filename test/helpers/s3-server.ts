@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
+import { serverNeeded } from './backends.ts';
 
 /**
  * s3rver stores each object as a file whose name is the key's last segment plus a 21-byte suffix,
@@ -93,6 +94,7 @@ async function decodeCopySourceAsS3Does(ctx: KoaContext, next: () => Promise<voi
  * never goes looking for instance metadata.
  */
 export async function startTestS3(bucket = `wallet-admin-${Math.random().toString(36).slice(2, 10)}`): Promise<TestS3> {
+  serverNeeded('An S3 server (s3rver)');
   process.env.AWS_ACCESS_KEY_ID = ACCESS_KEY;
   process.env.AWS_SECRET_ACCESS_KEY = ACCESS_KEY;
   const directory = await mkdtemp(path.join(os.tmpdir(), 's3rver-'));

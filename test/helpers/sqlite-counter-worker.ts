@@ -8,7 +8,7 @@ import { openDatabase } from '../../src/metadata/database.ts';
  * processes start together rather than apart by their start-up time), runs TRANSACTIONS
  * transactions of "read the counter, write it + 1", and exits 0; on the first error it reports
  * the error on standard error and exits 1.
- * Settings: DATA_DIR (the counter table exists, see sqlite-writers.test.ts) and TRANSACTIONS.
+ * Settings: DATA_DIR (the counter table exists, see sqlite-writers.unit.test.ts) and TRANSACTIONS.
  */
 const { db } = await openDatabase({ dataDir: process.env.DATA_DIR!, logger: console });
 const counterDb = db.withTables<{ counter: { id: number; value: number } }>();

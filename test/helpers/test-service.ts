@@ -102,7 +102,7 @@ export async function startTestService(
     LOG_LEVEL: 'info',
     // In-process services check sign-ins on the event loop: a worker under tsx costs a second to
     // start, and hundreds of services start here. The workers are tested on their own
-    // (verification-pool.test.ts, auth-test.test.ts) and by every test of the real bin.
+    // (verification-pool.unit.test.ts, auth-test.unit.test.ts) and by every test of the real bin.
     AUTH_RECOVERY_THREADS: '0',
     ...storageEnv(storage),
     ...options.env,

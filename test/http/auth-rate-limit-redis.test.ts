@@ -1,15 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { assertProblem } from '../helpers/assertions.ts';
+import { testRedisUrl } from '../helpers/backends.ts';
 import { createTenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { startTestService } from '../helpers/test-service.ts';
 import { badSignatureHeaders } from '../helpers/wallets.ts';
 
-// Needs Redis: whole suite only (`npm test`); the in-process limit is in auth-rate-limit.test.ts.
+// Needs Redis: whole suite only (`npm test`); the in-process limit is in auth-rate-limit.unit.test.ts.
 
 const LIMIT = 5;
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = testRedisUrl();
 /** Addresses of this run only, so that counts in a shared Redis never meet another run's. */
 const address = (n: number) => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${n}`;
 

@@ -9,6 +9,7 @@ import { CONTRACT_HEADERS } from '../helpers/assertions.ts';
 import { FilesClient } from '../helpers/files.ts';
 import { createMemberAdmin, createTenantFixture } from '../helpers/fixtures.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { testSize } from '../helpers/test-size.ts';
 import { type AuthHeaders, newWallet, signIn, type TestWallet } from '../helpers/wallets.ts';
 
 /**
@@ -27,14 +28,16 @@ import { type AuthHeaders, newWallet, signIn, type TestWallet } from '../helpers
  *
  * Eight lanes, each its own fc.assert with seed FUZZ_SEED + lane, keep eight requests in flight;
  * a failing lane prints its counterexample, shrunk, with the service's log of the answer. Cases
- * run include shrinking. FUZZ_CASES (default 10,000) enlarges a run, FUZZ_SEED replays one (the
- * service's state, shared by the lanes, makes a replay close but not exact).
+ * run include shrinking. FUZZ_CASES (default 3,000 in `npm test`, 10,000 under `npm run soak`:
+ * test/helpers/test-size.ts) sets a run's size, FUZZ_SEED replays one (the service's state, shared
+ * by the lanes, makes a replay close but not exact). Each run has a new seed, so successive runs
+ * of the suite cover new cases.
  *
  * The findings of this suite are also kept below as single requests (FINDINGS): they fail until
  * the service is fixed.
  */
 
-const CASES = Number(process.env.FUZZ_CASES ?? 10_000);
+const CASES = Number(process.env.FUZZ_CASES ?? testSize(3_000, 10_000));
 /** Requests in flight at once: each lane is its own fc.assert, so a counterexample is one request, shrunk. */
 const LANES = 8;
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);

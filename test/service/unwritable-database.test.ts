@@ -17,7 +17,7 @@ import { signIn } from '../helpers/wallets.ts';
 const run = promisify(execFile);
 
 /**
- * Run time, not start-up (unwritable-data-dir.test.ts has that): the service is up, then what it
+ * Run time, not start-up (unwritable-data-dir.unit.test.ts has that): the service is up, then what it
  * writes to stops taking writes. SQLite cannot be made so by permissions at run time: Linux checks
  * them when a file is opened, and SQLite keeps its file, -wal and -shm open for the process's life
  * (a chmod or a read-only remount, which the kernel refuses while files are open for writing, leaves

@@ -2,7 +2,7 @@ import type { SwaggerTransformObject } from '@fastify/swagger';
 
 /*
  * The response headers the document declares, with the shape of their values, so that a client
- * (and the conformance test, test/http/openapi-document.test.ts) can rely on more than a name.
+ * (and the conformance test, test/http/openapi-document.unit.test.ts) can rely on more than a name.
  */
 
 /**

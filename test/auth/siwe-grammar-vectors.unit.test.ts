@@ -1,6 +1,6 @@
 /**
  * The grammar and URI edge cases that only the signinwithethereum/siwe vectors have
- * (the common parsing_* files are run for both sets in siwe.test.ts).
+ * (the common parsing_* files are run for both sets in siwe.unit.test.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
