@@ -65,9 +65,10 @@ const MAX_ENCODED_SEGMENT = 255 * 3;
  * channels/folders/files/restore.ts, /api/channels/{channelRef}/audit by channels/audit.ts and
  * /healthz by healthz.ts; a collection's items are served with it (…/files/{filename}: files.ts).
  * What serves no URL sits where no URL leads: server/ (plumbing), schemas/ (the document's
- * shapes), support/ folders, api-reference/ (Swagger UI's files). /metrics follows the rule
- * too (metrics.ts) though the document does not list it; the console's pages (/, /console/…)
- * are console/pages.ts, beside the built files they serve (console/assets.ts).
+ * shapes), support/ folders, api-reference/ (Swagger UI's files, the document's per-operation
+ * examples). /metrics follows the rule too (metrics.ts) though the document does not list it; the
+ * console's pages (/, /console/…) are console/pages.ts, beside the built files they serve
+ * (console/assets.ts).
  * test/http/url-to-file.unit.test.ts holds every path of the OpenAPI document to this rule.
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {

@@ -1,5 +1,5 @@
+import { PROBLEM_CONTENT_TYPE } from '../schemas/problem.ts';
 import { unknownQueryParameters } from '../server/query-parameters.ts';
-import { PROBLEM_CONTENT_TYPE } from './problem.ts';
 
 /*
  * A problem's example is declared once per status (problem.ts), but what a problem says depends
