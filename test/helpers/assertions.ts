@@ -3,7 +3,7 @@ import { type HttpResponse, headerLines } from './http.ts';
 
 /**
  * The response headers of the service contract, on every /api response: its values to the letter
- * (../shared/spec/service-contract.md). Never edited to match a feature: a feature that needs more
+ * (docs/api.md, "The two contract requests"). Never edited to match a feature: a feature that needs more
  * adds it by a setting whose default keeps these (CORS_EXTRA_ALLOW_HEADERS, CORS_EXTRA_EXPOSE_HEADERS).
  */
 export const CONTRACT_HEADERS: Record<string, string> = {

@@ -2,7 +2,7 @@ import type { CorsExtras } from '../../config/config.ts';
 
 /**
  * The CORS headers every answer carries. Their values are the service contract's, to the letter
- * (../shared/spec/service-contract.md, copied into docs/api.md, "The two contract requests"): a client may compare them.
+ * (docs/api.md, "The two contract requests", states them): a client may compare them.
  * A deployment whose pages on another origin need more (a conditional write's If-Match, reading
  * a restore's X-Kept-Version-Id or an upload's ETag) adds names with CORS_EXTRA_ALLOW_HEADERS
  * and CORS_EXTRA_EXPOSE_HEADERS, which are appended; unset, nothing changes. Same-origin pages
