@@ -1,3 +1,5 @@
+import { administrationCalls } from './administration.ts';
+import { json, readToEnd } from './answers.ts';
 import { errorOf, HttpError, ProblemError } from './errors.ts';
 import { type SignedHeaders, SignInSession } from './sign-in.ts';
 import type { WalletSigner } from './signers.ts';
@@ -106,7 +108,8 @@ const WORKING_DAY_SECONDS = 8 * 3600;
 /** Refusals that a fresh signature cures; any other 401 would be refused again. */
 const RESIGN_CODES = new Set(['AUTH_MESSAGE_EXPIRED', 'AUTH_MESSAGE_REVOKED']);
 
-interface Call {
+/** One request as the endpoint functions describe it; `signed` sends it with the wallet's headers. */
+export interface Call {
   method: string;
   path: string;
   query?: Record<string, string | number | undefined>;
@@ -368,6 +371,8 @@ export function createClient(options: ClientOptions) {
       };
       return json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/audit`, query: { ...pageQuery(query), ...filters } }));
     },
+
+    ...administrationCalls(signed, channelPath),
   };
 }
 
@@ -396,22 +401,4 @@ function scopeRestoreCall(path: string, { backupTimestamp, at, dryRun, delete: w
 async function scopeRestoreResult(response: Response): Promise<ScopeRestoreResult> {
   const etag = response.headers.get('etag') ?? '';
   return { ...(await json<Omit<ScopeRestoreResult, 'etag'>>(response)), etag };
-}
-
-/**
- * Reads an answer whose body says nothing (a HEAD's, a 204's, a single byte) to its end rather than
- * cancelling it or leaving it unread: Chromium records an answer whose body was cancelled, or never
- * read, as a cancelled request (net::ERR_ABORTED in the network panel), even a HEAD's empty one.
- */
-async function readToEnd(response: Response): Promise<void> {
-  await response.arrayBuffer();
-}
-
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new HttpError(response.status, `${response.status}: the answer is not JSON`, text.slice(0, 1000));
-  }
 }

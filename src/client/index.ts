@@ -2,6 +2,19 @@
  * `@wallet-admin/client` (packages/client): a typed client of the service's API for browsers and
  * Node (global fetch, TextEncoder and btoa only; no Node module, no server code).
  */
+export type {
+  AdminQuery,
+  AdminRecord,
+  AdminStatus,
+  AdminUpdate,
+  AdminWallet,
+  Invitation,
+  InvitationRequest,
+  ManagedChannel,
+  TenantAuditEvent,
+  TenantAuditQuery,
+  WalletChallenge,
+} from './administration.ts';
 export {
   type ByteRange,
   type ClientOptions,
