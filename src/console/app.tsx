@@ -1,12 +1,15 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { invitationTokenOf, leaveInvitationPage } from './invitation-token.ts';
 import { hrefOf, type Route, useRoute } from './routing.ts';
 import { formatClock, shortAddress } from './ui/format.ts';
 import { messageOf } from './ui/problem-notice.tsx';
 import { RenewalDialog } from './ui/renewal-dialog.tsx';
 import { type Status, StatusLine, StatusLineContext } from './ui/status-line.tsx';
+import { AdminsView } from './views/admins.tsx';
 import { AuditView } from './views/audit.tsx';
 import { BackupsView } from './views/backups.tsx';
 import { ChangesView } from './views/changes.tsx';
+import { ChannelSettingsView } from './views/channel-settings.tsx';
 import { ChannelsMenu } from './views/channels-menu.tsx';
 import type { ViewContext } from './views/context.ts';
 import { DeletedView } from './views/deleted.tsx';
@@ -14,14 +17,18 @@ import { FileView } from './views/file.tsx';
 import { FilesView } from './views/files.tsx';
 import { FoldersView } from './views/folders.tsx';
 import { HomeView } from './views/home.tsx';
+import { InvitationView } from './views/invitation.tsx';
 import { type LinkedChannels, useLinkedChannels } from './views/linked-channels.ts';
 import { SignInView } from './views/sign-in.tsx';
+import { TenantAuditView } from './views/tenant-audit.tsx';
+import { TenantLinks } from './views/tenant-links.tsx';
 import type { ConsoleSession, SessionState, SignedIn } from './wallet/console-session.ts';
 
 export function App({ session }: { session: ConsoleSession }) {
   const [state, setState] = useState<SessionState>(session.state);
   useEffect(() => session.subscribe(setState), [session]);
   const route = useRoute();
+  const [invitationToken, setInvitationToken] = useState(() => invitationTokenOf(window.location));
   const linked = useLinkedChannels(state.status === 'signed-in' ? state.client : undefined);
 
   return (
@@ -34,7 +41,12 @@ export function App({ session }: { session: ConsoleSession }) {
           <a class="brand" href="#/">
             wallet-admin
           </a>
-          {state.status === 'signed-in' && <ChannelsMenu linked={linked} current={channelOf(route)} />}
+          {state.status === 'signed-in' && (
+            <>
+              <ChannelsMenu linked={linked} current={channelOf(route)} />
+              <TenantLinks can={(permission) => state.me.principal.effectivePermissions.includes(permission)} route={route} />
+            </>
+          )}
         </nav>
         {state.status === 'signed-in' && (
           <div class="identity">
@@ -53,7 +65,17 @@ export function App({ session }: { session: ConsoleSession }) {
         )}
       </header>
       <main id="main" tabIndex={-1}>
-        {state.status === 'signed-in' ? (
+        {invitationToken !== undefined && state.status !== 'signed-in' ? (
+          <InvitationView
+            session={session}
+            state={state}
+            token={invitationToken}
+            onAccepted={() => {
+              leaveInvitationPage();
+              setInvitationToken(undefined);
+            }}
+          />
+        ) : state.status === 'signed-in' ? (
           <SignedInConsole session={session} signedIn={state} route={route} linked={linked} />
         ) : (
           <SignInView
@@ -105,6 +127,7 @@ function SignedInConsole({
       isLinkedChannel: (ref) =>
         linked.items?.some((channel) => channel.id === ref || channel.name === ref) || (linked.complete ? false : undefined),
       announce,
+      channelsChanged: linked.reload,
     }),
     [client, session, signedIn, permissions, channelNames, linked, announce],
   );
@@ -151,6 +174,9 @@ function SignedInConsole({
       {route.view === 'audit' && (
         <AuditView key={`${route.channel}?${JSON.stringify(route.filters)}`} ctx={ctx} channel={route.channel} filters={route.filters} />
       )}
+      {route.view === 'admins' && <AdminsView ctx={ctx} />}
+      {route.view === 'channel-settings' && <ChannelSettingsView ctx={ctx} />}
+      {route.view === 'tenant-audit' && <TenantAuditView key={JSON.stringify(route.filters)} ctx={ctx} filters={route.filters} />}
       {signedIn.renewal && (
         <RenewalDialog
           renewal={signedIn.renewal}
@@ -162,7 +188,7 @@ function SignedInConsole({
   );
 }
 
-/** The channel a view is of, for the menu to mark; none on the home page. */
+/** The channel a view is of, for the menu to mark; none on the home page and the tenant's pages. */
 function channelOf(route: Route): string | undefined {
-  return route.view === 'home' ? undefined : route.channel;
+  return 'channel' in route ? route.channel : undefined;
 }

@@ -12,7 +12,10 @@ export type Route =
   | { view: 'deleted'; channel: string; folder: string }
   | { view: 'backups'; channel: string }
   | { view: 'changes'; channel: string; from: string; to: string | undefined; folder: string | undefined }
-  | { view: 'audit'; channel: string; filters: AuditFilters };
+  | { view: 'audit'; channel: string; filters: AuditFilters }
+  | { view: 'admins' }
+  | { view: 'channel-settings' }
+  | { view: 'tenant-audit'; filters: TenantAuditFilters };
 
 export interface AuditFilters {
   action?: string;
@@ -26,6 +29,38 @@ export interface AuditFilters {
 
 const AUDIT_FILTER_NAMES = ['action', 'adminId', 'folder', 'filename', 'result', 'operationId'] as const;
 
+/** The tenant's audit log (GET /api/audit): who acted, on whom, in which channel. */
+export interface TenantAuditFilters {
+  action?: string;
+  adminId?: string;
+  targetAdminId?: string;
+  channelId?: string;
+  result?: string;
+}
+
+const TENANT_AUDIT_FILTER_NAMES = ['action', 'adminId', 'targetAdminId', 'channelId', 'result'] as const;
+
+/** The filters of `names` that the query gives a value. */
+function filtersOf<Name extends string>(params: URLSearchParams, names: readonly Name[]): Partial<Record<Name, string>> {
+  const filters: Partial<Record<Name, string>> = {};
+  for (const name of names) {
+    const value = params.get(name);
+    if (value) filters[name] = value;
+  }
+  return filters;
+}
+
+/** `#path?filters`, the filters without a value left out. */
+function withFilters<Name extends string>(path: string, filters: Partial<Record<Name, string>>, names: readonly Name[]): string {
+  const params = new URLSearchParams();
+  for (const name of names) {
+    const value = filters[name];
+    if (value) params.set(name, value);
+  }
+  const query = params.toString();
+  return `${path}${query ? `?${query}` : ''}`;
+}
+
 export function parseRoute(hash: string): Route {
   const [path = '', query = ''] = hash.replace(/^#/, '').split('?', 2);
   const parts = path
@@ -38,9 +73,12 @@ export function parseRoute(hash: string): Route {
         return part;
       }
     });
+  const params = new URLSearchParams(query);
+  if (parts[0] === 'admins') return { view: 'admins' };
+  if (parts[0] === 'channel-settings') return { view: 'channel-settings' };
+  if (parts[0] === 'audit') return { view: 'tenant-audit', filters: filtersOf(params, TENANT_AUDIT_FILTER_NAMES) };
   if (parts[0] !== 'channels' || parts[1] === undefined) return { view: 'home' };
   const channel = parts[1];
-  const params = new URLSearchParams(query);
   switch (parts[2]) {
     case 'backups':
       return { view: 'backups', channel };
@@ -49,14 +87,8 @@ export function parseRoute(hash: string): Route {
       if (!from) return { view: 'backups', channel };
       return { view: 'changes', channel, from, to: params.get('to') ?? undefined, folder: params.get('folder') ?? undefined };
     }
-    case 'audit': {
-      const filters: AuditFilters = {};
-      for (const name of AUDIT_FILTER_NAMES) {
-        const value = params.get(name);
-        if (value) filters[name] = value;
-      }
-      return { view: 'audit', channel, filters };
-    }
+    case 'audit':
+      return { view: 'audit', channel, filters: filtersOf(params, AUDIT_FILTER_NAMES) };
     case 'folders':
       if (parts[3] === undefined) return { view: 'folders', channel };
       if (parts[4] === 'files' && parts[5] !== undefined) return { view: 'file', channel, folder: parts[3], filename: parts[5] };
@@ -88,15 +120,14 @@ export function hrefOf(route: Route): string {
       if (route.folder) params.set('folder', route.folder);
       return `#/channels/${e(route.channel)}/changes?${params}`;
     }
-    case 'audit': {
-      const params = new URLSearchParams();
-      for (const name of AUDIT_FILTER_NAMES) {
-        const value = route.filters[name];
-        if (value) params.set(name, value);
-      }
-      const query = params.toString();
-      return `#/channels/${e(route.channel)}/audit${query ? `?${query}` : ''}`;
-    }
+    case 'audit':
+      return withFilters(`#/channels/${e(route.channel)}/audit`, route.filters, AUDIT_FILTER_NAMES);
+    case 'admins':
+      return '#/admins';
+    case 'channel-settings':
+      return '#/channel-settings';
+    case 'tenant-audit':
+      return withFilters('#/audit', route.filters, TENANT_AUDIT_FILTER_NAMES);
   }
 }
 

@@ -16,4 +16,6 @@ export interface ViewContext {
   isLinkedChannel(ref: string): boolean | undefined;
   /** Says something in the page's status line (read out by screen readers). */
   announce(message: string, action?: { label: string; run(): void }): void;
+  /** A channel was created, renamed or archived: the menu and the channels' names are listed again. */
+  channelsChanged(): void;
 }

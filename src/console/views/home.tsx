@@ -5,6 +5,7 @@ import { PagedList, usePagedLoad } from '../ui/paged-list.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { Time } from '../ui/time.tsx';
 import type { ViewContext } from './context.ts';
+import { MyWalletsCard } from './my-wallets.tsx';
 
 /** Who the admin is, and the channels they are linked to. */
 export function HomeView({ ctx }: { ctx: ViewContext }) {
@@ -55,6 +56,7 @@ export function HomeView({ ctx }: { ctx: ViewContext }) {
           </dd>
         </dl>
       </section>
+      <MyWalletsCard ctx={ctx} />
       <SessionsCard ctx={ctx} />
       <section class="card" aria-labelledby="channels-title">
         <h2 id="channels-title">Channels</h2>

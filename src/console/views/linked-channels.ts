@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { ChannelInfo, WalletAdminClient } from '../../client/index.ts';
 
 /** As many channels as one page holds: the menu and the names of the channel pages use these. */
@@ -9,13 +9,22 @@ export interface LinkedChannels {
   items: ChannelInfo[] | undefined;
   /** False when the admin is linked to more channels than were listed: the home page pages through them all. */
   complete: boolean;
+  /** Lists them again: a channel was created, renamed or archived. */
+  reload(): void;
 }
 
 /** The channels the signed-in admin is linked to, loaded once per client (a new sign-in may be another admin). */
 export function useLinkedChannels(client: WalletAdminClient | undefined): LinkedChannels {
-  const [linked, setLinked] = useState<LinkedChannels>({ items: undefined, complete: false });
+  const [linked, setLinked] = useState<Omit<LinkedChannels, 'reload'>>({ items: undefined, complete: false });
+  const [round, setRound] = useState(0);
+  const reload = useCallback(() => setRound((n) => n + 1), []);
+  const listedFor = useRef(client);
   useEffect(() => {
-    setLinked({ items: undefined, complete: false });
+    // Another admin's client starts from none; a reload keeps the names known meanwhile.
+    if (listedFor.current !== client) {
+      listedFor.current = client;
+      setLinked({ items: undefined, complete: false });
+    }
     if (!client) return;
     let current = true;
     client.listChannels({ limit: LISTED }).then(
@@ -26,6 +35,6 @@ export function useLinkedChannels(client: WalletAdminClient | undefined): Linked
     return () => {
       current = false;
     };
-  }, [client]);
-  return linked;
+  }, [client, round]);
+  return useMemo(() => ({ ...linked, reload }), [linked, reload]);
 }

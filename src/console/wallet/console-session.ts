@@ -28,7 +28,16 @@ const STATEMENT = 'Sign in to the wallet-admin console.';
 export type SessionState =
   | { status: 'signed-out'; error?: unknown /** What the sign-out did, when it did more than this page's. */; notice?: string }
   | { status: 'signing-in'; wallet: WalletChoice }
+  | Invitee
   | SignedIn;
+
+/** Signed a message with a wallet that is no admin yet, to accept an invitation with it. */
+export interface Invitee {
+  status: 'invitee';
+  client: WalletAdminClient;
+  wallet: WalletChoice;
+  walletAddress: string;
+}
 
 export interface SignedIn {
   status: 'signed-in';
@@ -72,6 +81,39 @@ export class ConsoleSession {
 
   async signIn(wallet: WalletChoice, lifetimeSeconds: number): Promise<void> {
     this.#set({ status: 'signing-in', wallet });
+    const client = this.#clientFor(wallet, lifetimeSeconds);
+    try {
+      await client.signIn();
+      await this.#enter(client, wallet);
+    } catch (error) {
+      this.#set({ status: 'signed-out', error });
+    }
+  }
+
+  /**
+   * An invitee signs the message first (the wallet is no admin yet, so nothing else is asked of the
+   * service); `acceptInvitation` then makes it one with that same message: one signature in all.
+   */
+  async signInAsInvitee(wallet: WalletChoice, lifetimeSeconds: number): Promise<void> {
+    this.#set({ status: 'signing-in', wallet });
+    const client = this.#clientFor(wallet, lifetimeSeconds);
+    try {
+      const headers = await client.signIn();
+      this.#set({ status: 'invitee', client, wallet, walletAddress: headers['X-WAL'] });
+    } catch (error) {
+      this.#set({ status: 'signed-out', error });
+    }
+  }
+
+  /** Accepts the invitation as the signed-in invitee, who is then signed in as the new admin. A refusal is thrown to the view. */
+  async acceptInvitation(token: string, displayName: string | undefined): Promise<void> {
+    const state = this.#state;
+    if (state.status !== 'invitee') throw new Error('Sign in with your wallet first');
+    await state.client.acceptInvitation(token, displayName ? { displayName } : {});
+    await this.#enter(state.client, state.wallet);
+  }
+
+  #clientFor(wallet: WalletChoice, lifetimeSeconds: number): WalletAdminClient {
     let signedOnce = false;
     const walletSigner = fromEip1193(wallet.provider);
     const signer: WalletSigner = {
@@ -85,21 +127,20 @@ export class ConsoleSession {
         return this.#renew(() => walletSigner.signMessage(message));
       },
     };
-    const client = createClient({
+    return createClient({
       baseUrl: window.location.origin,
       signer,
       lifetimeSeconds,
       statement: STATEMENT,
       fetch: progressFetch,
     });
-    try {
-      await client.signIn();
-      const me = await client.authTest();
-      this.#set({ status: 'signed-in', client, wallet, me, expiresAt: (await client.signedIn())?.expiresAt });
-      this.#watchAccounts(wallet, client, me.walletAddress);
-    } catch (error) {
-      this.#set({ status: 'signed-out', error });
-    }
+  }
+
+  /** Signed in as the admin the client's message belongs to. */
+  async #enter(client: WalletAdminClient, wallet: WalletChoice): Promise<void> {
+    const me = await client.authTest();
+    this.#set({ status: 'signed-in', client, wallet, me, expiresAt: (await client.signedIn())?.expiresAt });
+    this.#watchAccounts(wallet, client, me.walletAddress);
   }
 
   /** Revokes the message on the service (the old headers then get 401) and forgets the client. */
@@ -107,9 +148,9 @@ export class ConsoleSession {
     const state = this.#state;
     this.#unwatchAccounts();
     let failure: unknown;
-    if (state.status === 'signed-in') {
+    if (state.status === 'signed-in' || state.status === 'invitee') {
       // A pending renewal first: the logout below waits for the signing it would otherwise hold up.
-      state.renewal?.decline();
+      if (state.status === 'signed-in') state.renewal?.decline();
       // Signed out once the service has revoked the message, so that "signed out" means its headers are dead.
       failure = await state.client.logout().then(
         () => undefined,
@@ -143,10 +184,12 @@ export class ConsoleSession {
 
   /**
    * Called by a view whose request failed: a 401 that re-signing could not cure means the session
-   * is over (the admin declined, or the wallet was refused), so the sign-in screen comes back.
+   * is over (the admin declined, or the wallet was refused), and so does ADMIN_SUSPENDED (an admin
+   * suspended them): the sign-in screen comes back, saying why.
    */
   noticeError(error: unknown): void {
-    if (error instanceof ProblemError && error.status === 401 && this.#state.status === 'signed-in') {
+    const ended = error instanceof ProblemError && (error.status === 401 || error.code === 'ADMIN_SUSPENDED');
+    if (ended && this.#state.status === 'signed-in') {
       this.#set({ status: 'signed-out', error });
     }
   }

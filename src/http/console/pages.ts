@@ -18,7 +18,8 @@ const ASSET_CACHE = 'public, max-age=31536000, immutable';
 const NOT_BUILT_MESSAGE = 'The console was not built (no dist/console/index.html): run `npm run build` and restart the service';
 
 /**
- * The admin console: GET / and /console redirect to /console/ (index.html), /console/assets/<name>
+ * The admin console: GET / and /console redirect to /console/ (index.html), which /console/invite also
+ * serves (an invitation's link), /console/assets/<name>
  * serves the hashed files `npm run build` wrote, read once at start-up (`assets`; undefined when
  * never built, then 503 CONSOLE_NOT_BUILT). Hidden from the OpenAPI document: not part of the API.
  */
@@ -36,6 +37,9 @@ export default async function consoleRoutes(app: FastifyInstance, options: { ass
   app.get('/console', page, async (request, reply) => reply.redirect(`/console/${queryOf(request)}`, 308));
 
   app.get('/console/', page, async (request, reply) => sendStaticFile(request, reply, built(assets).index, INDEX_CACHE));
+
+  // An invitation's link (docs/administration.md): the same page, which reads the token from the fragment.
+  app.get('/console/invite', page, async (request, reply) => sendStaticFile(request, reply, built(assets).index, INDEX_CACHE));
 
   app.get<{ Params: { name: string } }>('/console/assets/:name', hidden, async (request, reply) => {
     const file = built(assets).assets.get(request.params.name);

@@ -1,0 +1,179 @@
+import { useState } from 'preact/hooks';
+import type { AdminRecord, AdminStatus, Invitation } from '../../client/index.ts';
+import { shortAddress } from '../ui/format.ts';
+import { usePagedLoad } from '../ui/paged-list.tsx';
+import { PagedTable } from '../ui/paged-table.tsx';
+import { ProblemNotice } from '../ui/problem-notice.tsx';
+import { RowButton } from '../ui/row-button.tsx';
+import { AdminStatusDialog, type StatusChange } from './admin-status-dialog.tsx';
+import type { ViewContext } from './context.ts';
+import { EditPermissionsDialog } from './edit-permissions-dialog.tsx';
+import { InvitationLink } from './invitation-link.tsx';
+import { InviteDialog } from './invite-dialog.tsx';
+
+const STATUSES: AdminStatus[] = ['ACTIVE', 'SUSPENDED', 'REMOVED'];
+
+type Editing = { admin: AdminRecord; change: StatusChange | 'permissions' } | { invite: true };
+
+/** The tenant's admins (a sub-admin: itself and those below it), and inviting, editing, suspending and removing them. */
+export function AdminsView({ ctx }: { ctx: ViewContext }) {
+  const [status, setStatus] = useState<AdminStatus>();
+  const admins = usePagedLoad((cursor) => ctx.client.listAdmins({ limit: 50, cursor, status }), status ?? '');
+  const [editing, setEditing] = useState<Editing>();
+  const [invitation, setInvitation] = useState<Invitation>();
+  const manages = ctx.can('admins:manage');
+  const me = ctx.signedIn.me.principal.id;
+
+  const changed = (message: string) => {
+    setEditing(undefined);
+    ctx.announce(message);
+    admins.reload();
+  };
+
+  return (
+    <section class="card" aria-labelledby="admins-title">
+      <div class="section-head">
+        <h1 id="admins-title">Admins</h1>
+        <div class="section-tools">
+          <label class="field field-inline">
+            <span>Status</span>
+            <select
+              value={status ?? ''}
+              onChange={(event) => {
+                admins.pages.reset();
+                setStatus(((event.target as HTMLSelectElement).value || undefined) as AdminStatus | undefined);
+              }}
+            >
+              <option value="">Any</option>
+              {STATUSES.map((value) => (
+                <option key={value} value={value}>
+                  {statusLabel(value)}
+                </option>
+              ))}
+            </select>
+          </label>
+          {manages && (
+            <button type="button" class="button button-primary" onClick={() => setEditing({ invite: true })}>
+              Invite an admin…
+            </button>
+          )}
+        </div>
+      </div>
+      {invitation && <InvitationLink invitation={invitation} onDismiss={() => setInvitation(undefined)} />}
+      <ProblemNotice error={admins.error} />
+      <PagedTable
+        list={admins}
+        label="Admins"
+        empty={<p>No admin matches.</p>}
+        loading="Loading admins…"
+        class="admins-table"
+        rowKey={(admin) => admin.id}
+        columns={[
+          {
+            header: 'Admin',
+            rowHeader: true,
+            cellClass: 'name-cell',
+            cell: (admin) => (
+              <>
+                <strong>{admin.displayName}</strong>
+                {admin.id === me && <span class="muted"> (you)</span>}
+                <code class="muted block">{admin.id}</code>
+              </>
+            ),
+          },
+          {
+            header: 'Status',
+            cell: (admin) => <span class={`badge badge-${admin.status.toLowerCase()}`}>{statusLabel(admin.status)}</span>,
+          },
+          {
+            header: 'Permissions',
+            cell: (admin) =>
+              admin.ownerAdminId === 'N/A' ? (
+                <span title="An owner holds every permission of the tenant">Owner: all</span>
+              ) : (
+                <ul class="chips" aria-label={`Permissions of ${admin.displayName}`}>
+                  {admin.effectivePermissions.map((permission) => (
+                    <li key={permission} class="chip">
+                      {permission}
+                    </li>
+                  ))}
+                </ul>
+              ),
+          },
+          {
+            header: 'Channels',
+            cell: (admin) =>
+              admin.channelIds.length === 0 ? (
+                <span class="muted">None</span>
+              ) : (
+                <ul class="plain-list" aria-label={`Channels of ${admin.displayName}`}>
+                  {admin.channelIds.map((id) => (
+                    <li key={id}>{ctx.channelName(id)}</li>
+                  ))}
+                </ul>
+              ),
+          },
+          {
+            header: 'Wallets',
+            cell: (admin) =>
+              admin.wallets.length === 0 ? (
+                <span class="muted">None</span>
+              ) : (
+                <ul class="plain-list">
+                  {admin.wallets.map((wallet) => (
+                    <li key={wallet}>
+                      <code title={wallet}>{shortAddress(wallet)}</code>
+                    </li>
+                  ))}
+                </ul>
+              ),
+          },
+        ]}
+        actions={(admin) => manages && admin.id !== me && admin.status !== 'REMOVED' && <RowActions admin={admin} onEdit={setEditing} />}
+      />
+      {editing && 'invite' in editing && (
+        <InviteDialog
+          ctx={ctx}
+          onClose={() => setEditing(undefined)}
+          onCreated={(created) => {
+            setEditing(undefined);
+            setInvitation(created);
+          }}
+        />
+      )}
+      {editing && 'admin' in editing && editing.change === 'permissions' && (
+        <EditPermissionsDialog
+          ctx={ctx}
+          admin={editing.admin}
+          onClose={() => setEditing(undefined)}
+          onSaved={(updated) => changed(`The permissions of ${updated.displayName} are saved.`)}
+        />
+      )}
+      {editing && 'admin' in editing && editing.change !== 'permissions' && (
+        <AdminStatusDialog ctx={ctx} admin={editing.admin} change={editing.change} onClose={() => setEditing(undefined)} onDone={changed} />
+      )}
+    </section>
+  );
+}
+
+/** What an editor may do to another admin; an owner's permissions are all, so there are none to edit. */
+function RowActions({ admin, onEdit }: { admin: AdminRecord; onEdit(editing: Editing): void }) {
+  const name = admin.displayName;
+  return (
+    <>
+      {admin.ownerAdminId !== 'N/A' && (
+        <RowButton label="Permissions…" aria-label={`Permissions of ${name}`} onClick={() => onEdit({ admin, change: 'permissions' })} />
+      )}
+      {admin.status === 'ACTIVE' ? (
+        <RowButton label="Suspend…" aria-label={`Suspend ${name}`} danger onClick={() => onEdit({ admin, change: 'suspend' })} />
+      ) : (
+        <RowButton label="Reactivate…" aria-label={`Reactivate ${name}`} onClick={() => onEdit({ admin, change: 'reactivate' })} />
+      )}
+      <RowButton label="Remove…" aria-label={`Remove ${name}`} danger onClick={() => onEdit({ admin, change: 'remove' })} />
+    </>
+  );
+}
+
+function statusLabel(status: AdminStatus): string {
+  return { ACTIVE: 'Active', SUSPENDED: 'Suspended', REMOVED: 'Removed' }[status];
+}

@@ -1,0 +1,169 @@
+import { useState } from 'preact/hooks';
+import { ProblemError, type TenantAuditQuery } from '../../client/index.ts';
+import { hrefOf, navigate, type TenantAuditFilters } from '../routing.ts';
+import { usePagedLoad } from '../ui/paged-list.tsx';
+import { PagedTable } from '../ui/paged-table.tsx';
+import { ProblemNotice } from '../ui/problem-notice.tsx';
+import { Time } from '../ui/time.tsx';
+import { AdminName } from './admin-name.tsx';
+import { ChangeSummary } from './change-summary.tsx';
+import type { ViewContext } from './context.ts';
+
+/** docs/administration.md's administration events, then the channels' own. */
+const ACTIONS = [
+  'admin.create',
+  'admin.update',
+  'admin.remove',
+  'wallet.add',
+  'wallet.remove',
+  'invitation.create',
+  'invitation.revoke',
+  'invitation.accept',
+  'channel.create',
+  'channel.update',
+  'channel.link',
+  'channel.unlink',
+  'upload',
+  'delete',
+  'backup',
+  'restore',
+];
+const RESULTS = ['ok', 'refused', 'failed'];
+
+/**
+ * The tenant's audit log, newest first: who changed which admin, wallet, invitation or channel, and
+ * the record before and after; filtered by action, who acted, on whom, channel and result (in the URL).
+ */
+export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: TenantAuditFilters }) {
+  const events = usePagedLoad(
+    // Values from the URL go to the service as they are: one it does not know comes back as a 400 that says so.
+    (cursor) => ctx.client.listTenantAudit({ limit: 50, cursor, ...(filters as TenantAuditQuery) }),
+    JSON.stringify(filters),
+  );
+  // The view is mounted anew for other filters (see app.tsx): the form starts from them.
+  const [draft, setDraft] = useState<TenantAuditFilters>(filters);
+  const set = (name: keyof TenantAuditFilters) => (event: Event) =>
+    setDraft({ ...draft, [name]: (event.target as HTMLInputElement).value || undefined });
+  const filtered = (more: TenantAuditFilters) => hrefOf({ view: 'tenant-audit', filters: { ...filters, ...more } });
+  const filterable = events.data !== undefined || (events.error instanceof ProblemError && events.error.status === 400);
+
+  return (
+    <section class="card" aria-labelledby="tenant-audit-title">
+      <h1 id="tenant-audit-title">Audit log</h1>
+      <p class="muted">Everything done in the tenant: its admins, wallets, invitations and channels, and the channels' files.</p>
+      {filterable && (
+        <form
+          class="filters"
+          aria-label="Filter the audit log"
+          onSubmit={(event) => {
+            event.preventDefault();
+            navigate({ view: 'tenant-audit', filters: draft });
+          }}
+        >
+          <label class="field">
+            <span>Action</span>
+            <select value={draft.action ?? ''} onChange={set('action')}>
+              <option value="">Any</option>
+              {ACTIONS.map((action) => (
+                <option key={action} value={action}>
+                  {action}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label class="field">
+            <span>Result</span>
+            <select value={draft.result ?? ''} onChange={set('result')}>
+              <option value="">Any</option>
+              {RESULTS.map((result) => (
+                <option key={result} value={result}>
+                  {result}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label class="field">
+            <span>Who (admin id)</span>
+            <input value={draft.adminId ?? ''} onInput={set('adminId')} placeholder="adm_…" />
+          </label>
+          <label class="field">
+            <span>Whom (admin id)</span>
+            <input value={draft.targetAdminId ?? ''} onInput={set('targetAdminId')} placeholder="adm_…" />
+          </label>
+          <label class="field">
+            <span>Channel id</span>
+            <input value={draft.channelId ?? ''} onInput={set('channelId')} placeholder="chn_…" />
+          </label>
+          <div class="filter-actions">
+            <button type="submit" class="button button-primary">
+              Apply filters
+            </button>
+            <a class="button" href={hrefOf({ view: 'tenant-audit', filters: {} })}>
+              Clear
+            </a>
+          </div>
+        </form>
+      )}
+      <ProblemNotice error={events.error} />
+      <PagedTable
+        list={events}
+        label="Audit log"
+        empty={<p>No event matches.</p>}
+        loading="Loading the audit log…"
+        class="tenant-audit-table"
+        rowKey={(event) => event.id}
+        columns={[
+          { header: 'When', cellClass: 'time-cell', cell: (event) => <Time value={event.time} /> },
+          {
+            header: 'Action',
+            cell: (event) => (
+              <>
+                <a href={filtered({ action: event.action })} title="Only events of this action">
+                  {event.action}
+                </a>
+                <span class={`badge badge-${event.result} badge-after`}>{event.result}</span>
+                {event.code && <code class="block">{event.code}</code>}
+              </>
+            ),
+          },
+          {
+            header: 'Who',
+            cell: (event) => (
+              <AdminName
+                id={event.adminId}
+                name={event.adminName}
+                none="No admin"
+                noneTitle="The CLI or the service itself"
+                href={event.adminId ? filtered({ adminId: event.adminId }) : undefined}
+                hrefTitle="only this admin's events"
+              />
+            ),
+          },
+          {
+            header: 'Whom',
+            cell: (event) =>
+              event.targetAdminId ? (
+                <a href={filtered({ targetAdminId: event.targetAdminId })} title="Only the events acting on this admin">
+                  <code>{event.targetAdminId}</code>
+                </a>
+              ) : (
+                <span class="muted">—</span>
+              ),
+          },
+          {
+            header: 'Channel',
+            cell: (event) =>
+              event.channelId ? (
+                <a href={filtered({ channelId: event.channelId })} title="Only this channel's events">
+                  {ctx.channelName(event.channelId)}
+                </a>
+              ) : (
+                <span class="muted">—</span>
+              ),
+          },
+          { header: 'Change', cellClass: 'change-cell', cell: (event) => <ChangeSummary change={event.change} /> },
+        ]}
+      />
+    </section>
+  );
+}
