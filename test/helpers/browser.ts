@@ -130,8 +130,8 @@ export function assertNoConsoleErrors(page: Page): void {
 const SCREENSHOT_DIR = path.join(REPO_ROOT, process.env.WRITE_SCREENSHOTS === '1' ? 'docs/console' : '.cache/screenshots');
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** Sets the viewport's width (1440: desktop, 390: phone), takes a full-page PNG `<name>-<width>.png`; returns its path. */
-export async function screenshot(page: Page, name: string, options: { width: 1440 | 390 }): Promise<string> {
+/** Sets the viewport's width (1440: desktop, 390: phone, 360: a small phone), takes a full-page PNG `<name>-<width>.png`; returns its path. */
+export async function screenshot(page: Page, name: string, options: { width: 1440 | 390 | 360 }): Promise<string> {
   const height = page.viewportSize()?.height ?? 900;
   await page.setViewportSize({ width: options.width, height });
   await mkdir(SCREENSHOT_DIR, { recursive: true });

@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { Channel } from '../../src/model/channels.ts';
+import { assertNoConsoleErrors, injectWallet, screenshot, useBrowser } from '../helpers/browser.ts';
+import { openSignedIn } from '../helpers/console-page.ts';
+import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { newWallet } from '../helpers/wallets.ts';
+
+/** One zone and language for the pictures, whatever the machine's: times show their zone. */
+const LOCALE = { timezoneId: 'Europe/Berlin', locale: 'en-US' };
+/** How often every instance reloads who is suspended and who holds what: short, so that the test sees it. */
+const AUTH_STATE_REFRESH_SECONDS = 1;
+
+/**
+ * The tenant administered from the console, in two browsers: the owner invites, the invitee accepts
+ * in a browser of their own, and the owner's narrowing and suspending reach the invitee's page.
+ */
+describe('administering the tenant in the console', () => {
+  const browser = useBrowser();
+  let svc: TestService;
+  let fixture: TenantFixture;
+  /** A channel the owner is linked to but does not grant: the invitee must not get it. */
+  let finance: Channel;
+
+  before(async () => {
+    svc = await startTestService('sqlite', { transport: 'socket', env: { AUTH_STATE_REFRESH: String(AUTH_STATE_REFRESH_SECONDS) } });
+    fixture = await createTenantFixture(svc.service.store, 'Admins');
+    finance = await svc.service.store.createChannel({ tenantId: fixture.tenant.id, name: 'finance' });
+    await svc.service.store.linkChannel(finance.id, fixture.owner.id);
+  });
+  after(() => svc.close());
+
+  test('invite, accept in another browser with exactly what was granted, narrow a permission, suspend', async () => {
+    const { page: owner } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { ...LOCALE, hash: '#/admins' });
+    await owner.getByRole('rowheader', { name: /Admins owner/ }).waitFor();
+
+    // The owner invites: files:read and backups:create, on "main" only.
+    await owner.getByRole('button', { name: 'Invite an admin…' }).click();
+    const invite = owner.getByRole('dialog');
+    await invite.getByLabel('Their name (optional)').fill('Iris Invitee');
+    assert.equal(await invite.getByRole('checkbox', { name: 'files:read' }).isChecked(), true);
+    await invite.getByRole('checkbox', { name: 'backups:create' }).check();
+    await invite.getByRole('checkbox', { name: 'main' }).check();
+    await invite.getByRole('button', { name: 'Create the invitation' }).click();
+    const url = await owner.getByLabel('Invitation link').inputValue();
+    assert.match(url, /\/console\/invite#token=.+/);
+
+    // The invitee opens the link in a browser of their own, signs in with a wallet that is no admin yet, and accepts.
+    const inviteeWallet = newWallet();
+    const invitee = await browser.newPage(LOCALE);
+    await injectWallet(invitee, { privateKey: inviteeWallet.privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
+    await invitee.goto(url);
+    await invitee.getByRole('heading', { name: 'You are invited' }).waitFor();
+    await screenshots(invitee, 'invitation');
+    await invitee.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
+    await invitee.getByRole('button', { name: 'Accept the invitation' }).click();
+    await invitee.getByRole('heading', { name: 'Who am I' }).waitFor();
+    assert.equal(new URL(invitee.url()).hash, '#/', 'the token is gone from the address bar');
+
+    // Exactly what was granted: the one channel, the two permissions, and no page needing more.
+    await invitee.getByRole('link', { name: /^main/ }).waitFor();
+    assert.deepEqual(await invitee.locator('#channels-title ~ ul.link-list strong').allTextContents(), ['main']);
+    assert.deepEqual((await invitee.getByRole('list', { name: 'Permissions' }).getByRole('listitem').allTextContents()).sort(), [
+      'backups:create',
+      'files:read',
+    ]);
+    assert.equal(await invitee.getByRole('banner').getByRole('link', { name: 'Admins' }).count(), 0);
+    assert.equal(await invitee.getByRole('banner').getByRole('link', { name: 'Audit log' }).count(), 0);
+    await invitee.getByText('Iris Invitee').first().waitFor();
+
+    // The invitee can back up "main" now…
+    await invitee.goto(`${svc.baseUrl}/console/#/channels/${fixture.channel.id}/backups`);
+    await invitee.getByRole('button', { name: 'Back up now' }).click();
+    await invitee
+      .getByRole('status')
+      .getByText(/^Backup \d{8}_\d{6} made/)
+      .waitFor();
+
+    // …until the owner takes backups:create away.
+    await owner.reload();
+    await owner.getByRole('rowheader', { name: /Iris Invitee/ }).waitFor();
+    await screenshots(owner, 'admins');
+    await owner.getByRole('button', { name: 'Permissions of Iris Invitee' }).click();
+    const matrix = owner.getByRole('dialog');
+    await matrix.getByRole('checkbox', { name: 'backups:create' }).uncheck();
+    await matrix.getByRole('button', { name: 'Save permissions' }).click();
+    await owner.getByRole('status').getByText('The permissions of Iris Invitee are saved.').waitFor();
+    const row = owner.getByRole('row', { name: /Iris Invitee/ });
+    assert.deepEqual(await row.getByRole('list', { name: 'Permissions of Iris Invitee' }).getByRole('listitem').allTextContents(), [
+      'files:read',
+    ]);
+
+    await waitPastAuthStateRefresh();
+    await invitee.getByRole('button', { name: 'Back up now' }).click();
+    await invitee.getByRole('alert').getByText('PERMISSION_DENIED').waitFor();
+
+    // The owner suspends the invitee, after a confirmation saying what that ends.
+    await owner.getByRole('button', { name: 'Suspend Iris Invitee' }).click();
+    const suspend = owner.getByRole('dialog');
+    await suspend.getByText(/signed-in sessions end on every instance/).waitFor();
+    await suspend.getByRole('button', { name: 'Suspend', exact: true }).click();
+    await row.getByText('Suspended', { exact: true }).waitFor();
+
+    // The invitee's next request is refused, and the page says why and asks to sign in again.
+    await waitPastAuthStateRefresh();
+    await invitee.getByRole('button', { name: 'Back up now' }).click();
+    await invitee.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await invitee.getByRole('alert').getByText('ADMIN_SUSPENDED').waitFor();
+
+    assertNoConsoleErrors(owner);
+    assertNoConsoleErrors(invitee);
+  });
+});
+
+async function waitPastAuthStateRefresh(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, AUTH_STATE_REFRESH_SECONDS * 1000 + 500));
+}
+
+/** The page at a desktop's and a small phone's width, then back to the desktop's. */
+async function screenshots(page: Page, name: string): Promise<void> {
+  for (const width of [1440, 360] as const) await screenshot(page, name, { width });
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
