@@ -66,7 +66,7 @@ export function AdminsView({ ctx }: { ctx: ViewContext }) {
         label="Admins"
         empty={<p>No admin matches.</p>}
         loading="Loading admins…"
-        class="admins-table"
+        class="admins-table stacked-table"
         rowKey={(admin) => admin.id}
         columns={[
           {

@@ -60,7 +60,7 @@ export function ChannelSettingsView({ ctx }: { ctx: ViewContext }) {
         label="Channels"
         empty={<p>You are linked to no channel yet: create one above.</p>}
         loading="Loading channels…"
-        class="channels-table"
+        class="channels-table stacked-table"
         rowKey={(channel) => channel.id}
         columns={[
           {

@@ -50,14 +50,20 @@ export function PermissionMatrix({ value, grantable, onChange }: PermissionMatri
                 if (!held && !granted) return <td key={verb} title={`${permission}: you do not hold it, so you cannot grant it`} />;
                 return (
                   <td key={verb}>
-                    <input
-                      type="checkbox"
-                      aria-label={permission}
-                      title={held ? permission : `${permission}: you do not hold it, so it stays as it is`}
-                      checked={granted}
-                      disabled={!held}
-                      onChange={(event) => toggle(permission, (event.target as HTMLInputElement).checked)}
-                    />
+                    <label class="matrix-cell">
+                      <input
+                        type="checkbox"
+                        aria-label={permission}
+                        title={held ? permission : `${permission}: you do not hold it, so it stays as it is`}
+                        checked={granted}
+                        disabled={!held}
+                        onChange={(event) => toggle(permission, (event.target as HTMLInputElement).checked)}
+                      />
+                      {/* The column's header says it on a wide screen; a phone shows the cells as a list, each saying it. */}
+                      <span class="matrix-verb" aria-hidden="true">
+                        {verb}
+                      </span>
+                    </label>
                   </td>
                 );
               })}

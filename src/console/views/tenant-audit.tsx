@@ -110,7 +110,7 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
         label="Audit log"
         empty={<p>No event matches.</p>}
         loading="Loading the audit log…"
-        class="tenant-audit-table"
+        class="tenant-audit-table stacked-table"
         rowKey={(event) => event.id}
         columns={[
           { header: 'When', cellClass: 'time-cell', cell: (event) => <Time value={event.time} /> },
