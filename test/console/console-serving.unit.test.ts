@@ -69,6 +69,14 @@ describe('the console, served', () => {
     assertCachedFile(again, 'no-cache');
   });
 
+  test("GET /console/invite (an invitation's link, its token in the fragment): the same index.html, no-cache", async () => {
+    const response = await request(svc.baseUrl, '/console/invite');
+    assert.equal(response.status, 200, response.body);
+    assert.equal(response.headers['content-type'], 'text/html; charset=utf-8');
+    assertCachedFile(response, 'no-cache');
+    assert.equal(response.body, await readFile(path.join(DEFAULT_CONSOLE_DIR, 'index.html'), 'utf8'));
+  });
+
   test('the hashed files: their content type, cached for a year, immutable, with an ETag', async () => {
     html ??= (await request(svc.baseUrl, '/console/')).body;
     const urls = assetUrls(html);
