@@ -12,6 +12,8 @@ interface ConfirmDialogProps {
   busy?: boolean;
   /** A dialog that interrupts the task at hand (a renewed signature) leaves the status line as it is. */
   keepsStatusLine?: boolean;
+  /** A dialog whose actions are inside it (a list to act on) has nothing to confirm: one button closes it. */
+  closeOnly?: boolean;
   onConfirm(): void;
   onCancel(): void;
 }
@@ -42,9 +44,11 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
       <h2 id="dialog-title">{props.title}</h2>
       <div class="dialog-body">{props.children}</div>
       <div class="dialog-actions">
-        <button type="button" class="button" onClick={props.onCancel} disabled={props.busy}>
-          {props.cancelLabel ?? 'Cancel'}
-        </button>
+        {!props.closeOnly && (
+          <button type="button" class="button" onClick={props.onCancel} disabled={props.busy}>
+            {props.cancelLabel ?? 'Cancel'}
+          </button>
+        )}
         <button
           type="button"
           class={props.danger ? 'button button-danger' : 'button button-primary'}

@@ -35,7 +35,7 @@ export function AddWalletDialog({ ctx, onAdded, onClose }: { ctx: ViewContext; o
   };
 
   return (
-    <ConfirmDialog title="Add a wallet" confirmLabel="Done" busy={action.busy} onConfirm={onClose} onCancel={onClose}>
+    <ConfirmDialog title="Add a wallet" confirmLabel="Close" closeOnly busy={action.busy} onConfirm={onClose} onCancel={onClose}>
       <p>
         A second wallet lets you sign in when the first is lost. The new wallet signs a message that names it and this service; nothing is
         sent on chain. Pick a wallet other than the one you are signed in with.

@@ -31,7 +31,14 @@ export function ChannelAdminsDialog({ ctx, channel, onClose }: { ctx: ViewContex
     });
 
   return (
-    <ConfirmDialog title={`Admins of ${channel.name}`} confirmLabel="Done" onConfirm={onClose} onCancel={onClose} busy={action.busy}>
+    <ConfirmDialog
+      title={`Admins of ${channel.name}`}
+      confirmLabel="Done"
+      closeOnly
+      onConfirm={onClose}
+      onCancel={onClose}
+      busy={action.busy}
+    >
       <ProblemNotice error={linked.error ?? candidates.error} />
       {linked.data?.items.length === 0 && <p>No admin is linked to this channel.</p>}
       {linked.data && linked.data.items.length > 0 && (
