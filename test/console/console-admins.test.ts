@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Channel } from '../../src/model/channels.ts';
-import { assertNoConsoleErrors, consoleErrors, injectWallet, screenshot, useBrowser } from '../helpers/browser.ts';
+import { assertNoConsoleErrors, consoleErrors, type InjectedWallet, injectWallet, screenshot, useBrowser } from '../helpers/browser.ts';
 import { openSignedIn } from '../helpers/console-page.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
@@ -117,6 +117,38 @@ describe('administering the tenant in the console', () => {
       [],
     );
     assert.equal(consoleErrors(invitee).length, 2, consoleErrors(invitee).join('\n'));
+  });
+
+  test('an admin adds a second wallet by signing the challenge with it, and signs in with that wallet afterwards', async () => {
+    const spare = newWallet();
+    let spareWallet: InjectedWallet | undefined;
+    const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, {
+      ...LOCALE,
+      before: async (page) => {
+        spareWallet = await injectWallet(page, { privateKey: spare.privateKey, name: 'Spare Wallet', rdns: 'org.example.spare' });
+      },
+    });
+    const wallets = page.getByRole('list', { name: 'Your wallets' });
+    await wallets.getByText(fixture.ownerWallet.address).waitFor();
+    assert.equal(await wallets.getByRole('listitem').count(), 1);
+
+    await page.getByRole('button', { name: 'Add a wallet…' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Add from Spare Wallet' }).click();
+    await page.getByRole('status').getByText(`Wallet ${spare.address} added`).waitFor();
+    await wallets.getByText(spare.address).waitFor();
+    assert.equal(await wallets.getByRole('listitem').count(), 2);
+    // What the spare wallet signed is the service's challenge for its own address, not a sign-in.
+    assert.equal(spareWallet?.signed.length, 1);
+    assert.match(spareWallet.signed[0]!.text, new RegExp(spare.address, 'i'));
+
+    const asSpare = await browser.newPage(LOCALE);
+    await injectWallet(asSpare, { privateKey: spare.privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
+    await asSpare.goto(`${svc.baseUrl}/console/`);
+    await asSpare.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
+    await asSpare.getByRole('heading', { name: 'Who am I' }).waitFor();
+    await asSpare.getByRole('main').getByText(fixture.owner.displayName).first().waitFor();
+    assertNoConsoleErrors(page);
+    assertNoConsoleErrors(asSpare);
   });
 });
 
