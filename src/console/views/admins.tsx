@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { AdminRecord, AdminStatus, Invitation } from '../../client/index.ts';
+import type { AdminRecord, AdminStatus, Invitation, Principal } from '../../client/index.ts';
 import { shortAddress } from '../ui/format.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
@@ -129,7 +129,7 @@ export function AdminsView({ ctx }: { ctx: ViewContext }) {
               ),
           },
         ]}
-        actions={(admin) => manages && admin.id !== me && admin.status !== 'REMOVED' && <RowActions admin={admin} onEdit={setEditing} />}
+        actions={(admin) => manages && withinReach(ctx.signedIn.me.principal, admin) && <RowActions admin={admin} onEdit={setEditing} />}
       />
       {editing && 'invite' in editing && (
         <InviteDialog
@@ -172,6 +172,17 @@ function RowActions({ admin, onEdit }: { admin: AdminRecord; onEdit(editing: Edi
       <RowButton label="Remove…" aria-label={`Remove ${name}`} danger onClick={() => onEdit({ admin, change: 'remove' })} />
     </>
   );
+}
+
+/**
+ * Whether the editor may change the admin (docs/administration.md): not oneself here (the home page
+ * has one's own wallets), not a removed admin; an owner any other; a sub-admin only the sub-admins
+ * below it (the only others it lists) whose permissions it holds all of.
+ */
+function withinReach(editor: Principal, admin: AdminRecord): boolean {
+  if (admin.id === editor.id || admin.status === 'REMOVED') return false;
+  if (editor.ownerAdminId === 'N/A') return true;
+  return admin.ownerAdminId !== 'N/A' && admin.effectivePermissions.every((permission) => editor.effectivePermissions.includes(permission));
 }
 
 function statusLabel(status: AdminStatus): string {
