@@ -114,6 +114,8 @@ export interface ChannelInfo {
   id: string;
   /** Unique in the tenant; also usable as channelRef. */
   name: string;
+  /** Read-only: uploads, deletes and restores are refused (409 CHANNEL_ARCHIVED). */
+  archived: boolean;
   /** RFC 3339. */
   createdAt: string;
 }
