@@ -1,6 +1,6 @@
 import { json, readToEnd } from './answers.ts';
 import type { Call } from './client.ts';
-import type { AuditEvent, Page, PageRequest, Principal } from './types.ts';
+import type { AuditEvent, ChannelInfo, Page, PageRequest, Principal } from './types.ts';
 
 // The tenant's self-service (docs/administration.md): admins, their wallets, invitations, channels
 // and the tenant-wide audit log. Kept apart from client.ts, whose endpoints are the files'.
@@ -57,31 +57,39 @@ export interface InvitationRequest {
   displayName?: string;
 }
 
-/** A new invitation: `token` and `url` are answered this once (the service keeps only a hash). */
-export interface Invitation {
+/** An invitation as the service keeps it (never its token). */
+export interface InvitationInfo {
+  /** inv_… */
   id: string;
+  inviterAdminId: string;
+  displayName: string | null;
+  /** The one wallet that may accept it; null: any. */
+  wallet: string | null;
+  permissions: string[];
+  channelIds: string[];
+  state: 'pending' | 'accepted' | 'revoked' | 'expired';
+  /** RFC 3339. */
+  createdAt: string;
+  /** RFC 3339. */
+  expiresAt: string;
+  acceptedAdminId: string | null;
+}
+
+/** A new invitation: `token` and `url` are answered this once (the service keeps only a hash). */
+export interface Invitation extends InvitationInfo {
   token: string;
   /** The console's /console/invite#token=… */
   url: string;
-  /** RFC 3339. */
-  expiresAt: string;
-}
-
-/** A channel as its managers see it: an archived one is read-only. */
-export interface ManagedChannel {
-  id: string;
-  name: string;
-  archived: boolean;
 }
 
 /** The tenant's audit log: the channels' events and the administration events (who acted, on whom, before and after). */
 export interface TenantAuditEvent extends AuditEvent {
+  /** The channel it concerns; null for an event on an admin or an invitation. */
+  channelId: string | null;
   /** The admin acted on (adm_…); null for an event acting on no admin. */
   targetAdminId: string | null;
-  /** The channel of a channel event; null otherwise. */
-  channelId: string | null;
-  /** The record before and after an administration event; null on the channels' file events. */
-  change: { before: unknown; after: unknown } | null;
+  /** The record before (null for a creation) and after an administration event; null on the channels' file events. */
+  change: { before: Record<string, unknown> | null; after: Record<string, unknown> | null } | null;
 }
 
 /** The filters (AND) of GET /api/audit, and its page. */
@@ -129,11 +137,11 @@ export function administrationCalls(signed: (call: Call) => Promise<Response>, c
       json(await signed({ method: 'POST', path: `/api/invitations/${encodeURIComponent(token)}/accept`, ...jsonBody(options) })),
 
     /** The creator is linked to the new channel. */
-    createChannel: async (name: string): Promise<ManagedChannel> =>
+    createChannel: async (name: string): Promise<ChannelInfo> =>
       json(await signed({ method: 'POST', path: '/api/channels', ...jsonBody({ name }) })),
 
     /** Renames it, or archives it (read-only) or brings it back. */
-    updateChannel: async (channelRef: string, update: { name?: string; archived?: boolean }): Promise<ManagedChannel> =>
+    updateChannel: async (channelRef: string, update: { name?: string; archived?: boolean }): Promise<ChannelInfo> =>
       json(await signed({ method: 'PATCH', path: channelPath(channelRef), ...jsonBody(update) })),
 
     listChannelAdmins: async (channelRef: string): Promise<{ items: AdminRecord[] }> =>

@@ -3,6 +3,15 @@ import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import type { Static } from 'typebox';
 import type * as Client from '../../src/client/index.ts';
+import type {
+  AdminSchema,
+  InvitationSchema,
+  IssuedInvitationSchema,
+  TenantAuditEventSchema,
+  TenantAuditQuery,
+  WalletChallengeSchema,
+  WalletSchema,
+} from '../../src/http/schemas/administration.ts';
 import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../../src/http/schemas/auth.ts';
 import type { ChannelSchema, FolderSchema } from '../../src/http/schemas/channels.ts';
 import type { AuditEventSchema, AuditQuery, BackupSchema, FileSchema, PageQuery, VersionSchema } from '../../src/http/schemas/files.ts';
@@ -38,7 +47,40 @@ export const sameAsTheSchemas: [
   Equal<Client.ChangesQuery['fromAt'], Date | Static<typeof ChangesQuery>['fromAt']>,
   // The plan's ETag comes from the answer's header.
   Equal<Omit<Client.ScopeRestoreResult, 'etag'>, Static<typeof ScopeRestoreResultSchema>>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  // Tenant self-service (docs/administration.md).
+  Equal<Client.AdminRecord, Static<typeof AdminSchema>>,
+  Equal<Client.AdminWallet, Static<typeof WalletSchema>>,
+  Equal<Client.WalletChallenge, Static<typeof WalletChallengeSchema>>,
+  Equal<Client.InvitationInfo, Static<typeof InvitationSchema>>,
+  Equal<Client.Invitation, Static<typeof IssuedInvitationSchema>>,
+  Equal<Client.TenantAuditEvent, Static<typeof TenantAuditEventSchema>>,
+  // The query's action and result are the service's enums; the client takes any text for action (a 400 names the bad one).
+  Equal<Omit<Client.TenantAuditQuery, 'action'>, Omit<Static<typeof TenantAuditQuery>, 'action'>>,
+] = [
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+];
 
 test("the client's sources import nothing outside src/client but @noble/hashes, which its package bundles", async () => {
   const dir = new URL('../../src/client/', import.meta.url);
@@ -50,5 +92,5 @@ test("the client's sources import nothing outside src/client but @noble/hashes, 
       assert.ok(/^\.\/[\w-]+\.ts$/.test(specifier!) || specifier!.startsWith('@noble/hashes/'), `${name} imports ${specifier}`);
     }
   }
-  assert.equal(sameAsTheSchemas.length, 16);
+  assert.equal(sameAsTheSchemas.length, 23);
 });

@@ -1,14 +1,13 @@
-/** An administration event's record before and after, as the audit log answers it. */
-type Change = { before: unknown; after: unknown } | null;
+import type { TenantAuditEvent } from '../../client/index.ts';
 
 /**
  * What an event changed, field by field: only the fields whose value differs, before → after; a
  * record created shows what it was created with, one removed what it was.
  */
-export function ChangeSummary({ change }: { change: Change }) {
+export function ChangeSummary({ change }: { change: TenantAuditEvent['change'] }) {
   if (!change) return <span class="muted">—</span>;
-  const before = recordOf(change.before);
-  const after = recordOf(change.after);
+  const before = change.before ?? {};
+  const after = change.after ?? {};
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
     (field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]),
   );
@@ -27,10 +26,6 @@ export function ChangeSummary({ change }: { change: Change }) {
       ))}
     </dl>
   );
-}
-
-function recordOf(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 function shown(value: unknown): string {

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { ChannelInfo, ManagedChannel } from '../../client/index.ts';
+import type { ChannelInfo } from '../../client/index.ts';
 import { hrefOf } from '../routing.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
@@ -11,14 +11,11 @@ import { ChannelAdminsDialog } from './channel-admins-dialog.tsx';
 import { ArchiveChannelDialog, RenameChannelDialog } from './channel-dialogs.tsx';
 import type { ViewContext } from './context.ts';
 
-/** A listed channel says whether it is archived once the service tells (an older one does not). */
-type ListedChannel = ChannelInfo & Partial<Pick<ManagedChannel, 'archived'>>;
-
-type Editing = { channel: ListedChannel; change: 'rename' | 'archive' | 'unarchive' | 'admins' };
+type Editing = { channel: ChannelInfo; change: 'rename' | 'archive' | 'unarchive' | 'admins' };
 
 /** Creating, renaming and archiving channels, and who is linked to each (channels:manage). */
 export function ChannelSettingsView({ ctx }: { ctx: ViewContext }) {
-  const channels = usePagedLoad<ListedChannel>((cursor) => ctx.client.listChannels({ limit: 50, cursor }), 'channel-settings');
+  const channels = usePagedLoad((cursor) => ctx.client.listChannels({ limit: 50, cursor }), 'channel-settings');
   const [editing, setEditing] = useState<Editing>();
   const [name, setName] = useState('');
   const creating = useAction((error) => ctx.session.noticeError(error));
