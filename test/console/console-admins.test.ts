@@ -79,7 +79,9 @@ describe('administering the tenant in the console', () => {
       .waitFor();
 
     // …until the owner takes backups:create away.
-    await owner.reload();
+    // (Away and back: a reload would sign the page out, its signed message lives in its memory only.)
+    await owner.getByRole('link', { name: 'wallet-admin' }).click();
+    await owner.getByRole('banner').getByRole('link', { name: 'Admins' }).click();
     await owner.getByRole('rowheader', { name: /Iris Invitee/ }).waitFor();
     await screenshots(owner, 'admins');
     await owner.getByRole('button', { name: 'Permissions of Iris Invitee' }).click();
