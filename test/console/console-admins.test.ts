@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import type { Channel } from '../../src/model/channels.ts';
 import { assertNoConsoleErrors, consoleErrors, type InjectedWallet, injectWallet, screenshot, useBrowser } from '../helpers/browser.ts';
 import { openSignedIn } from '../helpers/console-page.ts';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { newWallet } from '../helpers/wallets.ts';
 
@@ -151,6 +151,69 @@ describe('administering the tenant in the console', () => {
     await asSpare.getByRole('main').getByText(fixture.owner.displayName).first().waitFor();
     assertNoConsoleErrors(page);
     assertNoConsoleErrors(asSpare);
+  });
+
+  test('channel settings: create, rename, archive, link and unlink an admin; the tenant audit log shows each change', async () => {
+    const colleague = await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:read'], displayName: 'Cole League' });
+    const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { ...LOCALE, hash: '#/channel-settings' });
+    await page.getByRole('rowheader', { name: /^main/ }).waitFor();
+
+    await page.getByLabel("New channel's name").fill('legal');
+    await page.getByRole('button', { name: 'Create channel' }).click();
+    await page.getByRole('status').getByText('Channel legal created; you are linked to it.').waitFor();
+    await page.getByRole('rowheader', { name: /^legal/ }).waitFor();
+
+    await page.getByRole('button', { name: 'Rename legal' }).click();
+    await page.getByRole('dialog').getByLabel('New name').fill('legal-2027');
+    await page.getByRole('dialog').getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('rowheader', { name: /^legal-2027/ }).waitFor();
+
+    await page.getByRole('button', { name: 'Archive legal-2027' }).click();
+    await page
+      .getByRole('dialog')
+      .getByText(/read-only/)
+      .waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Archive' }).click();
+    await page
+      .getByRole('row', { name: /legal-2027/ })
+      .getByText('Archived')
+      .waitFor();
+    const legal = (await svc.service.store.findChannelsNamed(fixture.tenant.id, 'legal-2027'))[0];
+    assert.ok(legal?.archivedAt, 'archived on the service');
+
+    await page.getByRole('button', { name: 'Admins of legal-2027' }).click();
+    const admins = page.getByRole('dialog');
+    await admins.getByRole('list', { name: 'Admins linked to legal-2027' }).getByText('Admins owner').waitFor();
+    await admins.getByLabel('Link an admin').selectOption({ label: 'Cole League' });
+    await admins.getByRole('button', { name: 'Link', exact: true }).click();
+    await admins.getByRole('button', { name: 'Unlink Cole League' }).waitFor();
+    assert.deepEqual(await svc.service.store.listChannelAdminIds(legal.id), [fixture.owner.id, colleague.admin.id].sort());
+    await admins.getByRole('button', { name: 'Unlink Cole League' }).click();
+    await admins.getByRole('button', { name: 'Unlink Cole League' }).waitFor({ state: 'detached' });
+    assert.deepEqual(await svc.service.store.listChannelAdminIds(legal.id), [fixture.owner.id]);
+    await admins.getByRole('button', { name: 'Done' }).click();
+
+    await page.getByRole('banner').getByRole('link', { name: 'Audit log' }).click();
+    const log = page.locator('.tenant-audit-table tbody');
+    await log.getByRole('row').first().waitFor();
+    for (const action of ['channel.create', 'channel.update', 'channel.link', 'channel.unlink']) {
+      await log.getByRole('link', { name: action, exact: true }).first().waitFor();
+    }
+    // The rename, before → after.
+    await log
+      .getByRole('row')
+      .filter({ has: page.getByText('legal-2027') })
+      .filter({ has: page.locator('del', { hasText: 'legal' }) })
+      .first()
+      .waitFor();
+
+    // Filtered by action, in the URL: only that action's events.
+    await page.getByLabel('Action').selectOption('channel.unlink');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/#\/audit\?action=channel\.unlink$/);
+    await log.getByRole('link', { name: 'channel.unlink', exact: true }).first().waitFor();
+    assert.deepEqual(await log.locator('tr td:nth-child(2) a').allTextContents(), ['channel.unlink']);
+    assertNoConsoleErrors(page);
   });
 });
 
