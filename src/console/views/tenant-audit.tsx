@@ -1,10 +1,11 @@
-import { useState } from 'preact/hooks';
+import { useMemo, useState } from 'preact/hooks';
 import { ProblemError, type TenantAuditQuery } from '../../client/index.ts';
 import { hrefOf, navigate, type TenantAuditFilters } from '../routing.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { Time } from '../ui/time.tsx';
+import { useLoad } from '../ui/use-load.ts';
 import { AdminName } from './admin-name.tsx';
 import { ChangeSummary } from './change-summary.tsx';
 import type { ViewContext } from './context.ts';
@@ -30,6 +31,22 @@ const ACTIONS = [
 ];
 const RESULTS = ['ok', 'refused', 'failed'];
 
+/** As many admins as the log names by name; one beyond them is named by id. */
+const NAMED_ADMINS = 1000;
+
+/**
+ * The names of the admins an event acted on: events name who acted, not whom. Only with
+ * admins:read, which lists them; without it they stay ids.
+ */
+function useAdminNames(ctx: ViewContext): Map<string, string> {
+  const readsAdmins = ctx.can('admins:read');
+  const admins = useLoad(
+    () => (readsAdmins ? ctx.client.listAdmins({ limit: NAMED_ADMINS }) : Promise.resolve({ items: [], next: null })),
+    'admin-names',
+  );
+  return useMemo(() => new Map(admins.data?.items.map((admin) => [admin.id, admin.displayName])), [admins.data]);
+}
+
 /**
  * The tenant's audit log, newest first: who changed which admin, wallet, invitation or channel, and
  * the record before and after; filtered by action, who acted, on whom, channel and result (in the URL).
@@ -45,6 +62,7 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
   const set = (name: keyof TenantAuditFilters) => (event: Event) =>
     setDraft({ ...draft, [name]: (event.target as HTMLInputElement).value || undefined });
   const filtered = (more: TenantAuditFilters) => hrefOf({ view: 'tenant-audit', filters: { ...filters, ...more } });
+  const adminNames = useAdminNames(ctx);
   const filterable = events.data !== undefined || (events.error instanceof ProblemError && events.error.status === 400);
 
   return (
@@ -141,14 +159,14 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
           },
           {
             header: 'Whom',
-            cell: (event) =>
-              event.targetAdminId ? (
-                <a href={filtered({ targetAdminId: event.targetAdminId })} title="Only the events acting on this admin">
-                  <code>{event.targetAdminId}</code>
-                </a>
-              ) : (
-                <span class="muted">—</span>
-              ),
+            cell: (event) => (
+              <AdminName
+                id={event.targetAdminId}
+                name={event.targetAdminId ? (adminNames.get(event.targetAdminId) ?? null) : null}
+                href={event.targetAdminId ? filtered({ targetAdminId: event.targetAdminId }) : undefined}
+                hrefTitle="only the events acting on this admin"
+              />
+            ),
           },
           {
             header: 'Channel',
