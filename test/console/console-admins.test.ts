@@ -67,7 +67,7 @@ describe('administering the tenant in the console', () => {
       'files:read',
     ]);
     assert.equal(await invitee.getByRole('banner').getByRole('link', { name: 'Admins' }).count(), 0);
-    assert.equal(await invitee.getByRole('banner').getByRole('link', { name: 'Audit log' }).count(), 0);
+    assert.equal(await invitee.getByRole('banner').getByRole('link', { name: 'Tenant log' }).count(), 0);
     await invitee.getByText('Iris Invitee').first().waitFor();
 
     // The invitee can back up "main" now…
@@ -193,7 +193,7 @@ describe('administering the tenant in the console', () => {
     assert.deepEqual(await svc.service.store.listChannelAdminIds(legal.id), [fixture.owner.id]);
     await admins.getByRole('button', { name: 'Done' }).click();
 
-    await page.getByRole('banner').getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('banner').getByRole('link', { name: 'Tenant log' }).click();
     const log = page.locator('.tenant-audit-table tbody');
     await log.getByRole('row').first().waitFor();
     for (const action of ['channel.create', 'channel.update', 'channel.link', 'channel.unlink']) {

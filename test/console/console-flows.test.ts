@@ -76,7 +76,7 @@ for (const engine of ENGINES) {
 
       // Who am I, and the channel.
       await page.getByRole('heading', { name: 'Who am I' }).waitFor();
-      await page.getByText(fixture.ownerWallet.address).waitFor();
+      await page.locator('dl').getByText(fixture.ownerWallet.address).waitFor();
       await page.getByText(fixture.tenant.id).waitFor();
       await page.getByRole('link', { name: /main/ }).click();
 
@@ -338,7 +338,7 @@ for (const engine of ENGINES) {
         await two.getByRole('button', { name: 'Sign in with Wallet One' }).waitFor();
         await two.getByRole('button', { name: 'Sign in with Wallet Two' }).click();
         await two.getByRole('heading', { name: 'Who am I' }).waitFor();
-        await two.getByText(viewer.wallet.address).waitFor();
+        await two.locator('dl').getByText(viewer.wallet.address).waitFor();
         assertNoConsoleErrors(two);
 
         const legacy = await browser.newPage();

@@ -93,7 +93,7 @@ describe('the console and the wallet', () => {
       await page.goto(`${rpcService.baseUrl}/console/`);
       await page.getByRole('button', { name: 'Sign in with Smart Wallet' }).click();
       await page.getByRole('heading', { name: 'Who am I' }).waitFor();
-      await page.getByText(smartAccount).waitFor();
+      await page.locator('dl').getByText(smartAccount).waitFor();
       await page.getByText('Safe-like account').first().waitFor();
       assertNoConsoleErrors(page);
     });

@@ -67,7 +67,7 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
 
   return (
     <section class="card" aria-labelledby="tenant-audit-title">
-      <h1 id="tenant-audit-title">Audit log</h1>
+      <h1 id="tenant-audit-title">Tenant audit log</h1>
       <p class="muted">Everything done in the tenant: its admins, wallets, invitations and channels, and the channels' files.</p>
       {filterable && (
         <form

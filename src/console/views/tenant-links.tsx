@@ -5,7 +5,7 @@ export function TenantLinks({ can, route }: { can(permission: string): boolean; 
   const links = [
     { view: 'admins', label: 'Admins', needs: 'admins:read' },
     { view: 'channel-settings', label: 'Channel settings', needs: 'channels:manage' },
-    { view: 'tenant-audit', label: 'Audit log', needs: 'audit:read' },
+    { view: 'tenant-audit', label: 'Tenant log', needs: 'audit:read' },
   ] as const;
   return (
     <>
