@@ -132,6 +132,15 @@ export function administrationCalls(signed: (call: Call) => Promise<Response>, c
     createInvitation: async (invitation: InvitationRequest): Promise<Invitation> =>
       json(await signed({ method: 'POST', path: '/api/invitations', ...jsonBody(invitation) })),
 
+    /** The invitations the caller may see (an owner: the tenant's; a sub-admin: its own and those below it), newest first; never a token. */
+    listInvitations: async (page: PageRequest = {}): Promise<Page<InvitationInfo>> =>
+      json(await signed({ method: 'GET', path: '/api/invitations', query: { ...page } })),
+
+    /** It can no longer be accepted. */
+    async revokeInvitation(invitationId: string): Promise<void> {
+      await readToEnd(await signed({ method: 'DELETE', path: `/api/invitations/${encodeURIComponent(invitationId)}` }));
+    },
+
     /** Signed in by a wallet that is no admin yet: it becomes the new admin, whose record is answered. */
     acceptInvitation: async (token: string, options: { displayName?: string } = {}): Promise<AdminRecord> =>
       json(await signed({ method: 'POST', path: `/api/invitations/${encodeURIComponent(token)}/accept`, ...jsonBody(options) })),

@@ -34,7 +34,9 @@ describe('administering the tenant in the console', () => {
 
   test('invite, accept in another browser with exactly what was granted, narrow a permission, suspend', async () => {
     const { page: owner } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { ...LOCALE, hash: '#/admins' });
-    await owner.getByRole('rowheader', { name: /Admins owner/ }).waitFor();
+    // The admins, apart from the invitations listed under them.
+    const adminList = owner.getByRole('region', { name: 'Admins', exact: true });
+    await adminList.getByRole('rowheader', { name: /Admins owner/ }).waitFor();
 
     // The owner invites: files:read and backups:create, on "main" only.
     await owner.getByRole('button', { name: 'Invite an admin…' }).click();
@@ -82,14 +84,14 @@ describe('administering the tenant in the console', () => {
     // (Away and back: a reload would sign the page out, its signed message lives in its memory only.)
     await owner.getByRole('link', { name: 'wallet-admin' }).click();
     await owner.getByRole('banner').getByRole('link', { name: 'Admins' }).click();
-    await owner.getByRole('rowheader', { name: /Iris Invitee/ }).waitFor();
+    await adminList.getByRole('rowheader', { name: /Iris Invitee/ }).waitFor();
     await screenshots(owner, 'admins');
     await owner.getByRole('button', { name: 'Permissions of Iris Invitee' }).click();
     const matrix = owner.getByRole('dialog');
     await matrix.getByRole('checkbox', { name: 'backups:create' }).uncheck();
     await matrix.getByRole('button', { name: 'Save permissions' }).click();
     await owner.getByRole('status').getByText('The permissions of Iris Invitee are saved.').waitFor();
-    const row = owner.getByRole('row', { name: /Iris Invitee/ });
+    const row = adminList.getByRole('row', { name: /Iris Invitee/ });
     assert.deepEqual(await row.getByRole('list', { name: 'Permissions of Iris Invitee' }).getByRole('listitem').allTextContents(), [
       'files:read',
     ]);
@@ -119,6 +121,29 @@ describe('administering the tenant in the console', () => {
       [],
     );
     assert.equal(consoleErrors(invitee).length, 2, consoleErrors(invitee).join('\n'));
+  });
+
+  test('a pending invitation is revoked: its link is then refused, saying so', async () => {
+    const { page: owner } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { ...LOCALE, hash: '#/admins' });
+    await owner.getByRole('button', { name: 'Invite an admin…' }).click();
+    await owner.getByRole('dialog').getByLabel('Their name (optional)').fill('Rex Revoked');
+    await owner.getByRole('dialog').getByRole('button', { name: 'Create the invitation' }).click();
+    const url = await owner.getByLabel('Invitation link').inputValue();
+    const row = owner.getByRole('region', { name: 'Invitations' }).getByRole('row', { name: /Rex Revoked/ });
+    await row.getByText('pending', { exact: true }).waitFor();
+    await owner.getByRole('button', { name: 'Revoke Rex Revoked' }).click();
+    await owner.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await row.getByText('revoked', { exact: true }).waitFor();
+    assert.equal(await owner.getByRole('button', { name: 'Revoke Rex Revoked' }).count(), 0);
+
+    const invitee = await browser.newPage(LOCALE);
+    await injectWallet(invitee, { privateKey: newWallet().privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
+    await invitee.goto(url);
+    await invitee.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
+    await invitee.getByRole('button', { name: 'Accept the invitation' }).click();
+    await invitee.getByRole('alert').getByText('INVITATION_REVOKED').waitFor();
+    await invitee.getByRole('heading', { name: 'You are invited' }).waitFor();
+    assertNoConsoleErrors(owner);
   });
 
   test('an admin adds a second wallet by signing the challenge with it, and signs in with that wallet afterwards', async () => {

@@ -9,6 +9,7 @@ import { AdminStatusDialog, type StatusChange } from './admin-status-dialog.tsx'
 import type { ViewContext } from './context.ts';
 import { EditPermissionsDialog } from './edit-permissions-dialog.tsx';
 import { InvitationLink } from './invitation-link.tsx';
+import { InvitationsCard } from './invitations-card.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
 
 const STATUSES: AdminStatus[] = ['ACTIVE', 'SUSPENDED', 'REMOVED'];
@@ -21,6 +22,8 @@ export function AdminsView({ ctx }: { ctx: ViewContext }) {
   const admins = usePagedLoad((cursor) => ctx.client.listAdmins({ limit: 50, cursor, status }), status ?? '');
   const [editing, setEditing] = useState<Editing>();
   const [invitation, setInvitation] = useState<Invitation>();
+  /** Raised by each invitation made, for the list of invitations to show it. */
+  const [invited, setInvited] = useState(0);
   const manages = ctx.can('admins:manage');
   const me = ctx.signedIn.me.principal.id;
 
@@ -31,128 +34,138 @@ export function AdminsView({ ctx }: { ctx: ViewContext }) {
   };
 
   return (
-    <section class="card" aria-labelledby="admins-title">
-      <div class="section-head">
-        <h1 id="admins-title">Admins</h1>
-        <div class="section-tools">
-          <label class="field field-inline">
-            <span>Status</span>
-            <select
-              value={status ?? ''}
-              onChange={(event) => {
-                admins.pages.reset();
-                setStatus(((event.target as HTMLSelectElement).value || undefined) as AdminStatus | undefined);
-              }}
-            >
-              <option value="">Any</option>
-              {STATUSES.map((value) => (
-                <option key={value} value={value}>
-                  {statusLabel(value)}
-                </option>
-              ))}
-            </select>
-          </label>
-          {manages && (
-            <button type="button" class="button button-primary" onClick={() => setEditing({ invite: true })}>
-              Invite an admin…
-            </button>
-          )}
+    <>
+      <section class="card" aria-labelledby="admins-title">
+        <div class="section-head">
+          <h1 id="admins-title">Admins</h1>
+          <div class="section-tools">
+            <label class="field field-inline">
+              <span>Status</span>
+              <select
+                value={status ?? ''}
+                onChange={(event) => {
+                  admins.pages.reset();
+                  setStatus(((event.target as HTMLSelectElement).value || undefined) as AdminStatus | undefined);
+                }}
+              >
+                <option value="">Any</option>
+                {STATUSES.map((value) => (
+                  <option key={value} value={value}>
+                    {statusLabel(value)}
+                  </option>
+                ))}
+              </select>
+            </label>
+            {manages && (
+              <button type="button" class="button button-primary" onClick={() => setEditing({ invite: true })}>
+                Invite an admin…
+              </button>
+            )}
+          </div>
         </div>
-      </div>
-      {invitation && <InvitationLink invitation={invitation} onDismiss={() => setInvitation(undefined)} />}
-      <ProblemNotice error={admins.error} />
-      <PagedTable
-        list={admins}
-        label="Admins"
-        empty={<p>No admin matches.</p>}
-        loading="Loading admins…"
-        class="admins-table stacked-table"
-        rowKey={(admin) => admin.id}
-        columns={[
-          {
-            header: 'Admin',
-            rowHeader: true,
-            cellClass: 'name-cell',
-            cell: (admin) => (
-              <>
-                <strong>{admin.displayName}</strong>
-                {admin.id === me && <span class="muted"> (you)</span>}
-                <code class="muted block">{admin.id}</code>
-              </>
-            ),
-          },
-          {
-            header: 'Status',
-            cell: (admin) => <span class={`badge badge-${admin.status.toLowerCase()}`}>{statusLabel(admin.status)}</span>,
-          },
-          {
-            header: 'Permissions',
-            cell: (admin) =>
-              admin.ownerAdminId === 'N/A' ? (
-                <span title="An owner holds every permission of the tenant">Owner: all</span>
-              ) : (
-                <ul class="chips" aria-label={`Permissions of ${admin.displayName}`}>
-                  {admin.effectivePermissions.map((permission) => (
-                    <li key={permission} class="chip">
-                      {permission}
-                    </li>
-                  ))}
-                </ul>
+        {invitation && <InvitationLink invitation={invitation} onDismiss={() => setInvitation(undefined)} />}
+        <ProblemNotice error={admins.error} />
+        <PagedTable
+          list={admins}
+          label="Admins"
+          empty={<p>No admin matches.</p>}
+          loading="Loading admins…"
+          class="admins-table stacked-table"
+          rowKey={(admin) => admin.id}
+          columns={[
+            {
+              header: 'Admin',
+              rowHeader: true,
+              cellClass: 'name-cell',
+              cell: (admin) => (
+                <>
+                  <strong>{admin.displayName}</strong>
+                  {admin.id === me && <span class="muted"> (you)</span>}
+                  <code class="muted block">{admin.id}</code>
+                </>
               ),
-          },
-          {
-            header: 'Channels',
-            cell: (admin) =>
-              admin.channelIds.length === 0 ? (
-                <span class="muted">None</span>
-              ) : (
-                <ul class="plain-list" aria-label={`Channels of ${admin.displayName}`}>
-                  {admin.channelIds.map((id) => (
-                    <li key={id}>{ctx.channelName(id)}</li>
-                  ))}
-                </ul>
-              ),
-          },
-          {
-            header: 'Wallets',
-            cell: (admin) =>
-              admin.wallets.length === 0 ? (
-                <span class="muted">None</span>
-              ) : (
-                <ul class="plain-list">
-                  {admin.wallets.map((wallet) => (
-                    <li key={wallet}>
-                      <code title={wallet}>{shortAddress(wallet)}</code>
-                    </li>
-                  ))}
-                </ul>
-              ),
-          },
-        ]}
-        actions={(admin) => manages && withinReach(ctx.signedIn.me.principal, admin) && <RowActions admin={admin} onEdit={setEditing} />}
-      />
-      {editing && 'invite' in editing && (
-        <InviteDialog
-          ctx={ctx}
-          onClose={() => setEditing(undefined)}
-          onCreated={(created) => {
-            setEditing(undefined);
-            setInvitation(created);
-          }}
+            },
+            {
+              header: 'Status',
+              cell: (admin) => <span class={`badge badge-${admin.status.toLowerCase()}`}>{statusLabel(admin.status)}</span>,
+            },
+            {
+              header: 'Permissions',
+              cell: (admin) =>
+                admin.ownerAdminId === 'N/A' ? (
+                  <span title="An owner holds every permission of the tenant">Owner: all</span>
+                ) : (
+                  <ul class="chips" aria-label={`Permissions of ${admin.displayName}`}>
+                    {admin.effectivePermissions.map((permission) => (
+                      <li key={permission} class="chip">
+                        {permission}
+                      </li>
+                    ))}
+                  </ul>
+                ),
+            },
+            {
+              header: 'Channels',
+              cell: (admin) =>
+                admin.channelIds.length === 0 ? (
+                  <span class="muted">None</span>
+                ) : (
+                  <ul class="plain-list" aria-label={`Channels of ${admin.displayName}`}>
+                    {admin.channelIds.map((id) => (
+                      <li key={id}>{ctx.channelName(id)}</li>
+                    ))}
+                  </ul>
+                ),
+            },
+            {
+              header: 'Wallets',
+              cell: (admin) =>
+                admin.wallets.length === 0 ? (
+                  <span class="muted">None</span>
+                ) : (
+                  <ul class="plain-list">
+                    {admin.wallets.map((wallet) => (
+                      <li key={wallet}>
+                        <code title={wallet}>{shortAddress(wallet)}</code>
+                      </li>
+                    ))}
+                  </ul>
+                ),
+            },
+          ]}
+          actions={(admin) => manages && withinReach(ctx.signedIn.me.principal, admin) && <RowActions admin={admin} onEdit={setEditing} />}
         />
-      )}
-      {editing && 'admin' in editing && editing.change === 'permissions' && (
-        <EditPermissionsDialog
-          ctx={ctx}
-          admin={editing.admin}
-          onClose={() => setEditing(undefined)}
-          onSaved={(updated) => changed(`The permissions of ${updated.displayName} are saved.`)}
-        />
-      )}
-      {editing && 'admin' in editing && editing.change !== 'permissions' && (
-        <AdminStatusDialog ctx={ctx} admin={editing.admin} change={editing.change} onClose={() => setEditing(undefined)} onDone={changed} />
-      )}
-    </section>
+        {editing && 'invite' in editing && (
+          <InviteDialog
+            ctx={ctx}
+            onClose={() => setEditing(undefined)}
+            onCreated={(created) => {
+              setEditing(undefined);
+              setInvitation(created);
+              setInvited((n) => n + 1);
+            }}
+          />
+        )}
+        {editing && 'admin' in editing && editing.change === 'permissions' && (
+          <EditPermissionsDialog
+            ctx={ctx}
+            admin={editing.admin}
+            onClose={() => setEditing(undefined)}
+            onSaved={(updated) => changed(`The permissions of ${updated.displayName} are saved.`)}
+          />
+        )}
+        {editing && 'admin' in editing && editing.change !== 'permissions' && (
+          <AdminStatusDialog
+            ctx={ctx}
+            admin={editing.admin}
+            change={editing.change}
+            onClose={() => setEditing(undefined)}
+            onDone={changed}
+          />
+        )}
+      </section>
+      {manages && <InvitationsCard ctx={ctx} round={invited} />}
+    </>
   );
 }
 
