@@ -1,6 +1,6 @@
 import { json, readToEnd } from './answers.ts';
 import type { Call } from './client.ts';
-import type { AuditEvent, ChannelInfo, Page, PageRequest, Principal } from './types.ts';
+import type { AuditEvent, AuditQuery, ChannelInfo, Page, PageRequest, Principal } from './types.ts';
 
 // The tenant's self-service (docs/administration.md): admins, their wallets, invitations, channels
 // and the tenant-wide audit log. Kept apart from client.ts, whose endpoints are the files'.
@@ -92,13 +92,12 @@ export interface TenantAuditEvent extends AuditEvent {
   change: { before: Record<string, unknown> | null; after: Record<string, unknown> | null } | null;
 }
 
-/** The filters (AND) of GET /api/audit, and its page. */
-export interface TenantAuditQuery extends PageRequest {
+/** The filters (AND) of GET /api/audit, and its page: a channel log's, and whom and which channel. */
+export interface TenantAuditQuery extends Omit<AuditQuery, 'action'> {
+  /** A file action (upload, delete, backup, restore) or an administration one (admin.update, channel.link…). */
   action?: string;
-  adminId?: string;
   targetAdminId?: string;
   channelId?: string;
-  result?: 'ok' | 'refused' | 'failed';
 }
 
 const adminPath = (adminId: string) => `/api/admins/${encodeURIComponent(adminId)}`;
@@ -165,7 +164,16 @@ export function administrationCalls(signed: (call: Call) => Promise<Response>, c
     },
 
     /** Newest first; the filters combine with AND. Pass the same filters with a page's cursor. */
-    listTenantAudit: async (query: TenantAuditQuery = {}): Promise<Page<TenantAuditEvent>> =>
-      json(await signed({ method: 'GET', path: '/api/audit', query: { ...query } })),
+    listTenantAudit: async (query: TenantAuditQuery = {}): Promise<Page<TenantAuditEvent>> => {
+      // Names go in NFC, the form the service stores them in (as the channel log's filters do).
+      const { folder, filename, ...rest } = query;
+      return json(
+        await signed({
+          method: 'GET',
+          path: '/api/audit',
+          query: { ...rest, folder: folder?.normalize('NFC'), filename: filename?.normalize('NFC') },
+        }),
+      );
+    },
   };
 }

@@ -30,15 +30,12 @@ export interface AuditFilters {
 const AUDIT_FILTER_NAMES = ['action', 'adminId', 'folder', 'filename', 'result', 'operationId'] as const;
 
 /** The tenant's audit log (GET /api/audit): who acted, on whom, in which channel. */
-export interface TenantAuditFilters {
-  action?: string;
-  adminId?: string;
+export interface TenantAuditFilters extends AuditFilters {
   targetAdminId?: string;
   channelId?: string;
-  result?: string;
 }
 
-const TENANT_AUDIT_FILTER_NAMES = ['action', 'adminId', 'targetAdminId', 'channelId', 'result'] as const;
+const TENANT_AUDIT_FILTER_NAMES = [...AUDIT_FILTER_NAMES, 'targetAdminId', 'channelId'] as const;
 
 /** The filters of `names` that the query gives a value. */
 function filtersOf<Name extends string>(params: URLSearchParams, names: readonly Name[]): Partial<Record<Name, string>> {

@@ -49,7 +49,7 @@ function useAdminNames(ctx: ViewContext): Map<string, string> {
 
 /**
  * The tenant's audit log, newest first: who changed which admin, wallet, invitation or channel, and
- * the record before and after; filtered by action, who acted, on whom, channel and result (in the URL).
+ * the record before and after; filtered by action, who acted, on whom, channel, file and result (in the URL).
  */
 export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: TenantAuditFilters }) {
   const events = usePagedLoad(
@@ -111,6 +111,14 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
           <label class="field">
             <span>Channel id</span>
             <input value={draft.channelId ?? ''} onInput={set('channelId')} placeholder="chn_…" />
+          </label>
+          <label class="field">
+            <span>Folder</span>
+            <input value={draft.folder ?? ''} onInput={set('folder')} />
+          </label>
+          <label class="field">
+            <span>File name</span>
+            <input value={draft.filename ?? ''} onInput={set('filename')} />
           </label>
           <div class="filter-actions">
             <button type="submit" class="button button-primary">
