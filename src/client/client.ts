@@ -1,4 +1,6 @@
+import { administrationCalls } from './administration.ts';
 import { errorOf, HttpError, ProblemError } from './errors.ts';
+import { type Call, conditionHeader, json, readToEnd } from './requests.ts';
 import { type SignedHeaders, SignInSession } from './sign-in.ts';
 import type { WalletSigner } from './signers.ts';
 import type {
@@ -105,16 +107,6 @@ export interface SignedIn {
 const WORKING_DAY_SECONDS = 8 * 3600;
 /** Refusals that a fresh signature cures; any other 401 would be refused again. */
 const RESIGN_CODES = new Set(['AUTH_MESSAGE_EXPIRED', 'AUTH_MESSAGE_REVOKED']);
-
-interface Call {
-  method: string;
-  path: string;
-  query?: Record<string, string | number | undefined>;
-  headers?: Record<string, string>;
-  body?: BodyInit;
-  /** A stream can be read once: such a request is never sent again. */
-  replayable?: boolean;
-}
 
 export type WalletAdminClient = ReturnType<typeof createClient>;
 
@@ -368,13 +360,9 @@ export function createClient(options: ClientOptions) {
       };
       return json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/audit`, query: { ...pageQuery(query), ...filters } }));
     },
-  };
-}
 
-/** The header of a condition, none when it is not given. */
-function conditionHeader(name: string, tags: string | readonly string[] | undefined): Record<string, string> {
-  if (tags === undefined) return {};
-  return { [name]: typeof tags === 'string' ? tags : tags.join(', ') };
+    ...administrationCalls(signed),
+  };
 }
 
 /** Only the options given go in the query: the service refuses unknown ones and takes false by default. */
@@ -396,22 +384,4 @@ function scopeRestoreCall(path: string, { backupTimestamp, at, dryRun, delete: w
 async function scopeRestoreResult(response: Response): Promise<ScopeRestoreResult> {
   const etag = response.headers.get('etag') ?? '';
   return { ...(await json<Omit<ScopeRestoreResult, 'etag'>>(response)), etag };
-}
-
-/**
- * Reads an answer whose body says nothing (a HEAD's, a 204's, a single byte) to its end rather than
- * cancelling it or leaving it unread: Chromium records an answer whose body was cancelled, or never
- * read, as a cancelled request (net::ERR_ABORTED in the network panel), even a HEAD's empty one.
- */
-async function readToEnd(response: Response): Promise<void> {
-  await response.arrayBuffer();
-}
-
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    throw new HttpError(response.status, `${response.status}: the answer is not JSON`, text.slice(0, 1000));
-  }
 }

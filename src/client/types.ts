@@ -201,3 +201,143 @@ export interface Page<T> {
   items: T[];
   next: string | null;
 }
+
+/**
+ * An admin of the tenant (docs/administration.md): the principal's fields, its wallets and when it
+ * was made. `ownerAdminId` is the literal N/A for an owner.
+ */
+export interface Admin {
+  /** adm_… */
+  id: string;
+  type: 'ADMIN';
+  displayName: string;
+  tenantId: string;
+  ownerAdminId: string;
+  /** ACTIVE, SUSPENDED or REMOVED (a removed admin's record stays, walletless, for the audit log). */
+  status: string;
+  channelIds: string[];
+  effectivePermissions: string[];
+  effectiveFeatures: string[];
+  /** EIP-55 checksum form. */
+  wallets: string[];
+  /** RFC 3339. */
+  createdAt: string;
+}
+
+/** A record with the ETag of its answer: pass it as `ifMatch` to change it only if nobody has since. */
+export type Tagged<T> = T & { etag: string };
+
+/** The admins' filters (AND): status, a permission held, a channel linked (id or name); and the page. */
+export interface AdminQuery extends PageRequest {
+  status?: 'ACTIVE' | 'SUSPENDED' | 'REMOVED';
+  permission?: string;
+  channel?: string;
+}
+
+/** A new admin: a sub-admin of the caller, or with `owner: true` (owners only) an owner. */
+export interface NewAdmin {
+  displayName: string;
+  wallet: string;
+  /** The granted set; the caller must hold each. */
+  permissions: string[];
+  /** Channel ids or names; the caller must be linked to each. */
+  channels: string[];
+  owner?: boolean;
+}
+
+/** What an update changes; `permissions` replaces the granted set. */
+export interface AdminChanges {
+  displayName?: string;
+  permissions?: string[];
+  status?: 'ACTIVE' | 'SUSPENDED';
+}
+
+export interface AdminWallet {
+  /** EIP-55 checksum form. */
+  address: string;
+  /** RFC 3339. */
+  addedAt: string;
+}
+
+/** The EIP-4361 text the new wallet signs to prove it is the caller's to add. */
+export interface WalletChallenge {
+  message: string;
+  /** RFC 3339. */
+  expiresAt: string;
+}
+
+/** A list answered whole, with no pages. */
+export interface Items<T> {
+  items: T[];
+}
+
+/** An invitation as listed: never its token, which only its creation answers. */
+export interface Invitation {
+  /** inv_… */
+  id: string;
+  /** The inviter (adm_…). */
+  createdBy: string;
+  permissions: string[];
+  channelIds: string[];
+  /** The only wallet that may accept it, or null for any wallet that is no admin yet. */
+  wallet: string | null;
+  displayName: string | null;
+  /** pending, accepted, revoked or expired. */
+  status: string;
+  /** RFC 3339. */
+  expiresAt: string;
+  /** RFC 3339. */
+  createdAt: string;
+}
+
+/** A new invitation: its token (shown once) and the console's URL carrying it in the fragment. */
+export interface CreatedInvitation extends Invitation {
+  token: string;
+  url: string;
+}
+
+export interface NewInvitation {
+  permissions: string[];
+  /** Channel ids or names. */
+  channels: string[];
+  /** Seconds until it expires, at most the service's INVITATION_MAX_SECONDS (7 days by default). */
+  expiresIn: number;
+  /** Only this wallet may accept it. */
+  wallet?: string;
+  /** The new admin's name, unless the one accepting gives another. */
+  displayName?: string;
+}
+
+export interface InvitationQuery extends PageRequest {
+  status?: 'pending';
+}
+
+/** A channel as its management answers it. */
+export interface ManagedChannel {
+  /** chn_… */
+  id: string;
+  name: string;
+  /** Read-only: no upload, delete or restore. */
+  archived: boolean;
+}
+
+export interface ChannelChanges {
+  name?: string;
+  archived?: boolean;
+}
+
+/** An event of the tenant's audit log: a channel's, or an administration event with whom it acted on and the record before and after. */
+export interface TenantAuditEvent extends AuditEvent {
+  targetAdminId: string | null;
+  channelId: string | null;
+  change: { before: unknown; after: unknown } | null;
+}
+
+/** The tenant's audit log's filters (AND), and the page. */
+export interface TenantAuditQuery extends PageRequest {
+  action?: string;
+  adminId?: string;
+  targetAdminId?: string;
+  channelId?: string;
+  result?: 'ok' | 'refused' | 'failed';
+}

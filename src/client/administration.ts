@@ -1,0 +1,121 @@
+import type { IfMatch } from './client.ts';
+import { conditionHeader, json, jsonCall, readToEnd, type SignedSender } from './requests.ts';
+import type { WalletSigner } from './signers.ts';
+import type {
+  Admin,
+  AdminChanges,
+  AdminQuery,
+  AdminWallet,
+  ChannelChanges,
+  CreatedInvitation,
+  Invitation,
+  InvitationQuery,
+  Items,
+  ManagedChannel,
+  NewAdmin,
+  NewInvitation,
+  Page,
+  Tagged,
+  TenantAuditEvent,
+  TenantAuditQuery,
+  WalletChallenge,
+} from './types.ts';
+
+/** The record of an answer, with the answer's ETag. */
+async function tagged<T>(response: Response): Promise<T & { etag: string }> {
+  const etag = response.headers.get('etag') ?? '';
+  return { ...(await json<T>(response)), etag };
+}
+
+async function nothing(response: Response): Promise<void> {
+  await readToEnd(response);
+}
+
+const adminPath = (adminId: string) => `/api/admins/${encodeURIComponent(adminId)}`;
+const channelPath = (channelRef: string) => `/api/channels/${encodeURIComponent(channelRef.normalize('NFC'))}`;
+
+/**
+ * The tenant's self-service (docs/administration.md): admins, their wallets, invitations, channels
+ * and the tenant's audit log, each call signed in as the client's wallet.
+ */
+export function administrationCalls(signed: SignedSender) {
+  return {
+    /** Owners: the tenant's admins; a sub-admin: itself and the admins below it. Filters combine with AND. */
+    listAdmins: async (query: AdminQuery = {}): Promise<Page<Admin>> => {
+      const { status, permission, channel, limit, cursor } = query;
+      return json(await signed({ method: 'GET', path: '/api/admins', query: { status, permission, channel, limit, cursor } }));
+    },
+
+    getAdmin: async (adminId: string): Promise<Tagged<Admin>> => tagged(await signed({ method: 'GET', path: adminPath(adminId) })),
+
+    /** A sub-admin of the signed-in admin, or an owner (`owner: true`, owners only). */
+    createAdmin: async (admin: NewAdmin): Promise<Tagged<Admin>> => tagged(await signed(jsonCall('POST', '/api/admins', admin))),
+
+    /** `ifMatch`: the `etag` of the record read, to change it only if it is still that one (else 412, nothing changed). */
+    updateAdmin: async (adminId: string, changes: AdminChanges, conditions: IfMatch = {}): Promise<Tagged<Admin>> =>
+      tagged(await signed(jsonCall('PATCH', adminPath(adminId), changes, conditionHeader('If-Match', conditions.ifMatch)))),
+
+    /** The record stays (REMOVED, no wallets); the admins below it move to the signed-in admin. */
+    removeAdmin: async (adminId: string): Promise<void> => nothing(await signed({ method: 'DELETE', path: adminPath(adminId) })),
+
+    listWallets: async (adminId: string): Promise<Items<AdminWallet>> =>
+      json(await signed({ method: 'GET', path: `${adminPath(adminId)}/wallets` })),
+
+    /** The message the new wallet must sign for addWallet. */
+    walletChallenge: async (adminId: string, wallet: string): Promise<WalletChallenge> =>
+      json(await signed(jsonCall('POST', `${adminPath(adminId)}/wallets/challenge`, { wallet }))),
+
+    /** Adds `wallet`'s account to the admin: the service's challenge, signed by that wallet, proves it. */
+    async addWallet(adminId: string, wallet: WalletSigner): Promise<AdminWallet> {
+      const { message } = await json<WalletChallenge>(
+        await signed(jsonCall('POST', `${adminPath(adminId)}/wallets/challenge`, { wallet: await wallet.getAddress() })),
+      );
+      const signature = await wallet.signMessage(message);
+      return json(await signed(jsonCall('POST', `${adminPath(adminId)}/wallets`, { message, signature })));
+    },
+
+    /** Its signed-in sessions end; an admin keeps at least one wallet (409 LAST_WALLET). */
+    removeWallet: async (adminId: string, address: string): Promise<void> =>
+      nothing(await signed({ method: 'DELETE', path: `${adminPath(adminId)}/wallets/${encodeURIComponent(address)}` })),
+
+    /** The answer's `token` is shown this once: hand it (or its `url`) to the invitee. */
+    createInvitation: async (invitation: NewInvitation): Promise<CreatedInvitation> =>
+      json(await signed(jsonCall('POST', '/api/invitations', invitation))),
+
+    listInvitations: async (query: InvitationQuery = {}): Promise<Page<Invitation>> => {
+      const { status, limit, cursor } = query;
+      return json(await signed({ method: 'GET', path: '/api/invitations', query: { status, limit, cursor } }));
+    },
+
+    revokeInvitation: async (invitationId: string): Promise<void> =>
+      nothing(await signed({ method: 'DELETE', path: `/api/invitations/${encodeURIComponent(invitationId)}` })),
+
+    /** Signed in as the invited wallet (no admin yet): it becomes the new admin, answered here. */
+    acceptInvitation: async (token: string, options: { displayName?: string } = {}): Promise<Tagged<Admin>> =>
+      tagged(await signed(jsonCall('POST', `/api/invitations/${encodeURIComponent(token)}/accept`, options))),
+
+    /** The signed-in admin is linked to the new channel. */
+    createChannel: async (name: string): Promise<ManagedChannel> =>
+      json(await signed(jsonCall('POST', '/api/channels', { name: name.normalize('NFC') }))),
+
+    /** Renames it, or archives it (read-only) or brings it back. */
+    updateChannel: async (channelRef: string, changes: ChannelChanges): Promise<ManagedChannel> =>
+      json(await signed(jsonCall('PATCH', channelPath(channelRef), { ...changes, name: changes.name?.normalize('NFC') }))),
+
+    listChannelAdmins: async (channelRef: string): Promise<Items<Admin>> =>
+      json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/admins` })),
+
+    linkAdmin: async (channelRef: string, adminId: string): Promise<void> =>
+      nothing(await signed({ method: 'PUT', path: `${channelPath(channelRef)}/admins/${encodeURIComponent(adminId)}` })),
+
+    unlinkAdmin: async (channelRef: string, adminId: string): Promise<void> =>
+      nothing(await signed({ method: 'DELETE', path: `${channelPath(channelRef)}/admins/${encodeURIComponent(adminId)}` })),
+
+    /** The tenant's channel and administration events the signed-in admin may see, newest first. */
+    tenantAudit: async (query: TenantAuditQuery = {}): Promise<Page<TenantAuditEvent>> => {
+      const { action, adminId, targetAdminId, channelId, result, limit, cursor } = query;
+      const filters = { action, adminId, targetAdminId, channelId, result, limit, cursor };
+      return json(await signed({ method: 'GET', path: '/api/audit', query: filters }));
+    },
+  };
+}
