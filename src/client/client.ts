@@ -31,6 +31,11 @@ export interface ClientOptions {
   lifetimeSeconds?: number;
   /** The message's statement line, shown by the wallet. */
   statement?: string;
+  /**
+   * A message this client signed before (`signedIn()` of an earlier run: a CLI keeps it between
+   * commands), presented instead of signing anew until shortly before it expires.
+   */
+  resume?: SignedIn;
 }
 
 /**
@@ -144,6 +149,7 @@ export function createClient(options: ClientOptions) {
     statement: options.statement ?? 'Sign in to wallet-admin.',
     nonce: async () => (await nonce()).nonce,
     now: () => Date.now(),
+    ...(options.resume ? { resume: { headers: options.resume.headers, expiresAt: options.resume.expiresAt.getTime() } } : {}),
   });
 
   const attempt = async (call: Call, headers: SignedHeaders): Promise<Response> => {
