@@ -52,6 +52,8 @@ export interface Command {
   options: Record<string, OptionSpec>;
   /** False for a command with no result to print (serve, which logs): it takes no --json. */
   printsJson?: boolean;
+  /** What --help says of where the command runs, when not the mode's usual words (modes.ts). */
+  modeNote?: string;
   /** Printed after the options by --help (serve: the settings). */
   moreHelp?: () => string;
   /**

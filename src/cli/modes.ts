@@ -14,6 +14,7 @@ export function optionsOf(command: Command): Record<string, OptionSpec> {
 
 /** What `wallet-admin CMD --help` says of where the command runs. */
 export function modeNote(command: Command): string | undefined {
+  if (command.modeNote !== undefined) return command.modeNote;
   if (command.run && command.remote) {
     return 'Runs locally (DATA_DIR / DATABASE_URL, as the operator), or over HTTP with --url or --profile, as the admin whose wallet signs.';
   }
