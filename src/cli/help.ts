@@ -13,11 +13,11 @@ export function commandList(commands: readonly Command[]): string {
     '       wallet-admin --version',
     '',
     'Commands:',
-    ...commands.map((c) => `  ${c.words.join(' ').padEnd(20)} ${c.summary}${listedMode(c)}`),
+    ...commands.map((c) => `  ${c.words.join(' ').padEnd(25)} ${c.summary}${listedMode(c)}`),
     '',
     'Settings (DATA_DIR, DATABASE_URL, …) come from environment variables: wallet-admin serve --help lists them.',
-    'Commands marked "over HTTP" also run from an admin\'s own machine with --url URL or --profile NAME, signing',
-    'with --keystore FILE; the others run locally only, on DATA_DIR / DATABASE_URL.',
+    'Commands marked "over HTTP" run from an admin\'s own machine with --url URL or --profile NAME, signing with',
+    '--keystore FILE (those marked "only", there alone); the others run locally only, on DATA_DIR / DATABASE_URL.',
   ].join('\n');
 }
 
@@ -27,7 +27,7 @@ export function groupHelp(group: string[], commands: readonly Command[]): string
     `Usage: wallet-admin ${name} <subcommand> [options] [--json]`,
     '',
     'Subcommands:',
-    ...commands.map((c) => `  ${c.words.slice(group.length).join(' ').padEnd(16)} ${c.summary}${listedMode(c)}`),
+    ...commands.map((c) => `  ${c.words.slice(group.length).join(' ').padEnd(19)} ${c.summary}${listedMode(c)}`),
     '',
     `wallet-admin ${name} <subcommand> --help shows its options.`,
   ].join('\n');

@@ -43,8 +43,7 @@ const permissionOption = {
 export const adminCommands: Command[] = [
   {
     words: ['admin', 'create'],
-    summary:
-      'Create an admin for a wallet; locally without --owner it is an owner admin holding every permission, over HTTP it is below you unless --co-owner',
+    summary: 'Create an admin for a wallet: locally an owner admin unless --owner; over HTTP below you unless --co-owner',
     options: {
       ...tenantOption,
       wallet: { type: 'string', required: true, placeholder: '0x…', description: 'Wallet address, 0x + 40 hex, any letter case' },
