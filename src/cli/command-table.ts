@@ -5,6 +5,7 @@ import { channelCommands } from './commands/channel-commands.ts';
 import { fileCommands } from './commands/file-commands.ts';
 import { invitationCommands } from './commands/invitation-commands.ts';
 import { profileCommands } from './commands/profile-commands.ts';
+import { profileSignInCommand } from './commands/profile-sign-in-command.ts';
 import { scopeRestoreCommands } from './commands/scope-restore-commands.ts';
 import { serveCommand } from './commands/serve-command.ts';
 import { signCommand } from './commands/sign-command.ts';
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Command[] = [
   ...scopeRestoreCommands,
   signCommand,
   ...profileCommands,
+  profileSignInCommand,
 ];
 
 /**

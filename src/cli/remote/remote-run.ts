@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { createClient, type SignedIn, type WalletAdminClient } from '../../client/index.ts';
+import { createClient, type SignedIn, type WalletAdminClient, type WalletSigner } from '../../client/index.ts';
 import { type Command, type CommandResult, type OptionValues, optionalString, UsageError } from '../command.ts';
 import { keystoreSigner } from './keystore-signer.ts';
 import { type Profile, profileNamed, profilesFile, readProfiles, writeProfiles } from './profiles.ts';
@@ -11,10 +10,11 @@ const MESSAGE_SECONDS = 3600;
 /** Where to go and how to sign: the options given, else the profile's. */
 interface Target {
   url: string;
-  keystore: string;
+  /** Absent for a profile signed in with another wallet (profile sign-in): its kept message is all there is. */
+  keystore?: string;
   passwordFile?: string;
   passwordEnv?: string;
-  /** The profile's name and file, to keep the signed message in. */
+  /** The profile's name and file, to keep the signed message in: only when no option overrode its URL or keystore. */
   profile?: { name: string; file: string };
   resume?: SignedIn;
 }
@@ -29,21 +29,36 @@ async function targetOf(values: OptionValues): Promise<Target> {
   const passwordEnv = optionalString(values, 'password-env');
   const signingGiven = keystore !== undefined || passwordFile !== undefined || passwordEnv !== undefined;
   const chosenKeystore = keystore ?? profile?.keystore;
-  if (chosenKeystore === undefined) {
+  // The profile keeps (and presents) a message only for its own service and wallet, not for one an option overrides.
+  const asSaved = profile !== undefined && url === undefined && keystore === undefined;
+  const kept = asSaved ? profile.signedIn : undefined;
+  if (chosenKeystore === undefined && kept === undefined) {
     throw new UsageError(
       profileName === undefined
         ? 'Over HTTP, say which wallet signs: --keystore FILE'
-        : `Profile "${profileName}" names no keystore: add --keystore FILE`,
+        : `Profile "${profileName}" names no keystore and holds no signed message: add --keystore FILE, or sign it in (wallet-admin profile sign-in --help)`,
     );
   }
-  // A message the profile kept is presented only for its own service and wallet.
-  const kept = url === undefined && keystore === undefined ? profile?.signedIn : undefined;
   return {
     url: serviceOrigin(url ?? profile!.url, url === undefined ? 'profile' : 'url'),
-    keystore: chosenKeystore,
+    ...(chosenKeystore === undefined ? {} : { keystore: chosenKeystore }),
     ...(signingGiven ? { passwordFile, passwordEnv } : { passwordFile: profile?.passwordFile, passwordEnv: profile?.passwordEnv }),
-    ...(profileName === undefined ? {} : { profile: { name: profileName, file } }),
+    ...(asSaved ? { profile: { name: profileName!, file } } : {}),
     ...(kept ? { resume: { headers: kept.headers, expiresAt: new Date(kept.expiresAt) } } : {}),
+  };
+}
+
+/** A profile signed in by another wallet: its message's address, and no way to sign a new one but to ask the user. */
+function keptMessageOnly(target: Target): WalletSigner {
+  const wallet = target.resume!.headers['X-WAL'];
+  return {
+    getAddress: async () => wallet,
+    getChainId: async () => 1,
+    signMessage: async () => {
+      throw new UsageError(
+        `The message profile ${target.profile!.name} kept is due for renewal or was refused: sign it in again (wallet-admin profile sign-in --help), or give --keystore`,
+      );
+    },
   };
 }
 
@@ -54,13 +69,8 @@ async function keepMessage(target: Target, client: WalletAdminClient): Promise<v
   const { name, file } = target.profile;
   const profiles = await readProfiles(file);
   const profile = profiles[name];
-  // Removed or pointed elsewhere meanwhile (another command): its message is not this one's to set.
-  if (
-    !profile ||
-    serviceOrigin(profile.url, 'profile') !== target.url ||
-    path.resolve(profile.keystore ?? '') !== path.resolve(target.keystore)
-  )
-    return;
+  // Removed or pointed elsewhere meanwhile (by another command): its message is not this one's to set.
+  if (!profile || serviceOrigin(profile.url, 'profile') !== target.url || profile.keystore !== target.keystore) return;
   if (signedIn) profile.signedIn = { headers: signedIn.headers, expiresAt: signedIn.expiresAt.toISOString() };
   else delete profile.signedIn;
   await writeProfiles(file, profiles);
@@ -71,7 +81,10 @@ export async function runRemote(command: Command, values: OptionValues): Promise
   const target = await targetOf(values);
   let client: WalletAdminClient | undefined;
   const open = async (): Promise<WalletAdminClient> => {
-    const signer = await keystoreSigner(target.keystore, { file: target.passwordFile, env: target.passwordEnv });
+    const signer =
+      target.keystore === undefined
+        ? keptMessageOnly(target)
+        : await keystoreSigner(target.keystore, { file: target.passwordFile, env: target.passwordEnv });
     return createClient({
       baseUrl: target.url,
       signer,
