@@ -195,6 +195,34 @@ describe('wallet-admin over HTTP (remote mode)', () => {
     await chmod(profiles(), 0o600);
   });
 
+  test('a profile signed in by another wallet (profile sign-in) presents its message, checked before it is kept', async () => {
+    const saved = await cli('profile', 'save', '--name', 'external', '--url', svc.baseUrl);
+    assert.equal(saved.code, 0, saved.stderr);
+    const noWallet = await cli('channel', 'list', '--profile', 'external');
+    assert.equal(noWallet.code, 2);
+    assert.match(noWallet.stderr, /names no keystore and holds no signed message/);
+
+    const printed = await cli('profile', 'sign-in', '--name', 'external', '--print-message', '--address', fixture.ownerWallet.address);
+    assert.equal(printed.code, 0, printed.stderr);
+    assert.match(printed.stdout, new RegExp(`^${new URL(svc.baseUrl).host} wants you to sign in`));
+    const messageFile = path.join(dir, 'message.txt');
+    await writeFile(messageFile, printed.stdout);
+    // Another wallet's signature of it is refused, and nothing is kept.
+    const forged = await newWallet().account.signMessage({ message: printed.stdout });
+    const refused = await cli('profile', 'sign-in', '--name', 'external', '--message-file', messageFile, '--signature', forged);
+    assert.equal(refused.code, 1);
+    assert.equal(JSON.parse(await readFile(profiles(), 'utf8')).external.signedIn, undefined);
+
+    const signature = await fixture.ownerWallet.account.signMessage({ message: printed.stdout });
+    const kept = await cli('profile', 'sign-in', '--name', 'external', '--message-file', messageFile, '--signature', signature);
+    assert.equal(kept.code, 0, kept.stderr);
+    const channels = await ok('channel', 'list', '--profile', 'external');
+    assert.deepEqual(
+      channels.items.map((c: { id: string }) => c.id),
+      [fixture.channel.id],
+    );
+  });
+
   test('plain http:// to another machine is refused, for --url and for a profile, before anything is sent', async () => {
     const unchanged = await readFile(profiles(), 'utf8');
     const saved = await cli('profile', 'save', '--name', 'far', '--url', 'http://admin.example.com');
