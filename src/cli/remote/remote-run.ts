@@ -94,7 +94,16 @@ export async function runRemote(command: Command, values: OptionValues): Promise
   };
   try {
     return await command.remote!({ values, client: async () => (client ??= await open()) });
+  } catch (error) {
+    throw unreachable(error, target.url) ?? error;
   } finally {
     if (client) await keepMessage(target, client);
   }
+}
+
+/** fetch says only "fetch failed" when the service cannot be reached: say where, and why (ECONNREFUSED, ENOTFOUND…). */
+function unreachable(error: unknown, url: string): Error | undefined {
+  if (!(error instanceof TypeError) || error.message !== 'fetch failed') return undefined;
+  const cause = error.cause as NodeJS.ErrnoException | undefined;
+  return new Error(`Cannot reach ${url}: ${cause?.code ?? cause?.message ?? 'no answer'}`);
 }
