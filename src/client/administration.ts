@@ -7,11 +7,11 @@ import type {
   AdminQuery,
   AdminWallet,
   ChannelChanges,
-  CreatedInvitation,
+  ChannelInfo,
   Invitation,
   InvitationQuery,
+  IssuedInvitation,
   Items,
-  ManagedChannel,
   NewAdmin,
   NewInvitation,
   Page,
@@ -61,14 +61,15 @@ export function administrationCalls(signed: SignedSender) {
     listWallets: async (adminId: string): Promise<Items<AdminWallet>> =>
       json(await signed({ method: 'GET', path: `${adminPath(adminId)}/wallets` })),
 
-    /** The message the new wallet must sign for addWallet. */
-    walletChallenge: async (adminId: string, wallet: string): Promise<WalletChallenge> =>
-      json(await signed(jsonCall('POST', `${adminPath(adminId)}/wallets/challenge`, { wallet }))),
+    /** The message the new wallet must sign for addWallet; `chainId` is the chain it names (a contract wallet is asked on it). */
+    walletChallenge: async (adminId: string, wallet: string, chainId?: number): Promise<WalletChallenge> =>
+      json(await signed(jsonCall('POST', `${adminPath(adminId)}/wallets/challenge`, { wallet, chainId }))),
 
     /** Adds `wallet`'s account to the admin: the service's challenge, signed by that wallet, proves it. */
     async addWallet(adminId: string, wallet: WalletSigner): Promise<AdminWallet> {
+      const [address, chainId] = await Promise.all([wallet.getAddress(), wallet.getChainId()]);
       const { message } = await json<WalletChallenge>(
-        await signed(jsonCall('POST', `${adminPath(adminId)}/wallets/challenge`, { wallet: await wallet.getAddress() })),
+        await signed(jsonCall('POST', `${adminPath(adminId)}/wallets/challenge`, { wallet: address, chainId })),
       );
       const signature = await wallet.signMessage(message);
       return json(await signed(jsonCall('POST', `${adminPath(adminId)}/wallets`, { message, signature })));
@@ -79,7 +80,7 @@ export function administrationCalls(signed: SignedSender) {
       nothing(await signed({ method: 'DELETE', path: `${adminPath(adminId)}/wallets/${encodeURIComponent(address)}` })),
 
     /** The answer's `token` is shown this once: hand it (or its `url`) to the invitee. */
-    createInvitation: async (invitation: NewInvitation): Promise<CreatedInvitation> =>
+    createInvitation: async (invitation: NewInvitation): Promise<IssuedInvitation> =>
       json(await signed(jsonCall('POST', '/api/invitations', invitation))),
 
     listInvitations: async (query: InvitationQuery = {}): Promise<Page<Invitation>> => {
@@ -95,11 +96,11 @@ export function administrationCalls(signed: SignedSender) {
       tagged(await signed(jsonCall('POST', `/api/invitations/${encodeURIComponent(token)}/accept`, options))),
 
     /** The signed-in admin is linked to the new channel. */
-    createChannel: async (name: string): Promise<ManagedChannel> =>
+    createChannel: async (name: string): Promise<ChannelInfo> =>
       json(await signed(jsonCall('POST', '/api/channels', { name: name.normalize('NFC') }))),
 
     /** Renames it, or archives it (read-only) or brings it back. */
-    updateChannel: async (channelRef: string, changes: ChannelChanges): Promise<ManagedChannel> =>
+    updateChannel: async (channelRef: string, changes: ChannelChanges): Promise<ChannelInfo> =>
       json(await signed(jsonCall('PATCH', channelPath(channelRef), { ...changes, name: changes.name?.normalize('NFC') }))),
 
     listChannelAdmins: async (channelRef: string): Promise<Items<Admin>> =>

@@ -114,6 +114,8 @@ export interface ChannelInfo {
   id: string;
   /** Unique in the tenant; also usable as channelRef. */
   name: string;
+  /** Read-only: uploads, deletes and restores are refused (409 CHANNEL_ARCHIVED). */
+  archived: boolean;
   /** RFC 3339. */
   createdAt: string;
 }
@@ -213,12 +215,12 @@ export interface Admin {
   displayName: string;
   tenantId: string;
   ownerAdminId: string;
-  /** ACTIVE, SUSPENDED or REMOVED (a removed admin's record stays, walletless, for the audit log). */
-  status: string;
+  /** A removed admin's record stays, walletless, for the audit log. */
+  status: 'ACTIVE' | 'SUSPENDED' | 'REMOVED';
   channelIds: string[];
   effectivePermissions: string[];
   effectiveFeatures: string[];
-  /** EIP-55 checksum form. */
+  /** EIP-55 checksum form, oldest first; none once removed. */
   wallets: string[];
   /** RFC 3339. */
   createdAt: string;
@@ -241,7 +243,7 @@ export interface NewAdmin {
   /** The granted set; the caller must hold each. */
   permissions: string[];
   /** Channel ids or names; the caller must be linked to each. */
-  channels: string[];
+  channels?: string[];
   owner?: boolean;
 }
 
@@ -275,23 +277,25 @@ export interface Items<T> {
 export interface Invitation {
   /** inv_… */
   id: string;
-  /** The inviter (adm_…). */
-  createdBy: string;
-  permissions: string[];
-  channelIds: string[];
+  /** adm_… */
+  inviterAdminId: string;
+  /** The new admin's name, unless the one accepting gives another. */
+  displayName: string | null;
   /** The only wallet that may accept it, or null for any wallet that is no admin yet. */
   wallet: string | null;
-  displayName: string | null;
-  /** pending, accepted, revoked or expired. */
-  status: string;
-  /** RFC 3339. */
-  expiresAt: string;
+  permissions: string[];
+  channelIds: string[];
+  state: 'pending' | 'accepted' | 'revoked' | 'expired';
   /** RFC 3339. */
   createdAt: string;
+  /** RFC 3339. */
+  expiresAt: string;
+  /** The admin it made, once accepted. */
+  acceptedAdminId: string | null;
 }
 
-/** A new invitation: its token (shown once) and the console's URL carrying it in the fragment. */
-export interface CreatedInvitation extends Invitation {
+/** A new invitation: its token (shown once; the service keeps only its SHA-256) and the console's URL carrying it in the fragment. */
+export interface IssuedInvitation extends Invitation {
   token: string;
   url: string;
 }
@@ -299,8 +303,8 @@ export interface CreatedInvitation extends Invitation {
 export interface NewInvitation {
   permissions: string[];
   /** Channel ids or names. */
-  channels: string[];
-  /** Seconds until it expires, at most the service's INVITATION_MAX_SECONDS (7 days by default). */
+  channels?: string[];
+  /** Seconds until it expires (at least 60), at most the service's INVITATION_MAX_SECONDS (7 days by default). */
   expiresIn: number;
   /** Only this wallet may accept it. */
   wallet?: string;
@@ -310,15 +314,6 @@ export interface NewInvitation {
 
 export interface InvitationQuery extends PageRequest {
   status?: 'pending';
-}
-
-/** A channel as its management answers it. */
-export interface ManagedChannel {
-  /** chn_… */
-  id: string;
-  name: string;
-  /** Read-only: no upload, delete or restore. */
-  archived: boolean;
 }
 
 export interface ChannelChanges {

@@ -1,4 +1,4 @@
-import type { Admin, Invitation, ManagedChannel } from '../../client/index.ts';
+import type { Admin, ChannelInfo, Invitation } from '../../client/index.ts';
 import { type TerminalText, terminalText } from '../terminal-text.ts';
 
 /** What the CLI prints of the API's records over HTTP; --json prints them as the API answers them. */
@@ -13,9 +13,9 @@ export function describeAdmin(admin: Admin): TerminalText {
 
 export function describeInvitation(invitation: Invitation): TerminalText {
   const wallet = invitation.wallet ?? 'any wallet';
-  return terminalText`${invitation.id}  ${invitation.status}  expires ${invitation.expiresAt}  for ${wallet}  (permissions: ${invitation.permissions.join(', ') || 'none'}; channels: ${invitation.channelIds.join(', ') || 'none'})`;
+  return terminalText`${invitation.id}  ${invitation.state}  expires ${invitation.expiresAt}  for ${wallet}  (permissions: ${invitation.permissions.join(', ') || 'none'}; channels: ${invitation.channelIds.join(', ') || 'none'})`;
 }
 
-export function describeChannel(channel: ManagedChannel): TerminalText {
+export function describeChannel(channel: ChannelInfo): TerminalText {
   return terminalText`${channel.id}  ${channel.name}${channel.archived ? '  (archived: read-only)' : ''}`;
 }
