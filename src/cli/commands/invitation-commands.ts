@@ -24,7 +24,7 @@ export const invitationCommands: Command[] = [
       'expires-in': {
         type: 'string',
         placeholder: 'SECONDS',
-        description: 'Seconds until it expires (default 86400, a day; at most 604800)',
+        description: 'Seconds until it expires, from 60 to 604800 (default 86400, a day)',
       },
       wallet: {
         type: 'string',
@@ -39,7 +39,7 @@ export const invitationCommands: Command[] = [
       const invitation = await (await client()).createInvitation({
         permissions: listOption(values, 'permission'),
         channels: listOption(values, 'channel'),
-        expiresIn: integerOption(values, 'expires-in', { min: 1, max: MAX_EXPIRES_IN, fallback: 86400 }),
+        expiresIn: integerOption(values, 'expires-in', { min: 60, max: MAX_EXPIRES_IN, fallback: 86400 }),
         ...(wallet === undefined ? {} : { wallet }),
         ...(displayName === undefined ? {} : { displayName }),
       });
