@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { KEYSTORE_MAX_BYTES, parseKeystore } from '../../auth/signing/keystore.ts';
 import type { Command } from '../command.ts';
 import { optionalString, stringOption, UsageError } from '../command.ts';
 import { type Profile, profileNamed, profilesFile, readProfiles, writeProfiles } from '../remote/profiles.ts';
@@ -68,7 +67,10 @@ export const profileCommands: Command[] = [
       const passwordEnv = optionalString(values, 'password-env');
       if (passwordFile !== undefined && passwordEnv !== undefined) throw new UsageError('Give --password-file or --password-env, not both');
       // A keystore that cannot be read or is no keystore is refused now, not at the first command that needs it.
-      if (keystore !== undefined) parseKeystore((await readOptionFile(keystore, 'keystore', KEYSTORE_MAX_BYTES)).toString('utf8'));
+      if (keystore !== undefined) {
+        const { KEYSTORE_MAX_BYTES, parseKeystore } = await import('../../auth/signing/keystore.ts');
+        parseKeystore((await readOptionFile(keystore, 'keystore', KEYSTORE_MAX_BYTES)).toString('utf8'));
+      }
       const profile: Profile = {
         url,
         ...(keystore === undefined ? {} : { keystore: path.resolve(keystore) }),

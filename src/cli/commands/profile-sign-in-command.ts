@@ -1,7 +1,3 @@
-import { headersFromSignature } from '../../auth/signing/external-signature.ts';
-import { buildSignInMessage } from '../../auth/signing/sign-in-headers.ts';
-import { isHexAddress, toEip55 } from '../../auth/siwe/eip55.ts';
-import { parseSiweMessage } from '../../auth/siwe/siwe-message.ts';
 import type { Command } from '../command.ts';
 import { integerOption, optionalString, stringOption, UsageError } from '../command.ts';
 import { atMostOneOf } from '../option-checks.ts';
@@ -50,6 +46,13 @@ export const profileSignInCommand: Command = {
     const profile = profileNamed(profiles, name, file);
     const service = new URL(profile.url);
 
+    // The signing code (viem's among it) loads only for this command, as for sign.
+    const [{ headersFromSignature }, { buildSignInMessage }, { isHexAddress, toEip55 }, { parseSiweMessage }] = await Promise.all([
+      import('../../auth/signing/external-signature.ts'),
+      import('../../auth/signing/sign-in-headers.ts'),
+      import('../../auth/siwe/eip55.ts'),
+      import('../../auth/siwe/siwe-message.ts'),
+    ]);
     if (values['print-message'] === true) {
       const address = optionalString(values, 'address');
       if (address === undefined || !isHexAddress(address))

@@ -1,6 +1,5 @@
 import type { Command } from '../command.ts';
 import { optionalString, stringOption } from '../command.ts';
-import { keystoreSigner } from '../remote/keystore-signer.ts';
 import { terminalLines, terminalText } from '../terminal-text.ts';
 
 const adminOption = {
@@ -44,6 +43,8 @@ export const walletCommands: Command[] = [
     async remote({ values, client }) {
       const adminId = stringOption(values, 'admin');
       const api = await client();
+      // viem and the keystore code load only for the command that signs (as for sign).
+      const { keystoreSigner } = await import('../remote/keystore-signer.ts');
       const newWallet = await keystoreSigner(
         stringOption(values, 'new-keystore'),
         { file: optionalString(values, 'new-password-file'), env: optionalString(values, 'new-password-env') },
