@@ -116,30 +116,8 @@ export class WalletAuthenticator {
    * (the CLI, tests) they are not limited per client.
    */
   async authenticate(headers: WalletHeaders, client?: string): Promise<Authentication> {
-    const missing = (['X-WAL', 'X-SIG', 'X-MES'] as const).filter((_name, i) => [headers.wal, headers.sig, headers.mes][i] === undefined);
-    if (missing.length > 0) {
-      throw new AppError('AUTH_HEADERS_MISSING', `Authentication required: header ${missing.join(', ')} missing`);
-    }
-    const wal = headers.wal!;
-    if (!WALLET_ADDRESS.test(wal)) {
-      throw new AppError('AUTH_ADDRESS_MALFORMED', 'X-WAL must be 0x followed by 40 hexadecimal digits');
-    }
-    if (headers.walletAddress !== undefined && headers.walletAddress.toLowerCase() !== wal.toLowerCase()) {
-      throw new AppError('AUTH_ADDRESS_MISMATCH', 'X-Wallet-Address, when sent, must be the same address as X-WAL');
-    }
-    const now = this.now();
-    // Keyed on X-SIG, the shortest part, and compared on the other two as received: a repeated
-    // credential is recognised without decoding or hashing anything.
-    const signature = headers.sig!;
-    const mes = cachedMessageForm(headers.mes!);
-    const cached = this.signatures.get(signature, now, (entry) => entry.wal === wal && entry.mes === mes);
-    let verified: VerifiedMessage | undefined = cached;
-    if (verified === undefined) {
-      verified = await this.verify(wal, signature, headers.mes!, now, client);
-      // One that must still claim its nonce is cached once it has (below): until then it proves nothing.
-      if (verified.unclaimedNonce === undefined)
-        this.signatures.set(signature, { ...verified, wal, mes, answer: undefined }, verified.validUntil);
-    }
+    const { wal, signature, mes, now, cached, verified: proven } = await this.proveKey(headers, client, false);
+    let verified = proven;
     if (await this.state.isRevoked(verified.messageHash, now)) {
       throw new AppError('AUTH_MESSAGE_REVOKED', 'This signed message was logged out; sign a new one');
     }
@@ -174,6 +152,60 @@ export class WalletAuthenticator {
   }
 
   /**
+   * The wallet of a signed-in request that is no admin's yet: the one call such a wallet makes is
+   * accepting an invitation. Its message is checked as every other (signature, rules, nonce,
+   * revocation); WALLET_TAKEN when an admin has the wallet already.
+   */
+  async authenticateNewcomer(headers: WalletHeaders, client?: string): Promise<{ walletAddress: string; messageHash: string }> {
+    const { wal, signature, mes, now, verified } = await this.proveKey(headers, client, true);
+    if (await this.state.isRevoked(verified.messageHash, now)) {
+      throw new AppError('AUTH_MESSAGE_REVOKED', 'This signed message was logged out; sign a new one');
+    }
+    if ((await this.state.principalRecord(wal, now)) !== undefined) {
+      throw new AppError('WALLET_TAKEN', `Wallet ${toEip55(wal.toLowerCase())} is already an admin's: sign in with it instead`);
+    }
+    if (verified.unclaimedNonce !== undefined) {
+      await this.claimNonce(verified.unclaimedNonce, verified.messageHash);
+      this.signatures.set(signature, { ...verified, unclaimedNonce: undefined, wal, mes, answer: undefined }, verified.validUntil);
+    }
+    return { walletAddress: verified.walletAddress, messageHash: verified.messageHash };
+  }
+
+  /** Ends at once, on this instance, what the admins of these wallets were signed in as: read afresh on their next request. */
+  forgetWallets(wallets: readonly string[]): void {
+    for (const wallet of wallets) this.state.forgetPrincipal(wallet);
+  }
+
+  /** The headers' shape, then the proof of key: from the cache, or verified now (see verify). */
+  private async proveKey(headers: WalletHeaders, client: string | undefined, newcomer: boolean) {
+    const missing = (['X-WAL', 'X-SIG', 'X-MES'] as const).filter((_name, i) => [headers.wal, headers.sig, headers.mes][i] === undefined);
+    if (missing.length > 0) {
+      throw new AppError('AUTH_HEADERS_MISSING', `Authentication required: header ${missing.join(', ')} missing`);
+    }
+    const wal = headers.wal!;
+    if (!WALLET_ADDRESS.test(wal)) {
+      throw new AppError('AUTH_ADDRESS_MALFORMED', 'X-WAL must be 0x followed by 40 hexadecimal digits');
+    }
+    if (headers.walletAddress !== undefined && headers.walletAddress.toLowerCase() !== wal.toLowerCase()) {
+      throw new AppError('AUTH_ADDRESS_MISMATCH', 'X-Wallet-Address, when sent, must be the same address as X-WAL');
+    }
+    const now = this.now();
+    // Keyed on X-SIG, the shortest part, and compared on the other two as received: a repeated
+    // credential is recognised without decoding or hashing anything.
+    const signature = headers.sig!;
+    const mes = cachedMessageForm(headers.mes!);
+    const cached = this.signatures.get(signature, now, (entry) => entry.wal === wal && entry.mes === mes);
+    let verified: VerifiedMessage | undefined = cached;
+    if (verified === undefined) {
+      verified = await this.verify(wal, signature, headers.mes!, now, client, newcomer);
+      // One that must still claim its nonce is cached once it has (below): until then it proves nothing.
+      if (verified.unclaimedNonce === undefined)
+        this.signatures.set(signature, { ...verified, wal, mes, answer: undefined }, verified.validUntil);
+    }
+    return { wal, signature, mes, now, cached, verified };
+  }
+
+  /**
    * A nonce for a Sign-In with Ethereum message, signed rather than stored: with
    * AUTH_REQUIRE_SERVER_NONCE a message must carry one, and only one message can use it.
    */
@@ -200,7 +232,14 @@ export class WalletAuthenticator {
    * has them), then what needs the service's state — the nonce's own check, a contract wallet's
    * approval. The nonce is claimed later, once the admin is known (see authenticate).
    */
-  private async verify(wal: string, signature: string, mes: string, now: number, client: string | undefined): Promise<VerifiedMessage> {
+  private async verify(
+    wal: string,
+    signature: string,
+    mes: string,
+    now: number,
+    client: string | undefined,
+    newcomer: boolean,
+  ): Promise<VerifiedMessage> {
     const refusal = this.deps.refusedWallets?.get(wal.toLowerCase());
     if (refusal !== undefined) throw new AppError('PUBLISHED_WALLET_REFUSED', refusal);
     const input = { wal, sig: signature, mes, now, contractWallets: this.deps.contractWallets !== undefined };
@@ -208,7 +247,7 @@ export class WalletAuthenticator {
     if (!checked.ok) throw refusalOf(checked);
     const { claims, messageHash } = checked;
     const nonce = claims.kind === 'siwe' && this.deps.config.requireServerNonce ? await this.issuedNonce(claims.nonce!, now) : undefined;
-    if (checked.signer !== wal.toLowerCase()) await this.checkContractWallet(wal, signature, mes, claims.chainId, now, client);
+    if (checked.signer !== wal.toLowerCase()) await this.checkContractWallet(wal, signature, mes, claims.chainId, now, client, newcomer);
     return {
       messageHash,
       // A message cannot have been signed after this service first saw it, whatever its Issued At
@@ -282,11 +321,13 @@ export class WalletAuthenticator {
     chainId: number | undefined,
     now: number,
     client: string | undefined,
+    newcomer: boolean,
   ): Promise<void> {
     const contractWallets = this.deps.contractWallets;
     if (contractWallets === undefined || chainId === undefined) throw invalidSignature();
     if (!contractWallets.mayVerifyOn(chainId)) throw invalidSignature(chainId);
-    if ((await this.state.principalRecord(wal, now)) === undefined) throw invalidSignature();
+    // A newcomer reaches this only with an open invitation's token, checked first.
+    if (!newcomer && (await this.state.principalRecord(wal, now)) === undefined) throw invalidSignature();
     const chainChecks = this.deps.chainChecks;
     const admit = client === undefined || chainChecks === undefined ? undefined : () => chainChecks.admit(client, now);
     if (!(await contractWallets.verify(chainId, wal, decodeMessageHeader(mes).bytes, signature, admit))) throw invalidSignature();

@@ -183,6 +183,13 @@ export const SETTINGS: readonly SettingInfo[] = [
       'how stale (at most 5) a cached admin record or the revocations held in memory may be; changes made elsewhere (CLI, other instances: logouts, log out everywhere, suspensions, permissions) are in force within this',
   },
   {
+    name: 'INVITATION_MAX_SECONDS',
+    fallback: '604800',
+    meaning: 'the longest an invitation may stay open, in seconds (7 days)',
+    details:
+      'the longest `expiresIn` an invitation may ask for (`POST /api/invitations`), in seconds from 60; 7 days by default (see [Administering a tenant](administration.md))',
+  },
+  {
     name: 'AUTH_FAIL_LIMIT',
     fallback: '100',
     meaning: 'failed sign-ins a client address may make per minute; then 429',

@@ -12,10 +12,14 @@ export type AdminNameMap = ReadonlyMap<string, string>;
 export class AdminNames {
   constructor(private readonly admins: AdminNameLookup) {}
 
-  async of(channel: Channel, ids: Iterable<string | null>): Promise<AdminNameMap> {
+  of(channel: Channel, ids: Iterable<string | null>): Promise<AdminNameMap> {
+    return this.inTenant(channel.tenantId, ids);
+  }
+
+  async inTenant(tenantId: string, ids: Iterable<string | null>): Promise<AdminNameMap> {
     const wanted = new Set<string>();
     for (const id of ids) if (id !== null) wanted.add(id);
     if (wanted.size === 0) return new Map();
-    return this.admins.adminDisplayNames(channel.tenantId, [...wanted]);
+    return this.admins.adminDisplayNames(tenantId, [...wanted]);
   }
 }

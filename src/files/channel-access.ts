@@ -10,6 +10,9 @@ import { type FilePath, filePath, folderName } from './file-path.ts';
 
 const CHANNEL_ID = /^chn_/;
 
+/** What an archived channel refuses: uploads, deletes and restores. Reads, downloads and backups go on. */
+const CHANGES_FILES: ReadonlySet<Permission> = new Set(['files:write', 'files:restore']);
+
 /** What a request on a channel names: the channel, and the folder and file when it names them. */
 interface ChannelRequest {
   channelRef: string;
@@ -61,6 +64,12 @@ export class ChannelAccess {
     const channel = await this.visibleChannel(principal, request.channelRef);
     try {
       requirePermission(principal, request.permission);
+      if (channel.archivedAt !== null && CHANGES_FILES.has(request.permission)) {
+        throw new AppError(
+          'CHANNEL_ARCHIVED',
+          'This channel is archived: its files are read-only until an admin with channels:manage unarchives it',
+        );
+      }
       return { channel, ...locationOf(request) };
     } catch (error) {
       if (request.audited) await this.recordRefusal(principal, request, channel, error);

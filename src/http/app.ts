@@ -8,10 +8,16 @@ import { type Logger, requestLineWriter } from '../logging/logger.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import type { Readiness } from '../observability/readiness.ts';
 import { SERVICE_VERSION } from '../version.ts';
+import type { AdministrationRouteDeps } from './admins/support/deps.ts';
+import walletChallengeRoute from './admins/wallets/challenge.ts';
+import walletRoutes from './admins/wallets.ts';
+import adminRoutes from './admins.ts';
+import tenantAuditRoute from './audit.ts';
 import logoutRoute from './auth/logout.ts';
 import nonceRoute from './auth/nonce.ts';
 import authTestRoute from './auth/test.ts';
 import walletAuth from './auth/wallet-auth.ts';
+import channelAdminRoutes from './channels/admins.ts';
 import auditRoute from './channels/audit.ts';
 import backupsRoutes from './channels/backups.ts';
 import changesRoute from './channels/changes.ts';
@@ -24,15 +30,18 @@ import foldersRoute from './channels/folders.ts';
 import channelRestoreRoute from './channels/restore.ts';
 import channelScope from './channels/support/channel-scope.ts';
 import type { FilesRouteDeps } from './channels/support/deps.ts';
-import linkedChannelsRoute from './channels.ts';
+import linkedChannelsRoute, { channelManagementRoutes } from './channels.ts';
 import { loadConsoleAssets } from './console/assets.ts';
 import consoleRoutes from './console/pages.ts';
 import apiReferenceRoutes from './docs.ts';
 import healthRoute from './healthz.ts';
+import acceptInvitationRoute from './invitations/accept.ts';
+import invitationRoutes from './invitations.ts';
 import metricsRoute from './metrics.ts';
 import openapi from './openapi.ts';
 import readinessRoute from './readyz.ts';
 import { BodyIdleGuard } from './server/body-idle-guard.ts';
+import bodyMembers from './server/body-members.ts';
 import { clientErrorAnswers } from './server/client-errors.ts';
 import errorHandler, { sendRouterProblem } from './server/error-handler.ts';
 import httpFraming from './server/http-framing.ts';
@@ -49,6 +58,8 @@ export interface AppDeps {
   metrics: Metrics;
   logger: Logger;
   files: FilesRouteDeps;
+  /** Tenant self-service: admins, wallets, invitations, channel management, the tenant's audit log. */
+  administration: AdministrationRouteDeps;
   readiness: Readiness;
   /** The built console (index.html, assets/); dist/console unless given (tests: one never built). */
   consoleDir?: string;
@@ -112,6 +123,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(errorHandler, { onError: (error) => deps.metrics.error(error.code, error.status) });
   // Before any route: its onRoute hook gives every route the refusal of unknown query parameters.
   await app.register(queryParameters);
+  // Likewise, before any route: an unknown member of a JSON body is refused, never dropped.
+  await app.register(bodyMembers);
   // Registered early so that its onResponse hook sees every route.
   await app.register(fp(metricsRoute), { metrics: deps.metrics, token: config.metricsToken });
   await app.register(responseHeaders, { corsOrigins: config.corsOrigins, corsExtras: config.corsExtras });
@@ -128,6 +141,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(nonceRoute, { authenticator });
   await app.register(logoutRoute, { authenticator });
   await app.register(linkedChannelsRoute, deps.files);
+  await app.register(channelManagementRoutes, deps.administration);
+  await app.register(adminRoutes, deps.administration);
+  await app.register(walletRoutes, deps.administration);
+  await app.register(walletChallengeRoute, deps.administration);
+  await app.register(invitationRoutes, deps.administration);
+  await app.register(acceptInvitationRoute, deps.administration);
+  await app.register(channelAdminRoutes, deps.administration);
+  await app.register(tenantAuditRoute, deps.administration);
   // Every route on a channel, in one scope: each enters its channel (signed link or sign-in, body,
   // channel, permission, named file) through the preHandler it declares with app.enterChannel
   // (channels/support/channel-scope.ts), which refuses at start-up a route here without one.

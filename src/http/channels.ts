@@ -1,14 +1,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { AdministrationRouteDeps } from './admins/support/deps.ts';
 import { authenticationOf } from './auth/wallet-auth.ts';
 import type { FilesRouteDeps } from './channels/support/deps.ts';
 import { pageRequestOf } from './channels/support/page-request.ts';
 import { channelView } from './channels/support/views.ts';
+import { ChannelChangeBody, NewChannelBody } from './schemas/administration.ts';
+import { EXAMPLE_MANAGED_CHANNEL } from './schemas/administration-examples.ts';
 import { jsonAnswer, PAGE } from './schemas/answer.ts';
 import { ChannelSchema } from './schemas/channels.ts';
 import { EXAMPLE_CHANNEL_PAGE } from './schemas/examples.ts';
-import { PageQuery, pageOf } from './schemas/files.ts';
-import { authenticatedErrorResponses } from './schemas/problem.ts';
+import { ChannelParams, PageQuery, pageOf } from './schemas/files.ts';
+import { authenticatedErrorResponses, problemResponses } from './schemas/problem.ts';
 import { WALLET_SECURITY } from './schemas/security.ts';
 
 /**
@@ -35,6 +38,62 @@ export default async function linkedChannelsRoute(base: FastifyInstance, deps: P
     async (request) => {
       const page = await deps.access.visibleChannels(authenticationOf(request).principal, pageRequestOf(request.query));
       return { items: page.items.map(channelView), next: page.next };
+    },
+  );
+}
+
+/**
+ * Creating, renaming and archiving channels (channels:manage; docs/administration.md). Outside the
+ * channel scope: an owner manages every channel of its tenant, linked to it or not, which the
+ * scope's gate (linked channels only) would refuse.
+ */
+export async function channelManagementRoutes(base: FastifyInstance, deps: Pick<AdministrationRouteDeps, 'channels'>): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/api/channels',
+    {
+      preHandler: app.requireWallet,
+      schema: {
+        operationId: 'createChannel',
+        summary: 'Create a channel (channels:manage); the caller is linked to it',
+        tags: ['channels'],
+        security: WALLET_SECURITY,
+        body: NewChannelBody,
+        response: {
+          201: jsonAnswer(ChannelSchema, 'Created: the channel', EXAMPLE_MANAGED_CHANNEL),
+          ...authenticatedErrorResponses,
+          ...problemResponses(409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const channel = await deps.channels.create(authenticationOf(request).principal.id, request.body.name);
+      return reply.code(201).send(channelView(channel));
+    },
+  );
+
+  app.patch(
+    '/api/channels/:channelRef',
+    {
+      preHandler: app.requireWallet,
+      schema: {
+        operationId: 'updateChannel',
+        summary: 'Rename a channel, or archive it (read-only) and back (channels:manage)',
+        tags: ['channels'],
+        security: WALLET_SECURITY,
+        params: ChannelParams,
+        body: ChannelChangeBody,
+        response: {
+          200: jsonAnswer(ChannelSchema, 'Changed: the channel', EXAMPLE_MANAGED_CHANNEL),
+          ...authenticatedErrorResponses,
+          ...problemResponses(404, 409),
+        },
+      },
+    },
+    async (request) => {
+      const channel = await deps.channels.update(authenticationOf(request).principal.id, request.params.channelRef, request.body);
+      return channelView(channel);
     },
   );
 }

@@ -29,13 +29,21 @@ const MAY_NAME_A_CREDENTIAL = /signature|%/i;
  * follows a '?' is judged as a parameter too. A censored value runs to the next '&', as the
  * router reads it, whatever '?' it holds.
  */
-export function censorUrl(url: string): string {
+export function censorUrl(target: string): string {
+  const url = censorInvitationToken(target);
   const query = url.indexOf('?');
   // The searches first: nearly every URL has no query, or none that could name a credential.
   if (query === -1 || !MAY_NAME_A_CREDENTIAL.test(url.slice(query + 1))) return url;
   const parameters = url.slice(query + 1).split('&');
   for (let i = 0; i < parameters.length; i++) parameters[i] = censorParameter(parameters[i]!);
   return `${url.slice(0, query + 1)}${parameters.join('&')}`;
+}
+
+/** An invitation's token accepts it (POST /api/invitations/{token}/accept): like a signature, it never reaches a log. */
+const INVITATION_ACCEPT = /^(\/api\/invitations\/)([^/?#]+)(\/accept)/i;
+
+function censorInvitationToken(url: string): string {
+  return INVITATION_ACCEPT.test(url) ? url.replace(INVITATION_ACCEPT, `$1${CENSORED}$3`) : url;
 }
 
 /** One '&'-separated parameter, its value censored from the first name (its own, or one after a '?') that is a credential's. */

@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error.ts';
 import { adminNotFound, walletTaken } from '../errors/common-errors.ts';
 import type { Admin, AdminRecords, AdminStatus } from '../model/admins.ts';
 import { newAdminId } from '../model/ids.ts';
-import { violates, WALLET_UNIQUE } from './database-errors.ts';
+import { ADMIN_WALLET_UNIQUE, violates, WALLET_UNIQUE } from './database-errors.ts';
 import { normalizeWallet, requireEach, requireFeature, requireName, requirePermission, requireStatus } from './input-validation.ts';
 import type { AdminsTable, Database } from './schema.ts';
 import { requireTenant } from './tenant-records.ts';
@@ -70,9 +70,25 @@ export function adminRecords(db: Db, now: () => number): AdminRecords {
       return updateAdmin(db, id, valid === 'SUSPENDED' ? { status: valid, signed_out_before: cutAt(at) } : { status: valid }, at);
     },
 
+    // The operator's rotation: the admin's first wallet replaced by another, its other wallets kept.
     async setAdminWallet(id, wallet) {
+      const valid = normalizeWallet(wallet);
       const at = now();
-      return updateAdmin(db, id, { wallet: normalizeWallet(wallet), signed_out_before: cutAt(at) }, at);
+      const old = await requireAdmin(db, id);
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('admin_wallets').where('admin_id', '=', id).where('wallet', '=', old.wallet).execute();
+          await trx.insertInto('admin_wallets').values({ wallet: valid, admin_id: id, tenant_id: old.tenantId, added_at: at }).execute();
+          await trx
+            .updateTable('admins')
+            .set({ wallet: valid, signed_out_before: cutAt(at), updated_at: at, revision: sql`revision + 1` })
+            .where('id', '=', id)
+            .execute();
+        });
+      } catch (error) {
+        throw violates(error, WALLET_UNIQUE) || violates(error, ADMIN_WALLET_UNIQUE) ? walletTaken(valid) : error;
+      }
+      return requireAdmin(db, id);
     },
 
     async signOutEverywhere(id) {
@@ -98,11 +114,21 @@ export async function tenantOfAdmin(db: Db, id: string): Promise<string | undefi
   return row?.tenant_id;
 }
 
-export function toAdmin(row: AdminRow, attributes: { permissions: string[]; features: string[] } | undefined): Admin {
+/** What an admin has beside its row: its permissions, features, wallets (oldest first) and channels. */
+export interface AdminAttributes {
+  permissions: string[];
+  features: string[];
+  wallets: string[];
+  channelIds: string[];
+}
+
+export function toAdmin(row: AdminRow, attributes: Partial<AdminAttributes> | undefined): Admin {
   return {
     id: row.id,
     tenantId: row.tenant_id,
     wallet: row.wallet,
+    wallets: attributes?.wallets ?? [],
+    channelIds: attributes?.channelIds ?? [],
     displayName: row.display_name,
     ownerAdminId: row.owner_admin_id,
     status: row.status,
@@ -111,6 +137,8 @@ export function toAdmin(row: AdminRow, attributes: { permissions: string[]; feat
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     signedOutBefore: row.signed_out_before === null ? null : Number(row.signed_out_before),
+    removedAt: row.removed_at === null ? null : Number(row.removed_at),
+    revision: Number(row.revision),
   };
 }
 
@@ -142,6 +170,10 @@ async function insertAdmin(db: Db, input: ValidAdmin, now: number): Promise<Admi
           updated_at: now,
         })
         .execute();
+      await trx
+        .insertInto('admin_wallets')
+        .values({ wallet: input.wallet, admin_id: id, tenant_id: input.tenantId, added_at: now })
+        .execute();
       if (input.permissions.length > 0) {
         await trx
           .insertInto('admin_permissions')
@@ -156,12 +188,16 @@ async function insertAdmin(db: Db, input: ValidAdmin, now: number): Promise<Admi
       }
     });
   } catch (error) {
-    throw violates(error, WALLET_UNIQUE) ? walletTaken(input.wallet) : error;
+    throw violates(error, WALLET_UNIQUE) || violates(error, ADMIN_WALLET_UNIQUE) ? walletTaken(input.wallet) : error;
   }
   return {
     id,
     tenantId: input.tenantId,
     wallet: input.wallet,
+    wallets: [input.wallet],
+    channelIds: [],
+    removedAt: null,
+    revision: 1,
     displayName: input.displayName,
     ownerAdminId: input.ownerAdminId,
     status: 'ACTIVE',
@@ -173,7 +209,7 @@ async function insertAdmin(db: Db, input: ValidAdmin, now: number): Promise<Admi
   };
 }
 
-async function selectAdmin(db: Db, by: { id: string } | { wallet: string }): Promise<Admin | undefined> {
+export async function selectAdmin(db: Db, by: { id: string } | { wallet: string }): Promise<Admin | undefined> {
   const query = db.selectFrom('admins').selectAll();
   const row = await ('id' in by ? query.where('id', '=', by.id) : query.where('wallet', '=', by.wallet)).executeTakeFirst();
   if (!row) return undefined;
@@ -181,13 +217,13 @@ async function selectAdmin(db: Db, by: { id: string } | { wallet: string }): Pro
   return toAdmin(row, attributes.get(row.id));
 }
 
-async function requireAdmin(db: Db, id: string): Promise<Admin> {
+export async function requireAdmin(db: Db, id: string): Promise<Admin> {
   const admin = await selectAdmin(db, { id });
   if (!admin) throw adminNotFound(id);
   return admin;
 }
 
-type AdminChange = { status?: AdminStatus; wallet?: string; signed_out_before?: RawBuilder<number> };
+type AdminChange = { status?: AdminStatus; signed_out_before?: RawBuilder<number> };
 
 /**
  * The admin's cut moved to `at`, never back: the cut is taken on the clock of whatever machine ends
@@ -202,12 +238,9 @@ function cutAt(at: number): RawBuilder<number> {
 async function updateAdmin(db: Db, id: string, change: AdminChange, now: number): Promise<Admin> {
   const result = await db
     .updateTable('admins')
-    .set({ ...change, updated_at: now })
+    .set({ ...change, updated_at: now, revision: sql`revision + 1` })
     .where('id', '=', id)
-    .executeTakeFirst()
-    .catch((error: unknown) => {
-      throw change.wallet !== undefined && violates(error, WALLET_UNIQUE) ? walletTaken(change.wallet) : error;
-    });
+    .executeTakeFirst();
   if (result.numUpdatedRows === 0n) throw adminNotFound(id);
   return requireAdmin(db, id);
 }
@@ -216,7 +249,11 @@ async function updateAdmin(db: Db, id: string, change: AdminChange, now: number)
 async function changePermission(db: Db, id: string, permission: string, grant: boolean, now: number): Promise<Admin> {
   await db.transaction().execute(async (trx) => {
     // Touching the admin first proves it exists and, on PostgreSQL, orders concurrent changes to it.
-    const touched = await trx.updateTable('admins').set({ updated_at: now }).where('id', '=', id).executeTakeFirst();
+    const touched = await trx
+      .updateTable('admins')
+      .set({ updated_at: now, revision: sql`revision + 1` })
+      .where('id', '=', id)
+      .executeTakeFirst();
     if (touched.numUpdatedRows === 0n) throw adminNotFound(id);
     if (grant) {
       await trx
@@ -244,35 +281,74 @@ async function requireOwnerInTenant(db: Db, ownerAdminId: string, tenantId: stri
   }
 }
 
-/** Permissions and features of one admin or of a whole tenant's admins, in one query. */
-async function selectAttributes(db: Db, scope: { adminId: string } | { tenantId: string }) {
+/** Permissions, features, wallets and channels of one admin or of a whole tenant's admins, in one query. */
+export async function selectAttributes(db: Db, scope: { adminId: string } | { tenantId: string }): Promise<Map<string, AdminAttributes>> {
   const [column, value] = 'adminId' in scope ? (['admins.id', scope.adminId] as const) : (['admins.tenant_id', scope.tenantId] as const);
   const rows = await db
     .selectFrom('admin_permissions')
     .innerJoin('admins', 'admins.id', 'admin_permissions.admin_id')
-    .select([sql.lit<string>('permission').as('kind'), 'admin_permissions.admin_id as admin_id', 'admin_permissions.permission as value'])
+    .select([
+      sql.lit<string>('permission').as('kind'),
+      'admin_permissions.admin_id as admin_id',
+      'admin_permissions.permission as value',
+      sql.lit<number>(0).as('at'),
+    ])
     .where(column, '=', value)
     .unionAll(
       db
         .selectFrom('admin_features')
         .innerJoin('admins', 'admins.id', 'admin_features.admin_id')
-        .select([sql.lit<string>('feature').as('kind'), 'admin_features.admin_id as admin_id', 'admin_features.feature as value'])
+        .select([
+          sql.lit<string>('feature').as('kind'),
+          'admin_features.admin_id as admin_id',
+          'admin_features.feature as value',
+          sql.lit<number>(0).as('at'),
+        ])
+        .where(column, '=', value),
+    )
+    .unionAll(
+      db
+        .selectFrom('admin_wallets')
+        .innerJoin('admins', 'admins.id', 'admin_wallets.admin_id')
+        .select([
+          sql.lit<string>('wallet').as('kind'),
+          'admin_wallets.admin_id as admin_id',
+          'admin_wallets.wallet as value',
+          'admin_wallets.added_at as at',
+        ])
+        .where(column, '=', value),
+    )
+    .unionAll(
+      db
+        .selectFrom('channel_admins')
+        .innerJoin('admins', 'admins.id', 'channel_admins.admin_id')
+        .select([
+          sql.lit<string>('channel').as('kind'),
+          'channel_admins.admin_id as admin_id',
+          'channel_admins.channel_id as value',
+          sql.lit<number>(0).as('at'),
+        ])
         .where(column, '=', value),
     )
     .execute();
-  const byAdmin = new Map<string, { permissions: string[]; features: string[] }>();
+  const byAdmin = new Map<string, AdminAttributes>();
+  const walletTimes = new Map<string, number>();
   for (const row of rows) {
     let entry = byAdmin.get(row.admin_id);
     if (!entry) {
-      entry = { permissions: [], features: [] };
+      entry = { permissions: [], features: [], wallets: [], channelIds: [] };
       byAdmin.set(row.admin_id, entry);
     }
-    (row.kind === 'permission' ? entry.permissions : entry.features).push(row.value);
+    if (row.kind === 'wallet') walletTimes.set(row.value, Number(row.at));
+    const list = { permission: entry.permissions, feature: entry.features, wallet: entry.wallets, channel: entry.channelIds }[row.kind];
+    list?.push(row.value);
   }
   // Sorted here rather than in SQL: the two engines' collations order text differently.
   for (const entry of byAdmin.values()) {
     entry.permissions.sort();
     entry.features.sort();
+    entry.channelIds.sort();
+    entry.wallets.sort((a, b) => walletTimes.get(a)! - walletTimes.get(b)! || (a < b ? -1 : a > b ? 1 : 0));
   }
   return byAdmin;
 }

@@ -46,7 +46,40 @@ export function channelRecords(db: Db, now: () => number, spellings: LegacySpell
         .catch((error: unknown) => {
           throw violates(error, CHANNEL_NAME_UNIQUE) ? channelNameTaken(input.tenantId, name) : error;
         });
-      return { id, tenantId: input.tenantId, name, createdAt };
+      return { id, tenantId: input.tenantId, name, createdAt, archivedAt: null };
+    },
+
+    async renameChannel(id, newName) {
+      const name = requireName(newName, 'Channel name');
+      const channel = await selectChannel(db, { id });
+      if (!channel) throw new AppError('CHANNEL_NOT_FOUND', `Channel ${id} does not exist`);
+      if ((await channelsNamed(channel.tenantId, name)).some((other) => other.id !== id)) throw channelNameTaken(channel.tenantId, name);
+      await db
+        .updateTable('channels')
+        .set({ name })
+        .where('id', '=', id)
+        .execute()
+        .catch((error: unknown) => {
+          throw violates(error, CHANNEL_NAME_UNIQUE) ? channelNameTaken(channel.tenantId, name) : error;
+        });
+      return { ...channel, name };
+    },
+
+    async setChannelArchived(id, archived) {
+      const at = now();
+      const result = await db
+        .updateTable('channels')
+        // Archiving an archived channel keeps when it was first archived.
+        .set({ archived_at: archived ? sql<number>`coalesce(archived_at, ${at})` : null })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 0n) throw new AppError('CHANNEL_NOT_FOUND', `Channel ${id} does not exist`);
+      return (await selectChannel(db, { id }))!;
+    },
+
+    async listChannelAdminIds(channelId) {
+      const rows = await db.selectFrom('channel_admins').select('admin_id').where('channel_id', '=', channelId).execute();
+      return rows.map((row) => row.admin_id).sort();
     },
 
     async getChannel(id) {
@@ -114,11 +147,13 @@ export function channelRecords(db: Db, now: () => number, spellings: LegacySpell
         .values({ channel_id: channelId, admin_id: adminId, tenant_id: tenantId })
         .onConflict((oc) => oc.columns(['channel_id', 'admin_id']).doNothing())
         .execute();
+      await touchAdmin(db, adminId);
     },
 
     async unlinkChannel(channelId, adminId) {
       await requireSameTenant(db, channelId, adminId);
       await db.deleteFrom('channel_admins').where('channel_id', '=', channelId).where('admin_id', '=', adminId).execute();
+      await touchAdmin(db, adminId);
     },
   };
 }
@@ -145,5 +180,16 @@ async function requireSameTenant(db: Db, channelId: string, adminId: string): Pr
 }
 
 function toChannel(row: Selectable<ChannelsTable>): Channel {
-  return { id: row.id, tenantId: row.tenant_id, name: row.name, createdAt: row.created_at };
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    name: row.name,
+    createdAt: row.created_at,
+    archivedAt: row.archived_at === null ? null : Number(row.archived_at),
+  };
+}
+
+/** An admin's channels are part of its record: a link changes its revision (its ETag), not its row's update time. */
+async function touchAdmin(db: Db, adminId: string): Promise<void> {
+  await db.updateTable('admins').set({ revision: sql`revision + 1` }).where('id', '=', adminId).execute();
 }

@@ -109,6 +109,8 @@ interface UniqueConstraint {
 }
 
 export const WALLET_UNIQUE: UniqueConstraint = { name: 'admins_wallet_unique', sqliteColumns: 'admins.wallet' };
+/** Every admin's wallets (migration 016): the wallet is the primary key. */
+export const ADMIN_WALLET_UNIQUE: UniqueConstraint = { name: 'admin_wallets_pkey', sqliteColumns: 'admin_wallets.wallet' };
 export const CHANNEL_NAME_UNIQUE: UniqueConstraint = {
   name: 'channels_tenant_name_unique',
   sqliteColumns: 'channels.tenant_id, channels.name',

@@ -1,10 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import type { MetadataStore } from '../model/metadata-store.ts';
+import { adminChanges } from './admin-changes.ts';
 import { adminRecords } from './admin-records.ts';
 import { fileCatalog } from './catalog/file-catalog.ts';
 import { channelRecords } from './channel-records.ts';
 import { demoSeedingRecords } from './demo-seeding-records.ts';
 import { durableTransaction } from './durable-transaction.ts';
+import { invitationRecords } from './invitation-records.ts';
 import { legacySpellings } from './legacy-spellings.ts';
 import { nonceAndRevocationRecords } from './nonce-and-revocation-records.ts';
 import { principalLookup } from './principal-lookup.ts';
@@ -25,6 +27,8 @@ export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => n
     files: fileCatalog(db, durableTransaction(db, engine), spellings),
     ...tenantRecords(db, now),
     ...adminRecords(db, now),
+    ...adminChanges(db, now),
+    ...invitationRecords(db),
     ...channelRecords(db, now, spellings),
     ...principalLookup(db),
     ...nonceAndRevocationRecords(db),

@@ -6,13 +6,19 @@ import type { Database } from './schema.ts';
 
 /**
  * Runs on every authenticated request, so it is two indexed queries whatever the admin holds:
- * the admin by wallet (unique index), then its four lists in one union, each arm a primary-key
+ * the admin by wallet (primary key of admin_wallets, then admins'), then its four lists in one union, each arm a primary-key
  * or index prefix lookup.
  */
 export function principalLookup(db: Kysely<Database>): PrincipalLookup {
   return {
     async loadPrincipalByWallet(wallet) {
-      const row = await db.selectFrom('admins').selectAll().where('wallet', '=', normalizeWallet(wallet)).executeTakeFirst();
+      // Every wallet of an admin signs in as it (admin_wallets, migration 016); a removed admin has none.
+      const row = await db
+        .selectFrom('admin_wallets')
+        .innerJoin('admins', 'admins.id', 'admin_wallets.admin_id')
+        .selectAll('admins')
+        .where('admin_wallets.wallet', '=', normalizeWallet(wallet))
+        .executeTakeFirst();
       if (!row) return undefined;
       const lists = await db
         .selectFrom('admin_permissions')
@@ -32,6 +38,12 @@ export function principalLookup(db: Kysely<Database>): PrincipalLookup {
         )
         .unionAll(
           db
+            .selectFrom('admin_wallets')
+            .select([sql.lit<string>('wallet').as('kind'), 'wallet as value'])
+            .where('admin_id', '=', row.id),
+        )
+        .unionAll(
+          db
             .selectFrom('channel_admins')
             .select([sql.lit<string>('channel').as('kind'), 'channel_id as value'])
             .where('admin_id', '=', row.id),
@@ -43,10 +55,20 @@ export function principalLookup(db: Kysely<Database>): PrincipalLookup {
           .map((entry) => entry.value)
           .sort();
       return {
-        admin: toAdmin(row, { permissions: valuesOf('permission'), features: valuesOf('feature') }),
+        admin: toAdmin(row, {
+          permissions: valuesOf('permission'),
+          features: valuesOf('feature'),
+          wallets: walletsInOrder(row.wallet, valuesOf('wallet')),
+          channelIds: valuesOf('channel'),
+        }),
         tenantFeatures: valuesOf('tenant-feature'),
         channelIds: valuesOf('channel'),
       };
     },
   };
+}
+
+/** The admin's wallets as its record lists them: its first wallet, then the others (sorted here; their ages are not read on this path). */
+function walletsInOrder(first: string, wallets: string[]): string[] {
+  return wallets.includes(first) ? [first, ...wallets.filter((w) => w !== first)] : wallets;
 }

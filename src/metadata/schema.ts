@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { AdminStatus } from '../model/admins.ts';
 import type { AuditAction, AuditResult } from '../model/audit.ts';
 import type { BackupOrigin } from '../model/backups.ts';
@@ -26,6 +27,45 @@ export interface AdminsTable {
   updated_at: number;
   /** Messages the admin signed before this instant no longer authenticate (migration 008). */
   signed_out_before: number | null;
+  /** When the admin was removed (migration 016); its record stays for the audit log. */
+  removed_at: number | null;
+  /** Raised by every change of the admin, its permissions, wallets or channels: its ETag (migration 016). */
+  revision: Generated<number>;
+}
+
+/** Every wallet of every admin (migration 016): the wallet is the key, so it has one admin at most. */
+export interface AdminWalletsTable {
+  wallet: string;
+  admin_id: string;
+  tenant_id: string;
+  added_at: number;
+}
+
+/** Invitations (migration 016): the token only by its SHA-256; permissions and channel_ids are JSON arrays. */
+export interface InvitationsTable {
+  id: string;
+  tenant_id: string;
+  inviter_admin_id: string;
+  token_hash: string;
+  display_name: string | null;
+  wallet: string | null;
+  permissions: string;
+  channel_ids: string;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_admin_id: string | null;
+  revoked_at: number | null;
+}
+
+/** The messages a new wallet was asked to sign to join an admin (migration 016), by their SHA-256. */
+export interface WalletChallengesTable {
+  message_hash: string;
+  admin_id: string;
+  wallet: string;
+  chain_id: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface AdminPermissionsTable {
@@ -43,6 +83,8 @@ export interface ChannelsTable {
   tenant_id: string;
   name: string;
   created_at: number;
+  /** When the channel was archived (read-only); null: it is not (migration 016). */
+  archived_at: number | null;
 }
 
 export interface ChannelAdminsTable {
@@ -170,6 +212,9 @@ export interface AuditEventsTable {
   /** Migration 009: the operation the event belongs to, and a scope restore's own record of it (JSON of AuditOperation). */
   operation_id: string | null;
   operation_details: string | null;
+  /** Migration 016: an administration event's admin acted upon, and its record before and after (JSON of AuditChange). */
+  target_admin_id: string | null;
+  change_details: string | null;
 }
 
 export interface PendingWritesTable {
@@ -213,6 +258,9 @@ export interface Database {
   admins: AdminsTable;
   admin_permissions: AdminPermissionsTable;
   admin_features: AdminFeaturesTable;
+  admin_wallets: AdminWalletsTable;
+  invitations: InvitationsTable;
+  wallet_challenges: WalletChallengesTable;
   channels: ChannelsTable;
   channel_admins: ChannelAdminsTable;
   auth_nonces: AuthNoncesTable;

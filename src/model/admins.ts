@@ -10,7 +10,12 @@ export const ADMIN_STATUSES: readonly AdminStatus[] = ['ACTIVE', 'SUSPENDED'];
 export interface Admin {
   id: string; // adm_…
   tenantId: string;
-  wallet: string; // lowercase 0x + 40 hex
+  /** The admin's first wallet still held (lowercase 0x + 40 hex); a removed admin's is a placeholder. */
+  wallet: string;
+  /** Every wallet of the admin, oldest first, lowercase; none once removed. */
+  wallets: string[];
+  /** The channels linked to the admin, sorted. */
+  channelIds: string[];
   displayName: string;
   ownerAdminId: string | null;
   status: AdminStatus;
@@ -20,6 +25,31 @@ export interface Admin {
   updatedAt: number;
   /** Messages the admin signed before this instant no longer authenticate; null: none ended so. */
   signedOutBefore: number | null;
+  /** When the admin was removed; its record stays for the audit log. Null: it was not. */
+  removedAt: number | null;
+  /** Raised by every change of the admin, its permissions, wallets or channels: its ETag. */
+  revision: number;
+}
+
+/** A removed admin is shown so; the status column keeps SUSPENDED (see migration 016). */
+export type AdminState = AdminStatus | 'REMOVED';
+
+export const stateOf = (admin: Pick<Admin, 'status' | 'removedAt'>): AdminState => (admin.removedAt === null ? admin.status : 'REMOVED');
+
+/** A change of an admin by the self-service API; a member left out is left as it is. */
+export interface AdminUpdate {
+  displayName?: string | undefined;
+  /** Replaces the granted set. */
+  permissions?: readonly string[] | undefined;
+  status?: AdminStatus | undefined;
+  /** The admin it is below; null makes it an owner. */
+  ownerAdminId?: string | null | undefined;
+}
+
+/** One wallet of an admin. */
+export interface AdminWallet {
+  address: string; // lowercase
+  addedAt: number;
 }
 
 export interface NewAdmin {
@@ -48,6 +78,24 @@ export interface AdminRecords extends AdminNameLookup {
   revokePermission(id: string, permission: string): Promise<Admin>;
   /** Ends every message the admin has signed until now, on every instance (log out everywhere). */
   signOutEverywhere(id: string): Promise<Admin>;
+}
+
+/**
+ * The self-service changes of an admin (docs/administration.md). Each runs in one transaction
+ * that holds the tenant's admins still, and refuses (changing nothing) when it would leave the tenant
+ * without an active owner holding a wallet (LAST_OWNER) or an admin without a wallet (LAST_WALLET);
+ * with `ifRevision`, one whose admin has another revision now (PRECONDITION_FAILED).
+ */
+export interface AdminChanges {
+  updateAdmin(id: string, change: AdminUpdate, ifRevision?: number): Promise<Admin>;
+  /**
+   * Removes the admin (its record stays, status REMOVED, with no wallet and no channel) and moves
+   * the admins below it to `successorId`. Answers the ids of the admins moved.
+   */
+  removeAdmin(id: string, successorId: string, ifRevision?: number): Promise<{ admin: Admin; moved: string[] }>;
+  listAdminWallets(id: string): Promise<AdminWallet[]>;
+  addAdminWallet(id: string, wallet: string): Promise<AdminWallet>;
+  removeAdminWallet(id: string, wallet: string): Promise<void>;
 }
 
 /** Everything authentication needs about a wallet's admin, read in one go. */

@@ -2,9 +2,31 @@ import type { Page, PageRequest } from './paging.ts';
 
 /** The audit log: what was asked of a channel, by whom, and what came of it. */
 
+/** What is done to a channel's files: the actions of a channel's log. */
 export const AUDIT_ACTIONS = ['upload', 'delete', 'backup', 'restore'] as const;
 
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+/** What is done to a tenant's admins, wallets, invitations and channels (docs/administration.md). */
+export const ADMINISTRATION_ACTIONS = [
+  'admin.create',
+  'admin.update',
+  'admin.remove',
+  'wallet.add',
+  'wallet.remove',
+  'invitation.create',
+  'invitation.revoke',
+  'invitation.accept',
+  'channel.create',
+  'channel.update',
+  'channel.link',
+  'channel.unlink',
+] as const;
+
+export type FileAuditAction = (typeof AUDIT_ACTIONS)[number];
+export type AdministrationAction = (typeof ADMINISTRATION_ACTIONS)[number];
+export type AuditAction = FileAuditAction | AdministrationAction;
+
+/** Every action of a tenant's log. */
+export const TENANT_AUDIT_ACTIONS: readonly AuditAction[] = [...AUDIT_ACTIONS, ...ADMINISTRATION_ACTIONS];
 
 export const AUDIT_RESULTS = ['ok', 'refused', 'failed'] as const;
 
@@ -13,7 +35,8 @@ export type AuditResult = (typeof AUDIT_RESULTS)[number];
 export interface AuditEvent {
   id: string; // aud_…
   tenantId: string;
-  channelId: string;
+  /** Null for an administration event that concerns no one channel (an admin, an invitation). */
+  channelId: string | null;
   adminId: string | null;
   action: AuditAction;
   folder: string | null;
@@ -34,6 +57,15 @@ export interface AuditEvent {
   operationId: string | null;
   /** A folder or channel restore's own event: what it was asked and what it did; null on every other event. */
   operation: AuditOperation | null;
+  /** An administration event: the admin acted upon (created, changed, linked, removed); null otherwise. */
+  targetAdminId: string | null;
+  /** An administration event: the record before and after (null before a creation, after a removal). */
+  change: AuditChange | null;
+}
+
+export interface AuditChange {
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
 }
 
 /** A folder or channel restore as its audit event records it (migration 009). */
@@ -50,7 +82,11 @@ export interface AuditOperation {
   counts: { replaced: number; created: number; deleted: number; unchanged: number; failed: number };
 }
 
-export type NewAuditEvent = Omit<AuditEvent, 'id'>;
+/** An event to append; a channel's file events leave the administration members out. */
+export type NewAuditEvent = Omit<AuditEvent, 'id' | 'targetAdminId' | 'change'> & {
+  targetAdminId?: string | null | undefined;
+  change?: AuditChange | null | undefined;
+};
 
 /** Which events of a channel's audit log to list: every given field must match exactly (AND). */
 export interface AuditFilter {
@@ -62,9 +98,23 @@ export interface AuditFilter {
   operationId?: string | undefined;
 }
 
+/** Which events of a tenant's audit log to list: a channel's filter, and the tenant's own. */
+export interface TenantAuditFilter extends Omit<AuditFilter, 'action'> {
+  action?: AuditAction | undefined;
+  channelId?: string | undefined;
+  targetAdminId?: string | undefined;
+  /**
+   * What a sub-admin may see: the events of these channels, and those acting on these admins
+   * (itself and the admins below it). Undefined: the whole tenant (an owner).
+   */
+  visibleTo?: { channelIds: readonly string[]; adminIds: readonly string[] } | undefined;
+}
+
 /** A channel's audit log, newest first. */
 export interface AuditLog {
   appendAudit(event: NewAuditEvent): Promise<AuditEvent>;
   /** Newest first; only the events matching every field of `filter`. */
   listAudit(channelId: string, page: PageRequest, filter?: AuditFilter): Promise<Page<AuditEvent>>;
+  /** A tenant's whole log (its channels' events and its administration events), newest first. */
+  listTenantAudit(tenantId: string, page: PageRequest, filter?: TenantAuditFilter): Promise<Page<AuditEvent>>;
 }

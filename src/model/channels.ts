@@ -9,6 +9,8 @@ export interface Channel {
   tenantId: string;
   name: string;
   createdAt: number;
+  /** When the channel was archived (read-only: its files are read, never changed); null: it is not. */
+  archivedAt: number | null;
 }
 
 /** Finding the channel a request or a command names. */
@@ -33,6 +35,11 @@ export interface ChannelRecords extends ChannelLookup, LinkedChannelListing {
   findChannelsByName(name: string): Promise<Channel[]>;
   linkChannel(channelId: string, adminId: string): Promise<void>;
   unlinkChannel(channelId: string, adminId: string): Promise<void>;
+  /** CHANNEL_NAME_TAKEN when another channel of the tenant has that name (in any spelling). */
+  renameChannel(id: string, name: string): Promise<Channel>;
+  setChannelArchived(id: string, archived: boolean): Promise<Channel>;
+  /** The ids of the admins linked to the channel, sorted. */
+  listChannelAdminIds(channelId: string): Promise<string[]>;
 }
 
 /** Two channels of a tenant whose names an older release stored in look-alike spellings: name them by id. */

@@ -15,6 +15,7 @@ function randomSuffix(): string {
 export const newTenantId = (): string => `t_${randomSuffix()}`;
 export const newAdminId = (): string => `adm_${randomSuffix()}`;
 export const newChannelId = (): string => `chn_${randomSuffix()}`;
+export const newInvitationId = (): string => `inv_${randomSuffix()}`;
 
 // Versions and audit events are listed newest first by (created_at, id); a time prefix keeps
 // ids made in the same millisecond by this process in the order they were made.

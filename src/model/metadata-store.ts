@@ -1,8 +1,9 @@
-import type { PrincipalLookup } from './admins.ts';
+import type { AdminChanges, PrincipalLookup } from './admins.ts';
 import type { AuditLog } from './audit.ts';
 import type { Backups } from './backups.ts';
 import type { LiveFiles } from './files.ts';
 import type { ChannelHistory } from './history.ts';
+import type { InvitationRecords, WalletChallengeRecords } from './invitations.ts';
 import type { NonceAndRevocationRecords, ServiceSecrets } from './sign-in-records.ts';
 import type { DemoSeedingRecords, TenantDirectory } from './tenants.ts';
 import type { KeptVersions } from './versions.ts';
@@ -20,7 +21,15 @@ export interface FileCatalog extends LiveFiles, KeptVersions, Backups, ChannelHi
  * Every method of the store and its file catalog reports the database's own failures as AppErrors:
  * SERVICE_UNAVAILABLE when it cannot be reached, INSUFFICIENT_STORAGE when its disk is full.
  */
-export interface MetadataStore extends TenantDirectory, PrincipalLookup, NonceAndRevocationRecords, ServiceSecrets, DemoSeedingRecords {
+export interface MetadataStore
+  extends TenantDirectory,
+    AdminChanges,
+    InvitationRecords,
+    WalletChallengeRecords,
+    PrincipalLookup,
+    NonceAndRevocationRecords,
+    ServiceSecrets,
+    DemoSeedingRecords {
   readonly engine: 'sqlite' | 'postgres';
   /** Files, versions, backups and the audit log, on the same database. */
   readonly files: FileCatalog;

@@ -4,6 +4,16 @@
  * Every permission the service checks (each route names the one it needs). The store keeps no
  * other: a misspelt one would grant nothing and say nothing. An owner admin holds them all.
  */
-export const ALL_PERMISSIONS = ['files:read', 'files:write', 'files:restore', 'backups:create', 'audit:read'] as const;
+export const ALL_PERMISSIONS = [
+  'files:read',
+  'files:write',
+  'files:restore',
+  'backups:create',
+  'audit:read',
+  // Tenant self-service (docs/administration.md): read the tenant's admins, manage them, manage channels.
+  'admins:read',
+  'admins:manage',
+  'channels:manage',
+] as const;
 
 export type Permission = (typeof ALL_PERMISSIONS)[number];

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { administrationServices } from '../administration/administration-services.ts';
 import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
 import { ChainCheckAllowance } from '../auth/limits/chain-check-allowance.ts';
 import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
@@ -12,6 +13,7 @@ import type { Config, RpcConfig } from '../config/config.ts';
 import { DEMO_WALLET, demoOwnerRefusedNotice, demoRefusal, PUBLISHED_WALLET_REFUSAL } from '../demo/demo-seed.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { type FileServices, openFileServices } from '../files/file-services.ts';
+import { administrationRouteDeps } from '../http/admins/support/deps.ts';
 import { buildApp } from '../http/app.ts';
 import { filesRouteDeps } from '../http/channels/support/deps.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -97,6 +99,12 @@ export async function createService(config: Config, logger: Logger, options: Ser
     metrics,
     logger,
     files: filesRouteDeps(fileServices, store),
+    administration: administrationRouteDeps(
+      administrationServices({ config, store, logger, signIns: authenticator, recoverer, contractWallets }),
+      store,
+      authenticator,
+      config.publicBaseUrl,
+    ),
     readiness: new Readiness(store, fileServices.blobs),
     consoleDir: options.consoleDir,
   });

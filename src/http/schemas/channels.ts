@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 export const ChannelSchema = Type.Object({
   id: Type.String({ pattern: '^chn_', description: 'Usable as {channelRef} in every channel path' }),
   name: Type.String({ description: 'Unique in the tenant; also usable as {channelRef}' }),
+  archived: Type.Boolean({ description: 'Read-only: uploads, deletes and restores are refused (409 CHANNEL_ARCHIVED)' }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 

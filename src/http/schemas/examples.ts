@@ -69,7 +69,7 @@ const PRICES_BACKED_UP_SHA256 = 'dfbde56a2f5c5078daef90877bb8113bf211c4055d53d8b
 export const EXAMPLE_NONCE = { nonce: '6b082b8a4dda60b6e69b0da3eab0ac3373048876bb956a54', expiresAt: '2026-11-26T12:52:26.000Z' };
 
 export const EXAMPLE_CHANNEL_PAGE = {
-  items: [{ id: EXAMPLE_CHANNEL_ID, name: 'demo', createdAt: '2026-11-26T12:38:14.187Z' }],
+  items: [{ id: EXAMPLE_CHANNEL_ID, name: 'demo', archived: false, createdAt: '2026-11-26T12:38:14.187Z' }],
   next: null,
 };
 

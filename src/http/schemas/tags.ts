@@ -4,10 +4,14 @@
  */
 export const TAGS = [
   { name: 'auth', description: 'Signing in with a wallet: a nonce for the message, a check of the three headers, signing out' },
-  { name: 'channels', description: 'The channels the signed-in admin is linked to' },
+  { name: 'channels', description: 'The channels the signed-in admin is linked to; creating, renaming and archiving channels' },
+  {
+    name: 'admins',
+    description: "A tenant's admins, their wallets, invitations and channel links, administered by its own admins (docs/administration.md)",
+  },
   { name: 'files', description: "A channel's folders and files: upload, download, delete, versions, deleted files and restores" },
   { name: 'backups', description: 'Backups of a channel (named instants of its history) and what changed between two states' },
-  { name: 'audit', description: "A channel's audit log: every change and refusal, with the admin who asked" },
+  { name: 'audit', description: "A channel's or the tenant's audit log: every change and refusal, with the admin who asked" },
   { name: 'health', description: 'Liveness and readiness, for load balancers and orchestrators' },
   { name: 'docs', description: 'This document, and the API reference made from it' },
 ];

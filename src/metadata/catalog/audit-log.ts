@@ -9,6 +9,9 @@ import { auditRow, toAuditEvent } from './file-catalog-rows.ts';
 
 type Db = Kysely<Database>;
 
+/** A value no channel or admin id takes: an empty "in" list, which SQL does not allow, written as one. */
+const NO_CHANNEL_MATCH = '-';
+
 /**
  * Keyset condition "(created_at, id) comes before the cursor's" for newest-first lists. Row-value
  * comparison means the same on both engines (SQLite has it since 3.15).
@@ -37,6 +40,32 @@ export function auditLog(db: Db, spellings: LegacySpellings): AuditLog {
       if (filter.filename !== undefined) query = query.where('filename', 'in', await spellings.of(channelId, 'file', filter.filename));
       if (filter.result !== undefined) query = query.where('result', '=', filter.result);
       if (filter.operationId !== undefined) query = query.where('operation_id', '=', filter.operationId);
+      const rows = await query
+        .where(olderThan(page.cursor))
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.limit + 1)
+        .execute();
+      return pageFrom(rows.map(toAuditEvent), page.limit, (e) => [e.createdAt, e.id]);
+    },
+    async listTenantAudit(tenantId, page, filter = {}) {
+      // Indexed by (tenant_id, created_at, id) and (tenant_id, target_admin_id, …) (migration 016);
+      // a channel filter uses the channel's own indexes.
+      let query = db.selectFrom('audit_events').selectAll().where('tenant_id', '=', tenantId);
+      if (filter.channelId !== undefined) query = query.where('channel_id', '=', filter.channelId);
+      if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+      if (filter.adminId !== undefined) query = query.where('admin_id', '=', filter.adminId);
+      if (filter.targetAdminId !== undefined) query = query.where('target_admin_id', '=', filter.targetAdminId);
+      if (filter.result !== undefined) query = query.where('result', '=', filter.result);
+      if (filter.operationId !== undefined) query = query.where('operation_id', '=', filter.operationId);
+      if (filter.folder !== undefined) query = query.where('folder', '=', filter.folder);
+      if (filter.filename !== undefined) query = query.where('filename', '=', filter.filename);
+      const visible = filter.visibleTo;
+      if (visible !== undefined) {
+        const channels = visible.channelIds.length > 0 ? [...visible.channelIds] : [NO_CHANNEL_MATCH];
+        const admins = visible.adminIds.length > 0 ? [...visible.adminIds] : [NO_CHANNEL_MATCH];
+        query = query.where((eb) => eb.or([eb('channel_id', 'in', channels), eb('target_admin_id', 'in', admins)]));
+      }
       const rows = await query
         .where(olderThan(page.cursor))
         .orderBy('created_at', 'desc')

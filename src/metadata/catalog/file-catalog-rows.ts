@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { AuditEvent, AuditOperation, NewAuditEvent } from '../../model/audit.ts';
+import type { AuditChange, AuditEvent, AuditOperation, NewAuditEvent } from '../../model/audit.ts';
 import type { BackupRecord } from '../../model/backups.ts';
 import type { FileRecord } from '../../model/files.ts';
 import type { FileVersion } from '../../model/versions.ts';
@@ -97,7 +97,7 @@ export const backupRow = (b: BackupRecord): BackupsTable => ({
 export const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => ({
   id: row.id,
   tenantId: row.tenant_id,
-  channelId: row.channel_id,
+  channelId: row.channel_id === NO_CHANNEL ? null : row.channel_id,
   adminId: row.admin_id,
   action: row.action,
   folder: row.folder,
@@ -111,12 +111,14 @@ export const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => (
   createdAt: row.created_at,
   operationId: row.operation_id,
   operation: row.operation_details === null ? null : (JSON.parse(row.operation_details) as AuditOperation),
+  targetAdminId: row.target_admin_id,
+  change: row.change_details === null ? null : (JSON.parse(row.change_details) as AuditChange),
 });
 
 export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
   id,
   tenant_id: e.tenantId,
-  channel_id: e.channelId,
+  channel_id: e.channelId ?? NO_CHANNEL,
   admin_id: e.adminId,
   action: e.action,
   folder: e.folder,
@@ -130,7 +132,12 @@ export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
   created_at: e.createdAt,
   operation_id: e.operationId,
   operation_details: e.operation === null ? null : JSON.stringify(e.operation),
+  target_admin_id: e.targetAdminId ?? null,
+  change_details: e.change == null ? null : JSON.stringify(e.change),
 });
+
+/** The channel_id of an event that concerns no channel (migration 016: the column is NOT NULL on SQLite). */
+export const NO_CHANNEL = '';
 
 export const toPendingWrite = (row: Selectable<PendingWritesTable>): PendingWrite => ({
   id: row.id,

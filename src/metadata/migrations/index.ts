@@ -14,6 +14,7 @@ import * as backupOrigin from './012-backup-origin.ts';
 import * as auditInstant from './013-audit-instant.ts';
 import * as demoSeeding from './014-demo-seeding.ts';
 import * as legacySpellings from './015-legacy-spellings.ts';
+import * as selfService from './016-self-service.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '013-audit-instant': auditInstant,
   '014-demo-seeding': demoSeeding,
   '015-legacy-spellings': legacySpellings,
+  '016-self-service': selfService,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -67,6 +67,6 @@ export const auditView = (e: AuditEvent, names: AdminNameMap) => ({
   operation: e.operation,
 });
 
-export const channelView = (c: Channel) => ({ id: c.id, name: c.name, createdAt: iso(c.createdAt) });
+export const channelView = (c: Channel) => ({ id: c.id, name: c.name, archived: c.archivedAt !== null, createdAt: iso(c.createdAt) });
 
 export const folderView = (f: FolderSummary) => ({ name: f.name, fileCount: f.fileCount });

@@ -1,0 +1,235 @@
+import { AppError } from '../errors/app-error.ts';
+import { walletTaken } from '../errors/common-errors.ts';
+import type { Admin, AdminChanges, AdminRecords, AdminState, AdminStatus, AdminWallet } from '../model/admins.ts';
+import { stateOf } from '../model/admins.ts';
+import type { ChannelRecords } from '../model/channels.ts';
+import type { Page, PageRequest } from '../model/paging.ts';
+import {
+  adminOfTenant,
+  holds,
+  isOwner,
+  requireGrantable,
+  requireHeld,
+  requireOwner,
+  requireReach,
+  type TenantView,
+  visibleAdmins,
+} from './admin-rules.ts';
+import { type AdministrationAudit, adminSnapshot } from './administration-audit.ts';
+import { pageOf } from './list-page.ts';
+import { heldChannel, tenantView } from './tenant-views.ts';
+import type { WalletProofs } from './wallet-proofs.ts';
+
+export type AdministrationStore = AdminRecords & AdminChanges & ChannelRecords;
+
+/** Ends, on this instance at once, what a change of these wallets' admins ends everywhere within AUTH_STATE_REFRESH. */
+export interface SignInState {
+  forgetWallets(wallets: readonly string[]): void;
+}
+
+export interface AdminFilter {
+  status?: AdminState | undefined;
+  permission?: string | undefined;
+  /** A channel id or name. */
+  channel?: string | undefined;
+}
+
+export interface NewAdminRequest {
+  displayName: string;
+  wallet: string;
+  permissions: readonly string[];
+  /** Channel ids or names. */
+  channels: readonly string[];
+  owner?: boolean | undefined;
+}
+
+export interface AdminChangeRequest {
+  displayName?: string | undefined;
+  permissions?: readonly string[] | undefined;
+  status?: AdminStatus | undefined;
+}
+
+/**
+ * A tenant's admins and their wallets, administered by its own admins under the rules of
+ * admin-rules.ts; every change is audited with the record before and after.
+ */
+export class AdminService {
+  constructor(
+    private readonly store: AdministrationStore,
+    private readonly audit: AdministrationAudit,
+    private readonly signIns: SignInState,
+    private readonly proofs: WalletProofs,
+  ) {}
+
+  async list(actorId: string, filter: AdminFilter, page: PageRequest): Promise<Page<Admin>> {
+    const view = await tenantView(this.store, actorId);
+    requireHeld(view, 'admins:read');
+    const channelId = filter.channel === undefined ? undefined : (await heldChannel(this.store, view, filter.channel)).id;
+    const matching = visibleAdmins(view).filter(
+      (a) =>
+        (filter.status === undefined || stateOf(a) === filter.status) &&
+        (filter.permission === undefined || holds(a, filter.permission)) &&
+        (channelId === undefined || a.channelIds.includes(channelId)),
+    );
+    return pageOf(matching, page);
+  }
+
+  async get(actorId: string, id: string): Promise<Admin> {
+    const view = await tenantView(this.store, actorId);
+    return this.readable(view, id);
+  }
+
+  async create(actorId: string, request: NewAdminRequest): Promise<Admin> {
+    const view = await tenantView(this.store, actorId);
+    requireHeld(view, 'admins:manage');
+    if (request.owner === true) requireOwner(view, 'makes another owner');
+    requireGrantable(view, request.permissions);
+    const channels = [];
+    for (const ref of request.channels) channels.push(await heldChannel(this.store, view, ref));
+    if ((await this.store.findAdminByWallet(request.wallet)) !== undefined) throw walletTaken(request.wallet);
+    const created = await this.store.createAdmin({
+      tenantId: view.actor.tenantId,
+      wallet: request.wallet,
+      displayName: request.displayName,
+      ownerAdminId: request.owner === true ? null : view.actor.id,
+      permissions: [...request.permissions],
+    });
+    for (const channel of channels) await this.store.linkChannel(channel.id, created.id);
+    const admin = (await this.store.getAdmin(created.id))!;
+    await this.record(view, 'admin.create', admin, null, admin);
+    return admin;
+  }
+
+  async update(actorId: string, id: string, request: AdminChangeRequest, ifRevision?: number): Promise<Admin> {
+    const view = await tenantView(this.store, actorId);
+    const target = adminOfTenant(view, id);
+    if (target.removedAt !== null) throw removed(id);
+    if (target.id === view.actor.id && !isOwner(view.actor)) this.checkOwnChange(view, request);
+    else {
+      requireHeld(view, 'admins:manage');
+      requireReach(view, target);
+      if (request.permissions !== undefined) requireGrantable(view, request.permissions);
+    }
+    const admin = await this.store.updateAdmin(id, request, ifRevision);
+    // Read afresh on their next request here (elsewhere within AUTH_STATE_REFRESH): a suspension, a
+    // reactivation or new permissions are in force at once on this instance.
+    this.signIns.forgetWallets(target.wallets);
+    await this.record(view, 'admin.update', admin, target, admin);
+    return admin;
+  }
+
+  async remove(actorId: string, id: string, ifRevision?: number): Promise<void> {
+    const view = await tenantView(this.store, actorId);
+    const target = adminOfTenant(view, id);
+    if (target.removedAt !== null) throw removed(id);
+    requireHeld(view, 'admins:manage');
+    if (target.id === view.actor.id) throw new AppError('ADMIN_OUT_OF_REACH', 'An admin does not remove itself; ask another admin');
+    requireReach(view, target);
+    const { admin, moved } = await this.store.removeAdmin(id, view.actor.id, ifRevision);
+    this.signIns.forgetWallets(target.wallets);
+    await this.record(view, 'admin.remove', admin, target, admin);
+    for (const movedId of moved) {
+      const before = view.admins.find((a) => a.id === movedId);
+      const after = await this.store.getAdmin(movedId);
+      if (before && after) await this.record(view, 'admin.update', after, before, after);
+    }
+  }
+
+  async wallets(actorId: string, id: string): Promise<AdminWallet[]> {
+    const view = await tenantView(this.store, actorId);
+    const target = await this.readable(view, id);
+    return this.store.listAdminWallets(target.id);
+  }
+
+  async walletChallenge(
+    actorId: string,
+    id: string,
+    wallet: string,
+    chainId: number | undefined,
+  ): Promise<{ message: string; expiresAt: number }> {
+    const view = await tenantView(this.store, actorId);
+    const target = this.walletReceiver(view, id);
+    if ((await this.store.findAdminByWallet(wallet)) !== undefined) throw walletTaken(wallet);
+    return this.proofs.challenge(target, wallet, chainId);
+  }
+
+  async addWallet(actorId: string, id: string, message: string, signature: string): Promise<AdminWallet> {
+    const view = await tenantView(this.store, actorId);
+    const target = this.walletReceiver(view, id);
+    const wallet = await this.proofs.prove(target.id, message, signature);
+    const added = await this.store.addAdminWallet(target.id, wallet);
+    // This instance may hold "no admin" for the wallet from an earlier try: it signs in at once.
+    this.signIns.forgetWallets([wallet]);
+    const after = (await this.store.getAdmin(target.id))!;
+    await this.record(view, 'wallet.add', after, target, after);
+    return added;
+  }
+
+  async removeWallet(actorId: string, id: string, address: string): Promise<void> {
+    const view = await tenantView(this.store, actorId);
+    const target = adminOfTenant(view, id);
+    if (target.id !== view.actor.id) {
+      requireHeld(view, 'admins:manage');
+      requireReach(view, target);
+    }
+    await this.store.removeAdminWallet(target.id, address);
+    this.signIns.forgetWallets([address]);
+    const after = (await this.store.getAdmin(target.id))!;
+    await this.record(view, 'wallet.remove', after, target, after);
+  }
+
+  /** An admin the actor may read: itself, or with admins:read one it sees (see visibleAdmins). */
+  private readable(view: TenantView, id: string): Admin {
+    const target = adminOfTenant(view, id);
+    if (target.id === view.actor.id) return target;
+    requireHeld(view, 'admins:read');
+    if (!visibleAdmins(view).some((a) => a.id === id)) {
+      throw new AppError('ADMIN_OUT_OF_REACH', `Admin ${id} is not below this admin: a sub-admin sees only itself and the admins below it`);
+    }
+    return target;
+  }
+
+  /** A wallet joins an admin only by that admin's own hand or an owner's: nobody adds theirs to someone more privileged. */
+  private walletReceiver(view: TenantView, id: string): Admin {
+    const target = adminOfTenant(view, id);
+    if (target.removedAt !== null) throw removed(id);
+    if (target.id !== view.actor.id) requireOwner(view, 'adds a wallet to another admin: an admin adds its own wallets');
+    return target;
+  }
+
+  /** What a sub-admin may change of itself: its name, and permissions it gives up; never more. */
+  private checkOwnChange(view: TenantView, request: AdminChangeRequest): void {
+    if (request.status !== undefined) {
+      throw new AppError('ADMIN_OUT_OF_REACH', 'A sub-admin does not change its own status; ask the admin above it');
+    }
+    if (request.permissions !== undefined) {
+      const raised = request.permissions.filter((p) => !view.actor.permissions.includes(p));
+      if (raised.length > 0) {
+        throw new AppError('PERMISSION_NOT_HELD', `A sub-admin never raises its own permissions: it does not hold ${raised.join(', ')}`, {
+          permissions: raised,
+        });
+      }
+    }
+  }
+
+  private record(
+    view: TenantView,
+    action: 'admin.create' | 'admin.update' | 'admin.remove' | 'wallet.add' | 'wallet.remove',
+    target: Admin,
+    before: Admin | null,
+    after: Admin,
+  ): Promise<void> {
+    return this.audit.record({
+      tenantId: view.actor.tenantId,
+      adminId: view.actor.id,
+      action,
+      targetAdminId: target.id,
+      before: before === null ? null : adminSnapshot(before),
+      after: adminSnapshot(after),
+    });
+  }
+}
+
+function removed(id: string): AppError {
+  return new AppError('ADMIN_REMOVED', `Admin ${id} was removed; its record is kept for the audit log only`);
+}

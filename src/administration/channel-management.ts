@@ -1,0 +1,108 @@
+import { AppError } from '../errors/app-error.ts';
+import type { Admin } from '../model/admins.ts';
+import type { Channel } from '../model/channels.ts';
+import { adminOfTenant, requireHeld, requireReach, visibleAdmins } from './admin-rules.ts';
+import type { AdministrationStore, SignInState } from './admin-service.ts';
+import type { AdministrationAudit } from './administration-audit.ts';
+import { heldChannel, tenantView } from './tenant-views.ts';
+
+const CHANNEL_ID_SHAPE = /^chn_/i;
+
+/** What an administration event records of a channel. */
+const channelSnapshot = (channel: Channel): Record<string, unknown> => ({
+  id: channel.id,
+  name: channel.name,
+  archived: channel.archivedAt !== null,
+});
+
+/**
+ * A tenant's channels, managed by its admins: create, rename, archive, and link admins to them.
+ * An owner manages every channel of its tenant, a sub-admin those linked to it.
+ */
+export class ChannelManagement {
+  constructor(
+    private readonly store: AdministrationStore,
+    private readonly audit: AdministrationAudit,
+    private readonly signIns: SignInState,
+  ) {}
+
+  async create(actorId: string, name: string): Promise<Channel> {
+    const view = await tenantView(this.store, actorId);
+    requireHeld(view, 'channels:manage');
+    requireNotIdShaped(name);
+    const channel = await this.store.createChannel({ tenantId: view.actor.tenantId, name });
+    // The creator is linked to what it makes, so that it sees and uses it at once.
+    await this.store.linkChannel(channel.id, view.actor.id);
+    this.signIns.forgetWallets(view.actor.wallets);
+    await this.audit.record({
+      tenantId: view.actor.tenantId,
+      adminId: view.actor.id,
+      action: 'channel.create',
+      channelId: channel.id,
+      targetAdminId: view.actor.id,
+      before: null,
+      after: channelSnapshot(channel),
+    });
+    return channel;
+  }
+
+  async update(actorId: string, ref: string, change: { name?: string | undefined; archived?: boolean | undefined }): Promise<Channel> {
+    const view = await tenantView(this.store, actorId);
+    requireHeld(view, 'channels:manage');
+    const before = await heldChannel(this.store, view, ref);
+    let channel = before;
+    if (change.name !== undefined) {
+      requireNotIdShaped(change.name);
+      channel = await this.store.renameChannel(channel.id, change.name);
+    }
+    if (change.archived !== undefined) channel = await this.store.setChannelArchived(channel.id, change.archived);
+    await this.audit.record({
+      tenantId: view.actor.tenantId,
+      adminId: view.actor.id,
+      action: 'channel.update',
+      channelId: channel.id,
+      before: channelSnapshot(before),
+      after: channelSnapshot(channel),
+    });
+    return channel;
+  }
+
+  /** The admins linked to the channel that the actor may read. */
+  async admins(actorId: string, ref: string): Promise<Admin[]> {
+    const view = await tenantView(this.store, actorId);
+    requireHeld(view, 'admins:read');
+    const channel = await heldChannel(this.store, view, ref);
+    return visibleAdmins(view).filter((a) => a.channelIds.includes(channel.id));
+  }
+
+  async link(actorId: string, ref: string, adminId: string, linked: boolean): Promise<void> {
+    const view = await tenantView(this.store, actorId);
+    requireHeld(view, 'admins:manage');
+    const channel = await heldChannel(this.store, view, ref);
+    const target = adminOfTenant(view, adminId);
+    if (target.removedAt !== null)
+      throw new AppError('ADMIN_REMOVED', `Admin ${adminId} was removed; its record is kept for the audit log only`);
+    requireReach(view, target);
+    if (target.channelIds.includes(channel.id) === linked) return; // already so: nothing to change or record
+    if (linked) await this.store.linkChannel(channel.id, target.id);
+    else await this.store.unlinkChannel(channel.id, target.id);
+    this.signIns.forgetWallets(target.wallets);
+    const after = (await this.store.getAdmin(target.id))!;
+    await this.audit.record({
+      tenantId: view.actor.tenantId,
+      adminId: view.actor.id,
+      action: linked ? 'channel.link' : 'channel.unlink',
+      channelId: channel.id,
+      targetAdminId: target.id,
+      before: { channelIds: target.channelIds },
+      after: { channelIds: after.channelIds },
+    });
+  }
+}
+
+/** A channel is named by id or by name in every URL: a name that looks like an id would be read as one. */
+function requireNotIdShaped(name: string): void {
+  if (CHANNEL_ID_SHAPE.test(name.trim())) {
+    throw new AppError('VALIDATION_FAILED', 'A channel name may not start with "chn_": URLs would read it as a channel id');
+  }
+}

@@ -1,0 +1,82 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { authenticationOf } from '../auth/wallet-auth.ts';
+import { AdminParams, WalletParams, WalletProofBody, WalletSchema } from '../schemas/administration.ts';
+import { EXAMPLE_WALLET_PAGE, EXAMPLE_WALLET_RECORD } from '../schemas/administration-examples.ts';
+import { jsonAnswer } from '../schemas/answer.ts';
+import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { WALLET_SECURITY } from '../schemas/security.ts';
+import type { AdministrationRouteDeps } from './support/deps.ts';
+import { walletView } from './support/views.ts';
+
+const errors = { ...authenticatedErrorResponses, ...problemResponses(404) };
+
+/** An admin's wallets: several per admin, each signing in as it; a new one only with its own signature. */
+export default async function walletRoutes(base: FastifyInstance, deps: AdministrationRouteDeps): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get(
+    '/api/admins/:adminId/wallets',
+    {
+      preHandler: app.requireWallet,
+      schema: {
+        operationId: 'listAdminWallets',
+        summary: "An admin's wallets, oldest first: one's own, or with admins:read those of an admin one may read",
+        tags: ['admins'],
+        security: WALLET_SECURITY,
+        params: AdminParams,
+        response: { 200: jsonAnswer(Type.Object({ items: Type.Array(WalletSchema) }), 'The wallets', EXAMPLE_WALLET_PAGE), ...errors },
+      },
+    },
+    async (request) => {
+      const wallets = await deps.admins.wallets(authenticationOf(request).principal.id, request.params.adminId);
+      return { items: wallets.map(walletView) };
+    },
+  );
+
+  app.post(
+    '/api/admins/:adminId/wallets',
+    {
+      preHandler: app.requireWallet,
+      schema: {
+        operationId: 'addAdminWallet',
+        summary: 'Add a wallet to an admin (oneself, or an owner for anyone): the challenge message, signed by the new wallet',
+        tags: ['admins'],
+        security: WALLET_SECURITY,
+        params: AdminParams,
+        body: WalletProofBody,
+        response: {
+          201: jsonAnswer(WalletSchema, 'Added: the wallet signs in as the admin', EXAMPLE_WALLET_RECORD),
+          ...errors,
+          ...problemResponses(409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { message, signature } = request.body;
+      const wallet = await deps.admins.addWallet(authenticationOf(request).principal.id, request.params.adminId, message, signature);
+      return reply.code(201).send(walletView(wallet));
+    },
+  );
+
+  app.delete(
+    '/api/admins/:adminId/wallets/:address',
+    {
+      preHandler: app.requireWallet,
+      schema: {
+        operationId: 'removeAdminWallet',
+        summary: "Remove a wallet of an admin (one's own, or admins:manage over the admin), never its last",
+        description: "The wallet's signed-in sessions end on every instance within AUTH_STATE_REFRESH.",
+        tags: ['admins'],
+        security: WALLET_SECURITY,
+        params: WalletParams,
+        response: { 204: { type: 'null', description: 'Removed' }, ...errors, ...problemResponses(409) },
+      },
+    },
+    async (request, reply) => {
+      await deps.admins.removeWallet(authenticationOf(request).principal.id, request.params.adminId, request.params.address);
+      return reply.code(204).send(null);
+    },
+  );
+}

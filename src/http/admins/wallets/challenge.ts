@@ -1,0 +1,44 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import { formatRfc3339 } from '../../../time/rfc3339.ts';
+import { authenticationOf } from '../../auth/wallet-auth.ts';
+import { AdminParams, WalletChallengeBody, WalletChallengeSchema } from '../../schemas/administration.ts';
+import { EXAMPLE_WALLET_CHALLENGE } from '../../schemas/administration-examples.ts';
+import { jsonAnswer } from '../../schemas/answer.ts';
+import { authenticatedErrorResponses, problemResponses } from '../../schemas/problem.ts';
+import { WALLET_SECURITY } from '../../schemas/security.ts';
+import type { AdministrationRouteDeps } from '../support/deps.ts';
+
+/** The message a new wallet signs to join an admin: what it grants, a nonce, 10 minutes. */
+export default async function walletChallengeRoute(base: FastifyInstance, deps: AdministrationRouteDeps): Promise<void> {
+  const app = base.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.post(
+    '/api/admins/:adminId/wallets/challenge',
+    {
+      preHandler: app.requireWallet,
+      schema: {
+        operationId: 'createWalletChallenge',
+        summary: 'The EIP-4361 message the new wallet signs to join the admin (oneself, or an owner for anyone); valid 10 minutes, once',
+        tags: ['admins'],
+        security: WALLET_SECURITY,
+        params: AdminParams,
+        body: WalletChallengeBody,
+        response: {
+          200: jsonAnswer(
+            WalletChallengeSchema,
+            'Sign message with the new wallet and send it to POST …/wallets',
+            EXAMPLE_WALLET_CHALLENGE,
+          ),
+          ...authenticatedErrorResponses,
+          ...problemResponses(404, 409),
+        },
+      },
+    },
+    async (request) => {
+      const { wallet, chainId } = request.body;
+      const challenge = await deps.admins.walletChallenge(authenticationOf(request).principal.id, request.params.adminId, wallet, chainId);
+      return { message: challenge.message, expiresAt: formatRfc3339(challenge.expiresAt) };
+    },
+  );
+}

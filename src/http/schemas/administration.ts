@@ -1,0 +1,178 @@
+import { Type } from 'typebox';
+import { ADMIN_STATUSES } from '../../model/admins.ts';
+import { AUDIT_RESULTS, TENANT_AUDIT_ACTIONS } from '../../model/audit.ts';
+import { ALL_PERMISSIONS } from '../../model/permissions.ts';
+import { AuditEventSchema, PageQuery } from './files.ts';
+import { responseHeader } from './response-header-shapes.ts';
+
+/** The shapes of tenant self-service (docs/administration.md): admins, wallets, invitations, channel management, the tenant's log. */
+
+const permission = Type.Enum([...ALL_PERMISSIONS]);
+const wallet = Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'An Ethereum address' });
+const channelRefs = Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), {
+  maxItems: 1000,
+  description: 'Channel ids (chn_…) or names of the tenant',
+});
+const displayName = Type.String({ minLength: 1, maxLength: 200 });
+
+export const AdminParams = Type.Object({ adminId: Type.String({ minLength: 1, maxLength: 200, description: 'An admin id (adm_…)' }) });
+export const WalletParams = Type.Object({ ...AdminParams.properties, address: wallet });
+export const ChannelAdminParams = Type.Object({
+  channelRef: Type.String({ description: 'Channel id (chn_…) or name in your tenant' }),
+  ...AdminParams.properties,
+});
+export const InvitationParams = Type.Object({
+  invitationId: Type.String({ minLength: 1, maxLength: 200, description: 'An invitation id (inv_…)' }),
+});
+export const InvitationTokenParams = Type.Object({
+  token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the invitation link' }),
+});
+
+/** An admin as the API shows it: the principal's members, plus its wallets and when it was made. */
+export const AdminSchema = Type.Object({
+  id: Type.String({ pattern: '^adm_' }),
+  type: Type.Literal('ADMIN'),
+  displayName: Type.String(),
+  tenantId: Type.String({ pattern: '^t_' }),
+  ownerAdminId: Type.String({ description: 'The admin it is below; N/A for an owner' }),
+  status: Type.Enum(['ACTIVE', 'SUSPENDED', 'REMOVED']),
+  channelIds: Type.Array(Type.String({ pattern: '^chn_' })),
+  effectivePermissions: Type.Array(Type.String()),
+  effectiveFeatures: Type.Array(Type.String()),
+  wallets: Type.Array(Type.String(), { description: 'EIP-55 addresses, oldest first; none once removed' }),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const AdminListQuery = Type.Object({
+  ...PageQuery.properties,
+  status: Type.Optional(Type.Enum(['ACTIVE', 'SUSPENDED', 'REMOVED'], { description: 'Only admins in this state' })),
+  permission: Type.Optional(Type.Enum([...ALL_PERMISSIONS], { description: 'Only admins holding this permission' })),
+  channel: Type.Optional(Type.String({ minLength: 1, maxLength: 1000, description: 'Only admins linked to this channel (id or name)' })),
+});
+
+export const NewAdminBody = Type.Object(
+  {
+    displayName,
+    wallet,
+    permissions: Type.Array(permission, { maxItems: 100, default: [] }),
+    channels: Type.Optional(channelRefs),
+    owner: Type.Optional(Type.Boolean({ description: 'true: another owner (owners only); otherwise a sub-admin of the caller' })),
+  },
+  { additionalProperties: false },
+);
+
+export const AdminChangeBody = Type.Object(
+  {
+    displayName: Type.Optional(displayName),
+    permissions: Type.Optional(Type.Array(permission, { maxItems: 100, description: 'Replaces the granted permissions' })),
+    status: Type.Optional(Type.Enum([...ADMIN_STATUSES])),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+export const WalletSchema = Type.Object({
+  address: Type.String({ description: 'EIP-55' }),
+  addedAt: Type.String({ format: 'date-time' }),
+});
+
+export const WalletChallengeBody = Type.Object(
+  {
+    wallet,
+    chainId: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description: 'The chain the message names (a contract wallet is asked on it); default the first of AUTH_CHAIN_IDS, else 1',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const WalletChallengeSchema = Type.Object({
+  message: Type.String({ description: 'The EIP-4361 message to sign with the new wallet, exactly as given' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+
+export const WalletProofBody = Type.Object(
+  {
+    message: Type.String({ minLength: 1, maxLength: 4000 }),
+    signature: Type.String({ pattern: '^0x[0-9a-fA-F]*$', maxLength: 20000 }),
+  },
+  { additionalProperties: false },
+);
+
+export const NewInvitationBody = Type.Object(
+  {
+    permissions: Type.Array(permission, { maxItems: 100 }),
+    channels: Type.Optional(channelRefs),
+    expiresIn: Type.Integer({ minimum: 60, description: 'Seconds until it expires; at most INVITATION_MAX_SECONDS (7 days by default)' }),
+    wallet: Type.Optional(wallet),
+    displayName: Type.Optional(displayName),
+  },
+  { additionalProperties: false },
+);
+
+export const InvitationSchema = Type.Object({
+  id: Type.String({ pattern: '^inv_' }),
+  inviterAdminId: Type.String(),
+  displayName: Type.Union([Type.String(), Type.Null()]),
+  wallet: Type.Union([Type.String(), Type.Null()], { description: 'The one wallet that may accept it; null: any' }),
+  permissions: Type.Array(Type.String()),
+  channelIds: Type.Array(Type.String()),
+  state: Type.Enum(['pending', 'accepted', 'revoked', 'expired']),
+  createdAt: Type.String({ format: 'date-time' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+  acceptedAdminId: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const IssuedInvitationSchema = Type.Object({
+  ...InvitationSchema.properties,
+  token: Type.String({ description: 'Shown once: the service keeps only its SHA-256' }),
+  url: Type.String({
+    format: 'uri',
+    description: "The console's page that accepts it; the token is in the fragment, which no server receives",
+  }),
+});
+
+export const AcceptInvitationBody = Type.Object({ displayName: Type.Optional(displayName) }, { additionalProperties: false });
+
+export const NewChannelBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 255, description: 'Unique in the tenant; not starting with chn_' }) },
+  { additionalProperties: false },
+);
+
+export const ChannelChangeBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    archived: Type.Optional(Type.Boolean({ description: 'true: read-only (uploads, deletes and restores refused); false: undone' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+);
+
+/** An event of the tenant's log: a channel's event, or an administration event with the admin acted upon and the change. */
+export const TenantAuditEventSchema = Type.Object({
+  ...AuditEventSchema.properties,
+  channelId: Type.Union([Type.String(), Type.Null()], { description: 'The channel it concerns; null for an admin or an invitation' }),
+  targetAdminId: Type.Union([Type.String(), Type.Null()], { description: 'The admin acted upon' }),
+  change: Type.Union([
+    Type.Object({
+      before: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], {
+        description: 'The record before; null for a creation',
+      }),
+      after: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()], { description: 'The record after' }),
+    }),
+    Type.Null(),
+  ]),
+});
+
+export const TenantAuditQuery = Type.Object({
+  ...PageQuery.properties,
+  action: Type.Optional(Type.Enum([...TENANT_AUDIT_ACTIONS], { description: 'Only events of this action' })),
+  adminId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only events of this admin (who acted)' })),
+  targetAdminId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only events acting on this admin' })),
+  channelId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only events of this channel (chn_…)' })),
+  result: Type.Optional(Type.Enum([...AUDIT_RESULTS])),
+});
+
+/** An admin record's version: send it back in If-Match to change the record only as read. */
+export const ADMIN_ETAG = responseHeader("The admin record's version, for If-Match", { pattern: '^"r[0-9]+"$' }, true);
