@@ -9,12 +9,12 @@ import type {
   ChannelChanges,
   ChannelInfo,
   Invitation,
-  InvitationQuery,
   IssuedInvitation,
   Items,
   NewAdmin,
   NewInvitation,
   Page,
+  PageRequest,
   Tagged,
   TenantAuditEvent,
   TenantAuditQuery,
@@ -55,8 +55,9 @@ export function administrationCalls(signed: SignedSender) {
     updateAdmin: async (adminId: string, changes: AdminChanges, conditions: IfMatch = {}): Promise<Tagged<Admin>> =>
       tagged(await signed(jsonCall('PATCH', adminPath(adminId), changes, conditionHeader('If-Match', conditions.ifMatch)))),
 
-    /** The record stays (REMOVED, no wallets); the admins below it move to the signed-in admin. */
-    removeAdmin: async (adminId: string): Promise<void> => nothing(await signed({ method: 'DELETE', path: adminPath(adminId) })),
+    /** The record stays (REMOVED, no wallets); the admins below it move to the signed-in admin. `ifMatch` as for updateAdmin. */
+    removeAdmin: async (adminId: string, conditions: IfMatch = {}): Promise<void> =>
+      nothing(await signed({ method: 'DELETE', path: adminPath(adminId), headers: conditionHeader('If-Match', conditions.ifMatch) })),
 
     listWallets: async (adminId: string): Promise<Items<AdminWallet>> =>
       json(await signed({ method: 'GET', path: `${adminPath(adminId)}/wallets` })),
@@ -83,10 +84,9 @@ export function administrationCalls(signed: SignedSender) {
     createInvitation: async (invitation: NewInvitation): Promise<IssuedInvitation> =>
       json(await signed(jsonCall('POST', '/api/invitations', invitation))),
 
-    listInvitations: async (query: InvitationQuery = {}): Promise<Page<Invitation>> => {
-      const { status, limit, cursor } = query;
-      return json(await signed({ method: 'GET', path: '/api/invitations', query: { status, limit, cursor } }));
-    },
+    /** Each with its `state` (pending, accepted, revoked, expired), never its token. */
+    listInvitations: async (page: PageRequest = {}): Promise<Page<Invitation>> =>
+      json(await signed({ method: 'GET', path: '/api/invitations', query: { limit: page.limit, cursor: page.cursor } })),
 
     revokeInvitation: async (invitationId: string): Promise<void> =>
       nothing(await signed({ method: 'DELETE', path: `/api/invitations/${encodeURIComponent(invitationId)}` })),

@@ -32,6 +32,7 @@ export { formatSignInMessage, type SignInMessageFields, toChecksumAddress } from
 export type {
   Admin,
   AdminChanges,
+  AdministrationAction,
   AdminQuery,
   AdminWallet,
   AuditEvent,
@@ -47,7 +48,6 @@ export type {
   FileVersion,
   FolderInfo,
   Invitation,
-  InvitationQuery,
   IssuedInvitation,
   Items,
   NewAdmin,
@@ -55,6 +55,7 @@ export type {
   NonceResponse,
   Page,
   PageRequest,
+  Permission,
   Principal,
   ScopeRestoreResult,
   Tagged,

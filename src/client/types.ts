@@ -226,13 +226,24 @@ export interface Admin {
   createdAt: string;
 }
 
+/** What an admin may be granted (an owner holds every one). */
+export type Permission =
+  | 'files:read'
+  | 'files:write'
+  | 'files:restore'
+  | 'backups:create'
+  | 'audit:read'
+  | 'admins:read'
+  | 'admins:manage'
+  | 'channels:manage';
+
 /** A record with the ETag of its answer: pass it as `ifMatch` to change it only if nobody has since. */
 export type Tagged<T> = T & { etag: string };
 
 /** The admins' filters (AND): status, a permission held, a channel linked (id or name); and the page. */
 export interface AdminQuery extends PageRequest {
   status?: 'ACTIVE' | 'SUSPENDED' | 'REMOVED';
-  permission?: string;
+  permission?: Permission;
   channel?: string;
 }
 
@@ -241,7 +252,7 @@ export interface NewAdmin {
   displayName: string;
   wallet: string;
   /** The granted set; the caller must hold each. */
-  permissions: string[];
+  permissions: Permission[];
   /** Channel ids or names; the caller must be linked to each. */
   channels?: string[];
   owner?: boolean;
@@ -250,7 +261,7 @@ export interface NewAdmin {
 /** What an update changes; `permissions` replaces the granted set. */
 export interface AdminChanges {
   displayName?: string;
-  permissions?: string[];
+  permissions?: Permission[];
   status?: 'ACTIVE' | 'SUSPENDED';
 }
 
@@ -301,7 +312,7 @@ export interface IssuedInvitation extends Invitation {
 }
 
 export interface NewInvitation {
-  permissions: string[];
+  permissions: Permission[];
   /** Channel ids or names. */
   channels?: string[];
   /** Seconds until it expires (at least 60), at most the service's INVITATION_MAX_SECONDS (7 days by default). */
@@ -312,10 +323,6 @@ export interface NewInvitation {
   displayName?: string;
 }
 
-export interface InvitationQuery extends PageRequest {
-  status?: 'pending';
-}
-
 export interface ChannelChanges {
   name?: string;
   archived?: boolean;
@@ -323,14 +330,32 @@ export interface ChannelChanges {
 
 /** An event of the tenant's audit log: a channel's, or an administration event with whom it acted on and the record before and after. */
 export interface TenantAuditEvent extends AuditEvent {
-  targetAdminId: string | null;
+  /** The channel it concerns; null for an admin's or an invitation's event. */
   channelId: string | null;
-  change: { before: unknown; after: unknown } | null;
+  /** The admin acted upon. */
+  targetAdminId: string | null;
+  /** An administration event's record before and after (null: created, or removed). */
+  change: { before: Record<string, unknown> | null; after: Record<string, unknown> | null } | null;
 }
+
+/** The administration events' actions; a channel's events have those of AuditQuery. */
+export type AdministrationAction =
+  | 'admin.create'
+  | 'admin.update'
+  | 'admin.remove'
+  | 'wallet.add'
+  | 'wallet.remove'
+  | 'invitation.create'
+  | 'invitation.revoke'
+  | 'invitation.accept'
+  | 'channel.create'
+  | 'channel.update'
+  | 'channel.link'
+  | 'channel.unlink';
 
 /** The tenant's audit log's filters (AND), and the page. */
 export interface TenantAuditQuery extends PageRequest {
-  action?: string;
+  action?: NonNullable<AuditQuery['action']> | AdministrationAction;
   adminId?: string;
   targetAdminId?: string;
   channelId?: string;

@@ -158,7 +158,8 @@ describe('wallet-admin over HTTP (remote mode)', () => {
     const listed = await cli('admin', 'list', '--profile', 'owner');
     assert.equal(listed.code, 0, listed.stderr);
     assert.match(listed.stdout, new RegExp(`^${accepted.id}  ${invitee.address}  ACTIVE  "Guest"`, 'm'));
-    assert.doesNotMatch(listed.stdout, new RegExp(sub.id));
+    // A removed admin's record stays, for the audit log: walletless and REMOVED.
+    assert.match(listed.stdout, new RegExp(`^${sub.id}  no wallet  REMOVED  "Sub"`, 'm'));
   });
 
   test('the profile file is 0600, keeps the signed message until it expires, and one others may read is refused', async () => {

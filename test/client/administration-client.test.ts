@@ -90,8 +90,8 @@ describe("the client library: a tenant's self-service (sqlite)", () => {
     const invitation = await owner.createInvitation({ permissions: ['files:read'], channels: [fixture.channel.id], expiresIn: 600 });
     assert.ok(invitation.token.length > 20);
     assert.ok(invitation.url.endsWith(`#token=${invitation.token}`), invitation.url);
-    const pending = await owner.listInvitations({ status: 'pending' });
-    assert.ok(pending.items.some((i) => i.id === invitation.id));
+    const pending = await owner.listInvitations();
+    assert.equal(pending.items.find((i) => i.id === invitation.id)?.state, 'pending');
     assert.ok(!JSON.stringify(pending).includes(invitation.token), 'a list never shows a token');
 
     const invitee = newWallet();

@@ -3,6 +3,19 @@ import { readdir, readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import type { Static } from 'typebox';
 import type * as Client from '../../src/client/index.ts';
+import type {
+  AdminChangeBody,
+  AdminListQuery,
+  AdminSchema,
+  InvitationSchema,
+  IssuedInvitationSchema,
+  NewAdminBody,
+  NewInvitationBody,
+  TenantAuditEventSchema,
+  TenantAuditQuery,
+  WalletChallengeSchema,
+  WalletSchema,
+} from '../../src/http/schemas/administration.ts';
 import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../../src/http/schemas/auth.ts';
 import type { ChannelSchema, FolderSchema } from '../../src/http/schemas/channels.ts';
 import type { AuditEventSchema, AuditQuery, BackupSchema, FileSchema, PageQuery, VersionSchema } from '../../src/http/schemas/files.ts';
@@ -38,7 +51,46 @@ export const sameAsTheSchemas: [
   Equal<Client.ChangesQuery['fromAt'], Date | Static<typeof ChangesQuery>['fromAt']>,
   // The plan's ETag comes from the answer's header.
   Equal<Omit<Client.ScopeRestoreResult, 'etag'>, Static<typeof ScopeRestoreResultSchema>>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Equal<Client.Admin, Static<typeof AdminSchema>>,
+  Equal<Client.AdminQuery, Static<typeof AdminListQuery>>,
+  Equal<Client.NewAdmin, Static<typeof NewAdminBody>>,
+  Equal<Client.AdminChanges, Static<typeof AdminChangeBody>>,
+  Equal<Client.AdminWallet, Static<typeof WalletSchema>>,
+  Equal<Client.WalletChallenge, Static<typeof WalletChallengeSchema>>,
+  Equal<Client.Invitation, Static<typeof InvitationSchema>>,
+  Equal<Client.IssuedInvitation, Static<typeof IssuedInvitationSchema>>,
+  Equal<Client.NewInvitation, Static<typeof NewInvitationBody>>,
+  Equal<Client.TenantAuditEvent, Static<typeof TenantAuditEventSchema>>,
+  Equal<Client.TenantAuditQuery, Static<typeof TenantAuditQuery>>,
+] = [
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+];
 
 test("the client's sources import nothing outside src/client but @noble/hashes, which its package bundles", async () => {
   const dir = new URL('../../src/client/', import.meta.url);
@@ -50,5 +102,5 @@ test("the client's sources import nothing outside src/client but @noble/hashes, 
       assert.ok(/^\.\/[\w-]+\.ts$/.test(specifier!) || specifier!.startsWith('@noble/hashes/'), `${name} imports ${specifier}`);
     }
   }
-  assert.equal(sameAsTheSchemas.length, 16);
+  assert.equal(sameAsTheSchemas.length, 27);
 });

@@ -1,7 +1,8 @@
-import type { AdminQuery } from '../../client/index.ts';
+import type { AdminQuery, Permission } from '../../client/index.ts';
 import type { CommandResult, OptionValues, RemoteContext } from '../command.ts';
 import { listOption, optionalString, stringOption, UsageError } from '../command.ts';
 import { pageRequestOf, pageText } from '../paging.ts';
+import { isPermission, permissionOption, permissionsOption } from '../remote/permission-option.ts';
 import { describeAdmin } from '../remote/remote-views.ts';
 import { terminalText } from '../terminal-text.ts';
 
@@ -34,7 +35,7 @@ export async function createAdminRemotely({ values, client }: RemoteContext): Pr
   const admin = await (await client()).createAdmin({
     displayName: stringOption(values, 'name'),
     wallet: stringOption(values, 'wallet'),
-    permissions: listOption(values, 'permission'),
+    permissions: permissionsOption(values),
     channels: listOption(values, 'channel'),
     ...(values['co-owner'] === true ? { owner: true } : {}),
   });
@@ -54,9 +55,10 @@ export function changePermissionRemotely(change: 'grant' | 'revoke') {
   return async ({ values, client }: RemoteContext): Promise<CommandResult> => {
     const api = await client();
     const adminId = stringOption(values, 'admin');
-    const permission = stringOption(values, 'permission');
+    const permission = permissionOption(values)!;
     const current = await api.getAdmin(adminId);
-    const held = current.effectivePermissions.filter((p) => p !== permission);
+    // An admin holds only permissions (its features are listed apart): the set it holds, as the API names them.
+    const held = current.effectivePermissions.filter((p): p is Permission => isPermission(p) && p !== permission);
     const permissions = change === 'grant' ? [...held, permission] : held;
     const admin = await api.updateAdmin(adminId, { permissions }, { ifMatch: current.etag });
     return { json: { ...admin }, text: terminalText`Admin ${describeAdmin(admin)}` };
@@ -67,7 +69,7 @@ export async function listAdminsRemotely({ values, client }: RemoteContext): Pro
   const page = await (await client()).listAdmins({
     ...pageRequestOf(values),
     status: listStatusOption(values),
-    permission: optionalString(values, 'permission'),
+    permission: permissionOption(values),
     channel: optionalString(values, 'channel'),
   });
   return { json: { ...page }, text: pageText(page.items.map(describeAdmin), page, terminalText`No admins`) };

@@ -1,6 +1,7 @@
 import type { Command } from '../command.ts';
 import { integerOption, listOption, optionalString, stringOption } from '../command.ts';
 import { pageOptions, pageRequestOf, pageText } from '../paging.ts';
+import { permissionsOption } from '../remote/permission-option.ts';
 import { describeAdmin, describeInvitation } from '../remote/remote-views.ts';
 import { terminalLines, terminalText } from '../terminal-text.ts';
 
@@ -37,7 +38,7 @@ export const invitationCommands: Command[] = [
       const wallet = optionalString(values, 'wallet');
       const displayName = optionalString(values, 'name');
       const invitation = await (await client()).createInvitation({
-        permissions: listOption(values, 'permission'),
+        permissions: permissionsOption(values),
         channels: listOption(values, 'channel'),
         expiresIn: integerOption(values, 'expires-in', { min: 60, max: MAX_EXPIRES_IN, fallback: 86400 }),
         ...(wallet === undefined ? {} : { wallet }),
@@ -56,13 +57,10 @@ export const invitationCommands: Command[] = [
   },
   {
     words: ['admin', 'invitations'],
-    summary: "The tenant's invitations you may see, newest first (never their tokens)",
-    options: { pending: { type: 'boolean', description: 'Only those still pending' }, ...pageOptions },
+    summary: "The tenant's invitations you may see, each with its state (never their tokens)",
+    options: pageOptions,
     async remote({ values, client }) {
-      const page = await (await client()).listInvitations({
-        ...pageRequestOf(values),
-        ...(values.pending === true ? { status: 'pending' } : {}),
-      });
+      const page = await (await client()).listInvitations(pageRequestOf(values));
       return { json: { ...page }, text: pageText(page.items.map(describeInvitation), page, terminalText`No invitations`) };
     },
   },
