@@ -50,6 +50,9 @@ export class ChannelManagement {
     const view = await tenantView(this.store, actorId);
     requireHeld(view, 'channels:manage');
     const before = await heldChannel(this.store, view, ref);
+    if (change.name === undefined && change.archived === undefined) {
+      throw new AppError('VALIDATION_FAILED', 'A channel change names name, archived or both; this one names neither');
+    }
     let channel = before;
     if (change.name !== undefined) {
       requireNotIdShaped(change.name);

@@ -178,10 +178,7 @@ export class WalletAuthenticator {
 
   /** The headers' shape, then the proof of key: from the cache, or verified now (see verify). */
   private async proveKey(headers: WalletHeaders, client: string | undefined, newcomer: boolean) {
-    const missing = (['X-WAL', 'X-SIG', 'X-MES'] as const).filter((_name, i) => [headers.wal, headers.sig, headers.mes][i] === undefined);
-    if (missing.length > 0) {
-      throw new AppError('AUTH_HEADERS_MISSING', `Authentication required: header ${missing.join(', ')} missing`);
-    }
+    requireWalletHeaders(headers);
     const wal = headers.wal!;
     if (!WALLET_ADDRESS.test(wal)) {
       throw new AppError('AUTH_ADDRESS_MALFORMED', 'X-WAL must be 0x followed by 40 hexadecimal digits');
@@ -331,6 +328,14 @@ export class WalletAuthenticator {
     const chainChecks = this.deps.chainChecks;
     const admit = client === undefined || chainChecks === undefined ? undefined : () => chainChecks.admit(client, now);
     if (!(await contractWallets.verify(chainId, wal, decodeMessageHeader(mes).bytes, signature, admit))) throw invalidSignature();
+  }
+}
+
+/** AUTH_HEADERS_MISSING unless X-WAL, X-SIG and X-MES were all sent: the first check of any sign-in, and the cheapest. */
+export function requireWalletHeaders(headers: WalletHeaders): void {
+  const missing = (['X-WAL', 'X-SIG', 'X-MES'] as const).filter((_name, i) => [headers.wal, headers.sig, headers.mes][i] === undefined);
+  if (missing.length > 0) {
+    throw new AppError('AUTH_HEADERS_MISSING', `Authentication required: header ${missing.join(', ')} missing`);
   }
 }
 

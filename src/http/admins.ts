@@ -43,7 +43,7 @@ export default async function adminRoutes(base: FastifyInstance, deps: Administr
   app.post(
     '/api/admins',
     {
-      preHandler: app.requireWallet,
+      preValidation: app.requireWallet,
       schema: {
         operationId: 'createAdmin',
         summary: 'Add an admin (admins:manage): a sub-admin of the caller, or with owner: true another owner (owners only)',
@@ -86,7 +86,7 @@ export default async function adminRoutes(base: FastifyInstance, deps: Administr
   app.patch(
     '/api/admins/:adminId',
     {
-      preHandler: app.requireWallet,
+      preValidation: app.requireWallet,
       schema: {
         operationId: 'updateAdmin',
         summary: 'Rename, change the permissions of, suspend or reactivate an admin (admins:manage, over an admin below the caller)',

@@ -53,7 +53,7 @@ export async function channelManagementRoutes(base: FastifyInstance, deps: Pick<
   app.post(
     '/api/channels',
     {
-      preHandler: app.requireWallet,
+      preValidation: app.requireWallet,
       schema: {
         operationId: 'createChannel',
         summary: 'Create a channel (channels:manage); the caller is linked to it',
@@ -76,7 +76,7 @@ export async function channelManagementRoutes(base: FastifyInstance, deps: Pick<
   app.patch(
     '/api/channels/:channelRef',
     {
-      preHandler: app.requireWallet,
+      preValidation: app.requireWallet,
       schema: {
         operationId: 'updateChannel',
         summary: 'Rename a channel, or archive it (read-only) and back (channels:manage)',

@@ -20,7 +20,7 @@ export default async function invitationRoutes(base: FastifyInstance, deps: Admi
   app.post(
     '/api/invitations',
     {
-      preHandler: app.requireWallet,
+      preValidation: app.requireWallet,
       schema: {
         operationId: 'createInvitation',
         summary: 'Invite someone to join below the caller (admins:manage), with permissions and channels it holds itself',

@@ -71,7 +71,7 @@ for (const engine of ENGINES) {
       assert.equal(pages, 3, '7 channels, 3 a page');
       assert.deepEqual(
         items,
-        linked.map((c) => ({ id: c.id, name: c.name, createdAt: new Date(c.createdAt).toISOString() })),
+        linked.map((c) => ({ id: c.id, name: c.name, archived: false, createdAt: new Date(c.createdAt).toISOString() })),
       );
       assert.ok(!items.some((c) => c.id === unlinked.id), 'a channel of the tenant the admin is not linked to is not listed');
       assert.match(String(items[0]?.createdAt), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -203,7 +203,7 @@ for (const engine of ENGINES) {
       assert.ok(list, '/api/channels documented');
       assert.ok(folderList, '/api/channels/{channelRef}/folders documented');
       const itemOf = (operation: any) => operation.responses['200'].content['application/json'].schema.properties.items.items;
-      assert.deepEqual(Object.keys(itemOf(list).properties).sort(), ['createdAt', 'id', 'name']);
+      assert.deepEqual(Object.keys(itemOf(list).properties).sort(), ['archived', 'createdAt', 'id', 'name']);
       assert.deepEqual(Object.keys(itemOf(folderList).properties).sort(), ['fileCount', 'name']);
       for (const status of ['400', '401', '403']) assert.ok(list.responses[status], `/api/channels documents ${status}`);
       for (const status of ['400', '401', '403', '404']) assert.ok(folderList.responses[status], `…/folders documents ${status}`);

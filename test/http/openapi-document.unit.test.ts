@@ -5,8 +5,9 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { type HttpResponse, request } from '../helpers/http.ts';
+import { noteCredential } from '../helpers/log-secrets.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { type AuthHeaders, signIn } from '../helpers/wallets.ts';
+import { type AuthHeaders, newWallet, signIn } from '../helpers/wallets.ts';
 
 /**
  * /api/openapi.json is checked against the service itself: the document must be valid OpenAPI,
@@ -193,6 +194,26 @@ for (const engine of ['sqlite'] as const) {
         ['GET /api/channels/{channelRef}/audit', 'listAuditEvents'],
         ['GET /api/channels/{channelRef}/folders/{folderName}/deleted', 'listDeletedFiles'],
         ['GET /api/channels/{channelRef}/changes', 'listChanges'],
+        // Tenant self-service (docs/administration.md)
+        ['POST /api/channels', 'createChannel'],
+        ['PATCH /api/channels/{channelRef}', 'updateChannel'],
+        ['GET /api/admins', 'listAdmins'],
+        ['POST /api/admins', 'createAdmin'],
+        ['GET /api/admins/{adminId}', 'getAdmin'],
+        ['PATCH /api/admins/{adminId}', 'updateAdmin'],
+        ['DELETE /api/admins/{adminId}', 'removeAdmin'],
+        ['GET /api/admins/{adminId}/wallets', 'listAdminWallets'],
+        ['POST /api/admins/{adminId}/wallets', 'addAdminWallet'],
+        ['DELETE /api/admins/{adminId}/wallets/{address}', 'removeAdminWallet'],
+        ['POST /api/admins/{adminId}/wallets/challenge', 'createWalletChallenge'],
+        ['POST /api/invitations', 'createInvitation'],
+        ['GET /api/invitations', 'listInvitations'],
+        ['DELETE /api/invitations/{invitationId}', 'revokeInvitation'],
+        ['POST /api/invitations/{token}/accept', 'acceptInvitation'],
+        ['GET /api/channels/{channelRef}/admins', 'listChannelAdmins'],
+        ['PUT /api/channels/{channelRef}/admins/{adminId}', 'linkChannelAdmin'],
+        ['DELETE /api/channels/{channelRef}/admins/{adminId}', 'unlinkChannelAdmin'],
+        ['GET /api/audit', 'listTenantAudit'],
       ]);
       const actual = new Map(operationsOf(document).map(([key, operation]) => [key, operation.operationId]));
       assert.deepEqual(actual, expected);
@@ -392,6 +413,66 @@ for (const engine of ['sqlite'] as const) {
       assert.equal((await call('DELETE', file)).status, 204);
       assert.equal((await call('DELETE', file)).status, 404);
       await call('GET', `${channel}/folders/docs/deleted`);
+
+      // Tenant self-service: every operation once with success, and its refusals as documented.
+      const json = { 'Content-Type': 'application/json' };
+      const post = (path: string, body: object) => call('POST', path, { headers: json, body: JSON.stringify(body) });
+      const helper = newWallet();
+      const made = await post('/api/admins', {
+        displayName: 'Helper',
+        wallet: helper.address,
+        permissions: ['files:read'],
+        channels: [fixture.channel.id],
+      });
+      assert.equal(made.status, 201, made.body);
+      const helperId = made.json().id as string;
+      assert.equal((await post('/api/admins', { displayName: 'Again', wallet: helper.address, permissions: [] })).status, 409);
+      await call('GET', '/api/admins?status=ACTIVE');
+      const read = await call('GET', `/api/admins/${helperId}`);
+      assert.equal((await call('GET', '/api/admins/adm_none')).status, 404);
+      const renamed = await call('PATCH', `/api/admins/${helperId}`, {
+        headers: { ...json, 'If-Match': read.headers.etag },
+        body: '{"displayName":"Helper 2"}',
+      });
+      assert.equal(renamed.status, 200, renamed.body);
+      assert.equal(
+        (
+          await call('PATCH', `/api/admins/${helperId}`, {
+            headers: { ...json, 'If-Match': read.headers.etag },
+            body: '{"displayName":"x"}',
+          })
+        ).status,
+        412,
+      );
+      const second = newWallet();
+      const challenge = await post(`/api/admins/${helperId}/wallets/challenge`, { wallet: second.address });
+      assert.equal(challenge.status, 200, challenge.body);
+      const proof = {
+        message: challenge.json().message,
+        signature: await second.account.signMessage({ message: challenge.json().message }),
+      };
+      assert.equal((await post(`/api/admins/${helperId}/wallets`, proof)).status, 201);
+      await call('GET', `/api/admins/${helperId}/wallets`);
+      assert.equal((await call('DELETE', `/api/admins/${helperId}/wallets/${second.address}`)).status, 204);
+      assert.equal((await call('DELETE', `/api/admins/${helperId}/wallets/${helper.address}`)).status, 409);
+      const created = await post('/api/channels', { name: 'managed' });
+      assert.equal(created.status, 201, created.body);
+      assert.equal((await call('PATCH', `/api/channels/${created.json().id}`, { headers: json, body: '{"archived":true}' })).status, 200);
+      assert.equal((await call('PUT', `/api/channels/${created.json().id}/admins/${helperId}`)).status, 204);
+      await call('GET', `/api/channels/${created.json().id}/admins`);
+      assert.equal((await call('DELETE', `/api/channels/${created.json().id}/admins/${helperId}`)).status, 204);
+      const invited = await post('/api/invitations', { permissions: ['files:read'], expiresIn: 3600 });
+      assert.equal(invited.status, 201, invited.body);
+      noteCredential(invited.json().token);
+      await call('GET', '/api/invitations');
+      const invitee = await signIn(newWallet(), new URL(svc.baseUrl).host);
+      assert.equal((await call('POST', `/api/invitations/${invited.json().token}/accept`, { headers: invitee, auth: false })).status, 201);
+      assert.equal((await call('POST', `/api/invitations/${invited.json().token}/accept`, { headers: invitee, auth: false })).status, 409);
+      const revocable = await post('/api/invitations', { permissions: [], expiresIn: 3600 });
+      noteCredential(revocable.json().token);
+      assert.equal((await call('DELETE', `/api/invitations/${revocable.json().id}`)).status, 204);
+      await call('GET', '/api/audit?action=admin.create');
+      assert.equal((await call('DELETE', `/api/admins/${helperId}`)).status, 204);
 
       // Every operation that needs a wallet refuses a request without one (401), and every
       // operation on a channel answers 404 for a channel the admin is not linked to.

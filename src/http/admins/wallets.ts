@@ -38,7 +38,7 @@ export default async function walletRoutes(base: FastifyInstance, deps: Administ
   app.post(
     '/api/admins/:adminId/wallets',
     {
-      preHandler: app.requireWallet,
+      preValidation: app.requireWallet,
       schema: {
         operationId: 'addAdminWallet',
         summary: 'Add a wallet to an admin (oneself, or an owner for anyone): the challenge message, signed by the new wallet',

@@ -41,29 +41,27 @@ export default async function channelAdminRoutes(base: FastifyInstance, deps: Ad
     },
   );
 
-  for (const [method, linked] of [
-    ['PUT', true],
-    ['DELETE', false],
-  ] as const) {
-    app.route({
-      method,
-      url: '/api/channels/:channelRef/admins/:adminId',
-      preHandler: app.requireWallet,
-      schema: {
-        operationId: linked ? 'linkChannelAdmin' : 'unlinkChannelAdmin',
-        summary: linked
-          ? 'Link an admin to the channel (admins:manage over the admin; the caller holds the channel)'
-          : 'Unlink an admin from the channel (admins:manage over the admin); in force everywhere within AUTH_STATE_REFRESH',
-        tags: ['admins'],
-        security: WALLET_SECURITY,
-        params: ChannelAdminParams,
-        response: { 204: { type: 'null', description: linked ? 'Linked' : 'Unlinked' }, ...errors, ...problemResponses(409) },
-      },
-      handler: async (request, reply) => {
-        const { channelRef, adminId } = request.params;
-        await deps.channels.link(authenticationOf(request).principal.id, channelRef, adminId, linked);
-        return reply.code(204).send(null);
-      },
-    });
-  }
+  const linking = (linked: boolean) => ({
+    preHandler: app.requireWallet,
+    schema: {
+      operationId: linked ? 'linkChannelAdmin' : 'unlinkChannelAdmin',
+      summary: linked
+        ? 'Link an admin to the channel (admins:manage over the admin; the caller holds the channel)'
+        : 'Unlink an admin from the channel (admins:manage over the admin); in force everywhere within AUTH_STATE_REFRESH',
+      tags: ['admins'],
+      security: WALLET_SECURITY,
+      params: ChannelAdminParams,
+      response: { 204: { type: 'null', description: linked ? 'Linked' : 'Unlinked' }, ...errors, ...problemResponses(409) },
+    },
+  });
+  app.put('/api/channels/:channelRef/admins/:adminId', linking(true), async (request, reply) => {
+    const { channelRef, adminId } = request.params;
+    await deps.channels.link(authenticationOf(request).principal.id, channelRef, adminId, true);
+    return reply.code(204).send(null);
+  });
+  app.delete('/api/channels/:channelRef/admins/:adminId', linking(false), async (request, reply) => {
+    const { channelRef, adminId } = request.params;
+    await deps.channels.link(authenticationOf(request).principal.id, channelRef, adminId, false);
+    return reply.code(204).send(null);
+  });
 }

@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { requireWalletHeaders } from '../../auth/wallet-authenticator.ts';
 import { type AdministrationRouteDeps, tenantFeatures } from '../admins/support/deps.ts';
 import { adminEtag, adminView } from '../admins/support/views.ts';
 import { walletHeaders } from '../auth/wallet-auth.ts';
@@ -36,8 +37,10 @@ export default async function acceptInvitationRoute(base: FastifyInstance, deps:
       },
     },
     async (request, reply) => {
+      const headers = walletHeaders(request);
+      requireWalletHeaders(headers);
       const invitation = await deps.invitations.open(request.params.token);
-      const newcomer = await deps.newcomers.authenticateNewcomer(walletHeaders(request), clientAddress(request));
+      const newcomer = await deps.newcomers.authenticateNewcomer(headers, clientAddress(request));
       const admin = await deps.invitations.accept(invitation, newcomer.walletAddress, request.body?.displayName);
       const features = await tenantFeatures(deps, admin.tenantId);
       return reply.code(201).header('ETag', adminEtag(admin)).send(adminView(admin, features));

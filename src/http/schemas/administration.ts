@@ -2,7 +2,8 @@ import { Type } from 'typebox';
 import { ADMIN_STATUSES } from '../../model/admins.ts';
 import { AUDIT_RESULTS, TENANT_AUDIT_ACTIONS } from '../../model/audit.ts';
 import { ALL_PERMISSIONS } from '../../model/permissions.ts';
-import { AuditEventSchema, PageQuery } from './files.ts';
+import { EXAMPLE_ADMIN, EXAMPLE_INVITATION, EXAMPLE_ISSUED_INVITATION, EXAMPLE_WALLET_RECORD } from './administration-examples.ts';
+import { AuditEventSchema, ChannelParams, PageQuery } from './files.ts';
 import { responseHeader } from './response-header-shapes.ts';
 
 /** The shapes of tenant self-service (docs/administration.md): admins, wallets, invitations, channel management, the tenant's log. */
@@ -15,17 +16,26 @@ const channelRefs = Type.Array(Type.String({ minLength: 1, maxLength: 1000 }), {
 });
 const displayName = Type.String({ minLength: 1, maxLength: 200 });
 
-export const AdminParams = Type.Object({ adminId: Type.String({ minLength: 1, maxLength: 200, description: 'An admin id (adm_…)' }) });
-export const WalletParams = Type.Object({ ...AdminParams.properties, address: wallet });
-export const ChannelAdminParams = Type.Object({
-  channelRef: Type.String({ description: 'Channel id (chn_…) or name in your tenant' }),
-  ...AdminParams.properties,
+// Each with an example, which the reference's "Try it out" and the problems' examples use.
+export const AdminParams = Type.Object({
+  adminId: Type.String({ minLength: 1, maxLength: 200, description: 'An admin id (adm_…)', examples: [EXAMPLE_ADMIN.id] }),
 });
+export const WalletParams = Type.Object({
+  ...AdminParams.properties,
+  // Checked by the service once the caller is known (401 before 400, as for every operation).
+  address: Type.String({ maxLength: 100, description: 'An Ethereum address', examples: [EXAMPLE_WALLET_RECORD.address] }),
+});
+export const ChannelAdminParams = Type.Object({ ...ChannelParams.properties, ...AdminParams.properties });
 export const InvitationParams = Type.Object({
-  invitationId: Type.String({ minLength: 1, maxLength: 200, description: 'An invitation id (inv_…)' }),
+  invitationId: Type.String({ minLength: 1, maxLength: 200, description: 'An invitation id (inv_…)', examples: [EXAMPLE_INVITATION.id] }),
 });
 export const InvitationTokenParams = Type.Object({
-  token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the invitation link' }),
+  token: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: 'The token of the invitation link',
+    examples: [EXAMPLE_ISSUED_INVITATION.token],
+  }),
 });
 
 /** An admin as the API shows it: the principal's members, plus its wallets and when it was made. */
@@ -146,7 +156,8 @@ export const ChannelChangeBody = Type.Object(
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     archived: Type.Optional(Type.Boolean({ description: 'true: read-only (uploads, deletes and restores refused); false: undone' })),
   },
-  { additionalProperties: false, minProperties: 1 },
+  // Not minProperties: the channel is looked up first (404 before 400), and a change naming nothing is refused then.
+  { additionalProperties: false },
 );
 
 /** An event of the tenant's log: a channel's event, or an administration event with the admin acted upon and the change. */
@@ -171,7 +182,7 @@ export const TenantAuditQuery = Type.Object({
   adminId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only events of this admin (who acted)' })),
   targetAdminId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only events acting on this admin' })),
   channelId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only events of this channel (chn_…)' })),
-  result: Type.Optional(Type.Enum([...AUDIT_RESULTS])),
+  result: Type.Optional(Type.Enum([...AUDIT_RESULTS], { description: 'ok, refused (4xx) or failed (5xx)' })),
 });
 
 /** An admin record's version: send it back in If-Match to change the record only as read. */

@@ -16,7 +16,7 @@ export default async function walletChallengeRoute(base: FastifyInstance, deps: 
   app.post(
     '/api/admins/:adminId/wallets/challenge',
     {
-      preHandler: app.requireWallet,
+      preValidation: app.requireWallet,
       schema: {
         operationId: 'createWalletChallenge',
         summary: 'The EIP-4361 message the new wallet signs to join the admin (oneself, or an owner for anyone); valid 10 minutes, once',
