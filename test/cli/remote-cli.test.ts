@@ -224,6 +224,18 @@ describe('wallet-admin over HTTP (remote mode)', () => {
     );
   });
 
+  test('the same command in both modes: channel archive locally (the operator), unarchive over HTTP (the owner)', async () => {
+    const local = await runCli(['channel', 'archive', '--channel', 'main', '--tenant', fixture.tenant.id, '--json'], {
+      DATA_DIR: svc.config.dataDir,
+    });
+    assert.equal(local.code, 0, local.stderr);
+    assert.equal(local.json().archived, true);
+    assert.notEqual((await svc.service.store.getChannel(fixture.channel.id))?.archivedAt, null);
+    const remote = await ok('channel', 'unarchive', '--channel', 'main', '--profile', 'owner');
+    assert.deepEqual([remote.id, remote.archived], [fixture.channel.id, false]);
+    assert.equal((await svc.service.store.getChannel(fixture.channel.id))?.archivedAt, null);
+  });
+
   test('plain http:// to another machine is refused, for --url and for a profile, before anything is sent', async () => {
     const unchanged = await readFile(profiles(), 'utf8');
     const saved = await cli('profile', 'save', '--name', 'far', '--url', 'http://admin.example.com');

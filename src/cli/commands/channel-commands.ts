@@ -19,8 +19,6 @@ const linkOptions = {
   admin: { type: 'string', required: true, placeholder: 'ID', description: 'Admin id (adm_…)' },
 } as const;
 
-const remoteChannelOption = { channel: { ...channelRefOptions.channel, description: 'Channel id (chn_…) or name' } } as const;
-
 export const channelCommands: Command[] = [
   {
     words: ['channel', 'create'],
@@ -90,21 +88,39 @@ export const channelCommands: Command[] = [
     words: ['channel', 'rename'],
     summary: 'Rename a channel (its id stays)',
     options: {
-      ...remoteChannelOption,
+      ...channelRefOptions,
       name: { type: 'string', required: true, placeholder: 'NAME', description: 'New name, unique in the tenant' },
     },
     remote: renameChannelRemotely,
+    async run({ values, store }) {
+      const s = await store();
+      const channel = await s.renameChannel((await channelFrom(s, values)).id, stringOption(values, 'name'));
+      return { json: channelJson(channel), text: terminalText`Channel ${channel.id} is now ${channel.name}` };
+    },
   },
   {
     words: ['channel', 'archive'],
     summary: 'Make a channel read-only: no upload, delete or restore; reads, downloads and backups still work',
-    options: remoteChannelOption,
+    options: channelRefOptions,
     remote: archiveRemotely(true),
+    run: archiveLocally(true),
   },
   {
     words: ['channel', 'unarchive'],
     summary: 'Make an archived channel writable again',
-    options: remoteChannelOption,
+    options: channelRefOptions,
     remote: archiveRemotely(false),
+    run: archiveLocally(false),
   },
 ];
+
+function archiveLocally(archived: boolean): NonNullable<Command['run']> {
+  return async ({ values, store }) => {
+    const s = await store();
+    const channel = await s.setChannelArchived((await channelFrom(s, values)).id, archived);
+    return {
+      json: channelJson(channel),
+      text: terminalText`Channel ${channel.id} (${channel.name}) is ${archived ? 'archived: read-only' : 'writable again'}`,
+    };
+  };
+}
