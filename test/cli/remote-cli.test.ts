@@ -98,6 +98,20 @@ describe('wallet-admin over HTTP (remote mode)', () => {
       [fixture.owner.id, [invitee.address], [fixture.channel.id]],
     );
     assert.ok(accepted.effectivePermissions.includes('files:read'));
+    // The service's rules reach the CLI with their codes: the guest holds files:read only.
+    const denied = await cli(
+      'admin',
+      'invite',
+      '--url',
+      svc.baseUrl,
+      '--keystore',
+      path.join(dir, 'invitee.json'),
+      '--password-file',
+      passwordFile,
+      '--json',
+    );
+    assert.equal(denied.code, 1);
+    assert.equal(denied.json().error.code, 'PERMISSION_DENIED');
     const reused = await cli(
       'admin',
       'accept-invitation',
