@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { ADMIN_STATUSES } from '../../model/admins.ts';
 import { AUDIT_RESULTS, TENANT_AUDIT_ACTIONS } from '../../model/audit.ts';
+import { INVITATION_STATES } from '../../model/invitations.ts';
 import { ALL_PERMISSIONS } from '../../model/permissions.ts';
 import { EXAMPLE_ADMIN, EXAMPLE_INVITATION, EXAMPLE_ISSUED_INVITATION, EXAMPLE_WALLET_RECORD } from './administration-examples.ts';
 import { AuditEventSchema, ChannelParams, PageQuery } from './files.ts';
@@ -129,7 +130,7 @@ export const InvitationSchema = Type.Object({
   wallet: Type.Union([Type.String(), Type.Null()], { description: 'The one wallet that may accept it; null: any' }),
   permissions: Type.Array(Type.String()),
   channelIds: Type.Array(Type.String()),
-  state: Type.Enum(['pending', 'accepted', 'revoked', 'expired']),
+  state: Type.Enum([...INVITATION_STATES]),
   createdAt: Type.String({ format: 'date-time' }),
   expiresAt: Type.String({ format: 'date-time' }),
   acceptedAdminId: Type.Union([Type.String(), Type.Null()]),
