@@ -19,6 +19,7 @@ import type {
   TenantAuditEvent,
   TenantAuditQuery,
   WalletChallenge,
+  WalletProof,
 } from './types.ts';
 
 /** The record of an answer, with the answer's ETag. */
@@ -39,6 +40,9 @@ const channelPath = (channelRef: string) => `/api/channels/${encodeURIComponent(
  * and the tenant's audit log, each call signed in as the client's wallet.
  */
 export function administrationCalls(signed: SignedSender) {
+  const addWalletSigned = async (adminId: string, proof: WalletProof): Promise<AdminWallet> =>
+    json(await signed(jsonCall('POST', `${adminPath(adminId)}/wallets`, proof)));
+
   return {
     /** Owners: the tenant's admins; a sub-admin: itself and the admins below it. Filters combine with AND. */
     listAdmins: async (query: AdminQuery = {}): Promise<Page<Admin>> => {
@@ -72,9 +76,11 @@ export function administrationCalls(signed: SignedSender) {
       const { message } = await json<WalletChallenge>(
         await signed(jsonCall('POST', `${adminPath(adminId)}/wallets/challenge`, { wallet: address, chainId })),
       );
-      const signature = await wallet.signMessage(message);
-      return json(await signed(jsonCall('POST', `${adminPath(adminId)}/wallets`, { message, signature })));
+      return addWalletSigned(adminId, { message, signature: await wallet.signMessage(message) });
     },
+
+    /** As addWallet, for a challenge (walletChallenge) that the new wallet signed elsewhere: a hardware wallet, another machine. */
+    addWalletSigned,
 
     /** Its signed-in sessions end; an admin keeps at least one wallet (409 LAST_WALLET). */
     removeWallet: async (adminId: string, address: string): Promise<void> =>

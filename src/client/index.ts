@@ -62,4 +62,5 @@ export type {
   TenantAuditEvent,
   TenantAuditQuery,
   WalletChallenge,
+  WalletProof,
 } from './types.ts';

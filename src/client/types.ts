@@ -279,6 +279,12 @@ export interface WalletChallenge {
   expiresAt: string;
 }
 
+/** The new wallet's personal_sign of its challenge's message, exactly as the challenge gave it. */
+export interface WalletProof {
+  message: string;
+  signature: string;
+}
+
 /** A list answered whole, with no pages. */
 export interface Items<T> {
   items: T[];

@@ -176,6 +176,77 @@ describe('wallet-admin over HTTP (remote mode)', () => {
     assert.match(listed.stdout, new RegExp(`^${sub.id}  no wallet  REMOVED  "Sub"`, 'm'));
   });
 
+  test('wallets: one added with its keystore, one whose challenge another wallet signed, listed, then removed', async () => {
+    const withKeystore = newWallet();
+    const added = await ok(
+      'admin',
+      'wallet',
+      'add',
+      '--profile',
+      'owner',
+      '--admin',
+      fixture.owner.id,
+      '--new-keystore',
+      await keystoreOf('second', withKeystore),
+      '--new-password-file',
+      passwordFile,
+    );
+    assert.equal(added.address, withKeystore.address);
+
+    const elsewhere = newWallet();
+    const challenge = await cli(
+      'admin',
+      'wallet',
+      'challenge',
+      '--profile',
+      'owner',
+      '--admin',
+      fixture.owner.id,
+      '--wallet',
+      elsewhere.address,
+    );
+    assert.equal(challenge.code, 0, challenge.stderr);
+    const messageFile = path.join(dir, 'challenge.txt');
+    await writeFile(messageFile, challenge.stdout);
+    const signature = await elsewhere.account.signMessage({ message: challenge.stdout });
+    const proven = await ok(
+      'admin',
+      'wallet',
+      'add',
+      '--profile',
+      'owner',
+      '--admin',
+      fixture.owner.id,
+      '--message-file',
+      messageFile,
+      '--signature',
+      signature,
+    );
+    assert.equal(proven.address, elsewhere.address);
+
+    const listed = await ok('admin', 'wallet', 'list', '--profile', 'owner', '--admin', fixture.owner.id);
+    assert.deepEqual(
+      listed.items.map((w: { address: string }) => w.address).sort(),
+      [fixture.ownerWallet.address, withKeystore.address, elsewhere.address].sort(),
+    );
+    for (const wallet of [withKeystore, elsewhere])
+      await ok('admin', 'wallet', 'remove', '--profile', 'owner', '--admin', fixture.owner.id, '--wallet', wallet.address);
+    const last = await cli(
+      'admin',
+      'wallet',
+      'remove',
+      '--profile',
+      'owner',
+      '--admin',
+      fixture.owner.id,
+      '--wallet',
+      fixture.ownerWallet.address,
+      '--json',
+    );
+    assert.equal(last.code, 1);
+    assert.match(last.json().error.code, /^LAST_(WALLET|OWNER)$/);
+  });
+
   test('the profile file is 0600, keeps the signed message until it expires, and one others may read is refused', async () => {
     await ok('channel', 'list', '--profile', 'owner');
     assert.equal((await stat(profiles())).mode & 0o777, 0o600);

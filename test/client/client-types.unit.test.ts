@@ -14,6 +14,7 @@ import type {
   TenantAuditEventSchema,
   TenantAuditQuery,
   WalletChallengeSchema,
+  WalletProofBody,
   WalletSchema,
 } from '../../src/http/schemas/administration.ts';
 import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../../src/http/schemas/auth.ts';
@@ -57,12 +58,14 @@ export const sameAsTheSchemas: [
   Equal<Client.AdminChanges, Static<typeof AdminChangeBody>>,
   Equal<Client.AdminWallet, Static<typeof WalletSchema>>,
   Equal<Client.WalletChallenge, Static<typeof WalletChallengeSchema>>,
+  Equal<Client.WalletProof, Static<typeof WalletProofBody>>,
   Equal<Client.Invitation, Static<typeof InvitationSchema>>,
   Equal<Client.IssuedInvitation, Static<typeof IssuedInvitationSchema>>,
   Equal<Client.NewInvitation, Static<typeof NewInvitationBody>>,
   Equal<Client.TenantAuditEvent, Static<typeof TenantAuditEventSchema>>,
   Equal<Client.TenantAuditQuery, Static<typeof TenantAuditQuery>>,
 ] = [
+  true,
   true,
   true,
   true,
@@ -102,5 +105,5 @@ test("the client's sources import nothing outside src/client but @noble/hashes, 
       assert.ok(/^\.\/[\w-]+\.ts$/.test(specifier!) || specifier!.startsWith('@noble/hashes/'), `${name} imports ${specifier}`);
     }
   }
-  assert.equal(sameAsTheSchemas.length, 27);
+  assert.equal(sameAsTheSchemas.length, 28);
 });
