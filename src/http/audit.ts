@@ -31,8 +31,8 @@ export default async function tenantAuditRoute(base: FastifyInstance, deps: Admi
     },
     async (request) => {
       const { principal } = authenticationOf(request);
-      const { action, adminId, targetAdminId, channelId, result } = request.query;
-      const page = await deps.audit.list(principal.id, { action, adminId, targetAdminId, channelId, result }, pageRequestOf(request.query));
+      const { limit: _limit, cursor: _cursor, ...filter } = request.query;
+      const page = await deps.audit.list(principal.id, filter, pageRequestOf(request.query));
       const names = await deps.adminNames.inTenant(
         principal.tenantId,
         page.items.map((e) => e.adminId),

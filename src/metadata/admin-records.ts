@@ -210,8 +210,15 @@ async function insertAdmin(db: Db, input: ValidAdmin, now: number): Promise<Admi
 }
 
 export async function selectAdmin(db: Db, by: { id: string } | { wallet: string }): Promise<Admin | undefined> {
-  const query = db.selectFrom('admins').selectAll();
-  const row = await ('id' in by ? query.where('id', '=', by.id) : query.where('wallet', '=', by.wallet)).executeTakeFirst();
+  // By any of its wallets (admin_wallets), not only the first one admins.wallet names.
+  const row = await ('id' in by
+    ? db.selectFrom('admins').selectAll().where('id', '=', by.id)
+    : db
+        .selectFrom('admin_wallets')
+        .innerJoin('admins', 'admins.id', 'admin_wallets.admin_id')
+        .selectAll('admins')
+        .where('admin_wallets.wallet', '=', by.wallet)
+  ).executeTakeFirst();
   if (!row) return undefined;
   const attributes = await selectAttributes(db, { adminId: row.id });
   return toAdmin(row, attributes.get(row.id));

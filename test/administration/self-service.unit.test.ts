@@ -178,6 +178,12 @@ for (const engine of ENGINES) {
       assert.equal(added.json().address, second.address);
       const asSecond = await request(svc.baseUrl, '/api/auth/test', { headers: await signIn(second, domain) });
       assert.equal(asSecond.json().principal.id, member.id, 'either wallet signs in as the same admin');
+      assert.equal(
+        (await svc.service.store.findAdminByWallet(second.address))?.id,
+        member.id,
+        'the store finds the admin by either wallet',
+      );
+      assertProblem(await owner.post('/api/admins', { displayName: 'Dup', wallet: second.address, permissions: [] }), 409, 'WALLET_TAKEN');
       assert.deepEqual(
         (await member.api.get(`/api/admins/${member.id}/wallets`)).json().items.map((w: { address: string }) => w.address),
         [member.wallet.address, second.address],

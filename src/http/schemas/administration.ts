@@ -1,10 +1,10 @@
 import { Type } from 'typebox';
 import { ADMIN_STATUSES } from '../../model/admins.ts';
-import { AUDIT_RESULTS, TENANT_AUDIT_ACTIONS } from '../../model/audit.ts';
+import { TENANT_AUDIT_ACTIONS } from '../../model/audit.ts';
 import { INVITATION_STATES } from '../../model/invitations.ts';
 import { ALL_PERMISSIONS } from '../../model/permissions.ts';
 import { EXAMPLE_ADMIN, EXAMPLE_INVITATION, EXAMPLE_ISSUED_INVITATION, EXAMPLE_WALLET_RECORD } from './administration-examples.ts';
-import { AuditEventSchema, ChannelParams, PageQuery } from './files.ts';
+import { AuditEventSchema, AuditQuery, ChannelParams, PageQuery } from './files.ts';
 import { responseHeader } from './response-header-shapes.ts';
 
 /** The shapes of tenant self-service (docs/administration.md): admins, wallets, invitations, channel management, the tenant's log. */
@@ -177,13 +177,12 @@ export const TenantAuditEventSchema = Type.Object({
   ]),
 });
 
+/** A channel log's filters (folder, filename, operationId), and the tenant's own: the channel, the admin acted upon, every action. */
 export const TenantAuditQuery = Type.Object({
-  ...PageQuery.properties,
+  ...AuditQuery.properties,
   action: Type.Optional(Type.Enum([...TENANT_AUDIT_ACTIONS], { description: 'Only events of this action' })),
-  adminId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only events of this admin (who acted)' })),
   targetAdminId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only events acting on this admin' })),
   channelId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only events of this channel (chn_…)' })),
-  result: Type.Optional(Type.Enum([...AUDIT_RESULTS], { description: 'ok, refused (4xx) or failed (5xx)' })),
 });
 
 /** An admin record's version: send it back in If-Match to change the record only as read. */
