@@ -120,9 +120,11 @@ export function administrationCalls(signed: SignedSender) {
 
     /** The tenant's channel and administration events the signed-in admin may see, newest first. */
     tenantAudit: async (query: TenantAuditQuery = {}): Promise<Page<TenantAuditEvent>> => {
-      const { action, adminId, targetAdminId, channelId, result, limit, cursor } = query;
-      const filters = { action, adminId, targetAdminId, channelId, result, limit, cursor };
-      return json(await signed({ method: 'GET', path: '/api/audit', query: filters }));
+      const { action, adminId, targetAdminId, channelId, folder, filename, result, operationId, limit, cursor } = query;
+      // Names in NFC, the form the service stores them in (as listAudit sends them).
+      const filters = { action, adminId, targetAdminId, channelId, result, operationId, limit, cursor };
+      const names = { folder: folder?.normalize('NFC'), filename: filename?.normalize('NFC') };
+      return json(await signed({ method: 'GET', path: '/api/audit', query: { ...filters, ...names } }));
     },
   };
 }

@@ -359,11 +359,11 @@ export type AdministrationAction =
   | 'channel.link'
   | 'channel.unlink';
 
-/** The tenant's audit log's filters (AND), and the page. */
-export interface TenantAuditQuery extends PageRequest {
+/** The tenant's audit log's filters (AND): a channel log's, and the admin acted upon and the channel; and the page. */
+export interface TenantAuditQuery extends Omit<AuditQuery, 'action'> {
   action?: NonNullable<AuditQuery['action']> | AdministrationAction;
-  adminId?: string;
+  /** The admin acted upon. */
   targetAdminId?: string;
+  /** chn_… */
   channelId?: string;
-  result?: 'ok' | 'refused' | 'failed';
 }
