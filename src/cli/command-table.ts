@@ -3,21 +3,29 @@ import { adminCommands } from './commands/admin-commands.ts';
 import { backupCommands } from './commands/backup-commands.ts';
 import { channelCommands } from './commands/channel-commands.ts';
 import { fileCommands } from './commands/file-commands.ts';
+import { invitationCommands } from './commands/invitation-commands.ts';
+import { profileCommands } from './commands/profile-commands.ts';
+import { profileSignInCommand } from './commands/profile-sign-in-command.ts';
 import { scopeRestoreCommands } from './commands/scope-restore-commands.ts';
 import { serveCommand } from './commands/serve-command.ts';
 import { signCommand } from './commands/sign-command.ts';
 import { tenantCommands } from './commands/tenant-commands.ts';
+import { walletCommands } from './commands/wallet-commands.ts';
 
 /** Every command of `wallet-admin`, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
   serveCommand,
   ...tenantCommands,
   ...adminCommands,
+  ...invitationCommands,
+  ...walletCommands,
   ...channelCommands,
   ...backupCommands,
   ...fileCommands,
   ...scopeRestoreCommands,
   signCommand,
+  ...profileCommands,
+  profileSignInCommand,
 ];
 
 /**

@@ -1,3 +1,4 @@
+import type { WalletAdminClient } from '../client/index.ts';
 import type { Config } from '../config/config.ts';
 import type { FileServices } from '../files/file-services.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
@@ -10,7 +11,15 @@ export interface OptionSpec {
   /** What --help shows for the value (default VALUE): FILE, NAME, 0x…. */
   placeholder?: string;
   description: string;
+  /** An option of one mode only (help says so; the other mode refuses it); `required` holds in that mode only. */
+  only?: Mode;
 }
+
+/**
+ * Local: on DATA_DIR / DATABASE_URL as the operator, on the server's machine. Remote: over HTTP
+ * (--url or --profile) as the admin whose wallet signs, from any machine, with no database access.
+ */
+export type Mode = 'local' | 'remote';
 
 export type OptionValues = Record<string, string | string[] | boolean | undefined>;
 
@@ -21,6 +30,12 @@ export interface CommandContext {
   store(): Promise<MetadataStore>;
   /** The file, backup and restore services over the same store and DATA_DIR storage as the server. */
   fileServices(): Promise<FileServices>;
+}
+
+/** What a command run over HTTP has: its options, and the client signed in as the admin (asked on first use). */
+export interface RemoteContext {
+  values: OptionValues;
+  client(): Promise<WalletAdminClient>;
 }
 
 /** What a command reports: `json` for --json, `text` for people (terminal-text.ts: stored names in it shown safely). */
@@ -37,10 +52,17 @@ export interface Command {
   options: Record<string, OptionSpec>;
   /** False for a command with no result to print (serve, which logs): it takes no --json. */
   printsJson?: boolean;
+  /** What --help says of where the command runs, when not the mode's usual words (modes.ts). */
+  modeNote?: string;
   /** Printed after the options by --help (serve: the settings). */
   moreHelp?: () => string;
-  /** Long-running commands (serve) own their lifecycle and return nothing to print. */
-  run(context: CommandContext): Promise<CommandResult | undefined>;
+  /**
+   * The local mode. Long-running commands (serve) own their lifecycle and return nothing to print.
+   * Absent for a command that runs over HTTP only.
+   */
+  run?(context: CommandContext): Promise<CommandResult | undefined>;
+  /** The same command over HTTP (remote mode); absent for a command that runs locally only. */
+  remote?(context: RemoteContext): Promise<CommandResult>;
 }
 
 export function stringOption(values: OptionValues, name: string): string {

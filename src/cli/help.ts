@@ -1,4 +1,5 @@
 import type { Command } from './command.ts';
+import { modeMark, modeNote, optionsOf } from './modes.ts';
 
 /** What `--help` prints: the commands, a group's subcommands, or one command's options. */
 
@@ -12,9 +13,11 @@ export function commandList(commands: readonly Command[]): string {
     '       wallet-admin --version',
     '',
     'Commands:',
-    ...commands.map((c) => `  ${c.words.join(' ').padEnd(20)} ${c.summary}`),
+    ...commands.map((c) => `  ${c.words.join(' ').padEnd(25)} ${c.summary}${listedMode(c)}`),
     '',
     'Settings (DATA_DIR, DATABASE_URL, …) come from environment variables: wallet-admin serve --help lists them.',
+    'Commands marked "over HTTP" run from an admin\'s own machine with --url URL or --profile NAME, signing with',
+    '--keystore FILE (those marked "only", there alone); the others run locally only, on DATA_DIR / DATABASE_URL.',
   ].join('\n');
 }
 
@@ -24,22 +27,23 @@ export function groupHelp(group: string[], commands: readonly Command[]): string
     `Usage: wallet-admin ${name} <subcommand> [options] [--json]`,
     '',
     'Subcommands:',
-    ...commands.map((c) => `  ${c.words.slice(group.length).join(' ').padEnd(16)} ${c.summary}`),
+    ...commands.map((c) => `  ${c.words.slice(group.length).join(' ').padEnd(19)} ${c.summary}${listedMode(c)}`),
     '',
     `wallet-admin ${name} <subcommand> --help shows its options.`,
   ].join('\n');
 }
 
 export function commandHelp(command: Command): string {
-  const options = Object.entries(command.options).map(([name, spec]) => {
+  const options = Object.entries(optionsOf(command)).map(([name, spec]) => {
     const flag = `--${name}${spec.type === 'string' ? ` ${spec.placeholder ?? 'VALUE'}` : ''}`;
-    const marks = [spec.required ? 'required' : '', spec.multiple ? 'repeatable' : ''].filter(Boolean).join(', ');
+    const marks = [spec.required ? 'required' : '', spec.multiple ? 'repeatable' : '', modeMark(spec)].filter(Boolean).join(', ');
     return `  ${flag.padEnd(24)} ${spec.description}${marks ? ` (${marks})` : ''}`;
   });
   return [
     `Usage: wallet-admin ${command.words.join(' ')} [options]`,
     '',
     command.summary,
+    ...(modeNote(command) === undefined ? [] : [modeNote(command)!]),
     '',
     'Options:',
     ...options,
@@ -47,4 +51,10 @@ export function commandHelp(command: Command): string {
     HELP_LINE,
     ...(command.moreHelp ? ['', command.moreHelp()] : []),
   ].join('\n');
+}
+
+/** Where a command runs, in the lists: nothing for the local commands, which are most. */
+function listedMode(command: Command): string {
+  if (!command.remote) return '';
+  return command.run ? ' (also over HTTP)' : ' (over HTTP only)';
 }

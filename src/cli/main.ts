@@ -1,13 +1,15 @@
 import { parseArgs } from 'node:util';
+import { ProblemError } from '../client/errors.ts';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { redactCredentialsIn } from '../config/redaction.ts';
 import { isAppError } from '../errors/app-error.ts';
 import type { OpenedFileServices } from '../files/file-services.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import { SERVICE_VERSION } from '../version.ts';
-import { type Command, type OptionValues, UsageError } from './command.ts';
+import { type Command, type CommandResult, type OptionValues, UsageError } from './command.ts';
 import { COMMANDS } from './command-table.ts';
 import { commandHelp, commandList, groupHelp } from './help.ts';
+import { checkModeOptions, modeOf, optionsOf, refuseRemoteOptions } from './modes.ts';
 import { inOptionNames } from './option-names.ts';
 import { terminalJson, terminalText } from './terminal-text.ts';
 
@@ -47,8 +49,9 @@ function findCommand(args: string[]): Found {
 }
 
 function parseOptions(command: Command, rest: string[]): OptionValues {
+  refuseRemoteOptions(command, rest);
   const options = Object.fromEntries(
-    Object.entries(command.options).map(([name, spec]) => [name, { type: spec.type, multiple: spec.multiple ?? false }]),
+    Object.entries(optionsOf(command)).map(([name, spec]) => [name, { type: spec.type, multiple: spec.multiple ?? false }]),
   );
   let values: OptionValues;
   try {
@@ -65,20 +68,12 @@ function parseOptions(command: Command, rest: string[]): OptionValues {
   } catch (error) {
     throw new UsageError(`${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '')}`, command);
   }
-  if (values.help) return values;
-  for (const [name, spec] of Object.entries(command.options)) {
-    const value = values[name];
-    if (spec.required && (value === undefined || value === '')) throw new UsageError(`Missing required option --${name}`, command);
-    if (typeof value === 'string' && value.trim() === '') throw new UsageError(`Option --${name} must not be empty`, command);
-  }
   return values;
 }
 
 /** Runs one CLI invocation and returns the process exit code. */
 export async function main(args: string[]): Promise<number> {
   let json = args.includes('--json');
-  let store: MetadataStore | undefined;
-  let fileServices: OpenedFileServices | undefined;
   let running: Command | undefined;
   try {
     if (args.length === 0 || HELP_FLAGS.has(args[0]!) || args[0] === 'help') {
@@ -105,6 +100,45 @@ export async function main(args: string[]): Promise<number> {
       process.stdout.write(`${commandHelp(command)}\n`);
       return 0;
     }
+    const mode = modeOf(command, values);
+    checkModeOptions(command, values, mode);
+    const result = mode === 'remote' ? await runRemotely(command, values) : await runLocally(command, values);
+    if (result && !json && result.exact) process.stdout.write(process.stdout.isTTY ? `${result.text}\n` : result.text);
+    else if (result) process.stdout.write(`${json ? terminalJson(result.json) : result.text}\n`);
+    return 0;
+  } catch (error) {
+    // The service's refusals over HTTP carry the same stable codes as the store's here.
+    const failure = isAppError(error) || error instanceof ProblemError ? error.code : undefined;
+    const usageProblem = error instanceof UsageError || (failure !== undefined && MALFORMED_INPUT.has(failure));
+    const code = failure ?? (usageProblem ? 'USAGE' : error instanceof ConfigError ? 'CONFIG_INVALID' : 'FAILED');
+    // Settings' messages hide credentials already; a driver's error might quote a URL of its own.
+    let message = redactCredentialsIn(error instanceof Error ? error.message : String(error));
+    if (failure !== undefined && running) message = inOptionNames(message, Object.keys(optionsOf(running)));
+    const helpFor = error instanceof UsageError ? (error.command ?? running) : running;
+    const hint = !usageProblem
+      ? ''
+      : helpFor
+        ? `\nRun "wallet-admin ${helpFor.words.join(' ')} --help" for its options.`
+        : '\nRun "wallet-admin --help" for the commands.';
+    // A refusal may quote a stored name or an option as typed: shown on one line, hidden characters revealed.
+    const refusal = terminalText`wallet-admin: ${message}`;
+    process.stderr.write(`${refusal}${hint}\n`);
+    if (json) process.stdout.write(`${terminalJson({ error: { code, message } })}\n`);
+    return usageProblem ? 2 : 1;
+  }
+}
+
+/** Over HTTP: no settings and no store, only the service's URL and the admin's wallet. */
+async function runRemotely(command: Command, values: OptionValues): Promise<CommandResult> {
+  const { runRemote } = await import('./remote/remote-run.ts');
+  return runRemote(command, values);
+}
+
+/** On DATA_DIR / DATABASE_URL, as the operator: the store and file services opened on first use, closed after. */
+async function runLocally(command: Command, values: OptionValues): Promise<CommandResult | undefined> {
+  let store: MetadataStore | undefined;
+  let fileServices: OpenedFileServices | undefined;
+  try {
     const config: Config = loadConfig(process.env);
     // The store, storage and logging modules (with Kysely, the database drivers and pino) load only
     // for a command that uses them, so that help and usage errors answer without them.
@@ -124,32 +158,12 @@ export async function main(args: string[]): Promise<number> {
       // No recovery: a server may be writing beside the CLI.
       return openFileServices(config, (await openStore()).files, createLogger('warn', process.stderr), { recover: false });
     };
-    const result = await command.run({
+    return await command.run!({
       values,
       config,
       store: openStore,
       fileServices: async () => (fileServices ??= await openServices()),
     });
-    if (result && !json && result.exact) process.stdout.write(process.stdout.isTTY ? `${result.text}\n` : result.text);
-    else if (result) process.stdout.write(`${json ? terminalJson(result.json) : result.text}\n`);
-    return 0;
-  } catch (error) {
-    const usageProblem = error instanceof UsageError || (isAppError(error) && MALFORMED_INPUT.has(error.code));
-    const code = isAppError(error) ? error.code : usageProblem ? 'USAGE' : error instanceof ConfigError ? 'CONFIG_INVALID' : 'FAILED';
-    // Settings' messages hide credentials already; a driver's error might quote a URL of its own.
-    let message = redactCredentialsIn(error instanceof Error ? error.message : String(error));
-    if (isAppError(error) && running) message = inOptionNames(message, Object.keys(running.options));
-    const helpFor = error instanceof UsageError ? (error.command ?? running) : running;
-    const hint = !usageProblem
-      ? ''
-      : helpFor
-        ? `\nRun "wallet-admin ${helpFor.words.join(' ')} --help" for its options.`
-        : '\nRun "wallet-admin --help" for the commands.';
-    // A refusal may quote a stored name or an option as typed: shown on one line, hidden characters revealed.
-    const refusal = terminalText`wallet-admin: ${message}`;
-    process.stderr.write(`${refusal}${hint}\n`);
-    if (json) process.stdout.write(`${terminalJson({ error: { code, message } })}\n`);
-    return usageProblem ? 2 : 1;
   } finally {
     await fileServices?.close();
     await store?.close();

@@ -11,7 +11,13 @@ import { formatRfc3339 } from '../time/rfc3339.ts';
 
 export const tenantJson = (t: Tenant) => ({ id: t.id, name: t.name, features: t.features, createdAt: formatRfc3339(t.createdAt) });
 
-export const channelJson = (c: Channel) => ({ id: c.id, tenantId: c.tenantId, name: c.name, createdAt: formatRfc3339(c.createdAt) });
+export const channelJson = (c: Channel) => ({
+  id: c.id,
+  tenantId: c.tenantId,
+  name: c.name,
+  archived: c.archivedAt !== null,
+  createdAt: formatRfc3339(c.createdAt),
+});
 
 export const adminJson = (a: Admin) => ({
   id: a.id,

@@ -1,179 +1,130 @@
-import { json, readToEnd } from './answers.ts';
-import type { Call } from './client.ts';
-import type { AuditEvent, AuditQuery, ChannelInfo, Page, PageRequest, Principal } from './types.ts';
+import type { IfMatch } from './client.ts';
+import { conditionHeader, json, jsonCall, readToEnd, type SignedSender } from './requests.ts';
+import type { WalletSigner } from './signers.ts';
+import type {
+  Admin,
+  AdminChanges,
+  AdminQuery,
+  AdminWallet,
+  ChannelChanges,
+  ChannelInfo,
+  Invitation,
+  IssuedInvitation,
+  Items,
+  NewAdmin,
+  NewInvitation,
+  Page,
+  PageRequest,
+  Tagged,
+  TenantAuditEvent,
+  TenantAuditQuery,
+  WalletChallenge,
+  WalletProof,
+} from './types.ts';
 
-// The tenant's self-service (docs/administration.md): admins, their wallets, invitations, channels
-// and the tenant-wide audit log. Kept apart from client.ts, whose endpoints are the files'.
-
-/** ACTIVE, SUSPENDED (signed out, refused until reactivated) or REMOVED (kept for the audit log, no wallets). */
-export type AdminStatus = 'ACTIVE' | 'SUSPENDED' | 'REMOVED';
-
-/** An admin of the tenant (GET /api/admins/{adminId}). */
-export interface AdminRecord extends Omit<Principal, 'status'> {
-  status: AdminStatus;
-  /** EIP-55 addresses. */
-  wallets: string[];
-  /** RFC 3339. */
-  createdAt: string;
+/** The record of an answer, with the answer's ETag. */
+async function tagged<T>(response: Response): Promise<T & { etag: string }> {
+  const etag = response.headers.get('etag') ?? '';
+  return { ...(await json<T>(response)), etag };
 }
 
-/** The list's filters (AND) and its page. */
-export interface AdminQuery extends PageRequest {
-  status?: AdminStatus;
-  /** Only admins holding this permission. */
-  permission?: string;
-  /** Only admins linked to this channel (id or name). */
-  channel?: string;
-}
-
-/** What PATCH /api/admins/{adminId} changes: `permissions` replaces the granted set. */
-export interface AdminUpdate {
-  displayName?: string;
-  permissions?: string[];
-  status?: 'ACTIVE' | 'SUSPENDED';
-}
-
-export interface AdminWallet {
-  address: string;
-  /** RFC 3339. */
-  addedAt: string;
-}
-
-/** EIP-4361 text the new wallet signs to prove it is the admin's. */
-export interface WalletChallenge {
-  message: string;
-  /** RFC 3339. */
-  expiresAt: string;
-}
-
-export interface InvitationRequest {
-  permissions: string[];
-  /** Channel ids or names. */
-  channels: string[];
-  /** Seconds, at most INVITATION_MAX_SECONDS (7 days). */
-  expiresIn: number;
-  /** Only this wallet may accept it. */
-  wallet?: string;
-  displayName?: string;
-}
-
-/** An invitation as the service keeps it (never its token). */
-export interface InvitationInfo {
-  /** inv_… */
-  id: string;
-  inviterAdminId: string;
-  displayName: string | null;
-  /** The one wallet that may accept it; null: any. */
-  wallet: string | null;
-  permissions: string[];
-  channelIds: string[];
-  state: 'pending' | 'accepted' | 'revoked' | 'expired';
-  /** RFC 3339. */
-  createdAt: string;
-  /** RFC 3339. */
-  expiresAt: string;
-  acceptedAdminId: string | null;
-}
-
-/** A new invitation: `token` and `url` are answered this once (the service keeps only a hash). */
-export interface Invitation extends InvitationInfo {
-  token: string;
-  /** The console's /console/invite#token=… */
-  url: string;
-}
-
-/** The tenant's audit log: the channels' events and the administration events (who acted, on whom, before and after). */
-export interface TenantAuditEvent extends AuditEvent {
-  /** The channel it concerns; null for an event on an admin or an invitation. */
-  channelId: string | null;
-  /** The admin acted on (adm_…); null for an event acting on no admin. */
-  targetAdminId: string | null;
-  /** The record before (null for a creation) and after an administration event; null on the channels' file events. */
-  change: { before: Record<string, unknown> | null; after: Record<string, unknown> | null } | null;
-}
-
-/** The filters (AND) of GET /api/audit, and its page: a channel log's, and whom and which channel. */
-export interface TenantAuditQuery extends Omit<AuditQuery, 'action'> {
-  /** A file action (upload, delete, backup, restore) or an administration one (admin.update, channel.link…). */
-  action?: string;
-  targetAdminId?: string;
-  channelId?: string;
+async function nothing(response: Response): Promise<void> {
+  await readToEnd(response);
 }
 
 const adminPath = (adminId: string) => `/api/admins/${encodeURIComponent(adminId)}`;
-const jsonBody = (value: unknown) => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(value) });
+const channelPath = (channelRef: string) => `/api/channels/${encodeURIComponent(channelRef.normalize('NFC'))}`;
 
-/** The administration endpoints, each sent by the client's `signed` (which re-signs an expired message). */
-export function administrationCalls(signed: (call: Call) => Promise<Response>, channelPath: (channelRef: string) => string) {
+/**
+ * The tenant's self-service (docs/administration.md): admins, their wallets, invitations, channels
+ * and the tenant's audit log, each call signed in as the client's wallet.
+ */
+export function administrationCalls(signed: SignedSender) {
+  const addWalletSigned = async (adminId: string, proof: WalletProof): Promise<AdminWallet> =>
+    json(await signed(jsonCall('POST', `${adminPath(adminId)}/wallets`, proof)));
+
   return {
-    /** Owners: the tenant's admins; sub-admins: themselves and the admins below them. */
-    listAdmins: async (query: AdminQuery = {}): Promise<Page<AdminRecord>> =>
-      json(await signed({ method: 'GET', path: '/api/admins', query: { ...query } })),
-
-    updateAdmin: async (adminId: string, update: AdminUpdate): Promise<AdminRecord> =>
-      json(await signed({ method: 'PATCH', path: adminPath(adminId), ...jsonBody(update) })),
-
-    /** The admins below it move to the caller; the record stays, REMOVED, for the audit log. */
-    async removeAdmin(adminId: string): Promise<void> {
-      await readToEnd(await signed({ method: 'DELETE', path: adminPath(adminId) }));
+    /** Owners: the tenant's admins; a sub-admin: itself and the admins below it. Filters combine with AND. */
+    listAdmins: async (query: AdminQuery = {}): Promise<Page<Admin>> => {
+      const { status, permission, channel, limit, cursor } = query;
+      return json(await signed({ method: 'GET', path: '/api/admins', query: { status, permission, channel, limit, cursor } }));
     },
 
-    listAdminWallets: async (adminId: string): Promise<{ items: AdminWallet[] }> =>
+    getAdmin: async (adminId: string): Promise<Tagged<Admin>> => tagged(await signed({ method: 'GET', path: adminPath(adminId) })),
+
+    /** A sub-admin of the signed-in admin, or an owner (`owner: true`, owners only). */
+    createAdmin: async (admin: NewAdmin): Promise<Tagged<Admin>> => tagged(await signed(jsonCall('POST', '/api/admins', admin))),
+
+    /** `ifMatch`: the `etag` of the record read, to change it only if it is still that one (else 412, nothing changed). */
+    updateAdmin: async (adminId: string, changes: AdminChanges, conditions: IfMatch = {}): Promise<Tagged<Admin>> =>
+      tagged(await signed(jsonCall('PATCH', adminPath(adminId), changes, conditionHeader('If-Match', conditions.ifMatch)))),
+
+    /** The record stays (REMOVED, no wallets); the admins below it move to the signed-in admin. `ifMatch` as for updateAdmin. */
+    removeAdmin: async (adminId: string, conditions: IfMatch = {}): Promise<void> =>
+      nothing(await signed({ method: 'DELETE', path: adminPath(adminId), headers: conditionHeader('If-Match', conditions.ifMatch) })),
+
+    listWallets: async (adminId: string): Promise<Items<AdminWallet>> =>
       json(await signed({ method: 'GET', path: `${adminPath(adminId)}/wallets` })),
 
-    /** The text `wallet` must sign for addAdminWallet. */
-    walletChallenge: async (adminId: string, wallet: string): Promise<WalletChallenge> =>
-      json(await signed({ method: 'POST', path: `${adminPath(adminId)}/wallets/challenge`, ...jsonBody({ wallet }) })),
+    /** The message the new wallet must sign for addWallet; `chainId` is the chain it names (a contract wallet is asked on it). */
+    walletChallenge: async (adminId: string, wallet: string, chainId?: number): Promise<WalletChallenge> =>
+      json(await signed(jsonCall('POST', `${adminPath(adminId)}/wallets/challenge`, { wallet, chainId }))),
 
-    addAdminWallet: async (adminId: string, proof: { message: string; signature: string }): Promise<AdminWallet> =>
-      json(await signed({ method: 'POST', path: `${adminPath(adminId)}/wallets`, ...jsonBody(proof) })),
-
-    createInvitation: async (invitation: InvitationRequest): Promise<Invitation> =>
-      json(await signed({ method: 'POST', path: '/api/invitations', ...jsonBody(invitation) })),
-
-    /** The invitations the caller may see (an owner: the tenant's; a sub-admin: its own and those below it), newest first; never a token. */
-    listInvitations: async (page: PageRequest = {}): Promise<Page<InvitationInfo>> =>
-      json(await signed({ method: 'GET', path: '/api/invitations', query: { ...page } })),
-
-    /** It can no longer be accepted. */
-    async revokeInvitation(invitationId: string): Promise<void> {
-      await readToEnd(await signed({ method: 'DELETE', path: `/api/invitations/${encodeURIComponent(invitationId)}` }));
+    /** Adds `wallet`'s account to the admin: the service's challenge, signed by that wallet, proves it. */
+    async addWallet(adminId: string, wallet: WalletSigner): Promise<AdminWallet> {
+      const [address, chainId] = await Promise.all([wallet.getAddress(), wallet.getChainId()]);
+      const { message } = await json<WalletChallenge>(
+        await signed(jsonCall('POST', `${adminPath(adminId)}/wallets/challenge`, { wallet: address, chainId })),
+      );
+      return addWalletSigned(adminId, { message, signature: await wallet.signMessage(message) });
     },
 
-    /** Signed in by a wallet that is no admin yet: it becomes the new admin, whose record is answered. */
-    acceptInvitation: async (token: string, options: { displayName?: string } = {}): Promise<AdminRecord> =>
-      json(await signed({ method: 'POST', path: `/api/invitations/${encodeURIComponent(token)}/accept`, ...jsonBody(options) })),
+    /** As addWallet, for a challenge (walletChallenge) that the new wallet signed elsewhere: a hardware wallet, another machine. */
+    addWalletSigned,
 
-    /** The creator is linked to the new channel. */
+    /** Its signed-in sessions end; an admin keeps at least one wallet (409 LAST_WALLET). */
+    removeWallet: async (adminId: string, address: string): Promise<void> =>
+      nothing(await signed({ method: 'DELETE', path: `${adminPath(adminId)}/wallets/${encodeURIComponent(address)}` })),
+
+    /** The answer's `token` is shown this once: hand it (or its `url`) to the invitee. */
+    createInvitation: async (invitation: NewInvitation): Promise<IssuedInvitation> =>
+      json(await signed(jsonCall('POST', '/api/invitations', invitation))),
+
+    /** Each with its `state` (pending, accepted, revoked, expired), never its token. */
+    listInvitations: async (page: PageRequest = {}): Promise<Page<Invitation>> =>
+      json(await signed({ method: 'GET', path: '/api/invitations', query: { limit: page.limit, cursor: page.cursor } })),
+
+    revokeInvitation: async (invitationId: string): Promise<void> =>
+      nothing(await signed({ method: 'DELETE', path: `/api/invitations/${encodeURIComponent(invitationId)}` })),
+
+    /** Signed in as the invited wallet (no admin yet): it becomes the new admin, answered here. */
+    acceptInvitation: async (token: string, options: { displayName?: string } = {}): Promise<Tagged<Admin>> =>
+      tagged(await signed(jsonCall('POST', `/api/invitations/${encodeURIComponent(token)}/accept`, options))),
+
+    /** The signed-in admin is linked to the new channel. */
     createChannel: async (name: string): Promise<ChannelInfo> =>
-      json(await signed({ method: 'POST', path: '/api/channels', ...jsonBody({ name }) })),
+      json(await signed(jsonCall('POST', '/api/channels', { name: name.normalize('NFC') }))),
 
     /** Renames it, or archives it (read-only) or brings it back. */
-    updateChannel: async (channelRef: string, update: { name?: string; archived?: boolean }): Promise<ChannelInfo> =>
-      json(await signed({ method: 'PATCH', path: channelPath(channelRef), ...jsonBody(update) })),
+    updateChannel: async (channelRef: string, changes: ChannelChanges): Promise<ChannelInfo> =>
+      json(await signed(jsonCall('PATCH', channelPath(channelRef), { ...changes, name: changes.name?.normalize('NFC') }))),
 
-    listChannelAdmins: async (channelRef: string): Promise<{ items: AdminRecord[] }> =>
+    listChannelAdmins: async (channelRef: string): Promise<Items<Admin>> =>
       json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/admins` })),
 
-    async linkChannelAdmin(channelRef: string, adminId: string): Promise<void> {
-      await readToEnd(await signed({ method: 'PUT', path: `${channelPath(channelRef)}/admins/${encodeURIComponent(adminId)}` }));
-    },
+    linkAdmin: async (channelRef: string, adminId: string): Promise<void> =>
+      nothing(await signed({ method: 'PUT', path: `${channelPath(channelRef)}/admins/${encodeURIComponent(adminId)}` })),
 
-    async unlinkChannelAdmin(channelRef: string, adminId: string): Promise<void> {
-      await readToEnd(await signed({ method: 'DELETE', path: `${channelPath(channelRef)}/admins/${encodeURIComponent(adminId)}` }));
-    },
+    unlinkAdmin: async (channelRef: string, adminId: string): Promise<void> =>
+      nothing(await signed({ method: 'DELETE', path: `${channelPath(channelRef)}/admins/${encodeURIComponent(adminId)}` })),
 
-    /** Newest first; the filters combine with AND. Pass the same filters with a page's cursor. */
-    listTenantAudit: async (query: TenantAuditQuery = {}): Promise<Page<TenantAuditEvent>> => {
-      // Names go in NFC, the form the service stores them in (as the channel log's filters do).
-      const { folder, filename, ...rest } = query;
-      return json(
-        await signed({
-          method: 'GET',
-          path: '/api/audit',
-          query: { ...rest, folder: folder?.normalize('NFC'), filename: filename?.normalize('NFC') },
-        }),
-      );
+    /** The tenant's channel and administration events the signed-in admin may see, newest first. */
+    tenantAudit: async (query: TenantAuditQuery = {}): Promise<Page<TenantAuditEvent>> => {
+      const { action, adminId, targetAdminId, channelId, folder, filename, result, operationId, limit, cursor } = query;
+      // Names in NFC, the form the service stores them in (as listAudit sends them).
+      const filters = { action, adminId, targetAdminId, channelId, result, operationId, limit, cursor };
+      const names = { folder: folder?.normalize('NFC'), filename: filename?.normalize('NFC') };
+      return json(await signed({ method: 'GET', path: '/api/audit', query: { ...filters, ...names } }));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { administrationCalls } from './administration.ts';
-import { json, readToEnd } from './answers.ts';
 import { errorOf, HttpError, ProblemError } from './errors.ts';
+import { type Call, conditionHeader, json, readToEnd } from './requests.ts';
 import { type SignedHeaders, SignInSession } from './sign-in.ts';
 import type { WalletSigner } from './signers.ts';
 import type {
@@ -31,6 +31,11 @@ export interface ClientOptions {
   lifetimeSeconds?: number;
   /** The message's statement line, shown by the wallet. */
   statement?: string;
+  /**
+   * A message this client signed before (`signedIn()` of an earlier run: a CLI keeps it between
+   * commands), presented instead of signing anew until shortly before it expires.
+   */
+  resume?: SignedIn;
 }
 
 /**
@@ -108,17 +113,6 @@ const WORKING_DAY_SECONDS = 8 * 3600;
 /** Refusals that a fresh signature cures; any other 401 would be refused again. */
 const RESIGN_CODES = new Set(['AUTH_MESSAGE_EXPIRED', 'AUTH_MESSAGE_REVOKED']);
 
-/** One request as the endpoint functions describe it; `signed` sends it with the wallet's headers. */
-export interface Call {
-  method: string;
-  path: string;
-  query?: Record<string, string | number | undefined>;
-  headers?: Record<string, string>;
-  body?: BodyInit;
-  /** A stream can be read once: such a request is never sent again. */
-  replayable?: boolean;
-}
-
 export type WalletAdminClient = ReturnType<typeof createClient>;
 
 /**
@@ -155,6 +149,7 @@ export function createClient(options: ClientOptions) {
     statement: options.statement ?? 'Sign in to wallet-admin.',
     nonce: async () => (await nonce()).nonce,
     now: () => Date.now(),
+    ...(options.resume ? { resume: { headers: options.resume.headers, expiresAt: options.resume.expiresAt.getTime() } } : {}),
   });
 
   const attempt = async (call: Call, headers: SignedHeaders): Promise<Response> => {
@@ -372,14 +367,8 @@ export function createClient(options: ClientOptions) {
       return json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/audit`, query: { ...pageQuery(query), ...filters } }));
     },
 
-    ...administrationCalls(signed, channelPath),
+    ...administrationCalls(signed),
   };
-}
-
-/** The header of a condition, none when it is not given. */
-function conditionHeader(name: string, tags: string | readonly string[] | undefined): Record<string, string> {
-  if (tags === undefined) return {};
-  return { [name]: typeof tags === 'string' ? tags : tags.join(', ') };
 }
 
 /** Only the options given go in the query: the service refuses unknown ones and takes false by default. */

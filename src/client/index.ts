@@ -2,19 +2,6 @@
  * `@wallet-admin/client` (packages/client): a typed client of the service's API for browsers and
  * Node (global fetch, TextEncoder and btoa only; no Node module, no server code).
  */
-export type {
-  AdminQuery,
-  AdminRecord,
-  AdminStatus,
-  AdminUpdate,
-  AdminWallet,
-  Invitation,
-  InvitationInfo,
-  InvitationRequest,
-  TenantAuditEvent,
-  TenantAuditQuery,
-  WalletChallenge,
-} from './administration.ts';
 export {
   type ByteRange,
   type ClientOptions,
@@ -43,20 +30,37 @@ export {
 } from './signers.ts';
 export { formatSignInMessage, type SignInMessageFields, toChecksumAddress } from './siwe.ts';
 export type {
+  Admin,
+  AdminChanges,
+  AdministrationAction,
+  AdminQuery,
+  AdminWallet,
   AuditEvent,
   AuditQuery,
   AuthTestResponse,
   Backup,
   ChangesQuery,
+  ChannelChanges,
   ChannelInfo,
   DeletedFile,
   FileChange,
   FileInfo,
   FileVersion,
   FolderInfo,
+  Invitation,
+  IssuedInvitation,
+  Items,
+  NewAdmin,
+  NewInvitation,
   NonceResponse,
   Page,
   PageRequest,
+  Permission,
   Principal,
   ScopeRestoreResult,
+  Tagged,
+  TenantAuditEvent,
+  TenantAuditQuery,
+  WalletChallenge,
+  WalletProof,
 } from './types.ts';

@@ -17,6 +17,8 @@ export interface SignInSettings {
   statement: string;
   nonce(): Promise<string>;
   now(): number;
+  /** A message signed before (by an earlier run of a tool), presented until it is due for renewal. */
+  resume?: { headers: SignedHeaders; expiresAt: number };
 }
 
 interface Signed {
@@ -36,6 +38,7 @@ export class SignInSession {
 
   constructor(settings: SignInSettings) {
     this.#settings = settings;
+    if (settings.resume) this.#current = Promise.resolve(settings.resume);
   }
 
   async headers(): Promise<SignedHeaders> {

@@ -203,3 +203,167 @@ export interface Page<T> {
   items: T[];
   next: string | null;
 }
+
+/**
+ * An admin of the tenant (docs/administration.md): the principal's fields, its wallets and when it
+ * was made. `ownerAdminId` is the literal N/A for an owner.
+ */
+export interface Admin {
+  /** adm_… */
+  id: string;
+  type: 'ADMIN';
+  displayName: string;
+  tenantId: string;
+  ownerAdminId: string;
+  /** A removed admin's record stays, walletless, for the audit log. */
+  status: 'ACTIVE' | 'SUSPENDED' | 'REMOVED';
+  channelIds: string[];
+  effectivePermissions: string[];
+  effectiveFeatures: string[];
+  /** EIP-55 checksum form, oldest first; none once removed. */
+  wallets: string[];
+  /** RFC 3339. */
+  createdAt: string;
+}
+
+/** What an admin may be granted (an owner holds every one). */
+export type Permission =
+  | 'files:read'
+  | 'files:write'
+  | 'files:restore'
+  | 'backups:create'
+  | 'audit:read'
+  | 'admins:read'
+  | 'admins:manage'
+  | 'channels:manage';
+
+/** A record with the ETag of its answer: pass it as `ifMatch` to change it only if nobody has since. */
+export type Tagged<T> = T & { etag: string };
+
+/** The admins' filters (AND): status, a permission held, a channel linked (id or name); and the page. */
+export interface AdminQuery extends PageRequest {
+  status?: 'ACTIVE' | 'SUSPENDED' | 'REMOVED';
+  permission?: Permission;
+  channel?: string;
+}
+
+/** A new admin: a sub-admin of the caller, or with `owner: true` (owners only) an owner. */
+export interface NewAdmin {
+  displayName: string;
+  wallet: string;
+  /** The granted set; the caller must hold each. */
+  permissions: Permission[];
+  /** Channel ids or names; the caller must be linked to each. */
+  channels?: string[];
+  owner?: boolean;
+}
+
+/** What an update changes; `permissions` replaces the granted set. */
+export interface AdminChanges {
+  displayName?: string;
+  permissions?: Permission[];
+  status?: 'ACTIVE' | 'SUSPENDED';
+}
+
+export interface AdminWallet {
+  /** EIP-55 checksum form. */
+  address: string;
+  /** RFC 3339. */
+  addedAt: string;
+}
+
+/** The EIP-4361 text the new wallet signs to prove it is the caller's to add. */
+export interface WalletChallenge {
+  message: string;
+  /** RFC 3339. */
+  expiresAt: string;
+}
+
+/** The new wallet's personal_sign of its challenge's message, exactly as the challenge gave it. */
+export interface WalletProof {
+  message: string;
+  signature: string;
+}
+
+/** A list answered whole, with no pages. */
+export interface Items<T> {
+  items: T[];
+}
+
+/** An invitation as listed: never its token, which only its creation answers. */
+export interface Invitation {
+  /** inv_… */
+  id: string;
+  /** adm_… */
+  inviterAdminId: string;
+  /** The new admin's name, unless the one accepting gives another. */
+  displayName: string | null;
+  /** The only wallet that may accept it, or null for any wallet that is no admin yet. */
+  wallet: string | null;
+  permissions: string[];
+  channelIds: string[];
+  state: 'pending' | 'accepted' | 'revoked' | 'expired';
+  /** RFC 3339. */
+  createdAt: string;
+  /** RFC 3339. */
+  expiresAt: string;
+  /** The admin it made, once accepted. */
+  acceptedAdminId: string | null;
+}
+
+/** A new invitation: its token (shown once; the service keeps only its SHA-256) and the console's URL carrying it in the fragment. */
+export interface IssuedInvitation extends Invitation {
+  token: string;
+  url: string;
+}
+
+export interface NewInvitation {
+  permissions: Permission[];
+  /** Channel ids or names. */
+  channels?: string[];
+  /** Seconds until it expires (at least 60), at most the service's INVITATION_MAX_SECONDS (7 days by default). */
+  expiresIn: number;
+  /** Only this wallet may accept it. */
+  wallet?: string;
+  /** The new admin's name, unless the one accepting gives another. */
+  displayName?: string;
+}
+
+export interface ChannelChanges {
+  name?: string;
+  archived?: boolean;
+}
+
+/** An event of the tenant's audit log: a channel's, or an administration event with whom it acted on and the record before and after. */
+export interface TenantAuditEvent extends AuditEvent {
+  /** The channel it concerns; null for an admin's or an invitation's event. */
+  channelId: string | null;
+  /** The admin acted upon. */
+  targetAdminId: string | null;
+  /** An administration event's record before and after (null: created, or removed). */
+  change: { before: Record<string, unknown> | null; after: Record<string, unknown> | null } | null;
+}
+
+/** The administration events' actions; a channel's events have those of AuditQuery. */
+export type AdministrationAction =
+  | 'admin.create'
+  | 'admin.update'
+  | 'admin.remove'
+  | 'wallet.add'
+  | 'wallet.remove'
+  | 'invitation.create'
+  | 'invitation.revoke'
+  | 'invitation.accept'
+  | 'channel.create'
+  | 'channel.update'
+  | 'channel.link'
+  | 'channel.unlink';
+
+/** The tenant's audit log's filters (AND): a channel log's, and the admin acted upon and the channel; and the page. */
+export interface TenantAuditQuery extends Omit<AuditQuery, 'action'> {
+  action?: NonNullable<AuditQuery['action']> | AdministrationAction;
+  /** The admin acted upon. */
+  targetAdminId?: string;
+  /** chn_… */
+  channelId?: string;
+}

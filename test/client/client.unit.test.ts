@@ -13,6 +13,7 @@ import {
   HttpError,
   ProblemError,
   paginate,
+  type SignedIn,
   type WalletSigner,
 } from '../../src/client/index.ts';
 import { nextSecond, sha256 } from '../helpers/files.ts';
@@ -78,7 +79,7 @@ describe('the client library against the service (sqlite)', () => {
   });
   after(() => svc.close());
 
-  const clientOf = (signer: WalletSigner, options: { lifetimeSeconds?: number } = {}) => {
+  const clientOf = (signer: WalletSigner, options: { lifetimeSeconds?: number; resume?: SignedIn } = {}) => {
     const counter = countingFetch();
     return { client: createClient({ baseUrl: svc.baseUrl, signer, fetch: counter.fetch, ...options }), counter };
   };
@@ -319,6 +320,20 @@ describe('the client library against the service (sqlite)', () => {
 
     await client.logout();
     assert.equal(await client.signedIn(), undefined, 'not signed in after logout');
+    assert.equal(counter.nonces(), 1);
+  });
+
+  test('resume: a message signed by an earlier client is presented without signing, and replaced once refused', async () => {
+    const first = clientOf(fromViemAccount(fixture.ownerWallet.account), { lifetimeSeconds: 600 }).client;
+    await first.signIn();
+    const kept = await first.signedIn();
+    assert.ok(kept);
+    const { client, counter } = clientOf(fromViemAccount(fixture.ownerWallet.account), { resume: kept });
+    assert.equal((await client.authTest()).allHeaders['X-SIG'], kept.headers['X-SIG']);
+    assert.equal(counter.nonces(), 0, 'no new signature');
+    // Logged out (by the first client): the resumed message is refused, and a new one signed.
+    await first.logout();
+    assert.notEqual((await client.authTest()).allHeaders['X-SIG'], kept.headers['X-SIG']);
     assert.equal(counter.nonces(), 1);
   });
 

@@ -6,8 +6,16 @@ import { ALL_PERMISSIONS } from '../../model/permissions.ts';
 import { formatRfc3339 } from '../../time/rfc3339.ts';
 import type { Command } from '../command.ts';
 import { listOption, optionalString, stringOption } from '../command.ts';
+import { pageOptions } from '../paging.ts';
 import { adminJson } from '../record-views.ts';
 import { type TerminalText, terminalLines, terminalText } from '../terminal-text.ts';
+import {
+  changePermissionRemotely,
+  createAdminRemotely,
+  listAdminsRemotely,
+  removeAdminRemotely,
+  setStatusRemotely,
+} from './admin-remote.ts';
 
 function describe(admin: Admin): TerminalText {
   const owner = admin.ownerAdminId ? `owner ${admin.ownerAdminId}` : 'owner admin';
@@ -18,6 +26,15 @@ function describe(admin: Admin): TerminalText {
 }
 
 const PERMISSIONS = ALL_PERMISSIONS.join(', ');
+const tenantOption = {
+  tenant: {
+    type: 'string',
+    required: true,
+    placeholder: 'ID',
+    description: "Tenant id (t_…); over HTTP, the signed-in admin's",
+    only: 'local',
+  },
+} as const;
 const adminOption = { admin: { type: 'string', required: true, placeholder: 'ID', description: 'Admin id (adm_…)' } } as const;
 const permissionOption = {
   permission: { type: 'string', required: true, placeholder: 'PERMISSION', description: `One of ${PERMISSIONS}` },
@@ -26,12 +43,20 @@ const permissionOption = {
 export const adminCommands: Command[] = [
   {
     words: ['admin', 'create'],
-    summary: 'Create an admin for a wallet; without --owner it is an owner admin holding every permission',
+    summary: 'Create an admin for a wallet: locally an owner admin unless --owner; over HTTP below you unless --co-owner',
     options: {
-      tenant: { type: 'string', required: true, placeholder: 'ID', description: 'Tenant id (t_…)' },
+      ...tenantOption,
       wallet: { type: 'string', required: true, placeholder: '0x…', description: 'Wallet address, 0x + 40 hex, any letter case' },
       name: { type: 'string', required: true, placeholder: 'NAME', description: 'Display name' },
-      owner: { type: 'string', placeholder: 'ADMIN_ID', description: 'Id of the owning admin; omit for an owner admin' },
+      owner: { type: 'string', placeholder: 'ADMIN_ID', description: 'Id of the owning admin; omit for an owner admin', only: 'local' },
+      'co-owner': { type: 'boolean', description: 'Make it an owner of your tenant too: owners may', only: 'remote' },
+      channel: {
+        type: 'string',
+        multiple: true,
+        placeholder: 'ID|NAME',
+        description: 'A channel it may act on (one you are linked to)',
+        only: 'remote',
+      },
       permission: { type: 'string', multiple: true, placeholder: 'PERMISSION', description: `Permission to grant: ${PERMISSIONS}` },
       feature: {
         type: 'string',
@@ -39,8 +64,10 @@ export const adminCommands: Command[] = [
         placeholder: 'NAME',
         description:
           "A feature of this admin: a label of your own, which your applications read from the principal's effectiveFeatures (the service gates nothing on it); lowercase letters and digits, words joined by . _ : - (beta, editor:v2)",
+        only: 'local',
       },
     },
+    remote: createAdminRemotely,
     async run({ values, store }) {
       const admin = await (await store()).createAdmin({
         tenantId: stringOption(values, 'tenant'),
@@ -57,6 +84,7 @@ export const adminCommands: Command[] = [
     words: ['admin', 'set-status'],
     summary: 'Suspend or reactivate an admin',
     options: { ...adminOption, status: { type: 'string', required: true, placeholder: 'STATUS', description: 'ACTIVE or SUSPENDED' } },
+    remote: setStatusRemotely,
     async run({ values, store }) {
       const status = stringOption(values, 'status').toUpperCase();
       if (!ADMIN_STATUSES.includes(status as AdminStatus)) {
@@ -73,6 +101,7 @@ export const adminCommands: Command[] = [
     words: ['admin', 'grant'],
     summary: 'Grant a permission',
     options: { ...adminOption, ...permissionOption },
+    remote: changePermissionRemotely('grant'),
     async run({ values, store }) {
       const admin = await (await store()).grantPermission(stringOption(values, 'admin'), stringOption(values, 'permission'));
       return { json: adminJson(admin), text: terminalText`Admin ${describe(admin)}` };
@@ -82,6 +111,7 @@ export const adminCommands: Command[] = [
     words: ['admin', 'revoke'],
     summary: 'Revoke a permission',
     options: { ...adminOption, ...permissionOption },
+    remote: changePermissionRemotely('revoke'),
     async run({ values, store }) {
       // The store refuses an unknown permission, unless the admin holds it (stored before they were checked).
       const admin = await (await store()).revokePermission(stringOption(values, 'admin'), stringOption(values, 'permission'));
@@ -112,8 +142,16 @@ export const adminCommands: Command[] = [
   },
   {
     words: ['admin', 'list'],
-    summary: 'List the admins of a tenant',
-    options: { tenant: { type: 'string', required: true, placeholder: 'ID', description: 'Tenant id (t_…)' } },
+    summary: 'List the admins of a tenant (over HTTP: those you may see, a page at a time)',
+    options: {
+      ...tenantOption,
+      status: { type: 'string', placeholder: 'STATUS', description: 'Only those ACTIVE, SUSPENDED or REMOVED', only: 'remote' },
+      permission: { type: 'string', placeholder: 'PERMISSION', description: 'Only those holding this permission', only: 'remote' },
+      channel: { type: 'string', placeholder: 'ID|NAME', description: 'Only those linked to this channel', only: 'remote' },
+      limit: { ...pageOptions.limit, only: 'remote' },
+      cursor: { ...pageOptions.cursor, only: 'remote' },
+    },
+    remote: listAdminsRemotely,
     async run({ values, store }) {
       const tenantId = stringOption(values, 'tenant');
       const s = await store();
@@ -124,5 +162,11 @@ export const adminCommands: Command[] = [
         text: admins.length > 0 ? terminalLines(admins.map(describe)) : terminalText`No admins`,
       };
     },
+  },
+  {
+    words: ['admin', 'remove'],
+    summary: 'Remove an admin: its wallets and sessions end, its record stays for the audit log, the admins below it become yours',
+    options: adminOption,
+    remote: removeAdminRemotely,
   },
 ];

@@ -1,23 +1,33 @@
 import { tenantNotFound } from '../../errors/common-errors.ts';
 import type { Command } from '../command.ts';
 import { optionalString, stringOption } from '../command.ts';
+import { pageOptions } from '../paging.ts';
 import { channelJson } from '../record-views.ts';
 import { terminalLines, terminalText } from '../terminal-text.ts';
 import { channelFrom, channelOptions } from './channel-option.ts';
+import { archiveRemotely, createChannelRemotely, linkRemotely, listChannelsRemotely, renameChannelRemotely } from './channel-remote.ts';
+
+/** Over HTTP a channel's name is looked up in the signed-in admin's tenant: --tenant is the local mode's. */
+const channelRefOptions = {
+  ...channelOptions,
+  channel: { ...channelOptions.channel!, description: 'Channel id (chn_…), or its name (locally together with --tenant)' },
+  tenant: { ...channelOptions.tenant!, only: 'local' },
+} as const;
 
 const linkOptions = {
-  ...channelOptions,
+  ...channelRefOptions,
   admin: { type: 'string', required: true, placeholder: 'ID', description: 'Admin id (adm_…)' },
 } as const;
 
 export const channelCommands: Command[] = [
   {
     words: ['channel', 'create'],
-    summary: 'Create a channel in a tenant',
+    summary: 'Create a channel in a tenant (over HTTP: in yours, linked to you)',
     options: {
-      tenant: { type: 'string', required: true, placeholder: 'ID', description: 'Tenant id (t_…)' },
+      tenant: { type: 'string', required: true, placeholder: 'ID', description: 'Tenant id (t_…)', only: 'local' },
       name: { type: 'string', required: true, placeholder: 'NAME', description: 'Channel name, unique in the tenant' },
     },
+    remote: createChannelRemotely,
     async run({ values, store }) {
       const channel = await (await store()).createChannel({ tenantId: stringOption(values, 'tenant'), name: stringOption(values, 'name') });
       return { json: channelJson(channel), text: terminalText`Created channel ${channel.id} (${channel.name}) in ${channel.tenantId}` };
@@ -25,8 +35,13 @@ export const channelCommands: Command[] = [
   },
   {
     words: ['channel', 'list'],
-    summary: 'List the channels (id and name) of a tenant, or of every tenant',
-    options: { tenant: { type: 'string', placeholder: 'ID', description: 'Tenant id (t_…); default: every tenant' } },
+    summary: 'List the channels (id and name) of a tenant, or of every tenant (over HTTP: those you are linked to)',
+    options: {
+      tenant: { type: 'string', placeholder: 'ID', description: 'Tenant id (t_…); default: every tenant', only: 'local' },
+      limit: { ...pageOptions.limit, only: 'remote' },
+      cursor: { ...pageOptions.cursor, only: 'remote' },
+    },
+    remote: listChannelsRemotely,
     async run({ values, store }) {
       const s = await store();
       const tenantId = optionalString(values, 'tenant');
@@ -41,6 +56,7 @@ export const channelCommands: Command[] = [
     words: ['channel', 'link'],
     summary: 'Let an admin act on a channel',
     options: linkOptions,
+    remote: linkRemotely(true),
     async run({ values, store }) {
       const s = await store();
       const channel = await channelFrom(s, values);
@@ -56,6 +72,7 @@ export const channelCommands: Command[] = [
     words: ['channel', 'unlink'],
     summary: 'Stop an admin acting on a channel',
     options: linkOptions,
+    remote: linkRemotely(false),
     async run({ values, store }) {
       const s = await store();
       const channel = await channelFrom(s, values);
@@ -67,4 +84,43 @@ export const channelCommands: Command[] = [
       };
     },
   },
+  {
+    words: ['channel', 'rename'],
+    summary: 'Rename a channel (its id stays)',
+    options: {
+      ...channelRefOptions,
+      name: { type: 'string', required: true, placeholder: 'NAME', description: 'New name, unique in the tenant' },
+    },
+    remote: renameChannelRemotely,
+    async run({ values, store }) {
+      const s = await store();
+      const channel = await s.renameChannel((await channelFrom(s, values)).id, stringOption(values, 'name'));
+      return { json: channelJson(channel), text: terminalText`Channel ${channel.id} is now ${channel.name}` };
+    },
+  },
+  {
+    words: ['channel', 'archive'],
+    summary: 'Make a channel read-only: no upload, delete or restore; reads, downloads and backups still work',
+    options: channelRefOptions,
+    remote: archiveRemotely(true),
+    run: archiveLocally(true),
+  },
+  {
+    words: ['channel', 'unarchive'],
+    summary: 'Make an archived channel writable again',
+    options: channelRefOptions,
+    remote: archiveRemotely(false),
+    run: archiveLocally(false),
+  },
 ];
+
+function archiveLocally(archived: boolean): NonNullable<Command['run']> {
+  return async ({ values, store }) => {
+    const s = await store();
+    const channel = await s.setChannelArchived((await channelFrom(s, values)).id, archived);
+    return {
+      json: channelJson(channel),
+      text: terminalText`Channel ${channel.id} (${channel.name}) is ${archived ? 'archived: read-only' : 'writable again'}`,
+    };
+  };
+}

@@ -26,9 +26,8 @@ export function AddWalletDialog({ ctx, onAdded, onClose }: { ctx: ViewContext; o
         if (address.toLowerCase() === me.walletAddress.toLowerCase()) {
           throw new Error(`${wallet.name} holds ${address}, the wallet you are signed in with: pick another wallet or account.`);
         }
-        const challenge = await ctx.client.walletChallenge(me.principal.id, address);
-        const signature = await signer.signMessage(challenge.message);
-        const added = await ctx.client.addAdminWallet(me.principal.id, { message: challenge.message, signature });
+        // The client asks the service's challenge for the new wallet's address and has that wallet sign it.
+        const added = await ctx.client.addWallet(me.principal.id, signer);
         onAdded(added.address);
       })
       .finally(() => setSigning(undefined));

@@ -1,4 +1,4 @@
-import type { AdminRecord } from '../../client/index.ts';
+import type { Admin } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
@@ -18,7 +18,7 @@ export function AdminStatusDialog({
   onClose,
 }: {
   ctx: ViewContext;
-  admin: AdminRecord;
+  admin: Admin;
   change: StatusChange;
   onDone(message: string): void;
   onClose(): void;

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { AdminRecord, AdminStatus, Invitation, Principal } from '../../client/index.ts';
+import type { Admin, IssuedInvitation, Principal } from '../../client/index.ts';
 import { shortAddress } from '../ui/format.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
@@ -12,16 +12,18 @@ import { InvitationLink } from './invitation-link.tsx';
 import { InvitationsCard } from './invitations-card.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
 
+type AdminStatus = Admin['status'];
+
 const STATUSES: AdminStatus[] = ['ACTIVE', 'SUSPENDED', 'REMOVED'];
 
-type Editing = { admin: AdminRecord; change: StatusChange | 'permissions' } | { invite: true };
+type Editing = { admin: Admin; change: StatusChange | 'permissions' } | { invite: true };
 
 /** The tenant's admins (a sub-admin: itself and those below it), and inviting, editing, suspending and removing them. */
 export function AdminsView({ ctx }: { ctx: ViewContext }) {
   const [status, setStatus] = useState<AdminStatus>();
   const admins = usePagedLoad((cursor) => ctx.client.listAdmins({ limit: 50, cursor, status }), status ?? '');
   const [editing, setEditing] = useState<Editing>();
-  const [invitation, setInvitation] = useState<Invitation>();
+  const [invitation, setInvitation] = useState<IssuedInvitation>();
   /** Raised by each invitation made, for the list of invitations to show it. */
   const [invited, setInvited] = useState(0);
   const manages = ctx.can('admins:manage');
@@ -170,7 +172,7 @@ export function AdminsView({ ctx }: { ctx: ViewContext }) {
 }
 
 /** What an editor may do to another admin; an owner's permissions are all, so there are none to edit. */
-function RowActions({ admin, onEdit }: { admin: AdminRecord; onEdit(editing: Editing): void }) {
+function RowActions({ admin, onEdit }: { admin: Admin; onEdit(editing: Editing): void }) {
   const name = admin.displayName;
   return (
     <>
@@ -192,7 +194,7 @@ function RowActions({ admin, onEdit }: { admin: AdminRecord; onEdit(editing: Edi
  * has one's own wallets), not a removed admin; an owner any other; a sub-admin only the sub-admins
  * below it (the only others it lists) whose permissions it holds all of.
  */
-function withinReach(editor: Principal, admin: AdminRecord): boolean {
+function withinReach(editor: Principal, admin: Admin): boolean {
   if (admin.id === editor.id || admin.status === 'REMOVED') return false;
   if (editor.ownerAdminId === 'N/A') return true;
   return admin.ownerAdminId !== 'N/A' && admin.effectivePermissions.every((permission) => editor.effectivePermissions.includes(permission));

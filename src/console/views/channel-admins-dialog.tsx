@@ -55,10 +55,7 @@ export function ChannelAdminsDialog({ ctx, channel, onClose }: { ctx: ViewContex
                   danger
                   disabled={action.busy}
                   onClick={() =>
-                    change(
-                      () => ctx.client.unlinkChannelAdmin(channel.id, admin.id),
-                      `${admin.displayName} is unlinked from ${channel.name}.`,
-                    )
+                    change(() => ctx.client.unlinkAdmin(channel.id, admin.id), `${admin.displayName} is unlinked from ${channel.name}.`)
                   }
                 />
               )}
@@ -86,7 +83,7 @@ export function ChannelAdminsDialog({ ctx, channel, onClose }: { ctx: ViewContex
             onClick={() => {
               const admin = linkable.find((candidate) => candidate.id === chosen);
               void change(
-                () => ctx.client.linkChannelAdmin(channel.id, chosen),
+                () => ctx.client.linkAdmin(channel.id, chosen),
                 `${admin?.displayName ?? chosen} is linked to ${channel.name}.`,
               ).then((done) => done && setChosen(''));
             }}

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { AdminRecord } from '../../client/index.ts';
+import type { Admin, Permission } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
@@ -14,13 +14,14 @@ export function EditPermissionsDialog({
   onClose,
 }: {
   ctx: ViewContext;
-  admin: AdminRecord;
-  onSaved(updated: AdminRecord): void;
+  admin: Admin;
+  onSaved(updated: Admin): void;
   onClose(): void;
 }) {
   const [permissions, setPermissions] = useState<string[]>(admin.effectivePermissions);
   const action = useAction((error) => ctx.session.noticeError(error));
-  const save = () => action.run(async () => onSaved(await ctx.client.updateAdmin(admin.id, { permissions })));
+  // The service's own names: the admin's effective permissions, or ones the matrix offers.
+  const save = () => action.run(async () => onSaved(await ctx.client.updateAdmin(admin.id, { permissions: permissions as Permission[] })));
   return (
     <ConfirmDialog
       title={`Permissions of ${admin.displayName}`}

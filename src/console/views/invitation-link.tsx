@@ -1,9 +1,9 @@
 import { useState } from 'preact/hooks';
-import type { Invitation } from '../../client/index.ts';
+import type { IssuedInvitation } from '../../client/index.ts';
 import { Time } from '../ui/time.tsx';
 
 /** The new invitation's link, shown this once (the service keeps only its hash), to copy and send. */
-export function InvitationLink({ invitation, onDismiss }: { invitation: Invitation; onDismiss(): void }) {
+export function InvitationLink({ invitation, onDismiss }: { invitation: IssuedInvitation; onDismiss(): void }) {
   const [copied, setCopied] = useState<'yes' | 'failed'>();
   const copy = () =>
     navigator.clipboard.writeText(invitation.url).then(
@@ -12,7 +12,7 @@ export function InvitationLink({ invitation, onDismiss }: { invitation: Invitati
     );
   return (
     <div class="notice invitation-link" role="status">
-      <strong>Invitation created: send this link to the invitee.</strong>
+      <strong>IssuedInvitation created: send this link to the invitee.</strong>
       <p>
         It is shown only now and works once, until <Time value={invitation.expiresAt} />. Send it by a channel you trust: whoever opens it
         first with a wallet becomes the admin.
@@ -21,7 +21,7 @@ export function InvitationLink({ invitation, onDismiss }: { invitation: Invitati
         <input
           readOnly
           value={invitation.url}
-          aria-label="Invitation link"
+          aria-label="IssuedInvitation link"
           onFocus={(event) => (event.target as HTMLInputElement).select()}
         />
         <button type="button" class="button button-primary" onClick={copy}>

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { InvitationInfo } from '../../client/index.ts';
+import type { Invitation } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
@@ -15,11 +15,11 @@ import type { ViewContext } from './context.ts';
  */
 export function InvitationsCard({ ctx, round }: { ctx: ViewContext; round: number }) {
   const invitations = usePagedLoad((cursor) => ctx.client.listInvitations({ limit: 20, cursor }), `invitations-${round}`);
-  const [revoking, setRevoking] = useState<InvitationInfo>();
+  const [revoking, setRevoking] = useState<Invitation>();
   const action = useAction((error) => ctx.session.noticeError(error));
-  const nameOf = (invitation: InvitationInfo) => invitation.displayName ?? `the invitation of ${invitation.createdAt.slice(0, 10)}`;
+  const nameOf = (invitation: Invitation) => invitation.displayName ?? `the invitation of ${invitation.createdAt.slice(0, 10)}`;
 
-  const revoke = (invitation: InvitationInfo) =>
+  const revoke = (invitation: Invitation) =>
     action.run(async () => {
       await ctx.client.revokeInvitation(invitation.id);
       setRevoking(undefined);

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Invitation } from '../../client/index.ts';
+import type { IssuedInvitation, Permission } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
@@ -18,7 +18,15 @@ const EXPIRIES = [
 const CHANNELS_LISTED = 1000;
 
 /** An invitation to the tenant: what it grants (no more than the editor holds), for how long, and optionally to whom. */
-export function InviteDialog({ ctx, onCreated, onClose }: { ctx: ViewContext; onCreated(invitation: Invitation): void; onClose(): void }) {
+export function InviteDialog({
+  ctx,
+  onCreated,
+  onClose,
+}: {
+  ctx: ViewContext;
+  onCreated(invitation: IssuedInvitation): void;
+  onClose(): void;
+}) {
   const held = ctx.signedIn.me.principal.effectivePermissions;
   const channels = useLoad(() => ctx.client.listChannels({ limit: CHANNELS_LISTED }), 'invite-channels');
   const [displayName, setDisplayName] = useState('');
@@ -31,7 +39,8 @@ export function InviteDialog({ ctx, onCreated, onClose }: { ctx: ViewContext; on
   const create = () =>
     action.run(async () => {
       const invitation = await ctx.client.createInvitation({
-        permissions,
+        // The service's own names: the matrix offers only those.
+        permissions: permissions as Permission[],
         channels: granted,
         expiresIn,
         ...(wallet.trim() ? { wallet: wallet.trim() } : {}),

@@ -8,7 +8,7 @@ import type { ViewContext } from './context.ts';
 /** The wallets the signed-in admin can sign in with, and adding one (every admin may, to themselves). */
 export function MyWalletsCard({ ctx }: { ctx: ViewContext }) {
   const id = ctx.signedIn.me.principal.id;
-  const wallets = useLoad(() => ctx.client.listAdminWallets(id), id);
+  const wallets = useLoad(() => ctx.client.listWallets(id), id);
   const [adding, setAdding] = useState(false);
   return (
     <section class="card" aria-labelledby="wallets-title">

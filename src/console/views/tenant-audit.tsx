@@ -54,7 +54,7 @@ function useAdminNames(ctx: ViewContext): Map<string, string> {
 export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: TenantAuditFilters }) {
   const events = usePagedLoad(
     // Values from the URL go to the service as they are: one it does not know comes back as a 400 that says so.
-    (cursor) => ctx.client.listTenantAudit({ limit: 50, cursor, ...(filters as TenantAuditQuery) }),
+    (cursor) => ctx.client.tenantAudit({ limit: 50, cursor, ...(filters as TenantAuditQuery) }),
     JSON.stringify(filters),
   );
   // The view is mounted anew for other filters (see app.tsx): the form starts from them.
