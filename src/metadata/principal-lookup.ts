@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { PrincipalLookup } from '../model/admins.ts';
-import { toAdmin } from './admin-records.ts';
+import { adminRowByWallet, toAdmin } from './admin-records.ts';
 import { normalizeWallet } from './input-validation.ts';
 import type { Database } from './schema.ts';
 
@@ -12,13 +12,7 @@ import type { Database } from './schema.ts';
 export function principalLookup(db: Kysely<Database>): PrincipalLookup {
   return {
     async loadPrincipalByWallet(wallet) {
-      // Every wallet of an admin signs in as it (admin_wallets, migration 016); a removed admin has none.
-      const row = await db
-        .selectFrom('admin_wallets')
-        .innerJoin('admins', 'admins.id', 'admin_wallets.admin_id')
-        .selectAll('admins')
-        .where('admin_wallets.wallet', '=', normalizeWallet(wallet))
-        .executeTakeFirst();
+      const row = await adminRowByWallet(db, normalizeWallet(wallet));
       if (!row) return undefined;
       const lists = await db
         .selectFrom('admin_permissions')
