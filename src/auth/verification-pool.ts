@@ -36,6 +36,9 @@ interface Waiting {
  * several workers, batches take turns. When too many are queued, or the pool is closed, `inline`
  * checks on the event loop, as a service without workers does.
  */
+/** The longest close() waits for the checks workers hold before it terminates them. */
+const CLOSE_WAIT_MS = 2000;
+
 export class VerificationPool implements MessageChecker {
   private readonly workers: Worker[] = [];
   private readonly waiting = new Map<number, Waiting>();
@@ -44,6 +47,7 @@ export class VerificationPool implements MessageChecker {
   private nextId = 0;
   private nextWorker = 0;
   private closed = false;
+  private onDrained: (() => void) | undefined;
 
   constructor(
     private readonly size: number,
@@ -64,6 +68,9 @@ export class VerificationPool implements MessageChecker {
 
   async close(): Promise<void> {
     this.closed = true;
+    // A thread terminated in the middle of a native call (keccak, secp256k1) can abort the whole
+    // process (an N-API fatal error): the checks the workers hold are answered first, for a while.
+    await this.drained(CLOSE_WAIT_MS);
     const workers = this.workers.splice(0);
     await Promise.all(workers.map((worker) => worker.terminate()));
     for (const waiting of this.waiting.values()) waiting.reject(new AppError('SERVICE_UNAVAILABLE', 'The service is shutting down'));
@@ -90,6 +97,20 @@ export class VerificationPool implements MessageChecker {
     this.waiting.delete(id);
     this.owner.delete(id);
     waiting?.resolve(check);
+    if (this.owner.size === 0) this.onDrained?.();
+  }
+
+  /** Resolves once no worker holds a check, or after `ms`. */
+  private drained(ms: number): Promise<void> {
+    if (this.owner.size === 0 && this.batch.length === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+      this.onDrained = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   private startWorker(): Worker {

@@ -54,6 +54,10 @@ describe('VerificationPool: new credentials checked on worker threads', () => {
     const workers = (pool as unknown as { workers: Worker[] }).workers;
     const [first] = workers;
     // Two batches (two turns): with two workers, one goes to the worker that is killed.
+    // The worker dies holding a batch it never answers. The batch does not reach it: a thread
+    // terminated in the middle of a native call (keccak, secp256k1) can abort the whole process (an
+    // N-API fatal error, seen once in CI), which no pool can prevent; the pool's part is the same.
+    first!.postMessage = () => undefined;
     const pending = [pool.check(input!)];
     await new Promise((resolve) => setImmediate(resolve));
     pending.push(pool.check(input!));
