@@ -1,5 +1,4 @@
-import type { IfMatch } from './client.ts';
-import { conditionHeader, json, jsonCall, readToEnd, type SignedSender } from './requests.ts';
+import { conditionHeader, type IfMatch, json, jsonCall, readToEnd, type SignedSender } from './requests.ts';
 import type { WalletSigner } from './signers.ts';
 import type {
   Admin,

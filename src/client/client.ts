@@ -1,6 +1,6 @@
 import { administrationCalls } from './administration.ts';
 import { errorOf, HttpError, ProblemError } from './errors.ts';
-import { type Call, conditionHeader, json, readToEnd } from './requests.ts';
+import { type Call, conditionHeader, type IfMatch, json, readToEnd } from './requests.ts';
 import { type SignedHeaders, SignInSession } from './sign-in.ts';
 import type { WalletSigner } from './signers.ts';
 import type {
@@ -52,15 +52,9 @@ export interface UploadResult {
   etag: string;
 }
 
-/**
- * A write's conditions on the live file: entity tags as the service sends them (`"<sha256>"`, the
- * ETag of a download or an upload), or `*`. Unmet: a ProblemError 412 PRECONDITION_FAILED, and
- * nothing changed.
- */
-export interface IfMatch {
-  /** Write only if the live file exists and has one of these ETags (`*`: exists at all). */
-  ifMatch?: string | readonly string[];
-}
+/** The conditions of a write (see IfMatch in requests.ts), and of an upload. */
+export type { IfMatch };
+
 export interface UploadConditions extends IfMatch {
   /** `*`: create only (no live file may exist); tags: write only if the live file has none of them. */
   ifNoneMatch?: string | readonly string[];

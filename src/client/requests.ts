@@ -42,3 +42,13 @@ export async function json<T>(response: Response): Promise<T> {
     throw new HttpError(response.status, `${response.status}: the answer is not JSON`, text.slice(0, 1000));
   }
 }
+
+/**
+ * A write's conditions on the live file: entity tags as the service sends them (`"<sha256>"`, the
+ * ETag of a download or an upload), or `*`. Unmet: a ProblemError 412 PRECONDITION_FAILED, and
+ * nothing changed.
+ */
+export interface IfMatch {
+  /** Write only if the live file exists and has one of these ETags (`*`: exists at all). */
+  ifMatch?: string | readonly string[];
+}
