@@ -1,10 +1,10 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { AuditEvent, AuditFilter, AuditLog, NewAuditEvent } from '../../model/audit.ts';
 import { newAuditId } from '../../model/ids.ts';
 import type { Page, PageRequest } from '../../model/paging.ts';
 import type { LegacySpellings } from '../legacy-spellings.ts';
 import { decodeCursor, pageFrom } from '../page-cursor.ts';
-import type { Database } from '../schema.ts';
+import type { AuditEventsTable, Database } from '../schema.ts';
 import { auditRow, toAuditEvent } from './file-catalog-rows.ts';
 
 type Db = Kysely<Database>;
@@ -20,6 +20,19 @@ function olderThan(cursor: string | undefined) {
   if (cursor === undefined) return sql<boolean>`true`;
   const [createdAt, id] = decodeCursor(cursor, ['number', 'string']);
   return sql<boolean>`(created_at, id) < (${createdAt}, ${id})`;
+}
+
+type AuditQuery = SelectQueryBuilder<Database, 'audit_events', Selectable<AuditEventsTable>>;
+
+/** One page of the events `query` selects, newest first, from the cursor on: every listing's last step. */
+async function newestFirst(query: AuditQuery, page: PageRequest): Promise<Page<AuditEvent>> {
+  const rows = await query
+    .where(olderThan(page.cursor))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
+    .execute();
+  return pageFrom(rows.map(toAuditEvent), page.limit, (e) => [e.createdAt, e.id]);
 }
 
 /** A channel's audit log, newest first, filtered by any of its indexed columns. */
@@ -40,13 +53,7 @@ export function auditLog(db: Db, spellings: LegacySpellings): AuditLog {
       if (filter.filename !== undefined) query = query.where('filename', 'in', await spellings.of(channelId, 'file', filter.filename));
       if (filter.result !== undefined) query = query.where('result', '=', filter.result);
       if (filter.operationId !== undefined) query = query.where('operation_id', '=', filter.operationId);
-      const rows = await query
-        .where(olderThan(page.cursor))
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.limit + 1)
-        .execute();
-      return pageFrom(rows.map(toAuditEvent), page.limit, (e) => [e.createdAt, e.id]);
+      return newestFirst(query, page);
     },
     async listTenantAudit(tenantId, page, filter = {}) {
       // Indexed by (tenant_id, created_at, id) and (tenant_id, target_admin_id, …) (migration 016);
@@ -66,13 +73,7 @@ export function auditLog(db: Db, spellings: LegacySpellings): AuditLog {
         const admins = visible.adminIds.length > 0 ? [...visible.adminIds] : [NO_CHANNEL_MATCH];
         query = query.where((eb) => eb.or([eb('channel_id', 'in', channels), eb('target_admin_id', 'in', admins)]));
       }
-      const rows = await query
-        .where(olderThan(page.cursor))
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.limit + 1)
-        .execute();
-      return pageFrom(rows.map(toAuditEvent), page.limit, (e) => [e.createdAt, e.id]);
+      return newestFirst(query, page);
     },
   };
   return auditLog;
