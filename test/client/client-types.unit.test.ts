@@ -19,7 +19,7 @@ import type {
 } from '../../src/http/schemas/administration.ts';
 import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../../src/http/schemas/auth.ts';
 import type { ChannelSchema, FolderSchema } from '../../src/http/schemas/channels.ts';
-import type { AuditEventSchema, AuditQuery, BackupSchema, FileSchema, PageQuery, VersionSchema } from '../../src/http/schemas/files.ts';
+import type { AuditEventSchema, AuditQuery, BackupLockBody, BackupSchema, FileSchema, PageQuery, VersionSchema } from '../../src/http/schemas/files.ts';
 import type { ChangesQuery, DeletedFileSchema, FileChangeSchema } from '../../src/http/schemas/history.ts';
 import type { ScopeRestoreResultSchema } from '../../src/http/schemas/scope-restore.ts';
 
@@ -40,6 +40,7 @@ export const sameAsTheSchemas: [
   Equal<Client.FileInfo, Static<typeof FileSchema>>,
   Equal<Client.FileVersion, Static<typeof VersionSchema>>,
   Equal<Client.Backup, Static<typeof BackupSchema>>,
+  Equal<Client.BackupLockChange, Static<typeof BackupLockBody>>,
   Equal<Client.AuditEvent, Static<typeof AuditEventSchema>>,
   Equal<Client.ChannelInfo, Static<typeof ChannelSchema>>,
   Equal<Client.FolderInfo, Static<typeof FolderSchema>>,
@@ -65,6 +66,7 @@ export const sameAsTheSchemas: [
   Equal<Client.TenantAuditEvent, Static<typeof TenantAuditEventSchema>>,
   Equal<Client.TenantAuditQuery, Static<typeof TenantAuditQuery>>,
 ] = [
+  true,
   true,
   true,
   true,

@@ -1,5 +1,6 @@
 import { AdminNames } from '../../../files/admin-names.ts';
 import type { AuditTrail } from '../../../files/audit-trail.ts';
+import type { BackupLocks } from '../../../files/backup-locks.ts';
 import type { BackupService } from '../../../files/backup-service.ts';
 import { ChannelAccess } from '../../../files/channel-access.ts';
 import type { ChannelChanges } from '../../../files/channel-changes.ts';
@@ -18,6 +19,7 @@ export interface FilesRouteDeps {
   access: ChannelAccess;
   files: FileService;
   backups: BackupService;
+  backupLocks: BackupLocks;
   restores: RestoreService;
   deleted: DeletedFiles;
   changes: ChannelChanges;
@@ -32,11 +34,12 @@ export interface FilesRouteDeps {
 
 /** The routes' services: the file services, the gate to channels over the store's channel directory, and admins' names. */
 export function filesRouteDeps(services: FileServices, directory: ChannelLookup & LinkedChannelListing & AdminNameLookup): FilesRouteDeps {
-  const { files, backups, restores, scopeRestores, deleted, changes, linkSigner, fileUrls, audit } = services;
+  const { files, backups, backupLocks, restores, scopeRestores, deleted, changes, linkSigner, fileUrls, audit } = services;
   return {
     access: new ChannelAccess(directory, audit),
     files,
     backups,
+    backupLocks,
     restores,
     scopeRestores,
     deleted,
