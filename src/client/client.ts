@@ -357,9 +357,7 @@ export function createClient(options: ClientOptions) {
       change: Omit<BackupLockChange, 'until'> & { until?: Date | string },
     ): Promise<Backup> =>
       json(
-        await signed(
-          jsonCall('PUT', `${backupPath(channelRef, backupTimestamp)}/lock`, { ...change, until: instantText(change.until) }),
-        ),
+        await signed(jsonCall('PUT', `${backupPath(channelRef, backupTimestamp)}/lock`, { ...change, until: instantText(change.until) })),
       ),
 
     /** Lifts the backup's retention lock (a governance lock before its date: an owner only; a compliance lock: nobody). */

@@ -44,9 +44,13 @@ export function nextLock(
     const weakens = retention === null || retention.until < until;
     if (active.mode === 'compliance') {
       if (retention === null) {
-        throw new AppError('BACKUP_LOCKED', `This backup is under a compliance lock until ${formatRfc3339(until)}: nobody lifts it before then`, {
-          lockUntil: formatRfc3339(until),
-        });
+        throw new AppError(
+          'BACKUP_LOCKED',
+          `This backup is under a compliance lock until ${formatRfc3339(until)}: nobody lifts it before then`,
+          {
+            lockUntil: formatRfc3339(until),
+          },
+        );
       }
       if (weakens || retention.mode !== 'compliance') {
         throw new AppError(
@@ -56,9 +60,13 @@ export function nextLock(
         );
       }
     } else if (weakens && !mayLift) {
-      throw new AppError('OWNER_REQUIRED', `Only an owner shortens or lifts a governance lock; this one holds until ${formatRfc3339(until)}`, {
-        lockUntil: formatRfc3339(until),
-      });
+      throw new AppError(
+        'OWNER_REQUIRED',
+        `Only an owner shortens or lifts a governance lock; this one holds until ${formatRfc3339(until)}`,
+        {
+          lockUntil: formatRfc3339(until),
+        },
+      );
     }
   }
   if (legalHold === false && current?.legalHold === true && !mayLift) {

@@ -76,9 +76,13 @@ export class BackupLocks {
           return { value: after, details: { change: { before: lockRecord(backup), after: lockRecord(after) } } };
         }
       }
-      throw new AppError('SERVICE_UNAVAILABLE', 'The lock of this backup kept changing while this change was made; nothing was changed, try again', {
-        outcome: 'unchanged',
-      });
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'The lock of this backup kept changing while this change was made; nothing was changed, try again',
+        {
+          outcome: 'unchanged',
+        },
+      );
     });
   }
 }

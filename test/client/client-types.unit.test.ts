@@ -19,7 +19,15 @@ import type {
 } from '../../src/http/schemas/administration.ts';
 import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../../src/http/schemas/auth.ts';
 import type { ChannelSchema, FolderSchema } from '../../src/http/schemas/channels.ts';
-import type { AuditEventSchema, AuditQuery, BackupLockBody, BackupSchema, FileSchema, PageQuery, VersionSchema } from '../../src/http/schemas/files.ts';
+import type {
+  AuditEventSchema,
+  AuditQuery,
+  BackupLockBody,
+  BackupSchema,
+  FileSchema,
+  PageQuery,
+  VersionSchema,
+} from '../../src/http/schemas/files.ts';
 import type { ChangesQuery, DeletedFileSchema, FileChangeSchema } from '../../src/http/schemas/history.ts';
 import type { ScopeRestoreResultSchema } from '../../src/http/schemas/scope-restore.ts';
 

@@ -78,7 +78,8 @@ export const adminName = (of: string) =>
 
 export const BackupLockSchema = Type.Object({
   mode: Type.Union([Type.Enum([...LOCK_MODES]), Type.Null()], {
-    description: 'governance: an owner may shorten or lift it; compliance: nobody may before until, only extend it; null: no retention lock',
+    description:
+      'governance: an owner may shorten or lift it; compliance: nobody may before until, only extend it; null: no retention lock',
   }),
   until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
     description: 'When the retention lock ends; null exactly when mode is. Past it the lock holds no more',
@@ -103,7 +104,9 @@ export const BackupSchema = Type.Object({
       'service recorded this',
   }),
   createdAt: Type.String({ format: 'date-time' }),
-  lock: Type.Union([BackupLockSchema, Type.Null()], { description: 'Its lock and legal hold (docs/backup-locks.md); null when it has neither' }),
+  lock: Type.Union([BackupLockSchema, Type.Null()], {
+    description: 'Its lock and legal hold (docs/backup-locks.md); null when it has neither',
+  }),
 });
 
 export const BackupParams = Type.Object({ channelRef, backupTimestamp });

@@ -85,7 +85,9 @@ export const toBackupRecord = (row: Selectable<BackupsTable>): BackupRecord => (
 });
 
 /** The lock columns as a BackupLock; null when neither a retention lock nor a legal hold is stored. */
-export function toBackupLock(row: Pick<BackupsTable, 'lock_mode' | 'lock_until' | 'legal_hold' | 'locked_by' | 'locked_at'>): BackupLock | null {
+export function toBackupLock(
+  row: Pick<BackupsTable, 'lock_mode' | 'lock_until' | 'legal_hold' | 'locked_by' | 'locked_at'>,
+): BackupLock | null {
   const legalHold = Number(row.legal_hold) === 1;
   if (row.lock_mode === null && !legalHold) return null;
   return {

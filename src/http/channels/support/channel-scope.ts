@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../../../errors/app-error.ts';
 import { isOwnerPrincipal } from '../../../auth/principal.ts';
+import { AppError } from '../../../errors/app-error.ts';
 import type { Actor } from '../../../files/audit-trail.ts';
 import type { LockActor } from '../../../files/backup-locks.ts';
 import type { ChannelAccess, ChannelTarget } from '../../../files/channel-access.ts';
