@@ -52,7 +52,7 @@ export function backupJson(b: BackupRecord) {
             until: b.lock.until === null ? null : formatRfc3339(b.lock.until),
             legalHold: b.lock.legalHold,
             lockedBy: b.lock.lockedBy,
-            lockedAt: b.lock.lockedAt === null ? null : formatRfc3339(b.lock.lockedAt),
+            lockedAt: formatRfc3339(b.lock.lockedAt),
           },
   };
 }

@@ -88,8 +88,8 @@ export interface BackupLock {
   legalHold: boolean;
   /** The admin who last changed the lock; null for the operator's CLI. */
   lockedBy: string | null;
-  /** RFC 3339. */
-  lockedAt: string | null;
+  /** When the lock was last changed, RFC 3339. */
+  lockedAt: string;
 }
 
 /**

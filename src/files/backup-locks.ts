@@ -99,6 +99,6 @@ function lockJson(lock: BackupLock | null): Record<string, unknown> | null {
     until: lock.until === null ? null : formatRfc3339(lock.until),
     legalHold: lock.legalHold,
     lockedBy: lock.lockedBy,
-    lockedAt: lock.lockedAt === null ? null : formatRfc3339(lock.lockedAt),
+    lockedAt: formatRfc3339(lock.lockedAt),
   };
 }

@@ -29,7 +29,8 @@ export interface BackupLock {
   legalHold: boolean;
   /** The admin who last changed the lock; null for the operator's CLI. */
   lockedBy: string | null;
-  lockedAt: number | null;
+  /** When it was last changed. */
+  lockedAt: number;
 }
 
 /** Whether `lock` protects its backup at `now`: a legal hold, or a retention lock not yet past its date. */

@@ -86,7 +86,7 @@ export const BackupLockSchema = Type.Object({
   }),
   legalHold: Type.Boolean({ description: 'Held until an owner releases it, whatever the date' }),
   lockedBy: Type.Union([Type.String(), Type.Null()], { description: "The admin who last changed the lock; null for the operator's CLI" }),
-  lockedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lockedAt: Type.String({ format: 'date-time', description: 'When the lock was last changed' }),
 });
 
 export const BackupSchema = Type.Object({

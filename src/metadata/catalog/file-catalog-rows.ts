@@ -95,7 +95,8 @@ export function toBackupLock(
     until: row.lock_until === null ? null : Number(row.lock_until),
     legalHold,
     lockedBy: row.locked_by,
-    lockedAt: row.locked_at === null ? null : Number(row.locked_at),
+    // Every change of a lock records when; 0 (1970) would only show a row edited by hand.
+    lockedAt: Number(row.locked_at ?? 0),
   };
 }
 

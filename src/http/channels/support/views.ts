@@ -55,7 +55,7 @@ const lockView = (l: BackupLock) => ({
   until: l.until === null ? null : iso(l.until),
   legalHold: l.legalHold,
   lockedBy: l.lockedBy,
-  lockedAt: l.lockedAt === null ? null : iso(l.lockedAt),
+  lockedAt: iso(l.lockedAt),
 });
 
 export const auditView = (e: AuditEvent, names: AdminNameMap) => ({
