@@ -19,6 +19,7 @@ import authTestRoute from './auth/test.ts';
 import walletAuth from './auth/wallet-auth.ts';
 import channelAdminRoutes from './channels/admins.ts';
 import auditRoute from './channels/audit.ts';
+import backupLockRoutes from './channels/backups/lock.ts';
 import backupsRoutes from './channels/backups.ts';
 import changesRoute from './channels/changes.ts';
 import deletedFilesRoute from './channels/folders/deleted.ts';
@@ -173,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(channelRestoreRoute, deps.files);
     await scope.register(foldersRoute, deps.files);
     await scope.register(backupsRoutes, deps.files);
+    await scope.register(backupLockRoutes, deps.files);
     await scope.register(auditRoute, deps.files);
     await scope.register(deletedFilesRoute, deps.files);
     await scope.register(changesRoute, deps.files);

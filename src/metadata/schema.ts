@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AdminStatus } from '../model/admins.ts';
 import type { AuditAction, AuditResult } from '../model/audit.ts';
-import type { BackupOrigin } from '../model/backups.ts';
+import type { BackupOrigin, LockMode } from '../model/backups.ts';
 import type { VersionKind } from '../model/versions.ts';
 
 /** Row shapes as stored; times are epoch milliseconds (bigint in PostgreSQL, integer in SQLite). */
@@ -213,6 +213,12 @@ export interface BackupsTable {
   created_at: number;
   /** The instant of the channel's history it names; null for backups from before migration 005. */
   seq: number | null;
+  /** Migration 017: the retention lock (mode and end, both set or both null), the legal hold (0/1), who last changed them and when. */
+  lock_mode: LockMode | null;
+  lock_until: number | null;
+  legal_hold: number;
+  locked_by: string | null;
+  locked_at: number | null;
 }
 
 export interface FileVersionsTable {

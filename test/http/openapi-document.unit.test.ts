@@ -191,6 +191,9 @@ for (const engine of ['sqlite'] as const) {
         ['GET /api/channels/{channelRef}/folders', 'listFolders'],
         ['POST /api/channels/{channelRef}/backups', 'createBackup'],
         ['GET /api/channels/{channelRef}/backups', 'listBackups'],
+        ['DELETE /api/channels/{channelRef}/backups/{backupTimestamp}', 'deleteBackup'],
+        ['PUT /api/channels/{channelRef}/backups/{backupTimestamp}/lock', 'lockBackup'],
+        ['DELETE /api/channels/{channelRef}/backups/{backupTimestamp}/lock', 'unlockBackup'],
         ['GET /api/channels/{channelRef}/audit', 'listAuditEvents'],
         ['GET /api/channels/{channelRef}/folders/{folderName}/deleted', 'listDeletedFiles'],
         ['GET /api/channels/{channelRef}/changes', 'listChanges'],
@@ -374,6 +377,15 @@ for (const engine of ['sqlite'] as const) {
       await call('GET', `${channel}/folders/docs/files`);
       await call('GET', `${file}/versions`);
       await call('GET', `${channel}/backups`);
+      const backupPath = `${channel}/backups/${backup.json().timestamp}`;
+      const lockBody = JSON.stringify({ mode: 'governance', until: new Date(Date.now() + 86_400_000).toISOString() });
+      assert.equal(
+        (await call('PUT', `${backupPath}/lock`, { headers: { 'Content-Type': 'application/json' }, body: lockBody })).status,
+        200,
+      );
+      assert.equal((await call('PUT', `${backupPath}/lock`, { headers: { 'Content-Type': 'application/json' }, body: '{}' })).status, 400);
+      assert.equal((await call('DELETE', backupPath)).status, 409);
+      assert.equal((await call('DELETE', `${backupPath}/lock`)).status, 200);
       await call('GET', `${channel}/audit?action=upload`);
       assert.equal((await call('GET', `${channel}/audit?action=sing`)).status, 400);
       await call('GET', `${channel}/changes?from=${backup.json().timestamp}`);
@@ -418,6 +430,8 @@ for (const engine of ['sqlite'] as const) {
       await call('GET', `${channel}/audit?operationId=op_none`);
       assert.equal((await call('POST', `${channel}/restore?dry_run=true`)).status, 400);
 
+      assert.equal((await call('DELETE', backupPath)).status, 204);
+      assert.equal((await call('DELETE', backupPath)).status, 404);
       assert.equal((await call('DELETE', file)).status, 204);
       assert.equal((await call('DELETE', file)).status, 404);
       await call('GET', `${channel}/folders/docs/deleted`);
