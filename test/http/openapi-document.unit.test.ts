@@ -496,6 +496,26 @@ for (const engine of ['sqlite'] as const) {
       await call('GET', '/api/audit?action=admin.create');
       assert.equal((await call('DELETE', `/api/admins/${helperId}`)).status, 204);
 
+      // Approvals (docs/approvals.md): a policy holds admin removals; one proposal runs, another is withdrawn.
+      await call('GET', '/api/policies');
+      await call('GET', `${channel}/policy`);
+      assert.equal((await call('PUT', `${channel}/policy`, { headers: json, body: '{"rules":[]}' })).status, 200);
+      const rules = [{ operation: 'admin.remove', approvals: 1, permission: 'admins:manage' }];
+      assert.equal((await call('PUT', '/api/policies', { headers: json, body: JSON.stringify({ rules }) })).status, 200);
+      const removable = async () =>
+        (await post('/api/admins', { displayName: 'Held', wallet: newWallet().address, permissions: [] })).json().id;
+      const held = await call('DELETE', `/api/admins/${await removable()}`);
+      assert.equal(held.status, 202);
+      await call('GET', '/api/proposals?status=pending');
+      await call('GET', `/api/proposals/${held.json().id}`);
+      const { EIP712Domain: _, ...types } = held.json().typedData.types;
+      const signature = await fixture.ownerWallet.account.signTypedData({ ...held.json().typedData, types });
+      const approved = await post(`/api/proposals/${held.json().id}/approvals`, { wallet: fixture.ownerWallet.address, signature });
+      assert.equal(approved.json().status, 'executed');
+      const withdrawn = await call('DELETE', `/api/admins/${await removable()}`);
+      assert.equal((await call('DELETE', `/api/proposals/${withdrawn.json().id}`)).json().status, 'withdrawn');
+      assert.equal((await call('PUT', '/api/policies', { headers: json, body: '{"rules":[]}' })).status, 202);
+
       // Every operation that needs a wallet refuses a request without one (401), and every
       // operation on a channel answers 404 for a channel the admin is not linked to.
       const member = await createMemberAdmin(svc.service.store, fixture, { channels: [fixture.channel] });
