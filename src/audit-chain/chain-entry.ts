@@ -1,6 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import type { AuditEvent } from '../model/audit.ts';
+import type { AuditEvent, ChainedAuditEvent } from '../model/audit.ts';
 import { canonicalJson } from './canonical-json.ts';
 
 /**
@@ -92,4 +92,9 @@ export function chainEntry(event: AuditEvent, seq: number, prevHash: string): Au
 /** One line of an export: the entry's canonical JSON (so the line is itself what a reader may hash, less `hash`). */
 export function exportLine(entry: AuditChainEntry): string {
   return `${canonicalJson(entry)}\n`;
+}
+
+/** A stored event with its stored chain columns, as an export shows it: the hashes as stored, never recomputed (recomputing is the verifier's job). */
+export function storedEntry(chained: ChainedAuditEvent): AuditChainEntry {
+  return { ...unhashedEntry(chained.event, chained.seq, chained.prevHash), hash: chained.hash };
 }

@@ -13,6 +13,8 @@ import walletChallengeRoute from './admins/wallets/challenge.ts';
 import walletRoutes from './admins/wallets.ts';
 import adminRoutes from './admins.ts';
 import tenantAuditRoute from './audit.ts';
+import auditExportRoute from './audit/export.ts';
+import auditHeadRoute from './audit/head.ts';
 import logoutRoute from './auth/logout.ts';
 import nonceRoute from './auth/nonce.ts';
 import authTestRoute from './auth/test.ts';
@@ -149,6 +151,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(acceptInvitationRoute, deps.administration);
   await app.register(channelAdminRoutes, deps.administration);
   await app.register(tenantAuditRoute, deps.administration);
+  await app.register(auditExportRoute, deps.administration);
+  await app.register(auditHeadRoute, deps.administration);
   // Every route on a channel, in one scope: each enters its channel (signed link or sign-in, body,
   // channel, permission, named file) through the preHandler it declares with app.enterChannel
   // (channels/support/channel-scope.ts), which refuses at start-up a route here without one.

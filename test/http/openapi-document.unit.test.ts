@@ -214,6 +214,8 @@ for (const engine of ['sqlite'] as const) {
         ['PUT /api/channels/{channelRef}/admins/{adminId}', 'linkChannelAdmin'],
         ['DELETE /api/channels/{channelRef}/admins/{adminId}', 'unlinkChannelAdmin'],
         ['GET /api/audit', 'listTenantAudit'],
+        ['GET /api/audit/export', 'exportTenantAudit'],
+        ['GET /api/audit/head', 'getAuditHead'],
       ]);
       const actual = new Map(operationsOf(document).map(([key, operation]) => [key, operation.operationId]));
       assert.deepEqual(actual, expected);
