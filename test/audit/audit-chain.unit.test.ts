@@ -124,7 +124,7 @@ for (const engine of ENGINES) {
       assert.equal((await files.put('docs', 'a.txt', 'two')).status, 200);
       assert.equal((await files.put('docs', 'b.txt', 'three')).status, 201);
       assert.equal((await files.backup()).status, 201);
-      assert.equal((await files.delete('docs', 'b.txt')).status, 200);
+      assert.equal((await files.delete('docs', 'b.txt')).status, 204);
       assert.equal((await files.get('docs', '../x')).status, 400);
       const sub = await request(svc.baseUrl, '/api/admins', {
         method: 'POST',
@@ -232,14 +232,16 @@ for (const engine of ENGINES) {
         assert.equal((await verify(await writeLines('db-restored.jsonl', await exportLines()))).code, 0, 'put back, it verifies again');
 
         // Swap two rows' places in the chain (their seq and hashes): the order is the chain's, and it breaks.
-        const swap = async (a: typeof third, b: typeof third) => {
-          await db.updateTable('audit_events').set({ chain_seq: -1 }).where('id', '=', a.id).execute();
-          await db.updateTable('audit_events').set({ chain_seq: a.seq, prev_hash: a.prevHash, entry_hash: a.hash }).where('id', '=', b.id).execute();
-          await db.updateTable('audit_events').set({ chain_seq: b.seq, prev_hash: b.prevHash, entry_hash: b.hash }).where('id', '=', a.id).execute();
-        };
-        await swap(third, fourth);
+        const park = (row: typeof third) => db.updateTable('audit_events').set({ chain_seq: -1 }).where('id', '=', row.id).execute();
+        const place = (row: typeof third, at: typeof third) =>
+          db.updateTable('audit_events').set({ chain_seq: at.seq, prev_hash: at.prevHash, entry_hash: at.hash }).where('id', '=', row.id).execute();
+        await park(third);
+        await place(fourth, third);
+        await place(third, fourth);
         assertFailsAt(await verify(await writeLines('db-swap.jsonl', await exportLines())), 3, /edited/, fourth.id);
-        await swap(fourth, third);
+        await park(third);
+        await place(fourth, fourth);
+        await place(third, third);
 
         // Insert: a row at a new seq between others is no place the chain leaves room for.
         const row = await db.selectFrom('audit_events').selectAll().where('id', '=', third.id).executeTakeFirstOrThrow();
@@ -340,9 +342,10 @@ for (const engine of ENGINES) {
       }
 
       svc = await startTestService(engine, { storage });
-      const auth = { ...(await signIn(home.ownerWallet, domain)) };
+      const auth = { ...(await signIn(home.ownerWallet, svc.config.auth.domains[0]!)) };
       files = new FilesClient(svc.baseUrl, home.channel.id, auth);
-      assert.equal((await files.put('docs', 'after.txt', 'after')).status, 201);
+      const afterPut = await files.put('docs', 'after.txt', 'after');
+      assert.equal(afterPut.status, 201, afterPut.body);
       const answer = await request(svc.baseUrl, '/api/audit/export', { headers: auth });
       const entries = answer.body.split('\n').filter(Boolean).map((line) => JSON.parse(line));
       assert.equal(entries.length, 5, answer.body);
