@@ -47,9 +47,13 @@ export async function checkIntents(intents: unknown): Promise<IntentCheck> {
     }
     let signer: string;
     try {
-      signer = await recoverTypedDataAddress({ ...typedData, signature: approval.signature } as Parameters<typeof recoverTypedDataAddress>[0]);
+      signer = await recoverTypedDataAddress({ ...typedData, signature: approval.signature } as Parameters<
+        typeof recoverTypedDataAddress
+      >[0]);
     } catch (error) {
-      return fail(`approval ${i + 1} (${approval.adminId}): the signature cannot be recovered (${(error as Error).message.split('\n')[0]})`);
+      return fail(
+        `approval ${i + 1} (${approval.adminId}): the signature cannot be recovered (${(error as Error).message.split('\n')[0]})`,
+      );
     }
     if (!isAddressEqual(signer as `0x${string}`, approval.wallet)) {
       return fail(`approval ${i + 1} (${approval.adminId}): signed by ${signer}, not by its wallet ${approval.wallet}`);

@@ -69,10 +69,18 @@ export async function verifyExport(lines: AsyncIterable<string> | Iterable<strin
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return failed(lineNumber, null, 'the line is not an entry');
     const expectedSeq = summary.head.seq + 1;
     if (entry.seq !== expectedSeq) {
-      return failed(lineNumber, entry, `seq ${JSON.stringify(entry.seq)} where ${expectedSeq} was due: an entry is missing, inserted or out of order`);
+      return failed(
+        lineNumber,
+        entry,
+        `seq ${JSON.stringify(entry.seq)} where ${expectedSeq} was due: an entry is missing, inserted or out of order`,
+      );
     }
     if (entry.prevHash !== summary.head.hash) {
-      return failed(lineNumber, entry, `prevHash is not the hash of entry ${summary.head.seq}: an entry before it was removed, inserted or replaced`);
+      return failed(
+        lineNumber,
+        entry,
+        `prevHash is not the hash of entry ${summary.head.seq}: an entry before it was removed, inserted or replaced`,
+      );
     }
     if (typeof entry.hash !== 'string' || !HASH.test(entry.hash)) return failed(lineNumber, entry, 'hash is not 64 lowercase hex digits');
     let recomputed: string;
@@ -83,7 +91,8 @@ export async function verifyExport(lines: AsyncIterable<string> | Iterable<strin
     }
     if (recomputed !== entry.hash) return failed(lineNumber, entry, 'its content does not hash to its hash: the entry was edited');
     if (summary.tenantId === null) summary.tenantId = entry.tenantId;
-    else if (entry.tenantId !== summary.tenantId) return failed(lineNumber, entry, `it belongs to tenant ${entry.tenantId}, not ${summary.tenantId}`);
+    else if (entry.tenantId !== summary.tenantId)
+      return failed(lineNumber, entry, `it belongs to tenant ${entry.tenantId}, not ${summary.tenantId}`);
     if (entry.intents !== undefined) {
       const check = await checkIntents(entry.intents);
       summary.intents.entries++;

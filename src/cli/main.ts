@@ -72,7 +72,10 @@ function parseOptions(command: Command, rest: string[]): OptionValues {
   // The one command word that names a file (audit verify FILE) is its option's value, given either way once.
   if (command.positional !== undefined && positionals.length > 0) {
     if (positionals.length > 1 || values[command.positional] !== undefined) {
-      throw new UsageError(`Give one ${command.options[command.positional]?.placeholder ?? 'value'}, as --${command.positional} or after the command`, command);
+      throw new UsageError(
+        `Give one ${command.options[command.positional]?.placeholder ?? 'value'}, as --${command.positional} or after the command`,
+        command,
+      );
     }
     values[command.positional] = positionals[0];
   }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -8,7 +8,7 @@ import { createLogger } from '../../src/logging/logger.ts';
 import { openPostgresDatabase, openSqliteDatabase, SQLITE_FILE_NAME } from '../../src/metadata/database.ts';
 import { migrationNames, migrationProvider } from '../../src/metadata/migrations/index.ts';
 import type { Database } from '../../src/metadata/schema.ts';
-import type { AuditIntents, NewAuditEvent } from '../../src/model/audit.ts';
+import type { NewAuditEvent } from '../../src/model/audit.ts';
 import { assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { runCli } from '../helpers/cli.ts';
@@ -38,6 +38,7 @@ before(async () => {
     path.join(scratch, 'no-network.mjs'),
     [
       "import net from 'node:net'; import dns from 'node:dns';",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the template is the preload's own, written out as text
       "const refuse = (what) => { process.stderr.write(`NETWORK ATTEMPT: ${what}\\n`); throw new Error('no network here'); };",
       "net.Socket.prototype.connect = function () { refuse('socket'); };",
       "dns.lookup = () => refuse('dns'); dns.promises.lookup = async () => refuse('dns');",
@@ -129,7 +130,12 @@ for (const engine of ENGINES) {
       const sub = await request(svc.baseUrl, '/api/admins', {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/json' },
-        body: JSON.stringify({ displayName: 'Sub', wallet: newWallet().address, permissions: ['files:read', 'audit:read'], channels: ['main'] }),
+        body: JSON.stringify({
+          displayName: 'Sub',
+          wallet: newWallet().address,
+          permissions: ['files:read', 'audit:read'],
+          channels: ['main'],
+        }),
       });
       assert.equal(sub.status, 201, sub.body);
       // An event that carries intents, as a held operation's run will write it.
@@ -154,7 +160,10 @@ for (const engine of ENGINES) {
       assert.equal(entries.at(-1).intents.approvals.length, 2, 'the export carries the intents');
       const head = await request(svc.baseUrl, '/api/audit/head', { headers: auth });
       assert.equal(head.status, 200, head.body);
-      assert.deepEqual({ ...head.json(), at: undefined }, { tenantId: home.tenant.id, seq: entries.length, hash: entries.at(-1).hash, at: undefined });
+      assert.deepEqual(
+        { ...head.json(), at: undefined },
+        { tenantId: home.tenant.id, seq: entries.length, hash: entries.at(-1).hash, at: undefined },
+      );
       assert.match(head.json().at, /^\d{4}-\d\d-\d\dT/);
       // From a cursor: the entries after it.
       assert.deepEqual(await exportLines('?after=3'), exported.slice(3));
@@ -234,7 +243,11 @@ for (const engine of ENGINES) {
         // Swap two rows' places in the chain (their seq and hashes): the order is the chain's, and it breaks.
         const park = (row: typeof third) => db.updateTable('audit_events').set({ chain_seq: -1 }).where('id', '=', row.id).execute();
         const place = (row: typeof third, at: typeof third) =>
-          db.updateTable('audit_events').set({ chain_seq: at.seq, prev_hash: at.prevHash, entry_hash: at.hash }).where('id', '=', row.id).execute();
+          db
+            .updateTable('audit_events')
+            .set({ chain_seq: at.seq, prev_hash: at.prevHash, entry_hash: at.hash })
+            .where('id', '=', row.id)
+            .execute();
         await park(third);
         await place(fourth, third);
         await place(third, fourth);
@@ -245,19 +258,47 @@ for (const engine of ENGINES) {
 
         // Insert: a row at a new seq between others is no place the chain leaves room for.
         const row = await db.selectFrom('audit_events').selectAll().where('id', '=', third.id).executeTakeFirstOrThrow();
-        await db.updateTable('audit_events').set((eb) => ({ chain_seq: eb('chain_seq', '+', 1000) })).where('tenant_id', '=', home.tenant.id).where('chain_seq', '>=', 3).execute();
-        await db.insertInto('audit_events').values({ ...row, id: 'aud_inserted', chain_seq: 3 }).execute();
-        await db.updateTable('audit_events').set((eb) => ({ chain_seq: eb('chain_seq', '-', 999) })).where('tenant_id', '=', home.tenant.id).where('chain_seq', '>=', 1003).execute();
+        await db
+          .updateTable('audit_events')
+          .set((eb) => ({ chain_seq: eb('chain_seq', '+', 1000) }))
+          .where('tenant_id', '=', home.tenant.id)
+          .where('chain_seq', '>=', 3)
+          .execute();
+        await db
+          .insertInto('audit_events')
+          .values({ ...row, id: 'aud_inserted', chain_seq: 3 })
+          .execute();
+        await db
+          .updateTable('audit_events')
+          .set((eb) => ({ chain_seq: eb('chain_seq', '-', 999) }))
+          .where('tenant_id', '=', home.tenant.id)
+          .where('chain_seq', '>=', 1003)
+          .execute();
         assertFailsAt(await verify(await writeLines('db-insert.jsonl', await exportLines())), 3, /edited/, 'aud_inserted');
         await db.deleteFrom('audit_events').where('id', '=', 'aud_inserted').execute();
         // In two steps, so that no row passes through a seq another still holds (the index is unique).
-        await db.updateTable('audit_events').set((eb) => ({ chain_seq: eb('chain_seq', '+', 1000) })).where('tenant_id', '=', home.tenant.id).where('chain_seq', '>=', 4).execute();
-        await db.updateTable('audit_events').set((eb) => ({ chain_seq: eb('chain_seq', '-', 1001) })).where('tenant_id', '=', home.tenant.id).where('chain_seq', '>=', 1004).execute();
+        await db
+          .updateTable('audit_events')
+          .set((eb) => ({ chain_seq: eb('chain_seq', '+', 1000) }))
+          .where('tenant_id', '=', home.tenant.id)
+          .where('chain_seq', '>=', 4)
+          .execute();
+        await db
+          .updateTable('audit_events')
+          .set((eb) => ({ chain_seq: eb('chain_seq', '-', 1001) }))
+          .where('tenant_id', '=', home.tenant.id)
+          .where('chain_seq', '>=', 1004)
+          .execute();
         assert.equal((await verify(await writeLines('db-restored2.jsonl', await exportLines()))).code, 0, 'put back, it verifies again');
 
         // Delete: the gap in seq names the entry after it.
         await db.deleteFrom('audit_events').where('id', '=', third.id).execute();
-        assertFailsAt(await verify(await writeLines('db-delete.jsonl', await exportLines())), 4, /missing, inserted or out of order/, fourth.id);
+        assertFailsAt(
+          await verify(await writeLines('db-delete.jsonl', await exportLines())),
+          4,
+          /missing, inserted or out of order/,
+          fourth.id,
+        );
       } finally {
         await db.destroy();
       }
@@ -326,7 +367,7 @@ for (const engine of ENGINES) {
 
     test('the upgrade starts each tenant chain with a genesis entry, chains the older entries after it, and the export verifies', async () => {
       storage = await createStorage(engine);
-      let older = await startTestService(engine, { storage });
+      const older = await startTestService(engine, { storage });
       const home = await createTenantFixture(older.service.store, 'Older');
       const domain = older.config.auth.domains[0]!;
       let files = new FilesClient(older.baseUrl, home.channel.id, { ...(await signIn(home.ownerWallet, domain)) });
@@ -347,18 +388,24 @@ for (const engine of ENGINES) {
       const afterPut = await files.put('docs', 'after.txt', 'after');
       assert.equal(afterPut.status, 201, afterPut.body);
       const answer = await request(svc.baseUrl, '/api/audit/export', { headers: auth });
-      const entries = answer.body.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+      const entries = answer.body
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line));
       assert.equal(entries.length, 5, answer.body);
       const [genesis, ...rest] = entries;
       assert.equal(genesis.action, 'audit.chain-start');
       assert.equal(genesis.seq, 1);
-      assert.deepEqual({ ...genesis.change.after, lastPreChainAt: undefined }, {
-        preChainEntries: 3,
-        firstPreChainSeq: 2,
-        lastPreChainSeq: 4,
-        lastPreChainId: rest[2].id,
-        lastPreChainAt: undefined,
-      });
+      assert.deepEqual(
+        { ...genesis.change.after, lastPreChainAt: undefined },
+        {
+          preChainEntries: 3,
+          firstPreChainSeq: 2,
+          lastPreChainSeq: 4,
+          lastPreChainId: rest[2].id,
+          lastPreChainAt: undefined,
+        },
+      );
       assert.deepEqual(
         rest.map((e) => e.filename),
         ['x.txt', 'y.txt', 'z.txt', 'after.txt'],

@@ -58,7 +58,8 @@ describe('intents in the audit chain', () => {
   test('a signature flipped by one bit fails', async () => {
     const intents = await signedIntents(2, 2);
     const signature = intents.approvals[0]!.signature;
-    intents.approvals[0]!.signature = `${signature.slice(0, 10)}${signature[10] === '0' ? '1' : '0'}${signature.slice(11)}` as `0x${string}`;
+    intents.approvals[0]!.signature =
+      `${signature.slice(0, 10)}${signature[10] === '0' ? '1' : '0'}${signature.slice(11)}` as `0x${string}`;
     const summary = await verifyExport(chainWith(intents));
     assert.equal(summary.ok, false);
     assert.match(summary.failure!.reason, /approval 1/);

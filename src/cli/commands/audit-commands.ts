@@ -18,7 +18,8 @@ async function publishedHead(values: OptionValues): Promise<{ seq: number; hash:
   if (hash !== undefined) {
     const seq = optionalString(values, 'head-seq');
     if (!HASH.test(hash)) throw new UsageError('--head must be 64 lowercase hexadecimal digits (a hash of GET /api/audit/head)');
-    if (seq === undefined || !/^\d{1,15}$/.test(seq) || Number(seq) < 1) throw new UsageError('--head goes with --head-seq N (the seq it is the hash of, at least 1)');
+    if (seq === undefined || !/^\d{1,15}$/.test(seq) || Number(seq) < 1)
+      throw new UsageError('--head goes with --head-seq N (the seq it is the hash of, at least 1)');
     return { seq: Number(seq), hash };
   }
   if (optionalString(values, 'head-seq') !== undefined) throw new UsageError('--head-seq goes with --head');
@@ -39,7 +40,7 @@ async function publishedHead(values: OptionValues): Promise<{ seq: number; hash:
 
 export const auditVerifyCommand: Command = {
   words: ['audit', 'verify'],
-  summary: 'Check an export of a tenant\'s audit log (GET /api/audit/export) offline: its hash chain, every intent\'s signatures and quorum',
+  summary: "Check an export of a tenant's audit log (GET /api/audit/export) offline: its hash chain, every intent's signatures and quorum",
   modeNote: 'Runs on the file alone: no service, no database, no network (docs/audit-chain.md).',
   positional: 'file',
   options: {
@@ -49,7 +50,7 @@ export const auditVerifyCommand: Command = {
       placeholder: 'FILE',
       description: 'A head published earlier, { "seq": N, "hash": "…" } (GET /api/audit/head): the export must reach it unchanged',
     },
-    head: { type: 'string', placeholder: 'HASH', description: 'A published head\'s hash (with --head-seq)' },
+    head: { type: 'string', placeholder: 'HASH', description: "A published head's hash (with --head-seq)" },
     'head-seq': { type: 'string', placeholder: 'N', description: 'The seq of the entry --head is the hash of' },
   },
   async run({ values }) {

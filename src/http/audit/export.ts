@@ -17,7 +17,8 @@ export default async function auditExportRoute(base: FastifyInstance, deps: Admi
       preHandler: app.requireWallet,
       schema: {
         operationId: 'exportTenantAudit',
-        summary: "The tenant's audit chain as JSON Lines, oldest first, from a cursor (audit:read, an owner): check it offline with `wallet-admin audit verify`",
+        summary:
+          "The tenant's audit chain as JSON Lines, oldest first, from a cursor (audit:read, an owner): check it offline with `wallet-admin audit verify`",
         tags: ['audit'],
         security: WALLET_SECURITY,
         querystring: AuditExportQuery,
@@ -27,7 +28,10 @@ export default async function auditExportRoute(base: FastifyInstance, deps: Admi
     async (request, reply) => {
       const lines = await deps.audit.exportLines(authenticationOf(request).principal.id, request.query.after ?? 0);
       // Each page's lines are one chunk; the stream's back-pressure paces the reads to the client.
-      return reply.type(EXPORT_MEDIA_TYPE).header('cache-control', 'no-store').send(Readable.from(lines, { objectMode: false }));
+      return reply
+        .type(EXPORT_MEDIA_TYPE)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(lines, { objectMode: false }));
     },
   );
 }

@@ -22,7 +22,11 @@ export default async function auditHeadRoute(base: FastifyInstance, deps: Admini
         tags: ['audit'],
         security: WALLET_SECURITY,
         response: {
-          200: jsonAnswer(AuditHeadSchema, 'The last entry of the chain: publish it to detect a rewrite or a truncation later', EXAMPLE_AUDIT_HEAD),
+          200: jsonAnswer(
+            AuditHeadSchema,
+            'The last entry of the chain: publish it to detect a rewrite or a truncation later',
+            EXAMPLE_AUDIT_HEAD,
+          ),
           ...authenticatedErrorResponses,
         },
       },

@@ -24,7 +24,9 @@ export const AuditHeadSchema = Type.Object({
   tenantId: Type.String(),
   seq: Type.Integer({ minimum: 0, description: "The last entry's seq; 0 while the log is empty" }),
   hash: Type.String({ ...HASH, description: "The last entry's hash; 64 zeros while the log is empty" }),
-  at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When the last entry was appended; null while the log is empty' }),
+  at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the last entry was appended; null while the log is empty',
+  }),
 });
 
 /** Two entries of a real chain, hashed as the service hashes them: an example a reader may verify. */
@@ -52,14 +54,25 @@ const exampleEvent = (id: string, createdAt: number, over: Partial<AuditEvent>):
 });
 const FIRST = chainEntry(exampleEvent('aud_01m8bxt5590000cc1f6mvkcjqf', Date.parse(EXAMPLE_TIME), {}), 1, ZERO_HASH);
 const SECOND = chainEntry(
-  exampleEvent('aud_01m8bxv0a20000dd2g7nwmdkrg', Date.parse(EXAMPLE_TIME) + 60_000, { action: 'backup', folder: null, filename: null, sha256: null, backupTimestamp: EXAMPLE_BACKUP_TIMESTAMP }),
+  exampleEvent('aud_01m8bxv0a20000dd2g7nwmdkrg', Date.parse(EXAMPLE_TIME) + 60_000, {
+    action: 'backup',
+    folder: null,
+    filename: null,
+    sha256: null,
+    backupTimestamp: EXAMPLE_BACKUP_TIMESTAMP,
+  }),
   2,
   FIRST.hash,
 );
 
 export const EXAMPLE_AUDIT_EXPORT = exportLine(FIRST) + exportLine(SECOND);
 
-export const EXAMPLE_AUDIT_HEAD = { tenantId: EXAMPLE_TENANT_ID, seq: SECOND.seq, hash: SECOND.hash, at: new Date(SECOND.createdAt).toISOString() };
+export const EXAMPLE_AUDIT_HEAD = {
+  tenantId: EXAMPLE_TENANT_ID,
+  seq: SECOND.seq,
+  hash: SECOND.hash,
+  at: new Date(SECOND.createdAt).toISOString(),
+};
 
 export const AUDIT_EXPORT_RESPONSE = {
   description:

@@ -85,7 +85,10 @@ async function chainTenant(db: Kysely<any>, tenantId: string, now: number): Prom
     },
   });
   let prev = chainEntry(toAuditEvent(genesis), 1, ZERO_HASH);
-  await db.insertInto('audit_events').values({ ...genesis, chain_seq: 1, prev_hash: ZERO_HASH, entry_hash: prev.hash }).execute();
+  await db
+    .insertInto('audit_events')
+    .values({ ...genesis, chain_seq: 1, prev_hash: ZERO_HASH, entry_hash: prev.hash })
+    .execute();
 
   let cursor: [number, string] | undefined;
   for (;;) {
