@@ -24,7 +24,11 @@ import { newAuditId } from '../src/model/ids.ts';
 import { createTestDatabase } from '../test/helpers/postgres.ts';
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '7' }, appends: { type: 'string', default: '1000' }, engines: { type: 'string', default: 'sqlite,postgres' } },
+  options: {
+    rounds: { type: 'string', default: '7' },
+    appends: { type: 'string', default: '1000' },
+    engines: { type: 'string', default: 'sqlite,postgres' },
+  },
 });
 const ROUNDS = Number(values.rounds);
 const APPENDS = Number(values.appends);
@@ -66,7 +70,11 @@ async function measure(engine: Engine, db: Kysely<Database>): Promise<void> {
   await migrateToLatest(db, engine);
   const chained = auditLog(db, legacySpellings(db));
   const ways = {
-    plain: (i: number) => db.insertInto('audit_events').values(auditRow(newAuditId(), event(i))).execute(),
+    plain: (i: number) =>
+      db
+        .insertInto('audit_events')
+        .values(auditRow(newAuditId(), event(i)))
+        .execute(),
     chained: (i: number) => chained.appendAudit(event(i)),
   };
   // A warm-up of each, discarded; then the two in turns, so that drift (caches, the WAL's growth) falls on both.
