@@ -130,7 +130,8 @@ for (const engine of ['sqlite'] as const) {
       const schema = declared.content[mediaType]!.schema;
       // JSON Lines (the audit export) is one JSON text per line, not one JSON text.
       if (/ndjson/.test(actualType)) {
-        for (const line of response.body.split('\n').filter(Boolean)) assert.doesNotThrow(() => JSON.parse(line), `${where}: a line is not JSON`);
+        for (const line of response.body.split('\n').filter(Boolean))
+          assert.doesNotThrow(() => JSON.parse(line), `${where}: a line is not JSON`);
         return;
       }
       if (!/json/.test(actualType)) {
