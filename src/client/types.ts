@@ -391,11 +391,13 @@ export type AdministrationAction =
   | 'proposal.create'
   | 'proposal.approve'
   | 'proposal.withdraw'
-  | 'proposal.close';
+  | 'proposal.close'
+  | 'proposal.execute';
 
 /** The tenant's audit log's filters (AND): a channel log's, and the admin acted upon and the channel; and the page. */
 export interface TenantAuditQuery extends Omit<AuditQuery, 'action'> {
-  action?: NonNullable<AuditQuery['action']> | AdministrationAction;
+  /** audit.chain-start: the first entry of a chain started over a log written before chaining (docs/audit-chain.md). */
+  action?: NonNullable<AuditQuery['action']> | AdministrationAction | 'audit.chain-start';
   /** The admin acted upon. */
   targetAdminId?: string;
   /** chn_… */

@@ -16,6 +16,8 @@ export const ErrorCodes = {
   // 400, CLI only (`wallet-admin sign --keystore`): never an HTTP answer
   KEYSTORE_INVALID: 400,
   KEYSTORE_PASSWORD_WRONG: 400,
+  // 400, CLI only (`wallet-admin audit verify`): the export does not verify (docs/audit-chain.md)
+  AUDIT_CHAIN_BROKEN: 400,
   // 401 — who are you
   AUTH_HEADERS_MISSING: 401,
   AUTH_ADDRESS_MALFORMED: 401,

@@ -84,6 +84,7 @@ export class AuditTrail {
       operationId: actor.operationId ?? null,
       operation: details.operation ?? null,
       ...(details.change ? { change: details.change } : {}),
+      ...(actor.intents ? { intents: actor.intents } : {}),
     };
     try {
       await this.catalog.appendAudit(event);

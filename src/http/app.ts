@@ -12,6 +12,8 @@ import type { AdministrationRouteDeps } from './admins/support/deps.ts';
 import walletChallengeRoute from './admins/wallets/challenge.ts';
 import walletRoutes from './admins/wallets.ts';
 import adminRoutes from './admins.ts';
+import auditExportRoute from './audit/export.ts';
+import auditHeadRoute from './audit/head.ts';
 import tenantAuditRoute from './audit.ts';
 import logoutRoute from './auth/logout.ts';
 import nonceRoute from './auth/nonce.ts';
@@ -157,6 +159,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(acceptInvitationRoute, deps.administration);
   await app.register(channelAdminRoutes, deps.administration);
   await app.register(tenantAuditRoute, deps.administration);
+  await app.register(auditExportRoute, deps.administration);
+  await app.register(auditHeadRoute, deps.administration);
   await app.register(policyRoutes, deps.approvals);
   await app.register(proposalRoutes, deps.approvals);
   await app.register(approvalRoute, deps.approvals);

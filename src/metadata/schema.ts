@@ -262,6 +262,22 @@ export interface AuditEventsTable {
   /** Migration 016: an administration event's admin acted upon, and its record before and after (JSON of AuditChange). */
   target_admin_id: string | null;
   change_details: string | null;
+  /**
+   * Migration 018 (docs/audit-chain.md): the event's place in its tenant's chain (1, 2, 3… per
+   * tenant), the hash of the entry before it and its own; and the intents it carries (JSON of AuditIntents).
+   */
+  chain_seq: number | null;
+  prev_hash: string | null;
+  entry_hash: string | null;
+  intents: string | null;
+}
+
+/** Migration 018: each tenant's chain head, the row every append reads and advances under its lock. */
+export interface AuditHeadsTable {
+  tenant_id: string;
+  seq: number;
+  hash: string;
+  updated_at: number;
 }
 
 export interface PendingWritesTable {
@@ -324,6 +340,7 @@ export interface Database {
   backups: BackupsTable;
   file_versions: FileVersionsTable;
   audit_events: AuditEventsTable;
+  audit_heads: AuditHeadsTable;
   pending_writes: PendingWritesTable;
   public_copies_due: PublicCopiesDueTable;
   legacy_spellings: LegacySpellingsTable;

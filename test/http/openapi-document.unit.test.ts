@@ -128,6 +128,12 @@ for (const engine of ['sqlite'] as const) {
       const mediaType = declaredMediaType(Object.keys(declared.content), actualType);
       assert.ok(mediaType, `${where}: Content-Type not among ${Object.keys(declared.content).join(', ')}`);
       const schema = declared.content[mediaType]!.schema;
+      // JSON Lines (the audit export) is one JSON text per line, not one JSON text.
+      if (/ndjson/.test(actualType)) {
+        for (const line of response.body.split('\n').filter(Boolean))
+          assert.doesNotThrow(() => JSON.parse(line), `${where}: a line is not JSON`);
+        return;
+      }
       if (!/json/.test(actualType)) {
         if ((schema as { format?: string }).format === 'uri') assert.ok(URL.canParse(response.body), `${where}: not a URL`);
         return;
@@ -217,6 +223,8 @@ for (const engine of ['sqlite'] as const) {
         ['PUT /api/channels/{channelRef}/admins/{adminId}', 'linkChannelAdmin'],
         ['DELETE /api/channels/{channelRef}/admins/{adminId}', 'unlinkChannelAdmin'],
         ['GET /api/audit', 'listTenantAudit'],
+        ['GET /api/audit/export', 'exportTenantAudit'],
+        ['GET /api/audit/head', 'getAuditHead'],
         ['GET /api/policies', 'getPolicy'],
         ['PUT /api/policies', 'putPolicy'],
         ['GET /api/proposals', 'listProposals'],
@@ -494,6 +502,8 @@ for (const engine of ['sqlite'] as const) {
       noteCredential(revocable.json().token);
       assert.equal((await call('DELETE', `/api/invitations/${revocable.json().id}`)).status, 204);
       await call('GET', '/api/audit?action=admin.create');
+      await call('GET', '/api/audit/head');
+      await call('GET', '/api/audit/export?after=1');
       assert.equal((await call('DELETE', `/api/admins/${helperId}`)).status, 204);
 
       // Approvals (docs/approvals.md): a policy holds admin removals; one proposal runs, another is withdrawn.

@@ -13,7 +13,8 @@ export const TAGS = [
   { name: 'backups', description: 'Backups of a channel (named instants of its history) and what changed between two states' },
   {
     name: 'approvals',
-    description: 'Policies that hold dangerous operations until enough admins sign an intent (EIP-712), and the proposals they become (docs/approvals.md)',
+    description:
+      'Policies that hold dangerous operations until enough admins sign an intent (EIP-712), and the proposals they become (docs/approvals.md)',
   },
   { name: 'audit', description: "A channel's or the tenant's audit log: every change and refusal, with the admin who asked" },
   { name: 'health', description: 'Liveness and readiness, for load balancers and orchestrators' },

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { AuditChange, AuditEvent, AuditOperation, NewAuditEvent } from '../../model/audit.ts';
+import type { AuditChange, AuditEvent, AuditIntents, AuditOperation, NewAuditEvent } from '../../model/audit.ts';
 import type { BackupLock, BackupRecord } from '../../model/backups.ts';
 import type { FileRecord } from '../../model/files.ts';
 import type { FileVersion } from '../../model/versions.ts';
@@ -140,6 +140,8 @@ export const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => (
   operation: row.operation_details === null ? null : (JSON.parse(row.operation_details) as AuditOperation),
   targetAdminId: row.target_admin_id,
   change: row.change_details === null ? null : (JSON.parse(row.change_details) as AuditChange),
+  // `== null`: a row read before migration 018 has no such column.
+  intents: row.intents == null ? null : (JSON.parse(row.intents) as AuditIntents),
 });
 
 export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
@@ -161,6 +163,11 @@ export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
   operation_details: e.operation === null ? null : JSON.stringify(e.operation),
   target_admin_id: e.targetAdminId ?? null,
   change_details: e.change == null ? null : JSON.stringify(e.change),
+  intents: e.intents == null ? null : JSON.stringify(e.intents),
+  // Given their values by the append, which reads the chain's head (audit-chain-records.ts).
+  chain_seq: null,
+  prev_hash: null,
+  entry_hash: null,
 });
 
 /** The channel_id of an event that concerns no channel (migration 016: the column is NOT NULL on SQLite). */

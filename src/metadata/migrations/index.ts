@@ -16,6 +16,7 @@ import * as demoSeeding from './014-demo-seeding.ts';
 import * as legacySpellings from './015-legacy-spellings.ts';
 import * as selfService from './016-self-service.ts';
 import * as backupLocks from './017-backup-locks.ts';
+import * as auditChain from './018-audit-chain.ts';
 import * as approvals from './019-approvals.ts';
 
 /**
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '015-legacy-spellings': legacySpellings,
   '016-self-service': selfService,
   '017-backup-locks': backupLocks,
+  '018-audit-chain': auditChain,
   '019-approvals': approvals,
 };
 
