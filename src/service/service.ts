@@ -101,6 +101,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
     audit: new AdministrationAudit(store.files, logger),
     administration,
     scopeRestores: fileServices.scopeRestores,
+    backupLocks: fileServices.backupLocks,
     recoverer,
     contractWallets,
   });
