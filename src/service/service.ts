@@ -104,6 +104,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
     backupLocks: fileServices.backupLocks,
     recoverer,
     contractWallets,
+    now: options.now,
   });
   const app = await buildApp({
     config,
