@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ProblemError } from '../client/errors.ts';
+import { HeldForApproval, ProblemError } from '../client/errors.ts';
 import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { redactCredentialsIn } from '../config/redaction.ts';
 import { isAppError } from '../errors/app-error.ts';
@@ -12,6 +12,9 @@ import { commandHelp, commandList, groupHelp } from './help.ts';
 import { checkModeOptions, modeOf, optionsOf, refuseRemoteOptions } from './modes.ts';
 import { inOptionNames } from './option-names.ts';
 import { terminalJson, terminalText } from './terminal-text.ts';
+
+/** A request a policy holds (a proposal was made, nothing done yet): neither success (0) nor refusal (1, 2). */
+const HELD_EXIT_CODE = 3;
 
 const HELP_FLAGS = new Set(['-h', '--help']);
 
@@ -118,6 +121,13 @@ export async function main(args: string[]): Promise<number> {
     else if (result) process.stdout.write(`${json ? terminalJson(result.json) : result.text}\n`);
     return 0;
   } catch (error) {
+    // Not a refusal, and not done either: a policy holds it until enough admins sign (docs/approvals.md).
+    if (error instanceof HeldForApproval) {
+      const { proposal } = error;
+      const text = terminalText`Held for approval: proposal ${proposal.id} (${proposal.summary}) needs intents from ${String(proposal.required)} admins holding ${proposal.permission}; nothing was done yet.`;
+      process.stdout.write(`${json ? terminalJson({ held: proposal }) : text}\n`);
+      return HELD_EXIT_CODE;
+    }
     // The service's refusals over HTTP carry the same stable codes as the store's here.
     const failure = isAppError(error) || error instanceof ProblemError ? error.code : undefined;
     const usageProblem = error instanceof UsageError || (failure !== undefined && MALFORMED_INPUT.has(failure));

@@ -1,5 +1,6 @@
 import { administrationCalls } from './administration.ts';
-import { errorOf, HttpError, ProblemError } from './errors.ts';
+import { approvalCalls } from './approvals.ts';
+import { errorOf, HeldForApproval, HttpError, ProblemError } from './errors.ts';
 import { type Call, conditionHeader, type IfMatch, json, jsonCall, readToEnd } from './requests.ts';
 import { type SignedHeaders, SignInSession } from './sign-in.ts';
 import type { WalletSigner } from './signers.ts';
@@ -19,6 +20,7 @@ import type {
   NonceResponse,
   Page,
   PageRequest,
+  Proposal,
   ScopeRestoreResult,
 } from './types.ts';
 
@@ -132,6 +134,7 @@ export function createClient(options: ClientOptions) {
   const anonymous = async (call: Call): Promise<Response> => {
     const response = await send(urlOf(call.path, call.query), { method: call.method, headers: call.headers });
     if (!response.ok) throw await errorOf(response);
+    if (response.status === 202) throw new HeldForApproval(await json<Proposal>(response));
     return response;
   };
 
@@ -389,6 +392,7 @@ export function createClient(options: ClientOptions) {
     },
 
     ...administrationCalls(signed),
+    ...approvalCalls(signed),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Proposal } from './types.ts';
 /** An answer the client did not expect: an error status, or a body of the wrong shape. */
 export class HttpError extends Error {
   override name = 'HttpError';
@@ -79,4 +80,20 @@ function parseProblem(contentType: string | null, body: string): Problem | undef
     instance: text('instance'),
     requestId: text('requestId'),
   };
+}
+
+/**
+ * A request a policy of the tenant holds (docs/approvals.md): the service answered 202 with a
+ * proposal, and nothing was done yet. Not a failure: the operation runs once enough admins sign its
+ * intent (approveProposal). Thrown, so that a caller that expects the operation's own answer never
+ * takes the proposal for it.
+ */
+export class HeldForApproval extends Error {
+  override name = 'HeldForApproval';
+  readonly proposal: Proposal;
+
+  constructor(proposal: Proposal) {
+    super(`Held for approval: proposal ${proposal.id} needs ${proposal.required} intents (${proposal.summary})`);
+    this.proposal = proposal;
+  }
 }

@@ -16,7 +16,7 @@ export {
   type UploadResult,
   type WalletAdminClient,
 } from './client.ts';
-export { HttpError, ProblemError } from './errors.ts';
+export { HeldForApproval, HttpError, ProblemError } from './errors.ts';
 export { paginate } from './paginate.ts';
 export type { SignedHeaders } from './sign-in.ts';
 export {
@@ -49,6 +49,8 @@ export type {
   FileInfo,
   FileVersion,
   FolderInfo,
+  HeldOperation,
+  IntentTypedData,
   Invitation,
   IssuedInvitation,
   Items,
@@ -58,7 +60,12 @@ export type {
   Page,
   PageRequest,
   Permission,
+  Policy,
+  PolicyRule,
   Principal,
+  Proposal,
+  ProposalQuery,
+  ProposalStatus,
   ScopeRestoreResult,
   Tagged,
   TenantAuditEvent,

@@ -1,4 +1,5 @@
 import { hexOfUtf8 } from './encoding.ts';
+import type { IntentTypedData } from './types.ts';
 
 /**
  * What the client needs of a wallet. The adapters below take structural types only, so the client
@@ -11,6 +12,14 @@ export interface WalletSigner {
   getChainId(): Promise<number>;
   /** EIP-191 `personal_sign` of the UTF-8 bytes of `message`: `0x` + 130 hex digits. */
   signMessage(message: string): Promise<string>;
+  /** EIP-712 `eth_signTypedData_v4` of a proposal's typed data, exactly as given (approveProposal); absent: this signer cannot. */
+  signTypedData?(typedData: IntentTypedData): Promise<string>;
+}
+
+/** The typed data without its EIP712Domain entry, which viem and ethers derive from the domain themselves. */
+function ownTypes(typedData: IntentTypedData): Record<string, { name: string; type: string }[]> {
+  const { EIP712Domain: _domain, ...types } = typedData.types;
+  return types;
 }
 
 /** An EIP-1193 provider: `window.ethereum`, or one announced by EIP-6963. */
@@ -41,6 +50,9 @@ export function fromEip1193(provider: Eip1193Provider): WalletSigner {
       // guesses whether a string that looks like hex is text or bytes.
       return String(await provider.request({ method: 'personal_sign', params: [hexOfUtf8(message), await address()] }));
     },
+    async signTypedData(typedData) {
+      return String(await provider.request({ method: 'eth_signTypedData_v4', params: [await address(), JSON.stringify(typedData)] }));
+    },
   };
 }
 
@@ -48,6 +60,8 @@ export function fromEip1193(provider: Eip1193Provider): WalletSigner {
 export interface ViemAccountLike {
   address: string;
   signMessage(args: { message: string }): Promise<string>;
+  /** viem's is generic over the typed data; any account's fits (the call below passes it exactly what it takes). */
+  signTypedData?(args: never): Promise<string>;
 }
 
 export function fromViemAccount(account: ViemAccountLike, chainId = 1): WalletSigner {
@@ -55,6 +69,17 @@ export function fromViemAccount(account: ViemAccountLike, chainId = 1): WalletSi
     getAddress: async () => account.address,
     getChainId: async () => chainId,
     signMessage: (message) => account.signMessage({ message }),
+    ...(account.signTypedData === undefined
+      ? {}
+      : {
+          signTypedData: (typedData: IntentTypedData) =>
+            account.signTypedData!({
+              domain: typedData.domain,
+              types: ownTypes(typedData),
+              primaryType: typedData.primaryType,
+              message: typedData.message,
+            } as never),
+        }),
   };
 }
 
@@ -62,6 +87,7 @@ export function fromViemAccount(account: ViemAccountLike, chainId = 1): WalletSi
 export interface EthersSignerLike {
   getAddress(): Promise<string>;
   signMessage(message: string): Promise<string>;
+  signTypedData?(domain: never, types: never, value: never): Promise<string>;
   readonly provider?: { getNetwork(): Promise<{ chainId: bigint }> } | null;
 }
 
@@ -71,5 +97,11 @@ export function fromEthersSigner(signer: EthersSignerLike, chainId = 1): WalletS
     getAddress: () => signer.getAddress(),
     getChainId: async () => (signer.provider ? Number((await signer.provider.getNetwork()).chainId) : chainId),
     signMessage: (message) => signer.signMessage(message),
+    ...(signer.signTypedData === undefined
+      ? {}
+      : {
+          signTypedData: (typedData: IntentTypedData) =>
+            signer.signTypedData!(typedData.domain as never, ownTypes(typedData) as never, typedData.message as never),
+        }),
   };
 }

@@ -403,3 +403,72 @@ export interface TenantAuditQuery extends Omit<AuditQuery, 'action'> {
   /** chn_… */
   channelId?: string;
 }
+
+/** The operations a policy may hold (docs/approvals.md). */
+export type HeldOperation =
+  | 'folder.restore'
+  | 'channel.restore'
+  | 'backup.delete'
+  | 'backup.lock'
+  | 'admin.create'
+  | 'admin.change'
+  | 'admin.remove'
+  | 'invitation.create'
+  | 'wallet.add'
+  | 'policy.change';
+
+/** "`operation` needs intents from `approvals` distinct admins holding `permission`." */
+export interface PolicyRule {
+  operation: HeldOperation;
+  approvals: number;
+  permission: string;
+}
+
+/** A tenant's policy (channelId null) or a channel's (with the tenant's rules, which apply too). */
+export interface Policy {
+  tenantId: string;
+  channelId: string | null;
+  rules: PolicyRule[];
+  tenantRules?: PolicyRule[];
+  revision: number;
+  updatedAt?: string;
+  updatedBy?: string;
+}
+
+export type ProposalStatus = 'pending' | 'running' | 'executed' | 'failed' | 'invalidated' | 'withdrawn' | 'expired';
+
+/** EIP-712 typed data, as eth_signTypedData_v4 takes it: sign it exactly as given. */
+export interface IntentTypedData {
+  domain: { name: string; version: string; chainId: number };
+  types: Record<string, { name: string; type: string }[]>;
+  primaryType: 'Intent';
+  message: Record<string, string | number | boolean>;
+}
+
+/** An operation a policy holds until enough admins sign its intent. */
+export interface Proposal {
+  id: string;
+  tenantId: string;
+  channelId: string | null;
+  operation: HeldOperation;
+  status: ProposalStatus;
+  proposedBy: string;
+  createdAt: string;
+  expiresAt: string;
+  required: number;
+  permission: string;
+  plan: Record<string, unknown>;
+  planEtag: string;
+  summary: string;
+  typedData: IntentTypedData;
+  approvals: { adminId: string; wallet: string; signature: string; kind: 'eoa' | 'contract'; approvedAt: string; counts: boolean }[];
+  approvalsCounted: number;
+  eligibleAdminIds: string[];
+  reason: string | null;
+  result: Record<string, unknown> | null;
+  finishedAt?: string;
+}
+
+export interface ProposalQuery extends PageRequest {
+  status?: ProposalStatus;
+}
