@@ -229,6 +229,24 @@ for (const engine of ENGINES) {
       assert.equal((await restoreEvents()).length, 1);
     });
 
+    test("a suspended admin's intent stops counting, and counts again once reactivated", async () => {
+      await drift('5');
+      const proposal = await propose();
+      const [ana, bo] = approvers;
+      assert.equal((await approve(ana!.api, proposal.id, await intentOf(ana!.wallet, proposal.typedData))).json().approvalsCounted, 1);
+      assert.equal((await owner.patch(`/api/admins/${ana!.id}`, { status: 'SUSPENDED' })).status, 200);
+      const second = await approve(bo!.api, proposal.id, await intentOf(bo!.wallet, proposal.typedData));
+      assert.equal(second.status, 200, second.body);
+      assert.equal(second.json().status, 'pending', 'two intents given, one counts');
+      assert.equal(second.json().approvalsCounted, 1);
+      assert.equal(second.json().approvals.find((a: { adminId: string }) => a.adminId === ana!.id).counts, false);
+      assert.equal(await content('a.txt'), 'a-5-new');
+      assert.equal((await owner.patch(`/api/admins/${ana!.id}`, { status: 'ACTIVE' })).status, 200);
+      const third = await approve(owner, proposal.id, await intentOf(fixture.ownerWallet, proposal.typedData));
+      assert.equal(third.json().status, 'executed', third.body);
+      assert.equal(await content('a.txt'), 'a-5-old');
+    });
+
     test('dry runs and the contract single-file restore are never held', async () => {
       const dry = await owner.post(`/api/channels/${fixture.channel.id}/restore?backupTimestamp=${backup}&delete=true&dryRun=true`);
       assert.equal(dry.status, 200, dry.body);
