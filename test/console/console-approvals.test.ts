@@ -47,8 +47,7 @@ describe('approving a held channel restore in the console', () => {
   });
   after(() => svc.close());
 
-  const liveFiles = async () =>
-    (await api.listFiles(fixture.channel.id, 'docs')).items.map((file) => file.filename).sort();
+  const liveFiles = async () => (await api.listFiles(fixture.channel.id, 'docs')).items.map((file) => file.filename).sort();
   const text = async (filename: string) => (await api.download(fixture.channel.id, 'docs', filename)).text();
 
   test('owner sets 2-of-2 on channel restores, proposes and signs; the second admin sees the same fields, approves, and it runs', async () => {
@@ -88,7 +87,10 @@ describe('approving a held channel restore in the console', () => {
     assert.match(proposalId, /^prp_/);
     const ownerFields = await shownFields(held);
     await held.getByRole('button', { name: 'Sign my approval' }).click();
-    await owner.getByRole('dialog', { name: 'Approval recorded' }).getByText(/^Pending: 1 of 2 approvals/).waitFor();
+    await owner
+      .getByRole('dialog', { name: 'Approval recorded' })
+      .getByText(/^Pending: 1 of 2 approvals/)
+      .waitFor();
 
     // What the wallet signed is exactly the proposal's typed data, and the page showed its fields verbatim.
     assert.equal(ownerWallet.signedTypedData.length, 1);
@@ -117,7 +119,10 @@ describe('approving a held channel restore in the console', () => {
     const approve = other.getByRole('dialog', { name: 'Approve this proposal?' });
     assert.deepEqual(await shownFields(approve), ownerFields, 'the second admin is shown what the owner signed');
     await approve.getByRole('button', { name: 'Sign with Test Wallet' }).click();
-    await other.getByRole('dialog', { name: 'Approval recorded' }).getByText(/^Done: it ran/).waitFor();
+    await other
+      .getByRole('dialog', { name: 'Approval recorded' })
+      .getByText(/^Done: it ran/)
+      .waitFor();
     assert.deepEqual(otherWallet.signedTypedData[0]?.typedData, ownerWallet.signedTypedData[0]?.typedData);
 
     // Executed: the channel is as at the backup, the planted file deleted.
@@ -129,7 +134,10 @@ describe('approving a held channel restore in the console', () => {
     await other.getByRole('dialog', { name: 'Approval recorded' }).getByRole('button', { name: 'Close' }).click();
     await other.getByText('No proposal is waiting for approval.').waitFor();
     await other.getByLabel('Status').selectOption('executed');
-    await other.getByRole('article', { name: /Restore/ }).getByText(/^Done: it ran/).waitFor();
+    await other
+      .getByRole('article', { name: /Restore/ })
+      .getByText(/^Done: it ran/)
+      .waitFor();
     assertNoConsoleErrors(owner);
     assertNoConsoleErrors(other);
   });
@@ -139,9 +147,9 @@ describe('approving a held channel restore in the console', () => {
 async function shownFields(dialog: ReturnType<Page['getByRole']>): Promise<Record<string, string>> {
   const fields = dialog.locator('dl.intent-fields');
   const names = await fields.locator('dt').allTextContents();
-  const values = await fields.locator('dd').evaluateAll((cells) =>
-    cells.map((cell) => (cell.querySelector('pre, code')?.textContent ?? '').trim()),
-  );
+  const values = await fields
+    .locator('dd')
+    .evaluateAll((cells) => cells.map((cell) => (cell.querySelector('pre, code')?.textContent ?? '').trim()));
   return Object.fromEntries(names.map((name, i) => [name, values[i] ?? '']));
 }
 

@@ -1,7 +1,5 @@
 import type { Proposal } from './types.ts';
 
-const admins = (n: number) => `${n} ${n === 1 ? 'admin' : 'admins'}`;
-
 /** "1 of 2 approvals": how far a proposal is. */
 export function countOf(proposal: Proposal): string {
   return `${proposal.approvalsCounted} of ${proposal.required} ${proposal.required === 1 ? 'approval' : 'approvals'}`;
@@ -12,7 +10,7 @@ export function stateOf(proposal: Proposal): string {
   switch (proposal.status) {
     case 'pending': {
       const missing = proposal.required - proposal.approvalsCounted;
-      return `Pending: ${countOf(proposal)}. Nothing has been done yet; it runs once ${admins(missing)} more ${missing === 1 ? 'approves' : 'approve'}.`;
+      return `Pending: ${countOf(proposal)}. Nothing has been done yet; it runs once ${missing} more ${missing === 1 ? 'admin approves' : 'admins approve'}.`;
     }
     case 'executed':
       return `Done: it ran with ${countOf(proposal)}.`;

@@ -43,7 +43,7 @@ export function ProposalCard({ proposal, me, adminName, channelName, onApprove, 
         </dd>
         <dt>Approvals</dt>
         <dd>
-          {countOf(proposal)} of admins with <code>{proposal.permission}</code>
+          {countOf(proposal)}, from admins holding <code>{proposal.permission}</code>
         </dd>
         <dt>Approved by</dt>
         <dd>
