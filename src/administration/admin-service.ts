@@ -154,9 +154,23 @@ export class AdminService {
   }
 
   async addWallet(actorId: string, id: string, message: string, signature: string): Promise<AdminWallet> {
+    return this.addProvenWallet(actorId, id, await this.proveWallet(actorId, id, message, signature));
+  }
+
+  /**
+   * The wallet a signed challenge proves, the challenge used up: the first half of addWallet, which
+   * a held wallet.add does when it is proposed (a challenge lives 10 minutes, a proposal days).
+   */
+  async proveWallet(actorId: string, id: string, message: string, signature: string): Promise<string> {
     const view = await tenantView(this.store, actorId);
     const target = this.walletReceiver(view, id);
-    const wallet = await this.proofs.prove(target.id, message, signature);
+    return this.proofs.prove(target.id, message, signature);
+  }
+
+  /** Adds a wallet proven by proveWallet: the second half of addWallet. */
+  async addProvenWallet(actorId: string, id: string, wallet: string): Promise<AdminWallet> {
+    const view = await tenantView(this.store, actorId);
+    const target = this.walletReceiver(view, id);
     const added = await this.store.addAdminWallet(target.id, wallet);
     // This instance may hold "no admin" for the wallet from an earlier try: it signs in at once.
     this.signIns.forgetWallets([wallet]);

@@ -357,7 +357,12 @@ export type AdministrationAction =
   | 'channel.create'
   | 'channel.update'
   | 'channel.link'
-  | 'channel.unlink';
+  | 'channel.unlink'
+  | 'policy.change'
+  | 'proposal.create'
+  | 'proposal.approve'
+  | 'proposal.withdraw'
+  | 'proposal.close';
 
 /** The tenant's audit log's filters (AND): a channel log's, and the admin acted upon and the channel; and the page. */
 export interface TenantAuditQuery extends Omit<AuditQuery, 'action'> {

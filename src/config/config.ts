@@ -135,6 +135,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** The longest an invitation may stay open (INVITATION_MAX_SECONDS). */
   invitationMaxSeconds: number;
+  /** How long a proposal waits for its approvals (PROPOSAL_SECONDS). */
+  proposalSeconds: number;
   /**
    * How long a SIGTERM/SIGINT lets requests in flight finish before their connections are cut: an
    * upload whose client keeps sending would otherwise hold the shutdown as long as it likes.
@@ -334,6 +336,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsExtras,
     shutdownTimeoutSeconds: read.seconds('SHUTDOWN_TIMEOUT', 10, 0, 3600),
     invitationMaxSeconds: read.seconds('INVITATION_MAX_SECONDS', 7 * 86400, 60, 365 * 86400),
+    proposalSeconds: read.seconds('PROPOSAL_SECONDS', 3 * 86400, 60, 30 * 86400),
     limits: {
       requestTimeoutSeconds: read.seconds('REQUEST_TIMEOUT', 30, 1, 3600),
       bodyIdleSeconds: read.seconds('BODY_IDLE_TIMEOUT', 30, 1, 3600),

@@ -190,6 +190,13 @@ export const SETTINGS: readonly SettingInfo[] = [
       'the longest `expiresIn` an invitation may ask for (`POST /api/invitations`), in seconds from 60; 7 days by default (see [Administering a tenant](administration.md))',
   },
   {
+    name: 'PROPOSAL_SECONDS',
+    fallback: '259200',
+    meaning: 'how long a proposal waits for its approvals, in seconds (3 days)',
+    details:
+      'how long a proposal (an operation a policy holds) waits for enough signed intents before it expires, in seconds from 60 to 30 days; 3 days by default (see [Approvals](approvals.md))',
+  },
+  {
     name: 'AUTH_FAIL_LIMIT',
     fallback: '100',
     meaning: 'failed sign-ins a client address may make per minute; then 429',

@@ -39,6 +39,11 @@ export const ErrorCodes = {
   INVITATION_WALLET_MISMATCH: 403,
   WALLET_PROOF_INVALID: 400,
   LINK_INVALID: 403,
+  // Approvals (docs/approvals.md)
+  INTENT_SIGNATURE_INVALID: 400,
+  INTENT_SIGNER_UNKNOWN: 403,
+  INTENT_SIGNER_NOT_ELIGIBLE: 403,
+  PROPOSER_ONLY: 403,
   // 404 — not found or not yours
   NOT_FOUND: 404,
   TENANT_NOT_FOUND: 404,
@@ -50,6 +55,7 @@ export const ErrorCodes = {
   BACKUP_FILE_NOT_FOUND: 404,
   WALLET_NOT_FOUND: 404,
   INVITATION_NOT_FOUND: 404,
+  PROPOSAL_NOT_FOUND: 404,
   INSTANT_NOT_RETAINED: 404,
   // 405
   METHOD_NOT_ALLOWED: 405,
@@ -65,6 +71,10 @@ export const ErrorCodes = {
   INVITATION_REVOKED: 409,
   INVITER_NOT_ENTITLED: 409,
   BACKUP_EXISTS: 409,
+  PROPOSAL_CLOSED: 409,
+  PROPOSAL_EXPIRED: 409,
+  INTENT_ALREADY_GIVEN: 409,
+  POLICY_UNSATISFIABLE: 409,
   // A name that two stored records share in look-alike spellings an older release stored (NFC and NFD): which one is meant?
   NAME_AMBIGUOUS: 409,
   // 412 — a conditional write (If-Match / If-None-Match) whose condition the live file does not meet

@@ -1,5 +1,6 @@
 import { isAppError } from '../errors/app-error.ts';
 import type { Logger } from '../logging/logger.ts';
+import type { ProposalIntents } from '../model/approvals.ts';
 import type { AuditAction, AuditEvent, AuditLog, AuditOperation, AuditResult } from '../model/audit.ts';
 import type { Channel } from '../model/channels.ts';
 import type { Page, PageRequest } from '../model/paging.ts';
@@ -14,6 +15,8 @@ export interface Actor {
    * as this actor, so that every event it causes names it without each service being told.
    */
   operationId?: string;
+  /** The signed intents that let this held operation run (docs/approvals.md): its own audit entry keeps them. */
+  intents?: ProposalIntents;
 }
 
 export interface AuditDetails {

@@ -4,9 +4,11 @@ import { type AdministrationRouteDeps, tenantFeatures } from './admins/support/d
 import { adminEtag, adminView, revisionOf } from './admins/support/views.ts';
 import { authenticationOf } from './auth/wallet-auth.ts';
 import { pageRequestOf } from './channels/support/page-request.ts';
+import { sendProposal, shownProposal } from './proposals/support/views.ts';
 import { ADMIN_ETAG, AdminChangeBody, AdminListQuery, AdminParams, AdminSchema, NewAdminBody } from './schemas/administration.ts';
 import { EXAMPLE_ADMIN, EXAMPLE_ADMIN_PAGE } from './schemas/administration-examples.ts';
 import { jsonAnswer, PAGE } from './schemas/answer.ts';
+import { heldAnswer } from './schemas/approvals-examples.ts';
 import { pageOf } from './schemas/files.ts';
 import { authenticatedErrorResponses, problemResponses } from './schemas/problem.ts';
 import { WALLET_SECURITY } from './schemas/security.ts';
@@ -50,13 +52,15 @@ export default async function adminRoutes(base: FastifyInstance, deps: Administr
         tags: ['admins'],
         security: WALLET_SECURITY,
         body: NewAdminBody,
-        response: { 201: adminAnswer('Added: the admin'), ...errors, ...problemResponses(409) },
+        response: { 201: adminAnswer('Added: the admin'), 202: heldAnswer('admin.create'), ...errors, ...problemResponses(409) },
       },
     },
     async (request, reply) => {
       const { principal } = authenticationOf(request);
       const body = request.body;
-      const admin = await deps.admins.create(principal.id, { ...body, channels: body.channels ?? [] });
+      const held = await deps.held.createAdmin(principal.id, { ...body, channels: body.channels ?? [] });
+      if (held.proposal !== undefined) return sendProposal(reply, await shownProposal(deps.proposals, held.proposal, principal.id));
+      const admin = held.ran;
       const features = await tenantFeatures(deps, principal.tenantId);
       return reply.code(201).header('ETag', adminEtag(admin)).send(adminView(admin, features));
     },
@@ -97,12 +101,14 @@ export default async function adminRoutes(base: FastifyInstance, deps: Administr
         security: WALLET_SECURITY,
         params: AdminParams,
         body: AdminChangeBody,
-        response: { 200: adminAnswer('Changed: the admin'), ...errors, ...problemResponses(409, 412) },
+        response: { 200: adminAnswer('Changed: the admin'), 202: heldAnswer('admin.change'), ...errors, ...problemResponses(409, 412) },
       },
     },
     async (request, reply) => {
       const { principal } = authenticationOf(request);
-      const admin = await deps.admins.update(principal.id, request.params.adminId, request.body, revisionOf(request.headers['if-match']));
+      const held = await deps.held.updateAdmin(principal.id, request.params.adminId, request.body, revisionOf(request.headers['if-match']));
+      if (held.proposal !== undefined) return sendProposal(reply, await shownProposal(deps.proposals, held.proposal, principal.id));
+      const admin = held.ran;
       const features = await tenantFeatures(deps, principal.tenantId);
       return reply.header('ETag', adminEtag(admin)).send(adminView(admin, features));
     },
@@ -119,12 +125,18 @@ export default async function adminRoutes(base: FastifyInstance, deps: Administr
         tags: ['admins'],
         security: WALLET_SECURITY,
         params: AdminParams,
-        response: { 204: { description: 'Removed', type: 'null' }, ...errors, ...problemResponses(409, 412) },
+        response: {
+          204: { description: 'Removed', type: 'null' },
+          202: heldAnswer('admin.remove'),
+          ...errors,
+          ...problemResponses(409, 412),
+        },
       },
     },
     async (request, reply) => {
       const { principal } = authenticationOf(request);
-      await deps.admins.remove(principal.id, request.params.adminId, revisionOf(request.headers['if-match']));
+      const held = await deps.held.removeAdmin(principal.id, request.params.adminId, revisionOf(request.headers['if-match']));
+      if (held.proposal !== undefined) return sendProposal(reply, await shownProposal(deps.proposals, held.proposal, principal.id));
       return reply.code(204).send(null);
     },
   );

@@ -27,6 +27,7 @@ import fileVersionsRoute from './channels/folders/files/versions.ts';
 import fileRoutes from './channels/folders/files.ts';
 import folderRestoreRoute from './channels/folders/restore.ts';
 import foldersRoute from './channels/folders.ts';
+import channelPolicyRoutes from './channels/policy.ts';
 import channelRestoreRoute from './channels/restore.ts';
 import channelScope from './channels/support/channel-scope.ts';
 import type { FilesRouteDeps } from './channels/support/deps.ts';
@@ -39,6 +40,10 @@ import acceptInvitationRoute from './invitations/accept.ts';
 import invitationRoutes from './invitations.ts';
 import metricsRoute from './metrics.ts';
 import openapi from './openapi.ts';
+import policyRoutes from './policies.ts';
+import approvalRoute from './proposals/approvals.ts';
+import type { ApprovalRouteDeps } from './proposals/support/views.ts';
+import proposalRoutes from './proposals.ts';
 import readinessRoute from './readyz.ts';
 import { BodyIdleGuard } from './server/body-idle-guard.ts';
 import bodyMembers from './server/body-members.ts';
@@ -60,6 +65,8 @@ export interface AppDeps {
   files: FilesRouteDeps;
   /** Tenant self-service: admins, wallets, invitations, channel management, the tenant's audit log. */
   administration: AdministrationRouteDeps;
+  /** Policies and proposals (docs/approvals.md). */
+  approvals: ApprovalRouteDeps;
   readiness: Readiness;
   /** The built console (index.html, assets/); dist/console unless given (tests: one never built). */
   consoleDir?: string;
@@ -149,6 +156,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(acceptInvitationRoute, deps.administration);
   await app.register(channelAdminRoutes, deps.administration);
   await app.register(tenantAuditRoute, deps.administration);
+  await app.register(policyRoutes, deps.approvals);
+  await app.register(proposalRoutes, deps.approvals);
+  await app.register(approvalRoute, deps.approvals);
   // Every route on a channel, in one scope: each enters its channel (signed link or sign-in, body,
   // channel, permission, named file) through the preHandler it declares with app.enterChannel
   // (channels/support/channel-scope.ts), which refuses at start-up a route here without one.
@@ -166,6 +176,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(auditRoute, deps.files);
     await scope.register(deletedFilesRoute, deps.files);
     await scope.register(changesRoute, deps.files);
+    await scope.register(channelPolicyRoutes, deps.approvals);
   });
   return app;
 }

@@ -4,9 +4,11 @@ import type { AdministrationRouteDeps } from './admins/support/deps.ts';
 import { invitationView } from './admins/support/views.ts';
 import { authenticationOf } from './auth/wallet-auth.ts';
 import { pageRequestOf } from './channels/support/page-request.ts';
+import { sendProposal, shownProposal } from './proposals/support/views.ts';
 import { InvitationParams, InvitationSchema, IssuedInvitationSchema, NewInvitationBody } from './schemas/administration.ts';
 import { EXAMPLE_INVITATION_PAGE, EXAMPLE_ISSUED_INVITATION } from './schemas/administration-examples.ts';
 import { jsonAnswer, PAGE } from './schemas/answer.ts';
+import { heldAnswer } from './schemas/approvals-examples.ts';
 import { PageQuery, pageOf } from './schemas/files.ts';
 import { authenticatedErrorResponses, problemResponses } from './schemas/problem.ts';
 import { WALLET_SECURITY } from './schemas/security.ts';
@@ -30,15 +32,19 @@ export default async function invitationRoutes(base: FastifyInstance, deps: Admi
         tags: ['admins'],
         security: WALLET_SECURITY,
         body: NewInvitationBody,
-        response: { 201: jsonAnswer(IssuedInvitationSchema, 'Invited: share url with the invitee', EXAMPLE_ISSUED_INVITATION), ...errors },
+        response: {
+          201: jsonAnswer(IssuedInvitationSchema, 'Invited: share url with the invitee', EXAMPLE_ISSUED_INVITATION),
+          202: heldAnswer('invitation.create'),
+          ...errors,
+        },
       },
     },
     async (request, reply) => {
       const body = request.body;
-      const { invitation, token } = await deps.invitations.create(authenticationOf(request).principal.id, {
-        ...body,
-        channels: body.channels ?? [],
-      });
+      const actorId = authenticationOf(request).principal.id;
+      const held = await deps.held.createInvitation(actorId, { ...body, channels: body.channels ?? [] });
+      if (held.proposal !== undefined) return sendProposal(reply, await shownProposal(deps.proposals, held.proposal, actorId));
+      const { invitation, token } = held.ran;
       const url = new URL(`/console/invite#token=${token}`, deps.publicBaseUrl).href;
       return reply.code(201).send({ ...invitationView(invitation, Date.now()), token, url });
     },

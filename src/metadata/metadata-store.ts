@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import { adminChanges } from './admin-changes.ts';
 import { adminRecords } from './admin-records.ts';
+import { approvalRecords } from './approval-records.ts';
 import { fileCatalog } from './catalog/file-catalog.ts';
 import { channelRecords } from './channel-records.ts';
 import { demoSeedingRecords } from './demo-seeding-records.ts';
@@ -29,6 +30,7 @@ export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => n
     ...adminRecords(db, now),
     ...adminChanges(db, now),
     ...invitationRecords(db),
+    ...approvalRecords(db),
     ...channelRecords(db, now, spellings),
     ...principalLookup(db),
     ...nonceAndRevocationRecords(db),

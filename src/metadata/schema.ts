@@ -42,6 +42,47 @@ export interface AdminWalletsTable {
 }
 
 /** Invitations (migration 016): the token only by its SHA-256; permissions and channel_ids are JSON arrays. */
+export interface ApprovalPoliciesTable {
+  tenant_id: string;
+  /** '' for the tenant's own policy. */
+  channel_id: string;
+  /** JSON of PolicyRule[]. */
+  rules: string;
+  revision: number;
+  updated_at: number;
+  updated_by: string;
+}
+
+export interface ProposalsTable {
+  id: string;
+  tenant_id: string;
+  channel_id: string | null;
+  operation: string;
+  status: string;
+  proposed_by: string;
+  created_at: number;
+  expires_at: number;
+  required: number;
+  permission: string;
+  plan: string;
+  plan_etag: string;
+  summary: string;
+  typed_data: string;
+  eligible_admin_ids: string;
+  reason: string | null;
+  result: string | null;
+  finished_at: number | null;
+}
+
+export interface ProposalApprovalsTable {
+  proposal_id: string;
+  admin_id: string;
+  wallet: string;
+  signature: string;
+  kind: string;
+  approved_at: number;
+}
+
 export interface InvitationsTable {
   id: string;
   tenant_id: string;
@@ -260,6 +301,9 @@ export interface Database {
   admin_features: AdminFeaturesTable;
   admin_wallets: AdminWalletsTable;
   invitations: InvitationsTable;
+  approval_policies: ApprovalPoliciesTable;
+  proposals: ProposalsTable;
+  proposal_approvals: ProposalApprovalsTable;
   wallet_challenges: WalletChallengesTable;
   channels: ChannelsTable;
   channel_admins: ChannelAdminsTable;

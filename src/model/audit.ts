@@ -19,6 +19,12 @@ export const ADMINISTRATION_ACTIONS = [
   'channel.update',
   'channel.link',
   'channel.unlink',
+  // Approvals (docs/approvals.md): a policy changed, and each step of a proposal.
+  'policy.change',
+  'proposal.create',
+  'proposal.approve',
+  'proposal.withdraw',
+  'proposal.close',
 ] as const;
 
 export type FileAuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -38,3 +38,5 @@ export const newAuditId = (): string => `aud_${timeOrderedSuffix()}`;
 export const newWriteId = (): string => `wri_${timeOrderedSuffix()}`;
 /** A folder or channel restore, as its audit events name it. */
 export const newOperationId = (): string => `op_${timeOrderedSuffix()}`;
+/** A proposal: a held operation waiting for its approvals (docs/approvals.md). */
+export const newProposalId = (): string => `prp_${randomSuffix()}`;

@@ -1,4 +1,5 @@
 import type { AdminChanges, PrincipalLookup } from './admins.ts';
+import type { ApprovalRecords } from './approvals.ts';
 import type { AuditLog } from './audit.ts';
 import type { Backups } from './backups.ts';
 import type { LiveFiles } from './files.ts';
@@ -25,6 +26,7 @@ export interface MetadataStore
   extends TenantDirectory,
     AdminChanges,
     InvitationRecords,
+    ApprovalRecords,
     WalletChallengeRecords,
     PrincipalLookup,
     NonceAndRevocationRecords,

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { AdministrationAudit } from '../administration/administration-audit.ts';
 import { administrationServices } from '../administration/administration-services.ts';
+import { approvalServices } from '../approvals/approval-services.ts';
 import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
 import { ChainCheckAllowance } from '../auth/limits/chain-check-allowance.ts';
 import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
@@ -92,19 +94,25 @@ export async function createService(config: Config, logger: Logger, options: Ser
     recover: true,
     observe: (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes),
   });
+  const administration = administrationServices({ config, store, logger, signIns: authenticator, recoverer, contractWallets });
+  const approvals = approvalServices({
+    config,
+    store,
+    audit: new AdministrationAudit(store.files, logger),
+    administration,
+    scopeRestores: fileServices.scopeRestores,
+    recoverer,
+    contractWallets,
+  });
   const app = await buildApp({
     config,
     authenticator,
     failures,
     metrics,
     logger,
-    files: filesRouteDeps(fileServices, store),
-    administration: administrationRouteDeps(
-      administrationServices({ config, store, logger, signIns: authenticator, recoverer, contractWallets }),
-      store,
-      authenticator,
-      config.publicBaseUrl,
-    ),
+    files: filesRouteDeps(fileServices, approvals, store),
+    administration: administrationRouteDeps(administration, approvals, store, authenticator, config.publicBaseUrl),
+    approvals,
     readiness: new Readiness(store, fileServices.blobs),
     consoleDir: options.consoleDir,
   });

@@ -201,6 +201,10 @@ describe('WalletAuthenticator (no HTTP)', () => {
           asked.push({ chainId, address, signature });
           return approves;
         },
+        async verifyDigest(chainId, address, _digest, signature) {
+          asked.push({ chainId, address, signature });
+          return approves;
+        },
       };
       const auth = new WalletAuthenticator({
         config: loadConfig({ AUTH_DOMAINS: DOMAIN, AUTH_PLAIN_MESSAGES: 'any' }).auth,

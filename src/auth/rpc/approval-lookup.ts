@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { encodeDeployData, erc6492SignatureValidatorAbi, erc6492SignatureValidatorByteCode, type Hex } from 'viem';
 import { BoundedCache } from '../bounded-cache.ts';
-import { personalMessageHash } from '../signature/personal-message-hash.ts';
 import type { ChainNode } from './chain-nodes.ts';
 import { RpcReverted } from './json-rpc-node.ts';
 
@@ -25,22 +24,23 @@ export class ApprovalLookup {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  approves(chain: ChainNode, address: string, message: Uint8Array, signature: string, admit?: Admission): Promise<boolean> {
-    const key = checkKey(chain.chainId, address, message, signature);
+  /** `digest`: what the wallet is asked to approve (a personal_sign message's hash, an EIP-712 digest). */
+  approves(chain: ChainNode, address: string, digest: Uint8Array, signature: string, admit?: Admission): Promise<boolean> {
+    const key = checkKey(chain.chainId, address, digest, signature);
     if (this.refusals.get(key, this.now()) !== undefined) return Promise.resolve(false);
     let answer = this.underWay.get(key);
     if (answer === undefined) {
-      answer = this.ask(key, chain, address, message, signature, admit);
+      answer = this.ask(key, chain, address, digest, signature, admit);
       this.underWay.set(key, answer);
     }
     return answer;
   }
 
-  private async ask(key: string, chain: ChainNode, address: string, message: Uint8Array, signature: string, admit?: Admission) {
+  private async ask(key: string, chain: ChainNode, address: string, digest: Uint8Array, signature: string, admit?: Admission) {
     try {
       const release = await admit?.();
       try {
-        const approved = await isApprovedOnChain(chain, address, message, signature);
+        const approved = await isApprovedOnChain(chain, address, digest, signature);
         if (!approved) this.refusals.set(key, true, this.now() + REFUSAL_MS);
         return approved;
       } finally {
@@ -52,8 +52,8 @@ export class ApprovalLookup {
   }
 }
 
-function checkKey(chainId: number, address: string, message: Uint8Array, signature: string): string {
-  return createHash('sha256').update(`${chainId}\0${address.toLowerCase()}\0${signature.toLowerCase()}\0`).update(message).digest('base64');
+function checkKey(chainId: number, address: string, digest: Uint8Array, signature: string): string {
+  return createHash('sha256').update(`${chainId}\0${address.toLowerCase()}\0${signature.toLowerCase()}\0`).update(digest).digest('base64');
 }
 
 /**
@@ -61,11 +61,11 @@ function checkKey(chainId: number, address: string, message: Uint8Array, signatu
  * written on chain): it deploys a wrapped signature's wallet in the simulation, then asks the
  * wallet's isValidSignature (EIP-1271).
  */
-async function isApprovedOnChain({ chainId, node }: ChainNode, address: string, message: Uint8Array, signature: string): Promise<boolean> {
+async function isApprovedOnChain({ chainId, node }: ChainNode, address: string, digest: Uint8Array, signature: string): Promise<boolean> {
   const data = encodeDeployData({
     abi: erc6492SignatureValidatorAbi,
     bytecode: erc6492SignatureValidatorByteCode,
-    args: [address.toLowerCase() as Hex, `0x${Buffer.from(personalMessageHash(message)).toString('hex')}`, signature as Hex],
+    args: [address.toLowerCase() as Hex, `0x${Buffer.from(digest).toString('hex')}`, signature as Hex],
   });
   try {
     const answer = await node.request(String(chainId), 'eth_call', [{ data }, 'latest']);

@@ -2,9 +2,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { authenticationOf } from '../auth/wallet-auth.ts';
+import { sendProposal, shownProposal } from '../proposals/support/views.ts';
 import { AdminParams, WalletParams, WalletProofBody, WalletSchema } from '../schemas/administration.ts';
 import { EXAMPLE_WALLET_PAGE, EXAMPLE_WALLET_RECORD } from '../schemas/administration-examples.ts';
 import { jsonAnswer } from '../schemas/answer.ts';
+import { heldAnswer } from '../schemas/approvals-examples.ts';
 import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
 import type { AdministrationRouteDeps } from './support/deps.ts';
@@ -48,6 +50,7 @@ export default async function walletRoutes(base: FastifyInstance, deps: Administ
         body: WalletProofBody,
         response: {
           201: jsonAnswer(WalletSchema, 'Added: the wallet signs in as the admin', EXAMPLE_WALLET_RECORD),
+          202: heldAnswer('wallet.add'),
           ...errors,
           ...problemResponses(409),
         },
@@ -55,8 +58,10 @@ export default async function walletRoutes(base: FastifyInstance, deps: Administ
     },
     async (request, reply) => {
       const { message, signature } = request.body;
-      const wallet = await deps.admins.addWallet(authenticationOf(request).principal.id, request.params.adminId, message, signature);
-      return reply.code(201).send(walletView(wallet));
+      const actorId = authenticationOf(request).principal.id;
+      const held = await deps.held.addWallet(actorId, request.params.adminId, message, signature);
+      if (held.proposal !== undefined) return sendProposal(reply, await shownProposal(deps.proposals, held.proposal, actorId));
+      return reply.code(201).send(walletView(held.ran));
     },
   );
 

@@ -38,7 +38,14 @@ export default async function channelRestoreRoute(base: FastifyInstance, deps: F
         response: SCOPE_RESTORE_RESPONSES,
       },
     },
-    async (request, reply) =>
-      scopeRestoreAnswer(reply, await deps.scopeRestores.restore(channelOf(request), actorOf(request), scopeRestoreOptions(request))),
+    async (request, reply) => {
+      const actor = actorOf(request);
+      return scopeRestoreAnswer(
+        reply,
+        await deps.heldRestores.restore(channelOf(request), actor, scopeRestoreOptions(request)),
+        deps,
+        actor.adminId,
+      );
+    },
   );
 }

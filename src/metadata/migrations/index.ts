@@ -15,6 +15,7 @@ import * as auditInstant from './013-audit-instant.ts';
 import * as demoSeeding from './014-demo-seeding.ts';
 import * as legacySpellings from './015-legacy-spellings.ts';
 import * as selfService from './016-self-service.ts';
+import * as approvals from './019-approvals.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '014-demo-seeding': demoSeeding,
   '015-legacy-spellings': legacySpellings,
   '016-self-service': selfService,
+  '019-approvals': approvals,
 };
 
 export const migrationProvider: MigrationProvider = {

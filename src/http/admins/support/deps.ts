@@ -3,6 +3,9 @@ import type { AdministrationServices } from '../../../administration/administrat
 import type { ChannelManagement } from '../../../administration/channel-management.ts';
 import type { InvitationService } from '../../../administration/invitation-service.ts';
 import type { TenantAudit } from '../../../administration/tenant-audit.ts';
+import type { ApprovalServices } from '../../../approvals/approval-services.ts';
+import type { HeldAdministration } from '../../../approvals/held-administration.ts';
+import type { ProposalService } from '../../../approvals/proposal-service.ts';
 import type { WalletAuthenticator } from '../../../auth/wallet-authenticator.ts';
 import { AdminNames } from '../../../files/admin-names.ts';
 import type { AdminNameLookup } from '../../../model/admins.ts';
@@ -21,6 +24,9 @@ export interface AdministrationRouteDeps {
   newcomers: Pick<WalletAuthenticator, 'authenticateNewcomer'>;
   /** Where the console is, for the invitation's link. */
   publicBaseUrl: string;
+  /** The administration operations a policy may hold (docs/approvals.md), and the proposals they become. */
+  held: HeldAdministration;
+  proposals: ProposalService;
 }
 
 /** The features of the tenant, shown in each of its admins' records. */
@@ -31,9 +37,18 @@ export async function tenantFeatures(deps: Pick<AdministrationRouteDeps, 'tenant
 /** The routes' services over the administration services, the store's tenants and admins' names. */
 export function administrationRouteDeps(
   services: AdministrationServices,
+  approvals: Pick<ApprovalServices, 'administration' | 'proposals'>,
   directory: Pick<TenantRecords, 'getTenant'> & AdminNameLookup,
   newcomers: AdministrationRouteDeps['newcomers'],
   publicBaseUrl: string,
 ): AdministrationRouteDeps {
-  return { ...services, tenants: directory, adminNames: new AdminNames(directory), newcomers, publicBaseUrl };
+  return {
+    ...services,
+    tenants: directory,
+    adminNames: new AdminNames(directory),
+    newcomers,
+    publicBaseUrl,
+    held: approvals.administration,
+    proposals: approvals.proposals,
+  };
 }

@@ -40,7 +40,8 @@ export default async function folderRestoreRoute(base: FastifyInstance, deps: Fi
     },
     async (request, reply) => {
       const options = { folder: folderOf(request), ...scopeRestoreOptions(request) };
-      return scopeRestoreAnswer(reply, await deps.scopeRestores.restore(channelOf(request), actorOf(request), options));
+      const actor = actorOf(request);
+      return scopeRestoreAnswer(reply, await deps.heldRestores.restore(channelOf(request), actor, options), deps, actor.adminId);
     },
   );
 }

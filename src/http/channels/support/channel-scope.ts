@@ -94,4 +94,4 @@ export function filePathOf(request: FastifyRequest): FilePath {
 }
 
 /** The signed-in admin acting on the channel (signed links only read, and act as nobody). */
-export const actorOf = (request: FastifyRequest): Actor => ({ adminId: authenticationOf(request).principal.id });
+export const actorOf = (request: FastifyRequest): Actor & { adminId: string } => ({ adminId: authenticationOf(request).principal.id });

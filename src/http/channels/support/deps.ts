@@ -1,3 +1,7 @@
+import type { ApprovalServices } from '../../../approvals/approval-services.ts';
+import type { HeldRestores } from '../../../approvals/held-restores.ts';
+import type { PolicyService } from '../../../approvals/policy-service.ts';
+import type { ProposalService } from '../../../approvals/proposal-service.ts';
 import { AdminNames } from '../../../files/admin-names.ts';
 import type { AuditTrail } from '../../../files/audit-trail.ts';
 import type { BackupService } from '../../../files/backup-service.ts';
@@ -22,6 +26,10 @@ export interface FilesRouteDeps {
   deleted: DeletedFiles;
   changes: ChannelChanges;
   scopeRestores: ScopeRestoreService;
+  /** Folder and channel restores under the policies (docs/approvals.md), and the proposals they become. */
+  heldRestores: HeldRestores;
+  proposals: ProposalService;
+  policies: PolicyService;
   auditLog: Pick<AuditTrail, 'list'>;
   /** The names of the admins that audit events, backups and deleted files name by id. */
   adminNames: AdminNames;
@@ -31,7 +39,11 @@ export interface FilesRouteDeps {
 }
 
 /** The routes' services: the file services, the gate to channels over the store's channel directory, and admins' names. */
-export function filesRouteDeps(services: FileServices, directory: ChannelLookup & LinkedChannelListing & AdminNameLookup): FilesRouteDeps {
+export function filesRouteDeps(
+  services: FileServices,
+  approvals: Pick<ApprovalServices, 'restores' | 'proposals' | 'policies'>,
+  directory: ChannelLookup & LinkedChannelListing & AdminNameLookup,
+): FilesRouteDeps {
   const { files, backups, restores, scopeRestores, deleted, changes, linkSigner, fileUrls, audit } = services;
   return {
     access: new ChannelAccess(directory, audit),
@@ -39,6 +51,9 @@ export function filesRouteDeps(services: FileServices, directory: ChannelLookup 
     backups,
     restores,
     scopeRestores,
+    heldRestores: approvals.restores,
+    proposals: approvals.proposals,
+    policies: approvals.policies,
     deleted,
     changes,
     auditLog: audit,

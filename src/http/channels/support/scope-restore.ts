@@ -1,12 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
+import type { Held } from '../../../approvals/held.ts';
 import type { ScopeRestoreOutcome, ScopeRestoreRequest } from '../../../files/scope-restore-service.ts';
+import { sendProposal, shownProposal } from '../../proposals/support/views.ts';
 import { jsonAnswer } from '../../schemas/answer.ts';
+import { ProposalSchema } from '../../schemas/approvals.ts';
+import { EXAMPLE_PROPOSAL } from '../../schemas/approvals-examples.ts';
 import { EXAMPLE_SCOPE_RESTORE } from '../../schemas/examples.ts';
 import { channelErrorResponses, problemResponses } from '../../schemas/problem.ts';
 import { type ScopeRestoreQuery, ScopeRestoreResultSchema } from '../../schemas/scope-restore.ts';
 import type { RefusalAudit } from './channel-lookup.ts';
 import { matchPrecondition } from './condition-headers.ts';
+import type { FilesRouteDeps } from './deps.ts';
 import { requireEmptyRestoreBody } from './restore-body.ts';
 
 /** What the restore of a folder (folders/restore.ts) and of a whole channel (restore.ts) share: they differ only in their scope. */
@@ -29,6 +34,11 @@ export const SCOPE_RESTORE_RESPONSES = {
     'Restored (or, for a dry run, the plan): what changed, and the safety backup',
     EXAMPLE_SCOPE_RESTORE,
   ),
+  202: jsonAnswer(
+    ProposalSchema,
+    'Held by a policy (docs/approvals.md): nothing changed; the proposal runs this plan once enough admins sign its intent',
+    EXAMPLE_PROPOSAL,
+  ),
   ...channelErrorResponses,
   ...problemResponses(412, 413, 415, 507),
 };
@@ -48,9 +58,18 @@ export function scopeRestoreOptions(request: {
   };
 }
 
-/** The plan's ETag goes in its header; the body is the plan and what was done. */
-export function scopeRestoreAnswer(reply: FastifyReply, outcome: ScopeRestoreOutcome) {
-  const { dryRun, safetyBackup, changes, unchanged, etag } = outcome;
+/**
+ * A restore that ran: the plan's ETag goes in its header, the body is the plan and what was done.
+ * One a policy holds: 202 and its proposal.
+ */
+export async function scopeRestoreAnswer(
+  reply: FastifyReply,
+  held: Held<ScopeRestoreOutcome>,
+  deps: Pick<FilesRouteDeps, 'proposals'>,
+  viewerId: string,
+) {
+  if (held.proposal !== undefined) return sendProposal(reply, await shownProposal(deps.proposals, held.proposal, viewerId));
+  const { dryRun, safetyBackup, changes, unchanged, etag } = held.ran;
   reply.header('ETag', etag);
   return { dryRun, safetyBackup, changes, unchanged };
 }

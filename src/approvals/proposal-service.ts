@@ -1,0 +1,318 @@
+import { randomBytes } from 'node:crypto';
+import { isOwner, type TenantView } from '../administration/admin-rules.ts';
+import { tenantView } from '../administration/tenant-views.ts';
+import { AppError, isAppError } from '../errors/app-error.ts';
+import type { AdminRecords } from '../model/admins.ts';
+import type { ApprovalRecords, HeldOperation, Proposal, ProposalIntents, ProposalStatus } from '../model/approvals.ts';
+import { newProposalId } from '../model/ids.ts';
+import type { Page, PageRequest } from '../model/paging.ts';
+import { canonicalPlan } from './canonical-plan.ts';
+import type { IntentSignatures } from './intent-signatures.ts';
+import { type IntentTypedData, intentTypedData } from './intent-typed-data.ts';
+import { eligibleAdmins, ruleFor } from './policy-rules.ts';
+
+/** A request for a dangerous operation, described so that a proposal can show it, sign it and run it later. */
+export interface HeldRequest {
+  operation: HeldOperation;
+  tenantId: string;
+  channelId: string | null;
+  proposerId: string;
+  /** What the operation will do, as the data its runner runs it from. */
+  plan: Record<string, unknown>;
+  /** What the plan acts on, as it stands: a different one when it runs voids the intents. */
+  planEtag: string;
+  /** The plan in words, shown by the console and the wallet. */
+  summary: string;
+  /** The typed data's fields the operation has (docs/approvals.md): the others are empty. */
+  intent: { scope?: string; source?: string; delete?: boolean; target?: string };
+}
+
+/** How a held operation runs once approved: each operation's module registers one (approvals/held-*.ts). */
+export interface OperationRunner {
+  /** The plan's ETag as things stand now. */
+  currentEtag(proposal: Proposal): Promise<string>;
+  /** Runs it as its proposer, the plan's ETag as a precondition; answers what the operation answered. */
+  run(proposal: Proposal, intents: ProposalIntents): Promise<Record<string, unknown>>;
+}
+
+export interface ProposalSettings {
+  /** The service's public URL, which every intent names. */
+  service: string;
+  /** The chain of the typed data's domain: the first of AUTH_CHAIN_IDS, else 1. */
+  chainId: number;
+  /** PROPOSAL_SECONDS: how long a proposal waits for its approvals. */
+  proposalSeconds: number;
+}
+
+export type ProposalStore = ApprovalRecords & Pick<AdminRecords, 'getAdmin' | 'listAdmins' | 'findAdminByWallet'>;
+
+/** Told of each step of a proposal, for the tenant's audit log. */
+export type ProposalObserver = (event: {
+  proposal: Proposal;
+  step: 'create' | 'approve' | 'withdraw' | 'close';
+  by: string | null;
+}) => Promise<void>;
+
+/**
+ * Proposals: a request a policy holds becomes one (hold), admins add signed intents (approve), and
+ * the one approval that brings the count to the rule's runs it, exactly once: a proposal changes
+ * state only by moveProposal, which of racing callers on any instance lets one win.
+ */
+export class ProposalService {
+  private readonly runners = new Map<HeldOperation, OperationRunner>();
+
+  constructor(
+    private readonly store: ProposalStore,
+    private readonly signatures: IntentSignatures,
+    private readonly settings: ProposalSettings,
+    private readonly observe: ProposalObserver = async () => {},
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Registered by each held operation's module, once, when the services are built. */
+  register(operation: HeldOperation, runner: OperationRunner): void {
+    this.runners.set(operation, runner);
+  }
+
+  /** Whether a policy holds `operation` (on `channelId`) now: a request for it then becomes a proposal. */
+  async holds(operation: HeldOperation, tenantId: string, channelId: string | null): Promise<boolean> {
+    return (await this.ruleOf(operation, tenantId, channelId)) !== undefined;
+  }
+
+  private async ruleOf(operation: HeldOperation, tenantId: string, channelId: string | null) {
+    const tenant = await this.store.getPolicy(tenantId, null);
+    const channel = channelId === null ? undefined : await this.store.getPolicy(tenantId, channelId);
+    return ruleFor(operation, tenant, channel);
+  }
+
+  /**
+   * The proposal the request becomes when a policy holds its operation; undefined when none does
+   * (the caller then runs it at once).
+   */
+  async hold(request: HeldRequest): Promise<Proposal | undefined> {
+    const rule = await this.ruleOf(request.operation, request.tenantId, request.channelId);
+    if (rule === undefined) return undefined;
+    const admins = await this.store.listAdmins(request.tenantId);
+    const createdAt = this.now();
+    const expiresAt = createdAt + this.settings.proposalSeconds * 1000;
+    const id = newProposalId();
+    const typedData = intentTypedData(this.settings.chainId, {
+      service: this.settings.service,
+      proposal: id,
+      operation: request.operation,
+      tenant: request.tenantId,
+      channel: request.channelId ?? '',
+      scope: request.intent.scope ?? '',
+      source: request.intent.source ?? '',
+      delete: request.intent.delete ?? false,
+      target: request.intent.target ?? '',
+      details: `${request.summary}\n${canonicalPlan(request.plan)}`,
+      planEtag: request.planEtag,
+      admin: request.proposerId,
+      nonce: `0x${randomBytes(32).toString('hex')}`,
+      deadline: Math.floor(expiresAt / 1000),
+    });
+    const proposal = await this.store.createProposal({
+      id,
+      tenantId: request.tenantId,
+      channelId: request.channelId,
+      operation: request.operation,
+      proposedBy: request.proposerId,
+      createdAt,
+      expiresAt,
+      required: rule.approvals,
+      permission: rule.permission,
+      plan: request.plan,
+      planEtag: request.planEtag,
+      summary: request.summary,
+      typedData: typedData as unknown as Record<string, unknown>,
+      eligibleAdminIds: eligibleAdmins(admins, rule.permission, request.channelId).map((a) => a.id),
+    });
+    await this.observe({ proposal, step: 'create', by: request.proposerId });
+    return proposal;
+  }
+
+  async list(actorId: string, page: PageRequest, status?: ProposalStatus): Promise<Page<Proposal>> {
+    const view = await tenantView(this.store, actorId);
+    const found = await this.store.listProposals(view.actor.tenantId, page, {
+      status,
+      channelIds: isOwner(view.actor) ? undefined : view.actor.channelIds,
+    });
+    return { items: await Promise.all(found.items.map((p) => this.expireIfDue(p))), next: found.next };
+  }
+
+  async get(actorId: string, id: string): Promise<Proposal> {
+    const view = await tenantView(this.store, actorId);
+    return this.expireIfDue(await this.visible(view, id));
+  }
+
+  /**
+   * Adds `wallet`'s intent (its signature of the proposal's typed data) for whichever admin holds
+   * that wallet, then runs the proposal if that brings it to its count. `actorId` is who posts it,
+   * who may relay another admin's intent: the intent alone says who approves.
+   */
+  async approve(actorId: string, id: string, wallet: string, signature: string): Promise<Proposal> {
+    const view = await tenantView(this.store, actorId);
+    const proposal = await this.open(await this.visible(view, id));
+    const address = wallet.toLowerCase();
+    const kind = await this.signatures.check(proposal.typedData as unknown as IntentTypedData, address, signature);
+    const signer = await this.store.findAdminByWallet(address);
+    if (signer === undefined || signer.tenantId !== proposal.tenantId || signer.removedAt !== null || signer.status !== 'ACTIVE') {
+      throw new AppError('INTENT_SIGNER_UNKNOWN', `The wallet ${wallet} is no active admin's of this tenant: its intent counts for nobody`);
+    }
+    if (!proposal.eligibleAdminIds.includes(signer.id)) {
+      throw new AppError(
+        'INTENT_SIGNER_NOT_ELIGIBLE',
+        `Admin ${signer.id} did not hold ${proposal.permission}${proposal.channelId === null ? '' : ' on this channel'} when the proposal was made: ` +
+          `only ${proposal.eligibleAdminIds.join(', ')} may approve it`,
+      );
+    }
+    const added = await this.store.addApproval(proposal.id, {
+      adminId: signer.id,
+      wallet: address,
+      signature,
+      kind,
+      approvedAt: this.now(),
+    });
+    if (!added) {
+      throw new AppError(
+        'INTENT_ALREADY_GIVEN',
+        `Admin ${signer.id} has approved this proposal already: an admin counts once, whichever wallet signs`,
+      );
+    }
+    const approved = (await this.store.getProposal(proposal.tenantId, proposal.id))!;
+    await this.observe({ proposal: approved, step: 'approve', by: signer.id });
+    await this.settle(approved);
+    return (await this.store.getProposal(proposal.tenantId, proposal.id))!;
+  }
+
+  /** The proposer takes its proposal back while it is pending. */
+  async withdraw(actorId: string, id: string): Promise<Proposal> {
+    const view = await tenantView(this.store, actorId);
+    const proposal = await this.open(await this.visible(view, id));
+    if (proposal.proposedBy !== view.actor.id) {
+      throw new AppError(
+        'PROPOSER_ONLY',
+        `Only its proposer (${proposal.proposedBy}) withdraws a proposal; others simply do not approve it`,
+      );
+    }
+    if (
+      !(await this.store.moveProposal(proposal.id, 'pending', 'withdrawn', { reason: 'withdrawn by its proposer', finishedAt: this.now() }))
+    ) {
+      throw closed((await this.store.getProposal(proposal.tenantId, proposal.id))!);
+    }
+    const withdrawn = (await this.store.getProposal(proposal.tenantId, proposal.id))!;
+    await this.observe({ proposal: withdrawn, step: 'withdraw', by: view.actor.id });
+    return withdrawn;
+  }
+
+  /** The admins whose intent counts now: eligible when it was made, and still active, holding the permission and the channel. */
+  async counted(proposal: Proposal): Promise<string[]> {
+    const admins = await this.store.listAdmins(proposal.tenantId);
+    const able = new Set(eligibleAdmins(admins, proposal.permission, proposal.channelId).map((a) => a.id));
+    return [...new Set(proposal.approvals.map((a) => a.adminId))].filter((id) => able.has(id) && proposal.eligibleAdminIds.includes(id));
+  }
+
+  /** Runs the proposal when its counted intents reach its count; of racing callers, one. */
+  private async settle(proposal: Proposal): Promise<void> {
+    const counted = await this.counted(proposal);
+    if (counted.length < proposal.required) return;
+    const runner = this.runners.get(proposal.operation);
+    if (runner === undefined) throw new AppError('INTERNAL_ERROR', `No runner is registered for ${proposal.operation}`);
+    const proposer = await this.store.getAdmin(proposal.proposedBy);
+    if (proposer === undefined || proposer.removedAt !== null || proposer.status !== 'ACTIVE') {
+      await this.close(proposal, 'pending', 'failed', `its proposer ${proposal.proposedBy} is no longer active: it runs as its proposer`);
+      return;
+    }
+    let current: string;
+    try {
+      current = await runner.currentEtag(proposal);
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      await this.close(proposal, 'pending', 'invalidated', `what it acts on changed: ${error.message}`);
+      return;
+    }
+    if (current !== proposal.planEtag) {
+      await this.close(
+        proposal,
+        'pending',
+        'invalidated',
+        `the plan changed since it was proposed (its ETag was ${proposal.planEtag}, now ${current}): nothing ran; propose it again`,
+      );
+      return;
+    }
+    if (!(await this.store.moveProposal(proposal.id, 'pending', 'running'))) return; // another approval runs it
+    const intents: ProposalIntents = {
+      proposalId: proposal.id,
+      operation: proposal.operation,
+      required: proposal.required,
+      permission: proposal.permission,
+      typedData: proposal.typedData,
+      approvals: proposal.approvals
+        .filter((a) => counted.includes(a.adminId))
+        .map(({ adminId, wallet, signature, kind }) => ({ adminId, wallet, signature, kind })),
+    };
+    try {
+      const result = await runner.run(proposal, intents);
+      await this.store.moveProposal(proposal.id, 'running', 'executed', { result, finishedAt: this.now() });
+    } catch (error) {
+      if (!isAppError(error) || error.status >= 500) {
+        await this.close(proposal, 'running', 'failed', 'it failed while running; see the service log', { code: 'INTERNAL_ERROR' });
+        throw error;
+      }
+      const changed = error.code === 'PRECONDITION_FAILED';
+      await this.close(proposal, 'running', changed ? 'invalidated' : 'failed', error.message, { code: error.code });
+    }
+  }
+
+  private async close(
+    proposal: Proposal,
+    from: ProposalStatus,
+    to: ProposalStatus,
+    reason: string,
+    result: Record<string, unknown> | null = null,
+  ) {
+    if (await this.store.moveProposal(proposal.id, from, to, { reason, result, finishedAt: this.now() })) {
+      await this.observe({ proposal: { ...proposal, status: to, reason }, step: 'close', by: null });
+    }
+  }
+
+  /** PROPOSAL_NOT_FOUND for another tenant's proposal, or one on a channel a sub-admin does not hold. */
+  private async visible(view: TenantView, id: string): Promise<Proposal> {
+    const proposal = await this.store.getProposal(view.actor.tenantId, id);
+    const seen =
+      proposal !== undefined && (isOwner(view.actor) || proposal.channelId === null || view.actor.channelIds.includes(proposal.channelId));
+    if (!seen) throw new AppError('PROPOSAL_NOT_FOUND', `This tenant has no proposal ${id} this admin may see`);
+    return proposal;
+  }
+
+  /** The proposal if it still takes approvals; PROPOSAL_EXPIRED or PROPOSAL_CLOSED otherwise. */
+  private async open(proposal: Proposal): Promise<Proposal> {
+    const current = await this.expireIfDue(proposal);
+    if (current.status === 'expired') {
+      throw new AppError(
+        'PROPOSAL_EXPIRED',
+        `Proposal ${proposal.id} expired at ${new Date(proposal.expiresAt).toISOString()}; nothing ran`,
+      );
+    }
+    if (current.status !== 'pending') throw closed(current);
+    return current;
+  }
+
+  /** A pending proposal past its deadline is stored as expired when it is next read. */
+  private async expireIfDue(proposal: Proposal): Promise<Proposal> {
+    if (proposal.status !== 'pending' || this.now() < proposal.expiresAt) return proposal;
+    await this.close(proposal, 'pending', 'expired', 'its deadline passed before enough admins approved it');
+    return (await this.store.getProposal(proposal.tenantId, proposal.id))!;
+  }
+}
+
+function closed(proposal: Proposal): AppError {
+  return new AppError(
+    'PROPOSAL_CLOSED',
+    `Proposal ${proposal.id} is ${proposal.status}, no longer pending${proposal.reason ? `: ${proposal.reason}` : ''}`,
+    {
+      status: proposal.status,
+    },
+  );
+}

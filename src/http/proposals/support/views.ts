@@ -1,0 +1,79 @@
+import type { FastifyReply } from 'fastify';
+import type { PolicyService } from '../../../approvals/policy-service.ts';
+import type { ProposalService } from '../../../approvals/proposal-service.ts';
+import type { Policy, PolicyRule, Proposal } from '../../../model/approvals.ts';
+import { formatRfc3339 } from '../../../time/rfc3339.ts';
+
+/** A proposal as the API shows it to `viewerId`: an invitation's token only to its proposer, who passes it on. */
+export function proposalView(proposal: Proposal, viewerId: string, counted: readonly string[]) {
+  const result = proposal.result !== null && proposal.proposedBy !== viewerId ? withoutToken(proposal.result) : proposal.result;
+  return {
+    id: proposal.id,
+    tenantId: proposal.tenantId,
+    channelId: proposal.channelId,
+    operation: proposal.operation,
+    status: proposal.status,
+    proposedBy: proposal.proposedBy,
+    createdAt: formatRfc3339(proposal.createdAt),
+    expiresAt: formatRfc3339(proposal.expiresAt),
+    required: proposal.required,
+    permission: proposal.permission,
+    plan: proposal.plan,
+    planEtag: proposal.planEtag,
+    summary: proposal.summary,
+    typedData: proposal.typedData,
+    approvals: proposal.approvals.map((a) => ({
+      adminId: a.adminId,
+      wallet: a.wallet,
+      signature: a.signature,
+      kind: a.kind,
+      approvedAt: formatRfc3339(a.approvedAt),
+      counts: counted.includes(a.adminId),
+    })),
+    approvalsCounted: counted.length,
+    eligibleAdminIds: proposal.eligibleAdminIds,
+    reason: proposal.reason,
+    result,
+    finishedAt: proposal.finishedAt === null ? null : formatRfc3339(proposal.finishedAt),
+  };
+}
+
+function withoutToken(result: Record<string, unknown>): Record<string, unknown> {
+  const { token: _token, ...rest } = result;
+  return rest;
+}
+
+export function policyView(policy: Policy, tenantRules?: PolicyRule[]) {
+  return {
+    tenantId: policy.tenantId,
+    channelId: policy.channelId,
+    rules: policy.rules,
+    ...(tenantRules === undefined ? {} : { tenantRules }),
+    revision: policy.revision,
+    updatedAt: policy.updatedAt === null ? null : formatRfc3339(policy.updatedAt),
+    updatedBy: policy.updatedBy,
+  };
+}
+
+/** A policy's revision from If-Match ("p3"); -1 for a tag no policy has, so that the change is refused (412). */
+export function policyRevisionOf(ifMatch: string | undefined): number | undefined {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
+  const match = /^(?:W\/)?"p(\d{1,15})"$/.exec(ifMatch.trim());
+  return match ? Number(match[1]) : -1;
+}
+
+/** A held request's answer: 202, where the proposal is, and the proposal. */
+export function sendProposal(reply: FastifyReply, view: ReturnType<typeof proposalView>) {
+  return reply.code(202).header('Location', `/api/proposals/${view.id}`).send(view);
+}
+
+/** What the approval routes need: services only. */
+export interface ApprovalRouteDeps {
+  proposals: ProposalService;
+  policies: PolicyService;
+}
+
+/** The proposal as `viewerId` sees it, with which of its approvals count now. */
+export async function shownProposal(proposals: Pick<ProposalService, 'counted'>, proposal: Proposal, viewerId: string) {
+  return proposalView(proposal, viewerId, await proposals.counted(proposal));
+}
