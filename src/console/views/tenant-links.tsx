@@ -38,7 +38,7 @@ function PendingBadge({ pending }: { pending: PendingCount }) {
       <span class="nav-badge" aria-hidden="true">
         {shown}
       </span>
-      <span class="visually-hidden">, {shown} pending</span>
+      <span class="visually-hidden"> ({shown} pending)</span>
     </>
   );
 }
