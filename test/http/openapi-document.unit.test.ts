@@ -214,6 +214,14 @@ for (const engine of ['sqlite'] as const) {
         ['PUT /api/channels/{channelRef}/admins/{adminId}', 'linkChannelAdmin'],
         ['DELETE /api/channels/{channelRef}/admins/{adminId}', 'unlinkChannelAdmin'],
         ['GET /api/audit', 'listTenantAudit'],
+        ['GET /api/policies', 'getPolicy'],
+        ['PUT /api/policies', 'putPolicy'],
+        ['GET /api/proposals', 'listProposals'],
+        ['GET /api/proposals/{proposalId}', 'getProposal'],
+        ['DELETE /api/proposals/{proposalId}', 'withdrawProposal'],
+        ['POST /api/proposals/{proposalId}/approvals', 'approveProposal'],
+        ['GET /api/channels/{channelRef}/policy', 'getChannelPolicy'],
+        ['PUT /api/channels/{channelRef}/policy', 'putChannelPolicy'],
       ]);
       const actual = new Map(operationsOf(document).map(([key, operation]) => [key, operation.operationId]));
       assert.deepEqual(actual, expected);

@@ -83,7 +83,6 @@ export const EXAMPLE_PROPOSAL: Static<typeof ProposalSchema> = {
   eligibleAdminIds: [OWNER, 'adm_2b4d6f8h0k2m4p6r8t0v2x4z6a', 'adm_7c9e1g3j5l7n9q1s3u5w7y9a1c'],
   reason: null,
   result: null,
-  finishedAt: null,
 };
 
 /** The 202 of a request a policy may hold: nothing changed yet, and the proposal that will do it. */

@@ -28,8 +28,8 @@ export const PolicySchema = Type.Object({
   /** A channel's policy shows the tenant's rules too: the stricter of the two applies. */
   tenantRules: Type.Optional(Type.Array(PolicyRuleSchema, { description: "A channel's policy: the tenant's rules, which apply too" })),
   revision: Type.Integer({ description: 'Raised by every change; the ETag is "p{revision}"' }),
-  updatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
-  updatedBy: Type.Union([Type.String(), Type.Null()]),
+  updatedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When it was last set; absent for a policy never set' })),
+  updatedBy: Type.Optional(Type.String({ description: 'Who last set it' })),
 });
 
 export const ApprovalSchema = Type.Object({
@@ -63,7 +63,7 @@ export const ProposalSchema = Type.Object({
   eligibleAdminIds: Type.Array(Type.String()),
   reason: Type.Union([Type.String(), Type.Null()]),
   result: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-  finishedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  finishedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When it left pending; absent while pending' })),
 });
 
 export const ProposalParams = Type.Object({

@@ -34,7 +34,7 @@ export function proposalView(proposal: Proposal, viewerId: string, counted: read
     eligibleAdminIds: proposal.eligibleAdminIds,
     reason: proposal.reason,
     result,
-    finishedAt: proposal.finishedAt === null ? null : formatRfc3339(proposal.finishedAt),
+    ...(proposal.finishedAt === null ? {} : { finishedAt: formatRfc3339(proposal.finishedAt) }),
   };
 }
 
@@ -50,8 +50,8 @@ export function policyView(policy: Policy, tenantRules?: PolicyRule[]) {
     rules: policy.rules,
     ...(tenantRules === undefined ? {} : { tenantRules }),
     revision: policy.revision,
-    updatedAt: policy.updatedAt === null ? null : formatRfc3339(policy.updatedAt),
-    updatedBy: policy.updatedBy,
+    ...(policy.updatedAt === null ? {} : { updatedAt: formatRfc3339(policy.updatedAt) }),
+    ...(policy.updatedBy === null ? {} : { updatedBy: policy.updatedBy }),
   };
 }
 
