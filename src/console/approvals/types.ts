@@ -36,6 +36,8 @@ export interface PolicyRule {
 
 export interface Policy {
   rules: PolicyRule[];
+  /** Raised by every change; the ETag is "p{revision}". */
+  revision: number;
   etag?: string;
 }
 
@@ -82,5 +84,6 @@ export interface Proposal {
   eligibleAdminIds: string[];
   reason: string | null;
   result: unknown;
-  finishedAt: string | null;
+  /** When it left pending; absent while pending. */
+  finishedAt?: string;
 }

@@ -4,20 +4,20 @@ import { shortAddress } from '../ui/format.ts';
 import { RowButton } from '../ui/row-button.tsx';
 import { Time } from '../ui/time.tsx';
 import { AdminName } from './admin-name.tsx';
+import type { ViewContext } from './context.ts';
 import { ProposalPlan } from './proposal-plan.tsx';
 
 interface ProposalCardProps {
+  ctx: ViewContext;
   proposal: Proposal;
-  /** The signed-in admin's id: whether they proposed it, approved it, may approve it. */
-  me: string;
   adminName(id: string): string | null;
-  channelName(id: string): string;
   onApprove(proposal: Proposal): void;
   onWithdraw(proposal: Proposal): void;
 }
 
 /** One proposal: what it will do, where it stands, who approved and who may, and what the admin can do about it. */
-export function ProposalCard({ proposal, me, adminName, channelName, onApprove, onWithdraw }: ProposalCardProps) {
+export function ProposalCard({ ctx, proposal, adminName, onApprove, onWithdraw }: ProposalCardProps) {
+  const me = ctx.signedIn.me.principal.id;
   const pending = proposal.status === 'pending';
   const approvedByMe = proposal.approvals.some((approval) => approval.adminId === me);
   const mayApprove = pending && !approvedByMe && proposal.eligibleAdminIds.includes(me);
@@ -30,13 +30,14 @@ export function ProposalCard({ proposal, me, adminName, channelName, onApprove, 
         <span class={`badge badge-${proposal.status}`}>{proposal.status}</span>
       </header>
       <p class="proposal-state">{stateOf(proposal)}</p>
+      <InvitationMade proposal={proposal} />
       <dl class="facts">
         <dt>Operation</dt>
         <dd>
           <code>{proposal.operation}</code>
         </dd>
         <dt>Channel</dt>
-        <dd>{proposal.channelId ? channelName(proposal.channelId) : <span class="muted">None (the tenant)</span>}</dd>
+        <dd>{proposal.channelId ? ctx.channelName(proposal.channelId) : <span class="muted">None (the tenant)</span>}</dd>
         <dt>Proposed</dt>
         <dd>
           {who(proposal.proposedBy)}, <Time value={proposal.createdAt} />
@@ -77,7 +78,7 @@ export function ProposalCard({ proposal, me, adminName, channelName, onApprove, 
       </dl>
       <details class="proposal-plan" open={pending}>
         <summary>What it will do</summary>
-        <ProposalPlan proposal={proposal} />
+        <ProposalPlan ctx={ctx} proposal={proposal} adminName={adminName} />
       </details>
       {pending && (
         <div class="actions proposal-actions">
@@ -93,5 +94,20 @@ export function ProposalCard({ proposal, me, adminName, channelName, onApprove, 
         </div>
       )}
     </article>
+  );
+}
+
+/**
+ * A held invitation, once made: its link is in the proposal's result for its proposer only (the
+ * service shows it to nobody else), who passes it on as with an invitation made at once.
+ */
+function InvitationMade({ proposal }: { proposal: Proposal }) {
+  const result = proposal.result as { url?: unknown } | null;
+  if (proposal.operation !== 'invitation.create' || proposal.status !== 'executed' || typeof result?.url !== 'string') return null;
+  return (
+    <label class="field">
+      <span>The invitation's link, for you to send to the invitee</span>
+      <input readOnly value={result.url} onFocus={(event) => (event.target as HTMLInputElement).select()} />
+    </label>
   );
 }

@@ -35,7 +35,6 @@ export function ProposalsView({ ctx, id, status = 'pending' }: { ctx: ViewContex
   const [acting, setActing] = useState<Acting>();
   /** Raised by each approval or withdrawal, for the one proposal shown above the list to be read again. */
   const [round, setRound] = useState(0);
-  const me = ctx.signedIn.me.principal.id;
   const changed = () => {
     proposals.reload();
     setRound((n) => n + 1);
@@ -44,10 +43,9 @@ export function ProposalsView({ ctx, id, status = 'pending' }: { ctx: ViewContex
   const card = (proposal: Proposal) => (
     <ProposalCard
       key={proposal.id}
+      ctx={ctx}
       proposal={proposal}
-      me={me}
       adminName={adminName}
-      channelName={ctx.channelName}
       onApprove={(approve) => setActing({ approve })}
       onWithdraw={(withdraw) => setActing({ withdraw })}
     />
