@@ -35,8 +35,11 @@ export function PolicyForm({ ctx, rules: saved, editable, save, onSaved, label }
     setSavedNow(false);
     setRules(next);
   };
+  /** The rules last sent: a refusal speaks of those, and no longer applies once they are edited. */
+  const [sent, setSent] = useState<string>();
   const submit = (event: Event) => {
     event.preventDefault();
+    setSent(JSON.stringify(rules));
     void action.run(async () => {
       await save(rules);
       setSavedNow(true);
@@ -67,7 +70,7 @@ export function PolicyForm({ ctx, rules: saved, editable, save, onSaved, label }
           )}
         </div>
       )}
-      <ProblemNotice error={action.error} title={held ? undefined : 'Policy not saved'} />
+      {sent === JSON.stringify(rules) && <ProblemNotice error={action.error} title={held ? undefined : 'Policy not saved'} />}
       {held && dismissed !== action.error && <NeedsApprovalDialog ctx={ctx} proposal={held} onClose={() => setDismissed(action.error)} />}
     </form>
   );
