@@ -162,6 +162,44 @@ describe('approving a held channel restore in the console', () => {
     assert.equal(consoleErrors(owner).length, 1, consoleErrors(owner).join('\n'));
     assertNoConsoleErrors(other);
   });
+
+  test("an owner's tenant rule holds a colleague's new permission: the Admins page says it needs approval, and the proposal shows before → after", async () => {
+    const coOwner = await createMemberAdmin(svc.service.store, fixture, {
+      permissions: ['admins:read', 'admins:manage'],
+      displayName: 'Ada Manager',
+    });
+    const target = await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:read'], displayName: 'Rita Target' });
+    const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { ...LOCALE, hash: '#/proposals' });
+
+    // The tenant's policy, under the proposals: an admin's change needs 2 of the admins with admins:manage.
+    const policy = page.getByRole('form', { name: 'Tenant policy' });
+    await policy.getByRole('button', { name: 'Add a rule' }).click();
+    await policy.getByLabel('Operation').selectOption('admin.change');
+    await policy.getByLabel('Approvals').fill('2');
+    await policy.getByLabel('Of admins with').selectOption('admins:manage');
+    await policy.getByRole('button', { name: 'Save the policy' }).click();
+    await policy.getByRole('status').getByText('Saved.').waitFor();
+
+    // Granting files:write is held: the dialog says so instead of "saved", and nothing changed.
+    await page.getByRole('banner').getByRole('link', { name: 'Admins' }).click();
+    await page.getByRole('button', { name: 'Permissions of Rita Target' }).click();
+    await page.getByRole('dialog').getByRole('checkbox', { name: 'files:write' }).check();
+    await page.getByRole('dialog').getByRole('button', { name: 'Save permissions' }).click();
+    const held = page.getByRole('dialog', { name: 'Needs approval' });
+    await held.getByText(/^Needs approval:/).waitFor();
+    await held.getByRole('button', { name: 'Later' }).click();
+    assert.equal(await page.getByRole('status').getByText('The permissions of Rita Target are saved.').count(), 0);
+    assert.deepEqual((await api.getAdmin(target.admin.id)).effectivePermissions, ['files:read']);
+
+    // The proposal shows the change as before → after, and who may approve it.
+    await page.getByRole('banner').getByRole('link', { name: 'Proposals (1 pending)' }).click();
+    const card = page.getByRole('article', { name: /Rita Target/ });
+    await card.getByText(/^Pending: 0 of 2 approvals/).waitFor();
+    await card.locator('.change del').getByText('files:read', { exact: true }).waitFor();
+    await card.locator('.change ins').getByText('files:read, files:write').waitFor();
+    await card.getByRole('list', { name: 'May approve' }).getByText(coOwner.admin.displayName).waitFor();
+    assertNoConsoleErrors(page);
+  });
 });
 
 /** The fields the dialog shows, as name → text; the details and the deadline's own text, not the added time. */

@@ -1,3 +1,4 @@
+import { useEffect } from 'preact/hooks';
 import type { Proposal } from '../approvals/types.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { HeldNotice } from '../ui/held-notice.tsx';
@@ -9,6 +10,8 @@ import type { ViewContext } from './context.ts';
  * own intent to sign at once (the request itself is no intent), or the proposal to open.
  */
 export function NeedsApprovalDialog({ ctx, proposal, onClose }: { ctx: ViewContext; proposal: Proposal; onClose(): void }) {
+  // A proposal was just made: the top bar's count of pending ones is asked again.
+  useEffect(() => ctx.proposalsChanged(), []);
   const intro = <HeldNotice proposal={proposal} />;
   const eligible = proposal.eligibleAdminIds.includes(ctx.signedIn.me.principal.id);
   if (!eligible) {
