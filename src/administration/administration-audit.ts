@@ -1,6 +1,6 @@
 import type { Logger } from '../logging/logger.ts';
 import { type Admin, stateOf } from '../model/admins.ts';
-import type { AdministrationAction, AuditLog } from '../model/audit.ts';
+import type { AdministrationAction, AuditIntents, AuditLog } from '../model/audit.ts';
 
 /** What an administration event records of an admin, before and after a change. */
 export function adminSnapshot(admin: Admin): Record<string, unknown> {
@@ -24,6 +24,8 @@ export interface AdministrationEvent {
   channelId?: string | null;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
+  /** A held operation's signed intents (docs/approvals.md), kept with the entry of what they made run. */
+  intents?: AuditIntents | undefined;
 }
 
 /**
@@ -58,6 +60,7 @@ export class AdministrationAudit {
         operation: null,
         targetAdminId: event.targetAdminId ?? null,
         change: { before: event.before, after: event.after },
+        ...(event.intents === undefined ? {} : { intents: event.intents }),
       });
     } catch (error) {
       this.logger.error(

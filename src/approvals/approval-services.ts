@@ -34,8 +34,9 @@ export function approvalServices(deps: {
     store,
     new IntentSignatures(deps.recoverer, deps.contractWallets),
     { service: config.publicBaseUrl, chainId: config.auth.chainIds?.[0] ?? 1, proposalSeconds: config.proposalSeconds },
-    ({ proposal, step, by }) =>
+    ({ proposal, step, by, intents }) =>
       audit.record({
+        intents,
         tenantId: proposal.tenantId,
         adminId: by,
         action: `proposal.${step}`,

@@ -48,8 +48,14 @@ export class PolicyService {
    * Replaces the tenant's rules (`channel` null: an owner only) or a channel's. `ifRevision` is
    * If-Match's policy revision. Held (a proposal) when the current policy guards its own change.
    */
-  async put(actorId: string, channel: Channel | null, requested: readonly PolicyRule[], ifRevision?: number): Promise<Held<Policy>> {
+  async put(
+    actorId: string,
+    channel: Channel | null,
+    requested: readonly PolicyRule[] | undefined,
+    ifRevision?: number,
+  ): Promise<Held<Policy>> {
     const view = await tenantView(this.store, actorId);
+    if (requested === undefined) throw new AppError('VALIDATION_FAILED', 'rules is required: the whole list of rules, [] for none');
     if (channel === null && !isOwner(view.actor)) {
       throw new AppError('OWNER_REQUIRED', "Only an owner sets the tenant's policy");
     }

@@ -49,8 +49,9 @@ export type ProposalStore = ApprovalRecords & Pick<AdminRecords, 'getAdmin' | 'l
 /** Told of each step of a proposal, for the tenant's audit log. */
 export type ProposalObserver = (event: {
   proposal: Proposal;
-  step: 'create' | 'approve' | 'withdraw' | 'close';
+  step: 'create' | 'approve' | 'withdraw' | 'close' | 'execute';
   by: string | null;
+  intents?: ProposalIntents;
 }) => Promise<void>;
 
 /**
@@ -247,7 +248,7 @@ export class ProposalService {
       operation: proposal.operation,
       required: proposal.required,
       permission: proposal.permission,
-      typedData: proposal.typedData,
+      typedData: proposal.typedData as unknown as ProposalIntents['typedData'],
       approvals: proposal.approvals
         .filter((a) => counted.includes(a.adminId))
         .map(({ adminId, wallet, signature, kind }) => ({ adminId, wallet, signature, kind })),
@@ -255,6 +256,8 @@ export class ProposalService {
     try {
       const result = await runner.run(proposal, intents);
       await this.store.moveProposal(proposal.id, 'running', 'executed', { result, finishedAt: this.now() });
+      // The tenant's log keeps the intents with the entry saying what they made run (docs/audit-chain.md).
+      await this.observe({ proposal: { ...proposal, status: 'executed', result }, step: 'execute', by: proposal.proposedBy, intents });
     } catch (error) {
       if (!isAppError(error) || error.status >= 500) {
         await this.close(proposal, 'running', 'failed', 'it failed while running; see the service log', { code: 'INTERNAL_ERROR' });

@@ -31,6 +31,11 @@ export function principalOf(record: PrincipalRecord): Principal {
   };
 }
 
+/** An owner admin: one no other admin made (its ownerAdminId reads N/A). */
+export function isOwnerPrincipal(principal: Principal): boolean {
+  return principal.ownerAdminId === NO_OWNER;
+}
+
 export function hasPermission(principal: Principal, permission: string): boolean {
   return principal.effectivePermissions.includes(permission);
 }

@@ -1,5 +1,6 @@
 import type { Command } from './command.ts';
 import { adminCommands } from './commands/admin-commands.ts';
+import { auditCommands } from './commands/audit-commands.ts';
 import { backupCommands } from './commands/backup-commands.ts';
 import { channelCommands } from './commands/channel-commands.ts';
 import { fileCommands } from './commands/file-commands.ts';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   ...backupCommands,
   ...fileCommands,
   ...scopeRestoreCommands,
+  ...auditCommands,
   signCommand,
   ...profileCommands,
   profileSignInCommand,

@@ -50,6 +50,8 @@ export interface Command {
   words: string[];
   summary: string;
   options: Record<string, OptionSpec>;
+  /** The option a lone word after the command fills (`audit verify FILE` is `audit verify --file FILE`). */
+  positional?: string;
   /** False for a command with no result to print (serve, which logs): it takes no --json. */
   printsJson?: boolean;
   /** What --help says of where the command runs, when not the mode's usual words (modes.ts). */

@@ -40,7 +40,7 @@ export function commandHelp(command: Command): string {
     return `  ${flag.padEnd(24)} ${spec.description}${marks ? ` (${marks})` : ''}`;
   });
   return [
-    `Usage: wallet-admin ${command.words.join(' ')} [options]`,
+    `Usage: wallet-admin ${command.words.join(' ')}${command.positional === undefined ? '' : ` ${command.options[command.positional]?.placeholder ?? 'VALUE'}`} [options]`,
     '',
     command.summary,
     ...(modeNote(command) === undefined ? [] : [modeNote(command)!]),

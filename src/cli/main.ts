@@ -54,8 +54,9 @@ function parseOptions(command: Command, rest: string[]): OptionValues {
     Object.entries(optionsOf(command)).map(([name, spec]) => [name, { type: spec.type, multiple: spec.multiple ?? false }]),
   );
   let values: OptionValues;
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({
+    ({ values, positionals } = parseArgs({
       args: rest,
       options: {
         ...options,
@@ -63,10 +64,20 @@ function parseOptions(command: Command, rest: string[]): OptionValues {
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: command.positional !== undefined,
     }));
   } catch (error) {
     throw new UsageError(`${(error as Error).message.replace(/\. To specify a positional argument.*$/s, '')}`, command);
+  }
+  // The one command word that names a file (audit verify FILE) is its option's value, given either way once.
+  if (command.positional !== undefined && positionals.length > 0) {
+    if (positionals.length > 1 || values[command.positional] !== undefined) {
+      throw new UsageError(
+        `Give one ${command.options[command.positional]?.placeholder ?? 'value'}, as --${command.positional} or after the command`,
+        command,
+      );
+    }
+    values[command.positional] = positionals[0];
   }
   return values;
 }

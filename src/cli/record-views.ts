@@ -1,5 +1,6 @@
 import { effectivePermissions } from '../auth/permissions.ts';
 import type { Admin } from '../model/admins.ts';
+import type { BackupLock, BackupRecord } from '../model/backups.ts';
 import type { Channel } from '../model/channels.ts';
 import type { Tenant } from '../model/tenants.ts';
 import { formatRfc3339 } from '../time/rfc3339.ts';
@@ -33,3 +34,35 @@ export const adminJson = (a: Admin) => ({
   updatedAt: formatRfc3339(a.updatedAt),
   signedOutBefore: a.signedOutBefore === null ? null : formatRfc3339(a.signedOutBefore),
 });
+
+/** A backup as `backup list --json` and `backup lock --json` print it: the API's view, but for the admin's name. */
+export function backupJson(b: BackupRecord) {
+  return {
+    timestamp: b.timestamp,
+    files: b.files,
+    bytes: b.bytes,
+    createdBy: b.createdBy,
+    origin: b.origin,
+    createdAt: formatRfc3339(b.createdAt),
+    lock:
+      b.lock === null
+        ? null
+        : {
+            mode: b.lock.mode,
+            until: b.lock.until === null ? null : formatRfc3339(b.lock.until),
+            legalHold: b.lock.legalHold,
+            lockedBy: b.lock.lockedBy,
+            lockedAt: formatRfc3339(b.lock.lockedAt),
+          },
+  };
+}
+
+/** A backup's lock in a line of text ('' when it has none), after `lead`. */
+export function lockText(lock: BackupLock | null, lead: string): string {
+  if (lock === null) return '';
+  const parts = [
+    ...(lock.mode === null ? [] : [`${lock.mode} lock until ${formatRfc3339(lock.until!)}`]),
+    ...(lock.legalHold ? ['legal hold'] : []),
+  ];
+  return `${lead}${parts.join(', ')}`;
+}

@@ -1,6 +1,6 @@
 import { administrationCalls } from './administration.ts';
 import { errorOf, HttpError, ProblemError } from './errors.ts';
-import { type Call, conditionHeader, type IfMatch, json, readToEnd } from './requests.ts';
+import { type Call, conditionHeader, type IfMatch, json, jsonCall, readToEnd } from './requests.ts';
 import { type SignedHeaders, SignInSession } from './sign-in.ts';
 import type { WalletSigner } from './signers.ts';
 import type {
@@ -8,6 +8,7 @@ import type {
   AuditQuery,
   AuthTestResponse,
   Backup,
+  BackupLockChange,
   ChangesQuery,
   ChannelInfo,
   DeletedFile,
@@ -171,6 +172,7 @@ export function createClient(options: ClientOptions) {
     `${folderPath(channelRef, folder)}/files/${encodeURIComponent(nameForm(filename))}`;
   const folderPath = (channelRef: string, folder: string) => `${channelPath(channelRef)}/folders/${encodeURIComponent(nameForm(folder))}`;
   const channelPath = (channelRef: string) => `/api/channels/${encodeURIComponent(nameForm(channelRef))}`;
+  const backupPath = (channelRef: string, timestamp: string) => `${channelPath(channelRef)}/backups/${encodeURIComponent(timestamp)}`;
   const pageQuery = (page: PageRequest = {}) => ({ limit: page.limit, cursor: page.cursor });
 
   return {
@@ -336,6 +338,31 @@ export function createClient(options: ClientOptions) {
 
     listBackups: async (channelRef: string, page?: PageRequest): Promise<Page<Backup>> =>
       json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/backups`, query: pageQuery(page) })),
+
+    /**
+     * Deletes the backup (the named instant; its versions fall to retention). A ProblemError 409
+     * BACKUP_LOCKED while it is under legal hold or a lock before its date (docs/backup-locks.md).
+     */
+    deleteBackup: async (channelRef: string, backupTimestamp: string): Promise<void> =>
+      readToEnd(await signed({ method: 'DELETE', path: backupPath(channelRef, backupTimestamp) })),
+
+    /**
+     * Locks the backup (`mode` and `until`, a Date or RFC 3339), puts it under legal hold or
+     * releases it (`legalHold`), or both; answers the backup with its lock. A compliance lock is
+     * only ever extended; shortening a governance lock or releasing a hold needs an owner.
+     */
+    lockBackup: async (
+      channelRef: string,
+      backupTimestamp: string,
+      change: Omit<BackupLockChange, 'until'> & { until?: Date | string },
+    ): Promise<Backup> =>
+      json(
+        await signed(jsonCall('PUT', `${backupPath(channelRef, backupTimestamp)}/lock`, { ...change, until: instantText(change.until) })),
+      ),
+
+    /** Lifts the backup's retention lock (a governance lock before its date: an owner only; a compliance lock: nobody). */
+    unlockBackup: async (channelRef: string, backupTimestamp: string): Promise<Backup> =>
+      json(await signed({ method: 'DELETE', path: `${backupPath(channelRef, backupTimestamp)}/lock` })),
 
     /**
      * What changed from backup `from` (or the instant `fromAt`) to `to` (or `toAt`; default: now),

@@ -39,6 +39,8 @@ export type {
   AuditQuery,
   AuthTestResponse,
   Backup,
+  BackupLock,
+  BackupLockChange,
   ChangesQuery,
   ChannelChanges,
   ChannelInfo,

@@ -74,6 +74,33 @@ export interface Backup {
   origin: BackupOrigin | null;
   /** RFC 3339. */
   createdAt: string;
+  /** Its lock and legal hold; null when it has neither. */
+  lock: BackupLock | null;
+}
+
+/** A backup's lock (docs/backup-locks.md). A lock whose until has passed holds no more. */
+export interface BackupLock {
+  /** governance: an owner may shorten or lift it; compliance: nobody may before until, only extend it. Null: no retention lock. */
+  mode: 'governance' | 'compliance' | null;
+  /** RFC 3339; null exactly when mode is. */
+  until: string | null;
+  /** Held until an owner releases it, whatever the date. */
+  legalHold: boolean;
+  /** The admin who last changed the lock; null for the operator's CLI. */
+  lockedBy: string | null;
+  /** When the lock was last changed, RFC 3339. */
+  lockedAt: string;
+}
+
+/**
+ * A change of a backup's lock: mode and until together (set, extend, or for an owner shorten a
+ * governance lock), legalHold, or both at once (both applied, or neither).
+ */
+export interface BackupLockChange {
+  mode?: 'governance' | 'compliance';
+  /** RFC 3339 (a Date is written as one); in the future, at most BACKUP_LOCK_MAX_DAYS ahead. */
+  until?: string;
+  legalHold?: boolean;
 }
 
 export interface AuditEvent {
@@ -173,7 +200,7 @@ export interface ChangesQuery extends PageRequest {
 
 /** A page of the audit log, and its filters: action, adminId, folder, filename, result, operationId (AND). */
 export interface AuditQuery extends PageRequest {
-  action?: 'upload' | 'delete' | 'backup' | 'restore';
+  action?: 'upload' | 'delete' | 'backup' | 'restore' | 'backup.delete' | 'backup.lock';
   adminId?: string;
   folder?: string;
   filename?: string;
@@ -235,7 +262,9 @@ export type Permission =
   | 'audit:read'
   | 'admins:read'
   | 'admins:manage'
-  | 'channels:manage';
+  | 'channels:manage'
+  | 'backups:delete'
+  | 'backups:lock';
 
 /** A record with the ETag of its answer: pass it as `ifMatch` to change it only if nobody has since. */
 export type Tagged<T> = T & { etag: string };
@@ -362,11 +391,13 @@ export type AdministrationAction =
   | 'proposal.create'
   | 'proposal.approve'
   | 'proposal.withdraw'
-  | 'proposal.close';
+  | 'proposal.close'
+  | 'proposal.execute';
 
 /** The tenant's audit log's filters (AND): a channel log's, and the admin acted upon and the channel; and the page. */
 export interface TenantAuditQuery extends Omit<AuditQuery, 'action'> {
-  action?: NonNullable<AuditQuery['action']> | AdministrationAction;
+  /** audit.chain-start: the first entry of a chain started over a log written before chaining (docs/audit-chain.md). */
+  action?: NonNullable<AuditQuery['action']> | AdministrationAction | 'audit.chain-start';
   /** The admin acted upon. */
   targetAdminId?: string;
   /** chn_… */

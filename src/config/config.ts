@@ -56,6 +56,8 @@ export interface FilesConfig {
   backupKeepLast: number;
   backupKeepDays: number;
   versionKeepDays: number;
+  /** The furthest ahead a backup lock may end, in days (BACKUP_LOCK_MAX_DAYS). */
+  backupLockMaxDays: number;
 }
 
 export type StorageKind = 'disk' | 's3';
@@ -373,6 +375,8 @@ export function loadConfig(env: Env = process.env): Config {
       backupIntervalSeconds: read.seconds('BACKUP_INTERVAL', 0),
       backupKeepLast: read.integer('BACKUP_KEEP_LAST', 30, 1, 1_000_000),
       backupKeepDays: read.integer('BACKUP_KEEP_DAYS', 30, 0, 100_000),
+      // At least a day (a lock shorter than that is no lock worth the name), at most 100 years.
+      backupLockMaxDays: read.integer('BACKUP_LOCK_MAX_DAYS', 365, 1, 36_500),
       versionKeepDays: read.integer('VERSION_KEEP_DAYS', 30, 0, 100_000),
     },
     storage,

@@ -344,6 +344,13 @@ export const SETTINGS: readonly SettingInfo[] = [
       'backups younger than this are kept too; older ones beyond `BACKUP_KEEP_LAST` are removed (hourly, and after each scheduled backup)',
   },
   {
+    name: 'BACKUP_LOCK_MAX_DAYS',
+    fallback: '365',
+    meaning: 'the furthest ahead, in days, a backup lock may end',
+    details:
+      "the furthest ahead, in days from now, the `until` of a backup lock may be (`PUT /api/channels/{channelRef}/backups/{backupTimestamp}/lock`; `400 LOCK_TOO_LONG` beyond it), so that a stolen key cannot pin a tenant's storage for ever; extending a lock is capped from now the same way. Locks already set keep their date when this is lowered (see [Locked backups](backup-locks.md))",
+  },
+  {
     name: 'VERSION_KEEP_DAYS',
     fallback: '30',
     meaning: 'days replaced and deleted versions are kept; the newest of a file always is',

@@ -9,10 +9,15 @@ export const ErrorCodes = {
   INVALID_TIMESTAMP: 400,
   INVALID_PATH: 400,
   INSTANT_BEFORE_CHANNEL: 400,
+  // Backup locks (docs/backup-locks.md): an until not in the future, or beyond BACKUP_LOCK_MAX_DAYS
+  LOCK_IN_PAST: 400,
+  LOCK_TOO_LONG: 400,
   HTTP_MALFORMED: 400,
   // 400, CLI only (`wallet-admin sign --keystore`): never an HTTP answer
   KEYSTORE_INVALID: 400,
   KEYSTORE_PASSWORD_WRONG: 400,
+  // 400, CLI only (`wallet-admin audit verify`): the export does not verify (docs/audit-chain.md)
+  AUDIT_CHAIN_BROKEN: 400,
   // 401 — who are you
   AUTH_HEADERS_MISSING: 401,
   AUTH_ADDRESS_MALFORMED: 401,
@@ -75,6 +80,10 @@ export const ErrorCodes = {
   PROPOSAL_EXPIRED: 409,
   INTENT_ALREADY_GIVEN: 409,
   POLICY_UNSATISFIABLE: 409,
+  // A locked backup (a retention lock before its date, or a legal hold) is not deleted, nor a compliance lock lifted
+  BACKUP_LOCKED: 409,
+  // A compliance lock is only ever extended: never shortened nor turned into governance
+  LOCK_NOT_SHORTENABLE: 409,
   // A name that two stored records share in look-alike spellings an older release stored (NFC and NFD): which one is meant?
   NAME_AMBIGUOUS: 409,
   // 412 — a conditional write (If-Match / If-None-Match) whose condition the live file does not meet

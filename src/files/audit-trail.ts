@@ -1,7 +1,7 @@
 import { isAppError } from '../errors/app-error.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { ProposalIntents } from '../model/approvals.ts';
-import type { AuditAction, AuditEvent, AuditLog, AuditOperation, AuditResult } from '../model/audit.ts';
+import type { AuditAction, AuditChange, AuditEvent, AuditLog, AuditOperation, AuditResult } from '../model/audit.ts';
 import type { Channel } from '../model/channels.ts';
 import type { Page, PageRequest } from '../model/paging.ts';
 import { storedForm } from '../names/name-form.ts';
@@ -29,6 +29,8 @@ export interface AuditDetails {
   sha256?: string | null;
   /** A folder or channel restore's own event: what it was asked and did. */
   operation?: AuditOperation | null;
+  /** A change of a record kept beside the channel (a backup's lock): before and after. */
+  change?: AuditChange | null;
   /** Bytes moved, for metrics only (not part of the log). */
   bytes?: number;
 }
@@ -81,6 +83,8 @@ export class AuditTrail {
       createdAt: this.now(),
       operationId: actor.operationId ?? null,
       operation: details.operation ?? null,
+      ...(details.change ? { change: details.change } : {}),
+      ...(actor.intents ? { intents: actor.intents } : {}),
     };
     try {
       await this.catalog.appendAudit(event);

@@ -6,6 +6,7 @@ import { openFileLocks } from '../locks/open-file-locks.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { FileCatalog } from '../model/metadata-store.ts';
 import { AuditTrail, type OutcomeObserver } from './audit-trail.ts';
+import { BackupLocks } from './backup-locks.ts';
 import { BackupService } from './backup-service.ts';
 import { ChannelChanges } from './channel-changes.ts';
 import { DeletedFiles } from './deleted-files.ts';
@@ -21,6 +22,8 @@ import { recoverInterruptedWrites, settleJournal } from './write-journal.ts';
 export interface FileServices {
   files: FileService;
   backups: BackupService;
+  /** Deleting backups and changing their locks (docs/backup-locks.md). */
+  backupLocks: BackupLocks;
   restores: RestoreService;
   /** Restores of a folder or a whole channel, over the single-file restores and deletes. */
   scopeRestores: ScopeRestoreService;
@@ -113,6 +116,7 @@ function createFileServices(
   return {
     files,
     backups,
+    backupLocks: new BackupLocks({ catalog, audit, maxDays: config.backupLockMaxDays }),
     restores,
     scopeRestores: new ScopeRestoreService({ catalog, audit, files, backups, restores }),
     linkSigner,

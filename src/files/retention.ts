@@ -15,7 +15,8 @@ export interface RetentionRules {
 
 /**
  * Removes what the rules no longer keep: a backup goes once it is neither among the newest
- * `keepLast` nor younger than `keepDays`. The newest version of every file always stays (the
+ * `keepLast` nor younger than `keepDays` nor locked (a legal hold, or a lock before its date:
+ * docs/backup-locks.md), and every version a remaining backup names stays with it. The newest version of every file always stays (the
  * catalog guarantees it), so a file deleted long ago can still be brought back.
  */
 export class Retention {
@@ -33,6 +34,7 @@ export class Retention {
       keepLast: this.rules.keepLast,
       backupsOlderThan: now - this.rules.keepDays * DAY_MS,
       versionsOlderThan: now - this.rules.versionKeepDays * DAY_MS,
+      now,
     });
     let blobsRemoved = 0;
     for (const key of unreferenced) {

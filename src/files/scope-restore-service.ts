@@ -91,7 +91,10 @@ export class ScopeRestoreService {
   async restore(channel: Channel, actor: Actor, request: ScopeRestoreRequest): Promise<ScopeRestoreOutcome> {
     const { audit } = this.deps;
     const operationId = newOperationId();
-    const within: Actor = { ...actor, operationId };
+    // Each file's event and the safety backup's name the operation; only the scope's own event keeps
+    // the intents of a held restore (docs/approvals.md), once, however many files it changes.
+    const within: Actor = { adminId: actor.adminId, operationId };
+    const scope: Actor = actor.intents === undefined ? within : { ...within, intents: actor.intents };
     const operation: AuditOperation = {
       scope: request.folder === undefined ? 'channel' : 'folder',
       at: request.at?.slice(0, 40) ?? null,
@@ -110,11 +113,11 @@ export class ScopeRestoreService {
         const { plan, etag } = await this.plan(channel, request);
         return { dryRun: true, safetyBackup: null, changes: plan.changes.map(answered), unchanged: plan.unchanged, etag };
       } catch (error) {
-        await audit.stopped(channel, within, 'restore', details(), error);
+        await audit.stopped(channel, scope, 'restore', details(), error);
         throw error;
       }
     }
-    return audit.around<ScopeRestoreOutcome>(channel, within, 'restore', details, async () => {
+    return audit.around<ScopeRestoreOutcome>(channel, scope, 'restore', details, async () => {
       const { plan, source, etag } = await this.plan(channel, request);
       operation.counts.unchanged = plan.unchanged;
       const outcome = (safetyBackup: string | null): ScopeRestoreOutcome => ({

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 import type { AdminStatus } from '../model/admins.ts';
 import type { AuditAction, AuditResult } from '../model/audit.ts';
-import type { BackupOrigin } from '../model/backups.ts';
+import type { BackupOrigin, LockMode } from '../model/backups.ts';
 import type { VersionKind } from '../model/versions.ts';
 
 /** Row shapes as stored; times are epoch milliseconds (bigint in PostgreSQL, integer in SQLite). */
@@ -213,6 +213,12 @@ export interface BackupsTable {
   created_at: number;
   /** The instant of the channel's history it names; null for backups from before migration 005. */
   seq: number | null;
+  /** Migration 017: the retention lock (mode and end, both set or both null), the legal hold (0/1), who last changed them and when. */
+  lock_mode: LockMode | null;
+  lock_until: number | null;
+  legal_hold: number;
+  locked_by: string | null;
+  locked_at: number | null;
 }
 
 export interface FileVersionsTable {
@@ -256,6 +262,22 @@ export interface AuditEventsTable {
   /** Migration 016: an administration event's admin acted upon, and its record before and after (JSON of AuditChange). */
   target_admin_id: string | null;
   change_details: string | null;
+  /**
+   * Migration 018 (docs/audit-chain.md): the event's place in its tenant's chain (1, 2, 3… per
+   * tenant), the hash of the entry before it and its own; and the intents it carries (JSON of AuditIntents).
+   */
+  chain_seq: number | null;
+  prev_hash: string | null;
+  entry_hash: string | null;
+  intents: string | null;
+}
+
+/** Migration 018: each tenant's chain head, the row every append reads and advances under its lock. */
+export interface AuditHeadsTable {
+  tenant_id: string;
+  seq: number;
+  hash: string;
+  updated_at: number;
 }
 
 export interface PendingWritesTable {
@@ -318,6 +340,7 @@ export interface Database {
   backups: BackupsTable;
   file_versions: FileVersionsTable;
   audit_events: AuditEventsTable;
+  audit_heads: AuditHeadsTable;
   pending_writes: PendingWritesTable;
   public_copies_due: PublicCopiesDueTable;
   legacy_spellings: LegacySpellingsTable;

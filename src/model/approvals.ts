@@ -1,3 +1,4 @@
+import type { AuditIntents } from './audit.ts';
 import type { Page, PageRequest } from './paging.ts';
 
 /** Quorum policies, proposals and their signed intents (docs/approvals.md). */
@@ -114,12 +115,5 @@ export interface ApprovalRecords {
   ): Promise<boolean>;
 }
 
-/** The intents that let a held operation run, as its audit entry keeps them (docs/approvals.md). */
-export interface ProposalIntents {
-  proposalId: string;
-  operation: HeldOperation;
-  required: number;
-  permission: string;
-  typedData: Record<string, unknown>;
-  approvals: { adminId: string; wallet: string; signature: string; kind: 'eoa' | 'contract' }[];
-}
+/** The intents that let a held operation run, as its audit entry keeps them (docs/audit-chain.md, "Intents"). */
+export type ProposalIntents = AuditIntents;

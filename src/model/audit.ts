@@ -3,7 +3,7 @@ import type { Page, PageRequest } from './paging.ts';
 /** The audit log: what was asked of a channel, by whom, and what came of it. */
 
 /** What is done to a channel's files: the actions of a channel's log. */
-export const AUDIT_ACTIONS = ['upload', 'delete', 'backup', 'restore'] as const;
+export const AUDIT_ACTIONS = ['upload', 'delete', 'backup', 'restore', 'backup.delete', 'backup.lock'] as const;
 
 /** What is done to a tenant's admins, wallets, invitations and channels (docs/administration.md). */
 export const ADMINISTRATION_ACTIONS = [
@@ -25,14 +25,22 @@ export const ADMINISTRATION_ACTIONS = [
   'proposal.approve',
   'proposal.withdraw',
   'proposal.close',
+  'proposal.execute',
 ] as const;
+
+/**
+ * What the log records of itself (docs/audit-chain.md): `audit.chain-start`, the first entry of a
+ * tenant's chain when the upgrade to a chained log found entries written before it.
+ */
+export const CHAIN_ACTIONS = ['audit.chain-start'] as const;
 
 export type FileAuditAction = (typeof AUDIT_ACTIONS)[number];
 export type AdministrationAction = (typeof ADMINISTRATION_ACTIONS)[number];
-export type AuditAction = FileAuditAction | AdministrationAction;
+export type ChainAction = (typeof CHAIN_ACTIONS)[number];
+export type AuditAction = FileAuditAction | AdministrationAction | ChainAction;
 
 /** Every action of a tenant's log. */
-export const TENANT_AUDIT_ACTIONS: readonly AuditAction[] = [...AUDIT_ACTIONS, ...ADMINISTRATION_ACTIONS];
+export const TENANT_AUDIT_ACTIONS: readonly AuditAction[] = [...AUDIT_ACTIONS, ...ADMINISTRATION_ACTIONS, ...CHAIN_ACTIONS];
 
 export const AUDIT_RESULTS = ['ok', 'refused', 'failed'] as const;
 
@@ -67,6 +75,40 @@ export interface AuditEvent {
   targetAdminId: string | null;
   /** An administration event: the record before and after (null before a creation, after a removal). */
   change: AuditChange | null;
+  /** The signed intents that made a held operation run (docs/audit-chain.md); null on every other event. */
+  intents: AuditIntents | null;
+}
+
+/**
+ * The intents stored with the event they caused: the proposal, the quorum its policy asked for, the
+ * EIP-712 typed data every approver signed, and each approval. Kept whole so that a verifier
+ * recomputes each signature from the export alone (docs/audit-chain.md, "Intents").
+ */
+export interface AuditIntents {
+  proposalId: string;
+  operation: string;
+  /** Distinct admins whose approval the policy asked for. */
+  required: number;
+  /** The permission an approver had to hold. */
+  permission: string;
+  typedData: TypedIntent;
+  approvals: IntentApproval[];
+}
+
+/** EIP-712 typed data as eth_signTypedData_v4 takes it; numbers beyond 2^53 are written as decimal strings. */
+export interface TypedIntent {
+  domain: Record<string, unknown>;
+  types: Record<string, { name: string; type: string }[]>;
+  primaryType: string;
+  message: Record<string, unknown>;
+}
+
+export interface IntentApproval {
+  adminId: string;
+  wallet: string;
+  signature: string;
+  /** An EOA's signature is recovered offline; a contract wallet's (EIP-1271) needs a chain to ask. */
+  kind: 'eoa' | 'contract';
 }
 
 export interface AuditChange {
@@ -89,9 +131,10 @@ export interface AuditOperation {
 }
 
 /** An event to append; a channel's file events leave the administration members out. */
-export type NewAuditEvent = Omit<AuditEvent, 'id' | 'targetAdminId' | 'change'> & {
+export type NewAuditEvent = Omit<AuditEvent, 'id' | 'targetAdminId' | 'change' | 'intents'> & {
   targetAdminId?: string | null | undefined;
   change?: AuditChange | null | undefined;
+  intents?: AuditIntents | null | undefined;
 };
 
 /** Which events of a channel's audit log to list: every given field must match exactly (AND). */
@@ -116,9 +159,34 @@ export interface TenantAuditFilter extends Omit<AuditFilter, 'action'> {
   visibleTo?: { channelIds: readonly string[]; adminIds: readonly string[] } | undefined;
 }
 
+/** A tenant's chain as it stands: its last entry's seq and hash (seq 0 and the zero hash before any). */
+export interface AuditHead {
+  tenantId: string;
+  seq: number;
+  hash: string;
+  /** When the last entry was appended; null before any. */
+  at: number | null;
+}
+
+/** An event with its place in its tenant's chain (docs/audit-chain.md). */
+export interface ChainedAuditEvent {
+  event: AuditEvent;
+  seq: number;
+  prevHash: string;
+  hash: string;
+}
+
 /** A channel's audit log, newest first. */
 export interface AuditLog {
+  /**
+   * Appends to the event's tenant chain. Inside a caller's transaction (a Kysely Transaction store)
+   * it joins that transaction, so the entry and the change it records commit together.
+   */
   appendAudit(event: NewAuditEvent): Promise<AuditEvent>;
+  /** The tenant's chain head. */
+  auditHead(tenantId: string): Promise<AuditHead>;
+  /** Up to `limit` entries of the tenant's chain after seq `afterSeq`, oldest first. */
+  chainedAudit(tenantId: string, afterSeq: number, limit: number): Promise<ChainedAuditEvent[]>;
   /** Newest first; only the events matching every field of `filter`. */
   listAudit(channelId: string, page: PageRequest, filter?: AuditFilter): Promise<Page<AuditEvent>>;
   /** A tenant's whole log (its channels' events and its administration events), newest first. */

@@ -14,6 +14,9 @@ export const ALL_PERMISSIONS = [
   'admins:read',
   'admins:manage',
   'channels:manage',
+  // Locked backups (docs/backup-locks.md): delete a backup; lock one or put it under legal hold (lifting either needs an owner).
+  'backups:delete',
+  'backups:lock',
 ] as const;
 
 export type Permission = (typeof ALL_PERMISSIONS)[number];

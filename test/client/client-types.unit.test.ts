@@ -19,7 +19,15 @@ import type {
 } from '../../src/http/schemas/administration.ts';
 import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../../src/http/schemas/auth.ts';
 import type { ChannelSchema, FolderSchema } from '../../src/http/schemas/channels.ts';
-import type { AuditEventSchema, AuditQuery, BackupSchema, FileSchema, PageQuery, VersionSchema } from '../../src/http/schemas/files.ts';
+import type {
+  AuditEventSchema,
+  AuditQuery,
+  BackupLockBody,
+  BackupSchema,
+  FileSchema,
+  PageQuery,
+  VersionSchema,
+} from '../../src/http/schemas/files.ts';
 import type { ChangesQuery, DeletedFileSchema, FileChangeSchema } from '../../src/http/schemas/history.ts';
 import type { ScopeRestoreResultSchema } from '../../src/http/schemas/scope-restore.ts';
 
@@ -40,6 +48,7 @@ export const sameAsTheSchemas: [
   Equal<Client.FileInfo, Static<typeof FileSchema>>,
   Equal<Client.FileVersion, Static<typeof VersionSchema>>,
   Equal<Client.Backup, Static<typeof BackupSchema>>,
+  Equal<Client.BackupLockChange, Static<typeof BackupLockBody>>,
   Equal<Client.AuditEvent, Static<typeof AuditEventSchema>>,
   Equal<Client.ChannelInfo, Static<typeof ChannelSchema>>,
   Equal<Client.FolderInfo, Static<typeof FolderSchema>>,
@@ -93,6 +102,7 @@ export const sameAsTheSchemas: [
   true,
   true,
   true,
+  true,
 ];
 
 test("the client's sources import nothing outside src/client but @noble/hashes, which its package bundles", async () => {
@@ -105,5 +115,5 @@ test("the client's sources import nothing outside src/client but @noble/hashes, 
       assert.ok(/^\.\/[\w-]+\.ts$/.test(specifier!) || specifier!.startsWith('@noble/hashes/'), `${name} imports ${specifier}`);
     }
   }
-  assert.equal(sameAsTheSchemas.length, 28);
+  assert.equal(sameAsTheSchemas.length, 29);
 });

@@ -128,6 +128,12 @@ for (const engine of ['sqlite'] as const) {
       const mediaType = declaredMediaType(Object.keys(declared.content), actualType);
       assert.ok(mediaType, `${where}: Content-Type not among ${Object.keys(declared.content).join(', ')}`);
       const schema = declared.content[mediaType]!.schema;
+      // JSON Lines (the audit export) is one JSON text per line, not one JSON text.
+      if (/ndjson/.test(actualType)) {
+        for (const line of response.body.split('\n').filter(Boolean))
+          assert.doesNotThrow(() => JSON.parse(line), `${where}: a line is not JSON`);
+        return;
+      }
       if (!/json/.test(actualType)) {
         if ((schema as { format?: string }).format === 'uri') assert.ok(URL.canParse(response.body), `${where}: not a URL`);
         return;
@@ -191,6 +197,9 @@ for (const engine of ['sqlite'] as const) {
         ['GET /api/channels/{channelRef}/folders', 'listFolders'],
         ['POST /api/channels/{channelRef}/backups', 'createBackup'],
         ['GET /api/channels/{channelRef}/backups', 'listBackups'],
+        ['DELETE /api/channels/{channelRef}/backups/{backupTimestamp}', 'deleteBackup'],
+        ['PUT /api/channels/{channelRef}/backups/{backupTimestamp}/lock', 'lockBackup'],
+        ['DELETE /api/channels/{channelRef}/backups/{backupTimestamp}/lock', 'unlockBackup'],
         ['GET /api/channels/{channelRef}/audit', 'listAuditEvents'],
         ['GET /api/channels/{channelRef}/folders/{folderName}/deleted', 'listDeletedFiles'],
         ['GET /api/channels/{channelRef}/changes', 'listChanges'],
@@ -214,6 +223,8 @@ for (const engine of ['sqlite'] as const) {
         ['PUT /api/channels/{channelRef}/admins/{adminId}', 'linkChannelAdmin'],
         ['DELETE /api/channels/{channelRef}/admins/{adminId}', 'unlinkChannelAdmin'],
         ['GET /api/audit', 'listTenantAudit'],
+        ['GET /api/audit/export', 'exportTenantAudit'],
+        ['GET /api/audit/head', 'getAuditHead'],
         ['GET /api/policies', 'getPolicy'],
         ['PUT /api/policies', 'putPolicy'],
         ['GET /api/proposals', 'listProposals'],
@@ -374,6 +385,15 @@ for (const engine of ['sqlite'] as const) {
       await call('GET', `${channel}/folders/docs/files`);
       await call('GET', `${file}/versions`);
       await call('GET', `${channel}/backups`);
+      const backupPath = `${channel}/backups/${backup.json().timestamp}`;
+      const lockBody = JSON.stringify({ mode: 'governance', until: new Date(Date.now() + 86_400_000).toISOString() });
+      assert.equal(
+        (await call('PUT', `${backupPath}/lock`, { headers: { 'Content-Type': 'application/json' }, body: lockBody })).status,
+        200,
+      );
+      assert.equal((await call('PUT', `${backupPath}/lock`, { headers: { 'Content-Type': 'application/json' }, body: '{}' })).status, 400);
+      assert.equal((await call('DELETE', backupPath)).status, 409);
+      assert.equal((await call('DELETE', `${backupPath}/lock`)).status, 200);
       await call('GET', `${channel}/audit?action=upload`);
       assert.equal((await call('GET', `${channel}/audit?action=sing`)).status, 400);
       await call('GET', `${channel}/changes?from=${backup.json().timestamp}`);
@@ -418,6 +438,8 @@ for (const engine of ['sqlite'] as const) {
       await call('GET', `${channel}/audit?operationId=op_none`);
       assert.equal((await call('POST', `${channel}/restore?dry_run=true`)).status, 400);
 
+      assert.equal((await call('DELETE', backupPath)).status, 204);
+      assert.equal((await call('DELETE', backupPath)).status, 404);
       assert.equal((await call('DELETE', file)).status, 204);
       assert.equal((await call('DELETE', file)).status, 404);
       await call('GET', `${channel}/folders/docs/deleted`);
@@ -480,7 +502,29 @@ for (const engine of ['sqlite'] as const) {
       noteCredential(revocable.json().token);
       assert.equal((await call('DELETE', `/api/invitations/${revocable.json().id}`)).status, 204);
       await call('GET', '/api/audit?action=admin.create');
+      await call('GET', '/api/audit/head');
+      await call('GET', '/api/audit/export?after=1');
       assert.equal((await call('DELETE', `/api/admins/${helperId}`)).status, 204);
+
+      // Approvals (docs/approvals.md): a policy holds admin removals; one proposal runs, another is withdrawn.
+      await call('GET', '/api/policies');
+      await call('GET', `${channel}/policy`);
+      assert.equal((await call('PUT', `${channel}/policy`, { headers: json, body: '{"rules":[]}' })).status, 200);
+      const rules = [{ operation: 'admin.remove', approvals: 1, permission: 'admins:manage' }];
+      assert.equal((await call('PUT', '/api/policies', { headers: json, body: JSON.stringify({ rules }) })).status, 200);
+      const removable = async () =>
+        (await post('/api/admins', { displayName: 'Held', wallet: newWallet().address, permissions: [] })).json().id;
+      const held = await call('DELETE', `/api/admins/${await removable()}`);
+      assert.equal(held.status, 202);
+      await call('GET', '/api/proposals?status=pending');
+      await call('GET', `/api/proposals/${held.json().id}`);
+      const { EIP712Domain: _, ...types } = held.json().typedData.types;
+      const signature = await fixture.ownerWallet.account.signTypedData({ ...held.json().typedData, types });
+      const approved = await post(`/api/proposals/${held.json().id}/approvals`, { wallet: fixture.ownerWallet.address, signature });
+      assert.equal(approved.json().status, 'executed');
+      const withdrawn = await call('DELETE', `/api/admins/${await removable()}`);
+      assert.equal((await call('DELETE', `/api/proposals/${withdrawn.json().id}`)).json().status, 'withdrawn');
+      assert.equal((await call('PUT', '/api/policies', { headers: json, body: '{"rules":[]}' })).status, 202);
 
       // Every operation that needs a wallet refuses a request without one (401), and every
       // operation on a channel answers 404 for a channel the admin is not linked to.

@@ -62,12 +62,20 @@ for (const engine of ENGINES) {
       const older = await auditIndexes(db, engine);
       assert.ok(older.includes('audit_events_channel_idx'), older.join());
       for (const name of Object.values(FILTER_INDEXES)) assert.ok(!older.includes(name), `${name} is new`);
-      // Events written by the older version, straight into its table (without the columns of migrations 009, 013 and 016).
+      // Events written by the older version, straight into its table (without the columns of migrations 009, 013, 016 and 018).
       for (let i = 0; i < 40; i++) {
-        const { operation_id, operation_details, restore_at, target_admin_id, change_details, ...older } = auditRow(
-          `aud_${String(i).padStart(4, '0')}`,
-          event(i),
-        );
+        const {
+          operation_id,
+          operation_details,
+          restore_at,
+          target_admin_id,
+          change_details,
+          chain_seq,
+          prev_hash,
+          entry_hash,
+          intents,
+          ...older
+        } = auditRow(`aud_${String(i).padStart(4, '0')}`, event(i));
         await db.insertInto('audit_events').values(older).execute();
       }
 

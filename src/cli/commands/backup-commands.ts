@@ -3,7 +3,9 @@ import { formatRfc3339 as iso } from '../../time/rfc3339.ts';
 import { type Command, optionalString } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
 import { pageOptions, pageRequestOf, pageText } from '../paging.ts';
+import { backupJson, lockText } from '../record-views.ts';
 import { terminalText } from '../terminal-text.ts';
+import { backupLockCommands } from './backup-lock-commands.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
 
 export const backupCommands: Command[] = [
@@ -33,21 +35,15 @@ export const backupCommands: Command[] = [
       const pageRequest = pageRequestOf(values);
       const channel = await channelFrom(await store(), values);
       const page = await (await fileServices()).backups.list(channel, pageRequest);
-      const items = page.items.map((b) => ({
-        timestamp: b.timestamp,
-        files: b.files,
-        bytes: b.bytes,
-        createdBy: b.createdBy,
-        origin: b.origin,
-        createdAt: iso(b.createdAt),
-      }));
-      const lines = items.map(
+      const items = page.items.map(backupJson);
+      const lines = page.items.map(
         (b) =>
-          terminalText`${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  ${madeBy(b.origin, b.createdBy)}`,
+          terminalText`${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  ${madeBy(b.origin, b.createdBy)}${lockText(b.lock, '  ')}`,
       );
       return { json: { items, next: page.next }, text: pageText(lines, page, terminalText`No backups of ${channel.id} yet`) };
     },
   },
+  ...backupLockCommands,
   {
     words: ['backup', 'diff'],
     summary: 'List what changed in a channel between two backups or instants, or since one',

@@ -2,17 +2,17 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { jsonAnswer, PAGE } from '../schemas/answer.ts';
 import { EXAMPLE_BACKUP, EXAMPLE_BACKUP_PAGE } from '../schemas/examples.ts';
-import { BackupSchema, ChannelParams, PageQuery, pageOf } from '../schemas/files.ts';
-import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
+import { BackupParams, BackupSchema, ChannelParams, PageQuery, pageOf } from '../schemas/files.ts';
+import { backupLockErrorResponses, channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
-import { actorOf, channelOf } from './support/channel-scope.ts';
+import { actorOf, channelOf, lockActorOf } from './support/channel-scope.ts';
 import type { FilesRouteDeps } from './support/deps.ts';
 import { pageRequestOf } from './support/page-request.ts';
 import { backupView } from './support/views.ts';
 
 const errors = channelErrorResponses;
 
-/** Backing a channel up, and its backups; registered in the channel scope. */
+/** Backing a channel up, its backups, and deleting one; registered in the channel scope. */
 export default async function backupsRoutes(base: FastifyInstance, deps: FilesRouteDeps): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -62,6 +62,29 @@ export default async function backupsRoutes(base: FastifyInstance, deps: FilesRo
       const admins = page.items.map((b) => b.createdBy);
       const names = await deps.adminNames.of(channel, admins);
       return { items: page.items.map((b) => backupView(b, names)), next: page.next };
+    },
+  );
+
+  app.delete(
+    '/api/channels/:channelRef/backups/:backupTimestamp',
+    {
+      preHandler: app.enterChannel({ permission: 'backups:delete' }),
+      schema: {
+        operationId: 'deleteBackup',
+        summary: 'Delete a backup: the named instant only; the versions it named then fall to retention',
+        description:
+          'Refused with 409 BACKUP_LOCKED while the backup is under legal hold or a lock before its date, whoever asks ' +
+          '(an owner lifts a governance lock first; a compliance lock nobody lifts). A repeated delete answers 404 BACKUP_NOT_FOUND. ' +
+          'See docs/backup-locks.md.',
+        tags: ['backups'],
+        security: WALLET_SECURITY,
+        params: BackupParams,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...backupLockErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      await deps.backupLocks.delete(channelOf(request), lockActorOf(request), request.params.backupTimestamp);
+      return reply.code(204).send(null);
     },
   );
 }

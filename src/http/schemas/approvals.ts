@@ -17,7 +17,15 @@ export const PolicyRuleSchema = Type.Object(
 );
 
 export const PolicyBody = Type.Object(
-  { rules: Type.Array(PolicyRuleSchema, { maxItems: HELD_OPERATIONS.length, description: 'The rules, one per operation' }) },
+  {
+    // Required, checked once the caller is known (a channel one may not see answers 404 whatever the body).
+    rules: Type.Optional(
+      Type.Array(PolicyRuleSchema, {
+        maxItems: HELD_OPERATIONS.length,
+        description: 'The rules, one per operation (required; [] for none)',
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 

@@ -61,6 +61,19 @@ export const EXAMPLE_BACKUP = {
   createdByName: 'Demo owner',
   origin: 'demo' as const,
   createdAt: '2026-11-26T12:38:14.434Z',
+  lock: null,
+};
+
+/** The demo's backup under a compliance lock for six months, as PUT …/lock answers it. */
+export const EXAMPLE_LOCKED_BACKUP = {
+  ...EXAMPLE_BACKUP,
+  lock: {
+    mode: 'compliance' as const,
+    until: '2027-05-26T00:00:00.000Z',
+    legalHold: false,
+    lockedBy: EXAMPLE_ADMIN_ID,
+    lockedAt: '2026-11-26T12:40:02.118Z',
+  },
 };
 
 /** prices.csv as the demo's backup holds it: the version a restore of that backup brings back. */

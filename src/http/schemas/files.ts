@@ -1,14 +1,20 @@
 import { Type } from 'typebox';
 import { MAX_AUDIT_ID_LENGTH, MAX_AUDIT_NAME_LENGTH } from '../../files/audit-filter.ts';
 import { AUDIT_ACTIONS, AUDIT_RESULTS } from '../../model/audit.ts';
-import { BACKUP_ORIGINS } from '../../model/backups.ts';
-import { EXAMPLE_PATH } from './examples.ts';
+import { BACKUP_ORIGINS, LOCK_MODES } from '../../model/backups.ts';
+import { EXAMPLE_BACKUP_TIMESTAMP, EXAMPLE_PATH } from './examples.ts';
 import { ENTITY_TAG, responseHeader } from './response-header-shapes.ts';
 
 // Each with the demo's value as its example, which the reference's "Try it out" starts from.
 const channelRef = Type.String({ description: 'Channel id (chn_…) or name in your tenant', examples: [EXAMPLE_PATH.channelRef] });
 const folderName = Type.String({ description: 'A folder of the channel (one path segment)', examples: [EXAMPLE_PATH.folderName] });
 const filename = Type.String({ description: 'A file of the folder (one path segment)', examples: [EXAMPLE_PATH.filename] });
+// No pattern: a malformed one is INVALID_TIMESTAMP, as on the restore, not a schema refusal.
+const backupTimestamp = Type.String({
+  maxLength: 40,
+  description: 'A backup of the channel, yyyyMMdd_HHmmss (UTC)',
+  examples: [EXAMPLE_BACKUP_TIMESTAMP],
+});
 
 export const ChannelParams = Type.Object({ channelRef });
 export const FolderParams = Type.Object({ channelRef, folderName });
@@ -70,6 +76,19 @@ export const VersionSchema = Type.Object({
 export const adminName = (of: string) =>
   Type.Union([Type.String(), Type.Null()], { description: `The display name (now) of the admin ${of}; null when there is none` });
 
+export const BackupLockSchema = Type.Object({
+  mode: Type.Union([Type.Enum([...LOCK_MODES]), Type.Null()], {
+    description:
+      'governance: an owner may shorten or lift it; compliance: nobody may before until, only extend it; null: no retention lock',
+  }),
+  until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the retention lock ends; null exactly when mode is. Past it the lock holds no more',
+  }),
+  legalHold: Type.Boolean({ description: 'Held until an owner releases it, whatever the date' }),
+  lockedBy: Type.Union([Type.String(), Type.Null()], { description: "The admin who last changed the lock; null for the operator's CLI" }),
+  lockedAt: Type.String({ format: 'date-time', description: 'When the lock was last changed' }),
+});
+
 export const BackupSchema = Type.Object({
   timestamp: Type.String({ pattern: '^\\d{8}_\\d{6}$' }),
   files: Type.Integer(),
@@ -85,7 +104,31 @@ export const BackupSchema = Type.Object({
       'service recorded this',
   }),
   createdAt: Type.String({ format: 'date-time' }),
+  lock: Type.Union([BackupLockSchema, Type.Null()], {
+    description: 'Its lock and legal hold (docs/backup-locks.md); null when it has neither',
+  }),
 });
+
+export const BackupParams = Type.Object({ channelRef, backupTimestamp });
+
+/**
+ * A change of a backup's lock. Not required one by one: which go together (mode with until) and
+ * that something is asked is checked by backup-lock-rules.ts, whose refusals name the members.
+ */
+export const BackupLockBody = Type.Object(
+  {
+    mode: Type.Optional(Type.Enum([...LOCK_MODES], { description: 'governance or compliance; with until', examples: ['compliance'] })),
+    until: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'RFC 3339: when the lock ends; in the future, at most BACKUP_LOCK_MAX_DAYS (365 by default) from now; with mode',
+        examples: ['2027-05-26T00:00:00Z'],
+      }),
+    ),
+    legalHold: Type.Optional(Type.Boolean({ description: 'true: hold until released; false: release (an owner only)' })),
+  },
+  { additionalProperties: false },
+);
 
 export const AuditEventSchema = Type.Object({
   id: Type.String(),

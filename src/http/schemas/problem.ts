@@ -56,11 +56,11 @@ const problemRef = Type.Ref('Problem');
 
 /** What each error status means on this API, as the OpenAPI document tells it. */
 const MEANINGS: Record<ProblemStatus, string> = {
-  400: 'Invalid request (VALIDATION_FAILED, INVALID_PATH, INVALID_TIMESTAMP, INSTANT_BEFORE_CHANNEL, HTTP_MALFORMED)',
+  400: 'Invalid request (VALIDATION_FAILED, INVALID_PATH, INVALID_TIMESTAMP, INSTANT_BEFORE_CHANNEL, HTTP_MALFORMED; a backup lock: LOCK_IN_PAST, LOCK_TOO_LONG)',
   401: 'Not signed in: wallet headers missing, malformed, expired, revoked or not an admin (AUTH_…)',
-  403: 'Signed in, but not allowed (PERMISSION_DENIED, ADMIN_SUSPENDED, PUBLISHED_WALLET_REFUSED, LINK_INVALID)',
+  403: 'Signed in, but not allowed (PERMISSION_DENIED, ADMIN_SUSPENDED, PUBLISHED_WALLET_REFUSED, LINK_INVALID, OWNER_REQUIRED)',
   404: 'No such channel, folder, file, version, backup or retained instant (…_NOT_FOUND, INSTANT_NOT_RETAINED)',
-  409: 'Conflicts with the current state (BACKUP_EXISTS), or names two records an older release stored under look-alike spellings (NAME_AMBIGUOUS, with lookalikes)',
+  409: 'Conflicts with the current state (BACKUP_EXISTS, BACKUP_LOCKED, LOCK_NOT_SHORTENABLE), or names two records an older release stored under look-alike spellings (NAME_AMBIGUOUS, with lookalikes)',
   412: 'If-Match / If-None-Match not met; nothing changed (PRECONDITION_FAILED, with currentEtag)',
   413: 'The body is too large (PAYLOAD_TOO_LARGE)',
   415: 'A body of a type this operation does not read (UNSUPPORTED_MEDIA_TYPE)',
@@ -135,6 +135,15 @@ const NAME_AMBIGUOUS_EXAMPLE: ProblemExample = {
   ],
 };
 
+/** A locked backup's refusal (docs/backup-locks.md): its delete, or the lifting of a compliance lock. */
+const BACKUP_LOCKED_EXAMPLE: ProblemExample = {
+  code: 'BACKUP_LOCKED',
+  detail: 'Backup 20261126_123814 cannot be deleted: it is under a compliance lock until 2027-05-26T00:00:00.000Z',
+  lockMode: 'compliance',
+  lockUntil: '2027-05-26T00:00:00.000Z',
+  legalHold: false,
+};
+
 /** The whole problem an example status answers, as the error handler writes it. */
 function problemExample(status: ProblemStatus, example: ProblemExample = EXAMPLES[status]): Record<string, unknown> {
   const { code, detail, ...extra } = example;
@@ -185,4 +194,10 @@ export const channelErrorResponses = {
   ...authenticatedErrorResponses,
   ...problemResponses(404),
   409: problemResponse(409, NAME_AMBIGUOUS_EXAMPLE),
+};
+
+/** What the operations on a backup's existence and lock add: its lock refuses (BACKUP_LOCKED, LOCK_NOT_SHORTENABLE). */
+export const backupLockErrorResponses = {
+  ...channelErrorResponses,
+  409: problemResponse(409, BACKUP_LOCKED_EXAMPLE),
 };

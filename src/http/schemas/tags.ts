@@ -11,6 +11,11 @@ export const TAGS = [
   },
   { name: 'files', description: "A channel's folders and files: upload, download, delete, versions, deleted files and restores" },
   { name: 'backups', description: 'Backups of a channel (named instants of its history) and what changed between two states' },
+  {
+    name: 'approvals',
+    description:
+      'Policies that hold dangerous operations until enough admins sign an intent (EIP-712), and the proposals they become (docs/approvals.md)',
+  },
   { name: 'audit', description: "A channel's or the tenant's audit log: every change and refusal, with the admin who asked" },
   { name: 'health', description: 'Liveness and readiness, for load balancers and orchestrators' },
   { name: 'docs', description: 'This document, and the API reference made from it' },

@@ -5,6 +5,7 @@ import type { Page, PageRequest } from '../../model/paging.ts';
 import type { LegacySpellings } from '../legacy-spellings.ts';
 import { decodeCursor, pageFrom } from '../page-cursor.ts';
 import type { AuditEventsTable, Database } from '../schema.ts';
+import { appendChained, chainPage, readHead } from './audit-chain-records.ts';
 import { auditRow, toAuditEvent } from './file-catalog-rows.ts';
 
 type Db = Kysely<Database>;
@@ -38,11 +39,9 @@ async function newestFirst(query: AuditQuery, page: PageRequest): Promise<Page<A
 /** A channel's audit log, newest first, filtered by any of its indexed columns. */
 export function auditLog(db: Db, spellings: LegacySpellings): AuditLog {
   const auditLog: AuditLog = {
-    async appendAudit(event: NewAuditEvent): Promise<AuditEvent> {
-      const row = auditRow(newAuditId(), event);
-      await db.insertInto('audit_events').values(row).execute();
-      return toAuditEvent(row);
-    },
+    appendAudit: (event: NewAuditEvent): Promise<AuditEvent> => appendChained(db, auditRow(newAuditId(), event)),
+    auditHead: (tenantId) => readHead(db, tenantId),
+    chainedAudit: (tenantId, afterSeq, limit) => chainPage(db, tenantId, afterSeq, limit),
     async listAudit(channelId: string, page: PageRequest, filter: AuditFilter = {}): Promise<Page<AuditEvent>> {
       // The keyset cursor is (created_at, id) whatever the filter, so a page's `next` goes on with
       // the same filter; each filter has an index starting (channel_id, column) (migrations 003, 009).

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { backupExists } from '../../errors/common-errors.ts';
-import type { BackupRecord, Backups, NewBackup } from '../../model/backups.ts';
+import { type BackupRecord, type Backups, holdsAt, type NewBackup, type PruneRules } from '../../model/backups.ts';
 import type { Page, PageRequest } from '../../model/paging.ts';
 import type { FileVersion } from '../../model/versions.ts';
 import { BACKUP_UNIQUE, violates } from '../database-errors.ts';
@@ -8,7 +8,7 @@ import type { DurableTransaction } from '../durable-transaction.ts';
 import { pageByKey } from '../page-cursor.ts';
 import type { Database } from '../schema.ts';
 import { fileAtBackup, keptRowsOf, newestInstantBackupOf, readBackup, readClock } from './channel-history.ts';
-import { backupRow, toBackupRecord, toFileVersion } from './file-catalog-rows.ts';
+import { backupLockColumns, backupRow, toBackupLock, toBackupRecord, toFileVersion } from './file-catalog-rows.ts';
 import { retainFrom } from './instant-queries.ts';
 
 type Db = Kysely<Database>;
@@ -24,7 +24,7 @@ export function backups(db: Db, durably: DurableTransaction): Backups {
         return await db.transaction().execute(async (trx) => {
           // One row, whatever the channel's size: the instant, and the count and bytes kept beside it.
           const clock = await readClock(trx, backup.channelId);
-          const record: BackupRecord = { ...backup, files: clock.files, bytes: clock.bytes, seq: clock.seq };
+          const record: BackupRecord = { ...backup, files: clock.files, bytes: clock.bytes, seq: clock.seq, lock: null };
           await trx.insertInto('backups').values(backupRow(record)).execute();
           return record;
         });
@@ -67,22 +67,21 @@ export function backups(db: Db, durably: DurableTransaction): Backups {
         .at(-1);
       return newest === undefined ? undefined : backups.backupVersion(channelId, newest, folder, filename);
     },
-    async pruneChannel(
-      channelId: string,
-      rules: { keepLast: number; backupsOlderThan: number; versionsOlderThan: number },
-    ): Promise<string[]> {
+    async pruneChannel(channelId: string, rules: PruneRules): Promise<string[]> {
       // Durable: the caller removes the blobs of the rows it deletes, which a commit taken back by a power loss would name again.
       return durably(async (trx) => {
         const expiredBackups = (
           await trx
             .selectFrom('backups')
-            .select(['timestamp', 'created_at'])
+            .select(['timestamp', 'created_at', 'lock_mode', 'lock_until', 'legal_hold', 'locked_by', 'locked_at'])
             .where('channel_id', '=', channelId)
             .orderBy('timestamp', 'desc')
             .execute()
         )
           .slice(rules.keepLast)
           .filter((b) => b.created_at < rules.backupsOlderThan)
+          // A locked backup stays, and so (below: it remains) does every version it names; past its date it goes as any other.
+          .filter((b) => !holdsAt(toBackupLock(b), rules.now))
           .map((b) => b.timestamp);
 
         const doomed: { id: string; blob_key: string; until_seq: number | null }[] = [];
@@ -151,6 +150,42 @@ export function backups(db: Db, durably: DurableTransaction): Backups {
         }
         return [...new Set(doomed.map((v) => v.blob_key))];
       });
+    },
+    async setBackupLock(channelId, timestamp, expected, next) {
+      const result = await db
+        .updateTable('backups')
+        .set(backupLockColumns(next))
+        .where('channel_id', '=', channelId)
+        .where('timestamp', '=', timestamp)
+        // Compare-and-set: a change made in between (another instance, another admin) is never overwritten unseen.
+        .where((eb) => {
+          const was = backupLockColumns(expected);
+          return eb.and([
+            was.lock_mode === null ? eb('lock_mode', 'is', null) : eb('lock_mode', '=', was.lock_mode),
+            was.lock_until === null ? eb('lock_until', 'is', null) : eb('lock_until', '=', was.lock_until),
+            eb('legal_hold', '=', was.legal_hold),
+          ]);
+        })
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async deleteBackup(channelId, timestamp, { now, bypassGovernance }) {
+      // One statement: the lock is checked by the DELETE itself, so a lock set in the same instant either wins or comes too late.
+      const result = await db
+        .deleteFrom('backups')
+        .where('channel_id', '=', channelId)
+        .where('timestamp', '=', timestamp)
+        .where('legal_hold', '=', 0)
+        .where((eb) =>
+          eb.or([
+            eb('lock_mode', 'is', null),
+            eb('lock_until', '<=', now),
+            ...(bypassGovernance ? [eb('lock_mode', '=', 'governance')] : []),
+          ]),
+        )
+        .executeTakeFirst();
+      if (Number(result.numDeletedRows) === 1) return 'deleted';
+      return (await readBackup(db, channelId, timestamp)) === undefined ? 'missing' : 'locked';
     },
   };
   return backups;

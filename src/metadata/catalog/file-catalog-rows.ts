@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
-import type { AuditChange, AuditEvent, AuditOperation, NewAuditEvent } from '../../model/audit.ts';
-import type { BackupRecord } from '../../model/backups.ts';
+import type { AuditChange, AuditEvent, AuditIntents, AuditOperation, NewAuditEvent } from '../../model/audit.ts';
+import type { BackupLock, BackupRecord } from '../../model/backups.ts';
 import type { FileRecord } from '../../model/files.ts';
 import type { FileVersion } from '../../model/versions.ts';
 import type { PendingWrite } from '../../model/write-journal.ts';
@@ -81,6 +81,32 @@ export const toBackupRecord = (row: Selectable<BackupsTable>): BackupRecord => (
   origin: row.origin,
   createdAt: row.created_at,
   seq: row.seq === null ? null : Number(row.seq),
+  lock: toBackupLock(row),
+});
+
+/** The lock columns as a BackupLock; null when neither a retention lock nor a legal hold is stored. */
+export function toBackupLock(
+  row: Pick<BackupsTable, 'lock_mode' | 'lock_until' | 'legal_hold' | 'locked_by' | 'locked_at'>,
+): BackupLock | null {
+  const legalHold = Number(row.legal_hold) === 1;
+  if (row.lock_mode === null && !legalHold) return null;
+  return {
+    mode: row.lock_mode,
+    until: row.lock_until === null ? null : Number(row.lock_until),
+    legalHold,
+    lockedBy: row.locked_by,
+    // Every change of a lock records when; 0 (1970) would only show a row edited by hand.
+    lockedAt: Number(row.locked_at ?? 0),
+  };
+}
+
+/** A BackupLock (null: none) as its columns; an empty lock stores no author either. */
+export const backupLockColumns = (lock: BackupLock | null) => ({
+  lock_mode: lock?.mode ?? null,
+  lock_until: lock?.until ?? null,
+  legal_hold: lock?.legalHold ? 1 : 0,
+  locked_by: lock?.lockedBy ?? null,
+  locked_at: lock?.lockedAt ?? null,
 });
 
 export const backupRow = (b: BackupRecord): BackupsTable => ({
@@ -92,6 +118,7 @@ export const backupRow = (b: BackupRecord): BackupsTable => ({
   origin: b.origin,
   created_at: b.createdAt,
   seq: b.seq ?? null,
+  ...backupLockColumns(b.lock),
 });
 
 export const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => ({
@@ -113,6 +140,8 @@ export const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => (
   operation: row.operation_details === null ? null : (JSON.parse(row.operation_details) as AuditOperation),
   targetAdminId: row.target_admin_id,
   change: row.change_details === null ? null : (JSON.parse(row.change_details) as AuditChange),
+  // `== null`: a row read before migration 018 has no such column.
+  intents: row.intents == null ? null : (JSON.parse(row.intents) as AuditIntents),
 });
 
 export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
@@ -134,6 +163,11 @@ export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
   operation_details: e.operation === null ? null : JSON.stringify(e.operation),
   target_admin_id: e.targetAdminId ?? null,
   change_details: e.change == null ? null : JSON.stringify(e.change),
+  intents: e.intents == null ? null : JSON.stringify(e.intents),
+  // Given their values by the append, which reads the chain's head (audit-chain-records.ts).
+  chain_seq: null,
+  prev_hash: null,
+  entry_hash: null,
 });
 
 /** The channel_id of an event that concerns no channel (migration 016: the column is NOT NULL on SQLite). */

@@ -15,6 +15,8 @@ import * as auditInstant from './013-audit-instant.ts';
 import * as demoSeeding from './014-demo-seeding.ts';
 import * as legacySpellings from './015-legacy-spellings.ts';
 import * as selfService from './016-self-service.ts';
+import * as backupLocks from './017-backup-locks.ts';
+import * as auditChain from './018-audit-chain.ts';
 import * as approvals from './019-approvals.ts';
 
 /**
@@ -38,6 +40,8 @@ const migrations: Record<string, Migration> = {
   '014-demo-seeding': demoSeeding,
   '015-legacy-spellings': legacySpellings,
   '016-self-service': selfService,
+  '017-backup-locks': backupLocks,
+  '018-audit-chain': auditChain,
   '019-approvals': approvals,
 };
 

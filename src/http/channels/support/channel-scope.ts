@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
+import { isOwnerPrincipal } from '../../../auth/principal.ts';
 import { AppError } from '../../../errors/app-error.ts';
 import type { Actor } from '../../../files/audit-trail.ts';
+import type { LockActor } from '../../../files/backup-locks.ts';
 import type { ChannelAccess, ChannelTarget } from '../../../files/channel-access.ts';
 import type { FilePath } from '../../../files/file-path.ts';
 import type { LinkSigner } from '../../../files/signed-links.ts';
@@ -95,3 +97,13 @@ export function filePathOf(request: FastifyRequest): FilePath {
 
 /** The signed-in admin acting on the channel (signed links only read, and act as nobody). */
 export const actorOf = (request: FastifyRequest): Actor & { adminId: string } => ({ adminId: authenticationOf(request).principal.id });
+
+/**
+ * The signed-in admin acting on a backup's lock, with what its standing lets it lift: an owner, or
+ * another admin. Read from the signed-in principal, as the route's permission is: at most
+ * AUTH_STATE_REFRESH seconds old.
+ */
+export function lockActorOf(request: FastifyRequest): LockActor {
+  const { principal } = authenticationOf(request);
+  return { adminId: principal.id, authority: isOwnerPrincipal(principal) ? 'owner' : 'admin' };
+}

@@ -4,6 +4,7 @@ import type { PolicyService } from '../../../approvals/policy-service.ts';
 import type { ProposalService } from '../../../approvals/proposal-service.ts';
 import { AdminNames } from '../../../files/admin-names.ts';
 import type { AuditTrail } from '../../../files/audit-trail.ts';
+import type { BackupLocks } from '../../../files/backup-locks.ts';
 import type { BackupService } from '../../../files/backup-service.ts';
 import { ChannelAccess } from '../../../files/channel-access.ts';
 import type { ChannelChanges } from '../../../files/channel-changes.ts';
@@ -22,6 +23,7 @@ export interface FilesRouteDeps {
   access: ChannelAccess;
   files: FileService;
   backups: BackupService;
+  backupLocks: BackupLocks;
   restores: RestoreService;
   deleted: DeletedFiles;
   changes: ChannelChanges;
@@ -44,11 +46,12 @@ export function filesRouteDeps(
   approvals: Pick<ApprovalServices, 'restores' | 'proposals' | 'policies'>,
   directory: ChannelLookup & LinkedChannelListing & AdminNameLookup,
 ): FilesRouteDeps {
-  const { files, backups, restores, scopeRestores, deleted, changes, linkSigner, fileUrls, audit } = services;
+  const { files, backups, backupLocks, restores, scopeRestores, deleted, changes, linkSigner, fileUrls, audit } = services;
   return {
     access: new ChannelAccess(directory, audit),
     files,
     backups,
+    backupLocks,
     restores,
     scopeRestores,
     heldRestores: approvals.restores,

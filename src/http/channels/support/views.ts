@@ -1,6 +1,6 @@
 import type { AdminNameMap } from '../../../files/admin-names.ts';
 import type { AuditEvent } from '../../../model/audit.ts';
-import type { BackupRecord } from '../../../model/backups.ts';
+import type { BackupLock, BackupRecord } from '../../../model/backups.ts';
 import type { Channel } from '../../../model/channels.ts';
 import type { FileRecord, FolderSummary } from '../../../model/files.ts';
 import type { FileVersion } from '../../../model/versions.ts';
@@ -47,6 +47,15 @@ export const backupView = (b: BackupRecord, names: AdminNameMap) => ({
   createdByName: nameOf(names, b.createdBy),
   origin: b.origin,
   createdAt: iso(b.createdAt),
+  lock: b.lock === null ? null : lockView(b.lock),
+});
+
+const lockView = (l: BackupLock) => ({
+  mode: l.mode,
+  until: l.until === null ? null : iso(l.until),
+  legalHold: l.legalHold,
+  lockedBy: l.lockedBy,
+  lockedAt: iso(l.lockedAt),
 });
 
 export const auditView = (e: AuditEvent, names: AdminNameMap) => ({

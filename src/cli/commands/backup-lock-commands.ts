@@ -1,0 +1,84 @@
+import { type LockChange, lockChangeOf } from '../../files/backup-lock-rules.ts';
+import type { LockActor } from '../../files/backup-locks.ts';
+import { type Command, optionalString, UsageError } from '../command.ts';
+import { atMostOneOf, backupOption } from '../option-checks.ts';
+import { backupJson, lockText } from '../record-views.ts';
+import { terminalText } from '../terminal-text.ts';
+import { channelFrom, channelOptions } from './channel-option.ts';
+
+/**
+ * The operator's CLI acts on backup locks with an owner's powers over governance locks and legal
+ * holds (as S3's bypass-governance), never over a compliance lock: that binds everyone before its
+ * date (docs/backup-locks.md). Its audit entries carry no admin id.
+ */
+const OPERATOR: LockActor = { adminId: null, authority: 'operator' };
+
+const backupOptions = {
+  ...channelOptions,
+  backup: { type: 'string', required: true, placeholder: 'TS', description: 'The backup, yyyyMMdd_HHmmss' },
+} as const;
+
+export const backupLockCommands: Command[] = [
+  {
+    words: ['backup', 'delete'],
+    summary: 'Delete a backup (the named instant; its versions then fall to retention); refused while it is locked',
+    options: {
+      ...backupOptions,
+      'bypass-governance': {
+        type: 'boolean',
+        description: 'Delete it even under a governance lock (never under a compliance lock or a legal hold)',
+      },
+    },
+    async run({ values, store, fileServices }) {
+      const timestamp = backupOption(values, 'backup')!;
+      const channel = await channelFrom(await store(), values);
+      const bypassGovernance = values['bypass-governance'] === true;
+      await (await fileServices()).backupLocks.delete(channel, OPERATOR, timestamp, { bypassGovernance });
+      return {
+        json: { channelId: channel.id, timestamp, deleted: true },
+        text: terminalText`Deleted backup ${timestamp} of ${channel.id}; the versions it named are now retention's to keep or remove`,
+      };
+    },
+  },
+  {
+    words: ['backup', 'lock'],
+    summary: 'Lock a backup until a date, put it under legal hold or release it, or lift a governance lock',
+    options: {
+      ...backupOptions,
+      mode: { type: 'string', placeholder: 'MODE', description: 'governance or compliance (with --until)' },
+      until: {
+        type: 'string',
+        placeholder: 'TIME',
+        description: 'RFC 3339: when the lock ends, at most BACKUP_LOCK_MAX_DAYS ahead (with --mode)',
+      },
+      'legal-hold': { type: 'boolean', description: 'Put it under legal hold, until released' },
+      'release-hold': { type: 'boolean', description: 'Release its legal hold' },
+      unlock: { type: 'boolean', description: 'Lift its retention lock (a governance lock; a compliance lock is refused)' },
+    },
+    async run({ values, store, fileServices }) {
+      const timestamp = backupOption(values, 'backup')!;
+      const change = changeOf(values);
+      const channel = await channelFrom(await store(), values);
+      const backup = await (await fileServices()).backupLocks.change(channel, OPERATOR, timestamp, change);
+      return {
+        json: { channelId: channel.id, ...backupJson(backup) },
+        text: terminalText`Backup ${backup.timestamp} of ${channel.id}: ${lockText(backup.lock, '') || 'not locked'}`,
+      };
+    },
+  },
+];
+
+/** The change the options ask for; a conflict between them is wrong use (exit 2). */
+function changeOf(values: Record<string, unknown>): LockChange {
+  atMostOneOf(values as never, ['legal-hold', 'release-hold']);
+  const unlock = values.unlock === true;
+  if (unlock && (values.mode !== undefined || values.until !== undefined)) {
+    throw new UsageError('Give --unlock or --mode with --until, not both');
+  }
+  const hold = values['legal-hold'] === true ? true : values['release-hold'] === true ? false : undefined;
+  if (unlock) return hold === undefined ? { retention: null } : { retention: null, legalHold: hold };
+  return lockChangeOf(
+    { mode: optionalString(values as never, 'mode'), until: optionalString(values as never, 'until'), legalHold: hold },
+    { mode: '--mode', until: '--until', legalHold: '--legal-hold (or --release-hold, or --unlock)' },
+  );
+}

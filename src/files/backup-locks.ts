@@ -1,0 +1,104 @@
+import { AppError } from '../errors/app-error.ts';
+import type { BackupLock, BackupRecord, Backups } from '../model/backups.ts';
+import type { Channel } from '../model/channels.ts';
+import { parseBackupTimestamp } from '../time/backup-timestamp.ts';
+import { formatRfc3339 } from '../time/rfc3339.ts';
+import type { Actor, AuditTrail } from './audit-trail.ts';
+import { backupLocked, type LockAuthority, type LockChange, nextLock } from './backup-lock-rules.ts';
+
+/** Who acts on a lock, and what their standing lets them lift (backup-lock-rules.ts). */
+export interface LockActor extends Actor {
+  authority: LockAuthority;
+}
+
+export interface BackupLocksDeps {
+  catalog: Backups;
+  audit: AuditTrail;
+  /** BACKUP_LOCK_MAX_DAYS. */
+  maxDays: number;
+  now?: () => number;
+}
+
+/** Attempts of a lock change that found the lock changed in between (another admin, another instance). */
+const ATTEMPTS = 5;
+
+/**
+ * Deleting a backup and changing its lock (docs/backup-locks.md). Each method takes everything it
+ * needs as plain arguments (the channel, who acts with their standing, the backup's timestamp, the
+ * change), so that what an HTTP route or the CLI asks can as well be run later from a stored request.
+ */
+export class BackupLocks {
+  private readonly now: () => number;
+  constructor(private readonly deps: BackupLocksDeps) {
+    this.now = deps.now ?? Date.now;
+  }
+
+  /**
+   * Removes the backup's row, the named instant, and nothing else: the versions it named fall to
+   * retention's rules. BACKUP_LOCKED while it is locked: a legal hold, or a lock before its date;
+   * `bypassGovernance` (the operator's CLI only) lets a governance lock, never a compliance lock
+   * nor a legal hold, give way. BACKUP_NOT_FOUND when there is none (a repeated delete).
+   */
+  async delete(channel: Channel, actor: LockActor, timestamp: string, options: { bypassGovernance?: boolean } = {}): Promise<void> {
+    const { catalog, audit } = this.deps;
+    return audit.around(channel, actor, 'backup.delete', { backupTimestamp: timestamp }, async () => {
+      parseBackupTimestamp(timestamp);
+      if (options.bypassGovernance === true && actor.authority !== 'operator') {
+        throw new AppError('OWNER_REQUIRED', "Only the operator's CLI bypasses a governance lock; an owner lifts it first");
+      }
+      const now = this.now();
+      const before = await catalog.getBackup(channel.id, timestamp);
+      const outcome = await catalog.deleteBackup(channel.id, timestamp, { now, bypassGovernance: options.bypassGovernance === true });
+      if (outcome === 'missing') throw new AppError('BACKUP_NOT_FOUND', `This channel has no backup ${timestamp}`);
+      if (outcome === 'locked') throw backupLocked(timestamp, (await catalog.getBackup(channel.id, timestamp))?.lock ?? null, now);
+      return { value: undefined, details: { change: { before: before === undefined ? null : lockRecord(before), after: null } } };
+    });
+  }
+
+  /**
+   * Applies `change` to the backup's lock under the rules of backup-lock-rules.ts and answers the
+   * backup as it is then. A change that changes nothing writes nothing (a repeated request is
+   * harmless); a refused one changes nothing.
+   */
+  async change(channel: Channel, actor: LockActor, timestamp: string, change: LockChange): Promise<BackupRecord> {
+    const { catalog, audit, maxDays } = this.deps;
+    return audit.around(channel, actor, 'backup.lock', { backupTimestamp: timestamp }, async () => {
+      parseBackupTimestamp(timestamp);
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const backup = await catalog.getBackup(channel.id, timestamp);
+        if (backup === undefined) throw new AppError('BACKUP_NOT_FOUND', `This channel has no backup ${timestamp}`);
+        const now = this.now();
+        const next = nextLock(backup.lock, change, actor, now, maxDays);
+        if (next === backup.lock) return { value: backup };
+        // Compare-and-set: a lock changed since it was read is read again and judged again, never overwritten.
+        if (await catalog.setBackupLock(channel.id, timestamp, backup.lock, next)) {
+          const after = { ...backup, lock: next };
+          return { value: after, details: { change: { before: lockRecord(backup), after: lockRecord(after) } } };
+        }
+      }
+      throw new AppError(
+        'SERVICE_UNAVAILABLE',
+        'The lock of this backup kept changing while this change was made; nothing was changed, try again',
+        {
+          outcome: 'unchanged',
+        },
+      );
+    });
+  }
+}
+
+/** A backup's lock as the audit log's before/after records it. */
+function lockRecord(backup: BackupRecord): Record<string, unknown> {
+  return { timestamp: backup.timestamp, lock: lockJson(backup.lock) };
+}
+
+function lockJson(lock: BackupLock | null): Record<string, unknown> | null {
+  if (lock === null) return null;
+  return {
+    mode: lock.mode,
+    until: lock.until === null ? null : formatRfc3339(lock.until),
+    legalHold: lock.legalHold,
+    lockedBy: lock.lockedBy,
+    lockedAt: formatRfc3339(lock.lockedAt),
+  };
+}
