@@ -187,17 +187,33 @@ describe('approving a held channel restore in the console', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Save permissions' }).click();
     const held = page.getByRole('dialog', { name: 'Needs approval' });
     await held.getByText(/^Needs approval:/).waitFor();
-    await held.getByRole('button', { name: 'Later' }).click();
+    const proposalId = (await held.locator('.notice-held code').first().textContent()) ?? '';
     assert.equal(await page.getByRole('status').getByText('The permissions of Rita Target are saved.').count(), 0);
     assert.deepEqual((await api.getAdmin(target.admin.id)).effectivePermissions, ['files:read']);
+    await page.getByRole('banner').getByRole('link', { name: 'Proposals (1 pending)' }).waitFor();
 
-    // The proposal shows the change as before → after, and who may approve it.
-    await page.getByRole('banner').getByRole('link', { name: 'Proposals (1 pending)' }).click();
-    const card = page.getByRole('article', { name: /Rita Target/ });
+    // The dialog's link opens the proposal: the change as before → after, and who may approve it.
+    await held.getByRole('link', { name: 'Open the proposal' }).click();
+    const card = page.getByRole('region', { name: `Proposal ${proposalId}` }).getByRole('article');
     await card.getByText(/^Pending: 0 of 2 approvals/).waitFor();
     await card.locator('.change del').getByText('files:read', { exact: true }).waitFor();
     await card.locator('.change ins').getByText('files:read, files:write').waitFor();
     await card.getByRole('list', { name: 'May approve' }).getByText(coOwner.admin.displayName).waitFor();
+
+    // Its proposer withdraws it, after a confirmation: it is closed, and nothing ran.
+    await card.getByRole('button', { name: /^Withdraw proposal/ }).click();
+    await page.getByRole('dialog', { name: 'Withdraw this proposal?' }).getByRole('button', { name: 'Withdraw' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/^Proposal prp_\S+ withdrawn: nothing ran\.$/)
+      .waitFor();
+    await page.getByText('No proposal is waiting for approval.').waitFor();
+    await page.getByLabel('Status').selectOption('withdrawn');
+    await page
+      .getByRole('article', { name: /Rita Target/ })
+      .getByText('Withdrawn by its proposer: nothing ran.')
+      .waitFor();
+    assert.deepEqual((await api.getAdmin(target.admin.id)).effectivePermissions, ['files:read']);
     assertNoConsoleErrors(page);
   });
 });
