@@ -3,9 +3,11 @@ import type { AdministrationServices } from '../administration/administration-se
 import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
 import type { AddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import type { Config } from '../config/config.ts';
+import type { BackupLocks } from '../files/backup-locks.ts';
 import type { ScopeRestoreService } from '../files/scope-restore-service.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import { HeldAdministration } from './held-administration.ts';
+import { HeldBackupLocks } from './held-backup-locks.ts';
 import { HeldRestores } from './held-restores.ts';
 import { IntentSignatures } from './intent-signatures.ts';
 import { PolicyService } from './policy-service.ts';
@@ -16,6 +18,7 @@ export interface ApprovalServices {
   policies: PolicyService;
   restores: HeldRestores;
   administration: HeldAdministration;
+  backupLocks: HeldBackupLocks;
 }
 
 /** Policies, proposals and the held operations, built once over the store and the services they hold (docs/approvals.md). */
@@ -25,6 +28,7 @@ export function approvalServices(deps: {
   audit: AdministrationAudit;
   administration: AdministrationServices;
   scopeRestores: ScopeRestoreService;
+  backupLocks: BackupLocks;
   recoverer: AddressRecoverer;
   contractWallets: ContractWalletVerifier | undefined;
   now?: () => number;
@@ -70,6 +74,7 @@ export function approvalServices(deps: {
     proposals,
     policies,
     restores: new HeldRestores(proposals, deps.scopeRestores, store),
+    backupLocks: new HeldBackupLocks(proposals, deps.backupLocks, store),
     administration: new HeldAdministration(proposals, deps.administration.admins, deps.administration.invitations, store),
   };
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
-import type { BackupLock, BackupRecord, Backups } from '../model/backups.ts';
+import { type BackupLock, type BackupRecord, type Backups, holdsAt } from '../model/backups.ts';
 import type { Channel } from '../model/channels.ts';
 import { parseBackupTimestamp } from '../time/backup-timestamp.ts';
 import { formatRfc3339 } from '../time/rfc3339.ts';
@@ -53,6 +53,34 @@ export class BackupLocks {
       if (outcome === 'locked') throw backupLocked(timestamp, (await catalog.getBackup(channel.id, timestamp))?.lock ?? null, now);
       return { value: undefined, details: { change: { before: before === undefined ? null : lockRecord(before), after: null } } };
     });
+  }
+
+  /**
+   * What `change` would make of the backup's lock now, refused as `change` would refuse it, with
+   * nothing written: a held lock change (docs/approvals.md) is judged when it is proposed, so that
+   * nobody is asked to approve what could never run. `undefined` when it would change nothing.
+   */
+  async preview(
+    channel: Channel,
+    actor: LockActor,
+    timestamp: string,
+    change: LockChange,
+  ): Promise<{ backup: BackupRecord; next: BackupLock | null } | undefined> {
+    parseBackupTimestamp(timestamp);
+    const backup = await this.deps.catalog.getBackup(channel.id, timestamp);
+    if (backup === undefined) throw new AppError('BACKUP_NOT_FOUND', `This channel has no backup ${timestamp}`);
+    const next = nextLock(backup.lock, change, actor, this.now(), this.deps.maxDays);
+    return next === backup.lock ? undefined : { backup, next };
+  }
+
+  /** The backup a delete would remove now, refused (not found, locked) as `delete` would refuse it, with nothing written. */
+  async previewDelete(channel: Channel, timestamp: string): Promise<BackupRecord> {
+    parseBackupTimestamp(timestamp);
+    const backup = await this.deps.catalog.getBackup(channel.id, timestamp);
+    if (backup === undefined) throw new AppError('BACKUP_NOT_FOUND', `This channel has no backup ${timestamp}`);
+    const now = this.now();
+    if (holdsAt(backup.lock, now)) throw backupLocked(timestamp, backup.lock, now);
+    return backup;
   }
 
   /**

@@ -101,8 +101,10 @@ export async function createService(config: Config, logger: Logger, options: Ser
     audit: new AdministrationAudit(store.files, logger),
     administration,
     scopeRestores: fileServices.scopeRestores,
+    backupLocks: fileServices.backupLocks,
     recoverer,
     contractWallets,
+    now: options.now,
   });
   const app = await buildApp({
     config,

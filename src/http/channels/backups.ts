@@ -1,6 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import { sendProposal, shownProposal } from '../proposals/support/views.ts';
 import { jsonAnswer, PAGE } from '../schemas/answer.ts';
+import { heldAnswer } from '../schemas/approvals-examples.ts';
 import { EXAMPLE_BACKUP, EXAMPLE_BACKUP_PAGE } from '../schemas/examples.ts';
 import { BackupParams, BackupSchema, ChannelParams, PageQuery, pageOf } from '../schemas/files.ts';
 import { backupLockErrorResponses, channelErrorResponses, problemResponses } from '../schemas/problem.ts';
@@ -79,11 +81,13 @@ export default async function backupsRoutes(base: FastifyInstance, deps: FilesRo
         tags: ['backups'],
         security: WALLET_SECURITY,
         params: BackupParams,
-        response: { 204: { type: 'null', description: 'Deleted' }, ...backupLockErrorResponses },
+        response: { 204: { type: 'null', description: 'Deleted' }, 202: heldAnswer('backup.delete'), ...backupLockErrorResponses },
       },
     },
     async (request, reply) => {
-      await deps.backupLocks.delete(channelOf(request), lockActorOf(request), request.params.backupTimestamp);
+      const actor = lockActorOf(request);
+      const held = await deps.heldBackupLocks.delete(channelOf(request), actor, request.params.backupTimestamp);
+      if (held.proposal !== undefined) return sendProposal(reply, await shownProposal(deps.proposals, held.proposal, actor.adminId!));
       return reply.code(204).send(null);
     },
   );

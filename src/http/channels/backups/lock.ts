@@ -1,7 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { LockChange } from '../../../files/backup-lock-rules.ts';
 import { lockChangeOf } from '../../../files/backup-lock-rules.ts';
+import type { LockActor } from '../../../files/backup-locks.ts';
+import type { Channel } from '../../../model/channels.ts';
+import { sendProposal, shownProposal } from '../../proposals/support/views.ts';
 import { jsonAnswer } from '../../schemas/answer.ts';
+import { heldAnswer } from '../../schemas/approvals-examples.ts';
 import { EXAMPLE_BACKUP, EXAMPLE_LOCKED_BACKUP } from '../../schemas/examples.ts';
 import { BackupLockBody, BackupParams, BackupSchema } from '../../schemas/files.ts';
 import { backupLockErrorResponses } from '../../schemas/problem.ts';
@@ -35,14 +40,17 @@ export default async function backupLockRoutes(base: FastifyInstance, deps: File
         security: WALLET_SECURITY,
         params: BackupParams,
         body: BackupLockBody,
-        response: { 200: jsonAnswer(BackupSchema, 'The backup with its lock now', EXAMPLE_LOCKED_BACKUP), ...backupLockErrorResponses },
+        response: {
+          200: jsonAnswer(BackupSchema, 'The backup with its lock now', EXAMPLE_LOCKED_BACKUP),
+          202: heldAnswer('backup.lock'),
+          ...backupLockErrorResponses,
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const channel = channelOf(request);
       const change = lockChangeOf(request.body, BODY_NAMES);
-      const backup = await deps.backupLocks.change(channel, lockActorOf(request), request.params.backupTimestamp, change);
-      return backupView(backup, await deps.adminNames.of(channel, [backup.createdBy]));
+      return lockAnswer(reply, deps, channel, lockActorOf(request), request.params.backupTimestamp, change);
     },
   );
 
@@ -59,13 +67,29 @@ export default async function backupLockRoutes(base: FastifyInstance, deps: File
         tags: ['backups'],
         security: WALLET_SECURITY,
         params: BackupParams,
-        response: { 200: jsonAnswer(BackupSchema, 'The backup with its lock now', EXAMPLE_BACKUP), ...backupLockErrorResponses },
+        response: {
+          200: jsonAnswer(BackupSchema, 'The backup with its lock now', EXAMPLE_BACKUP),
+          202: heldAnswer('backup.lock'),
+          ...backupLockErrorResponses,
+        },
       },
     },
-    async (request) => {
-      const channel = channelOf(request);
-      const backup = await deps.backupLocks.change(channel, lockActorOf(request), request.params.backupTimestamp, { retention: null });
-      return backupView(backup, await deps.adminNames.of(channel, [backup.createdBy]));
+    async (request, reply) => {
+      return lockAnswer(reply, deps, channelOf(request), lockActorOf(request), request.params.backupTimestamp, { retention: null });
     },
   );
+}
+
+/** The backup with its lock now, or, when a policy holds the change, 202 and its proposal. */
+async function lockAnswer(
+  reply: FastifyReply,
+  deps: FilesRouteDeps,
+  channel: Channel,
+  actor: LockActor,
+  timestamp: string,
+  change: LockChange,
+) {
+  const held = await deps.heldBackupLocks.change(channel, actor, timestamp, change);
+  if (held.proposal !== undefined) return sendProposal(reply, await shownProposal(deps.proposals, held.proposal, actor.adminId!));
+  return backupView(held.ran, await deps.adminNames.of(channel, [held.ran.createdBy]));
 }

@@ -1,4 +1,5 @@
 import type { ApprovalServices } from '../../../approvals/approval-services.ts';
+import type { HeldBackupLocks } from '../../../approvals/held-backup-locks.ts';
 import type { HeldRestores } from '../../../approvals/held-restores.ts';
 import type { PolicyService } from '../../../approvals/policy-service.ts';
 import type { ProposalService } from '../../../approvals/proposal-service.ts';
@@ -30,6 +31,7 @@ export interface FilesRouteDeps {
   scopeRestores: ScopeRestoreService;
   /** Folder and channel restores under the policies (docs/approvals.md), and the proposals they become. */
   heldRestores: HeldRestores;
+  heldBackupLocks: HeldBackupLocks;
   proposals: ProposalService;
   policies: PolicyService;
   auditLog: Pick<AuditTrail, 'list'>;
@@ -43,7 +45,7 @@ export interface FilesRouteDeps {
 /** The routes' services: the file services, the gate to channels over the store's channel directory, and admins' names. */
 export function filesRouteDeps(
   services: FileServices,
-  approvals: Pick<ApprovalServices, 'restores' | 'proposals' | 'policies'>,
+  approvals: Pick<ApprovalServices, 'restores' | 'backupLocks' | 'proposals' | 'policies'>,
   directory: ChannelLookup & LinkedChannelListing & AdminNameLookup,
 ): FilesRouteDeps {
   const { files, backups, backupLocks, restores, scopeRestores, deleted, changes, linkSigner, fileUrls, audit } = services;
@@ -55,6 +57,7 @@ export function filesRouteDeps(
     restores,
     scopeRestores,
     heldRestores: approvals.restores,
+    heldBackupLocks: approvals.backupLocks,
     proposals: approvals.proposals,
     policies: approvals.policies,
     deleted,
