@@ -6,6 +6,8 @@ const PERMISSIONS = [
   'files:write',
   'files:read',
   'backups:create',
+  'backups:delete',
+  'backups:lock',
   'audit:read',
   'admins:read',
   'admins:manage',
@@ -109,7 +111,8 @@ export function PolicyRulesEditor({ rules, onChange, disabled }: PolicyRulesEdit
 /** The permission that usually guards an operation: who may restore approves a restore, and so on. */
 function defaultPermission(operation: Operation): string {
   if (operation.endsWith('.restore')) return 'files:restore';
-  if (operation.startsWith('backup.')) return 'backups:create';
+  if (operation === 'backup.delete') return 'backups:delete';
+  if (operation === 'backup.lock') return 'backups:lock';
   if (operation === 'policy.change') return 'channels:manage';
   return 'admins:manage';
 }
