@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { type ApprovalsApi, approvalsApi } from './approvals/api.ts';
 import { invitationTokenOf, leaveInvitationPage } from './invitation-token.ts';
 import { hrefOf, type Route, useRoute } from './routing.ts';
 import { formatClock, shortAddress } from './ui/format.ts';
@@ -19,6 +20,8 @@ import { FoldersView } from './views/folders.tsx';
 import { HomeView } from './views/home.tsx';
 import { InvitationView } from './views/invitation.tsx';
 import { type LinkedChannels, useLinkedChannels } from './views/linked-channels.ts';
+import { type PendingCount, usePendingCount } from './views/pending-proposals.ts';
+import { ProposalsView } from './views/proposals.tsx';
 import { SignInView } from './views/sign-in.tsx';
 import { TenantAuditView } from './views/tenant-audit.tsx';
 import { TenantLinks } from './views/tenant-links.tsx';
@@ -29,7 +32,10 @@ export function App({ session }: { session: ConsoleSession }) {
   useEffect(() => session.subscribe(setState), [session]);
   const route = useRoute();
   const [invitationToken, setInvitationToken] = useState(() => invitationTokenOf(window.location));
-  const linked = useLinkedChannels(state.status === 'signed-in' ? state.client : undefined);
+  const client = state.status === 'signed-in' ? state.client : undefined;
+  const linked = useLinkedChannels(client);
+  const approvals = useMemo(() => client && approvalsApi(client), [client]);
+  const pending = usePendingCount(approvals, hrefOf(route));
 
   return (
     <>
@@ -44,7 +50,11 @@ export function App({ session }: { session: ConsoleSession }) {
           {state.status === 'signed-in' && (
             <>
               <ChannelsMenu linked={linked} current={channelOf(route)} />
-              <TenantLinks can={(permission) => state.me.principal.effectivePermissions.includes(permission)} route={route} />
+              <TenantLinks
+                can={(permission) => state.me.principal.effectivePermissions.includes(permission)}
+                route={route}
+                pending={pending}
+              />
             </>
           )}
         </nav>
@@ -76,7 +86,14 @@ export function App({ session }: { session: ConsoleSession }) {
             }}
           />
         ) : state.status === 'signed-in' ? (
-          <SignedInConsole session={session} signedIn={state} route={route} linked={linked} />
+          <SignedInConsole
+            session={session}
+            signedIn={state}
+            route={route}
+            linked={linked}
+            approvals={approvals ?? approvalsApi(state.client)}
+            pending={pending}
+          />
         ) : (
           <SignInView
             busy={state.status === 'signing-in' ? state.wallet : undefined}
@@ -96,11 +113,15 @@ function SignedInConsole({
   signedIn,
   route,
   linked,
+  approvals,
+  pending,
 }: {
   session: ConsoleSession;
   signedIn: SignedIn;
   route: Route;
   linked: LinkedChannels;
+  approvals: ApprovalsApi;
+  pending: PendingCount;
 }) {
   const { client, me } = signedIn;
   const channelNames = useMemo(() => new Map(linked.items?.map((channel) => [channel.id, channel.name])), [linked]);
@@ -120,6 +141,7 @@ function SignedInConsole({
   const ctx = useMemo<ViewContext>(
     () => ({
       client,
+      approvals,
       session,
       signedIn,
       can: (permission) => permissions.includes(permission),
@@ -128,8 +150,9 @@ function SignedInConsole({
         linked.items?.some((channel) => channel.id === ref || channel.name === ref) || (linked.complete ? false : undefined),
       announce,
       channelsChanged: linked.reload,
+      proposalsChanged: pending.reload,
     }),
-    [client, session, signedIn, permissions, channelNames, linked, announce],
+    [client, approvals, session, signedIn, permissions, channelNames, linked, announce, pending.reload],
   );
 
   return (
@@ -176,6 +199,7 @@ function SignedInConsole({
       )}
       {route.view === 'admins' && <AdminsView ctx={ctx} />}
       {route.view === 'channel-settings' && <ChannelSettingsView ctx={ctx} />}
+      {route.view === 'proposals' && <ProposalsView key={hrefOf(route)} ctx={ctx} id={route.id} status={route.status} />}
       {route.view === 'tenant-audit' && <TenantAuditView key={JSON.stringify(route.filters)} ctx={ctx} filters={route.filters} />}
       {signedIn.renewal && (
         <RenewalDialog

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { ProposalStatus } from './approvals/types.ts';
 
 /**
  * Where the admin is, kept in the URL's fragment: a reload, a bookmark or a new sign-in returns to
@@ -15,7 +16,14 @@ export type Route =
   | { view: 'audit'; channel: string; filters: AuditFilters }
   | { view: 'admins' }
   | { view: 'channel-settings' }
-  | { view: 'tenant-audit'; filters: TenantAuditFilters };
+  | { view: 'tenant-audit'; filters: TenantAuditFilters }
+  /** The tenant's proposals and policy; `id`: one proposal, as a held request links to it; `status`: pending unless given. */
+  | { view: 'proposals'; id?: string; status?: ProposalFilter };
+
+/** The proposals listed: of one status (pending by default), or of any. */
+export type ProposalFilter = ProposalStatus | 'any';
+
+const PROPOSAL_FILTERS: readonly string[] = ['pending', 'executed', 'failed', 'invalidated', 'withdrawn', 'expired', 'any'];
 
 export interface AuditFilters {
   action?: string;
@@ -73,6 +81,13 @@ export function parseRoute(hash: string): Route {
   const params = new URLSearchParams(query);
   if (parts[0] === 'admins') return { view: 'admins' };
   if (parts[0] === 'channel-settings') return { view: 'channel-settings' };
+  if (parts[0] === 'proposals') {
+    const route: Extract<Route, { view: 'proposals' }> = { view: 'proposals' };
+    if (parts[1]) route.id = parts[1];
+    const status = params.get('status') ?? '';
+    if (status !== 'pending' && PROPOSAL_FILTERS.includes(status)) route.status = status as ProposalFilter;
+    return route;
+  }
   if (parts[0] === 'audit') return { view: 'tenant-audit', filters: filtersOf(params, TENANT_AUDIT_FILTER_NAMES) };
   if (parts[0] !== 'channels' || parts[1] === undefined) return { view: 'home' };
   const channel = parts[1];
@@ -125,6 +140,8 @@ export function hrefOf(route: Route): string {
       return '#/channel-settings';
     case 'tenant-audit':
       return withFilters('#/audit', route.filters, TENANT_AUDIT_FILTER_NAMES);
+    case 'proposals':
+      return `#/proposals${route.id ? `/${e(route.id)}` : ''}${route.status && route.status !== 'pending' ? `?status=${route.status}` : ''}`;
   }
 }
 

@@ -20,6 +20,18 @@ describe("the console's tenant pages in the URL", () => {
     assert.deepEqual(parseRoute('#/channels/main/audit?action=upload'), { view: 'audit', channel: 'main', filters: { action: 'upload' } });
   });
 
+  test('the proposals: pending, of another status, and one of them (as a held request links to it)', () => {
+    const routes: Route[] = [
+      { view: 'proposals' },
+      { view: 'proposals', status: 'executed' },
+      { view: 'proposals', status: 'any' },
+      { view: 'proposals', id: 'prp_01J/x' },
+    ];
+    for (const route of routes) assert.deepEqual(parseRoute(hrefOf(route)), route);
+    assert.equal(hrefOf({ view: 'proposals', id: 'prp_1' }), '#/proposals/prp_1');
+    assert.deepEqual(parseRoute('#/proposals?status=nonsense'), { view: 'proposals' });
+  });
+
   test("an invitation's token is read from the fragment of /console/invite only", () => {
     assert.equal(invitationTokenOf({ pathname: '/console/invite', hash: '#token=abc-123' }), 'abc-123');
     assert.equal(invitationTokenOf({ pathname: '/console/invite/', hash: '#token=abc' }), 'abc');

@@ -176,10 +176,18 @@ export interface SignedMessage {
   signature: `0x${string}`;
 }
 
+export interface SignedTypedData {
+  /** The typed data as the page passed it to eth_signTypedData_v4 (JSON text, parsed). */
+  typedData: Record<string, unknown>;
+  signature: `0x${string}`;
+}
+
 export interface InjectedWallet {
   address: `0x${string}`;
   /** Every message the page had signed, in order. */
   signed: SignedMessage[];
+  /** Every EIP-712 typed data the page had signed (eth_signTypedData_v4), in order. */
+  signedTypedData: SignedTypedData[];
   /** As when the admin picks another account in the wallet: it signs with that key and emits accountsChanged. */
   switchAccount(privateKey: `0x${string}`): Promise<void>;
 }
@@ -191,6 +199,8 @@ interface ProviderConfig {
   legacy: boolean;
   rejectSignatures: boolean;
   signFunction: string;
+  /** The page-global function through which the page's eth_signTypedData_v4 reaches Node. */
+  signTypedDataFunction: string;
   /** The page-global function through which Node switches the account. */
   switchFunction: string;
   info: { uuid: string; name: string; icon: string; rdns: string };
@@ -210,10 +220,12 @@ export async function injectWallet(page: Page, options: WalletOptions): Promise<
   // Names of their own, so that two wallets on one page sign with their own keys.
   const id = randomUUID().replaceAll('-', '');
   const signFunction = `__walletSign_${id}`;
+  const signTypedDataFunction = `__walletSignTypedData_${id}`;
   const switchFunction = `__walletSwitch_${id}`;
   const wallet: InjectedWallet = {
     address: options.accountAddress ?? account.address,
     signed: [],
+    signedTypedData: [],
     async switchAccount(privateKey) {
       account = privateKeyToAccount(privateKey);
       wallet.address = account.address;
@@ -228,12 +240,19 @@ export async function injectWallet(page: Page, options: WalletOptions): Promise<
     wallet.signed.push({ hex, text: Buffer.from(hex.slice(2), 'hex').toString('utf8'), signature });
     return signature;
   });
+  await page.exposeFunction(signTypedDataFunction, async (json: string) => {
+    // As a wallet does: the JSON text parsed and signed as it is, its EIP712Domain type included.
+    const signature = await account.signTypedData(JSON.parse(json) as Parameters<typeof account.signTypedData>[0]);
+    wallet.signedTypedData.push({ typedData: JSON.parse(json) as Record<string, unknown>, signature });
+    return signature;
+  });
   const config: ProviderConfig = {
     address: wallet.address,
     chainId: options.chainId ?? 1,
     legacy: options.legacy ?? false,
     rejectSignatures: options.rejectSignatures ?? false,
     signFunction,
+    signTypedDataFunction,
     switchFunction,
     info: { uuid: options.uuid ?? randomUUID(), name: options.name, icon: WALLET_ICON, rdns: options.rdns },
   };
@@ -252,6 +271,8 @@ function installProvider(config: ProviderConfig): void {
   const hexOf = (text: string) => `0x${Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('')}`;
   // Looked up at each call: Playwright installs exposed functions by init scripts of its own.
   const sign = (hex: string) => (globalThis as unknown as Record<string, (hex: string) => Promise<string>>)[config.signFunction]!(hex);
+  const signTypedData = (json: string) =>
+    (globalThis as unknown as Record<string, (json: string) => Promise<string>>)[config.signTypedDataFunction]!(json);
   let connected = false;
   let chainId = config.chainId;
   (globalThis as unknown as Record<string, (address: string) => void>)[config.switchFunction] = (address) => {
@@ -282,6 +303,17 @@ function installProvider(config: ProviderConfig): void {
           if (config.rejectSignatures) throw rpcError(4001, 'User rejected the request.');
           // Wallets take the message as hex (what EIP-1193 dapps send) or, leniently, as text.
           return sign(/^0x([0-9a-fA-F]{2})*$/.test(message) ? message : hexOf(message));
+        }
+        case 'eth_signTypedData_v4': {
+          // EIP-712: the address first, then the typed data as JSON text (MetaMask's order).
+          const [address, json] = (params ?? []) as [string, string];
+          if (!connected) throw rpcError(4100, 'The site is not connected: call eth_requestAccounts first');
+          if (typeof address !== 'string' || address.toLowerCase() !== config.address.toLowerCase()) {
+            throw rpcError(4100, `This wallet holds ${config.address}, not ${address}`);
+          }
+          if (config.rejectSignatures) throw rpcError(4001, 'User rejected the request.');
+          if (typeof json !== 'string') throw rpcError(-32602, 'eth_signTypedData_v4 takes the typed data as JSON text');
+          return signTypedData(json);
         }
         case 'wallet_switchEthereumChain': {
           const [{ chainId: wanted }] = (params ?? [{}]) as [{ chainId: string }];

@@ -1,11 +1,13 @@
 import { useState } from 'preact/hooks';
 import { fromEip1193 } from '../../client/index.ts';
+import { ProposalHeld } from '../transport/held.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { WalletPicker } from '../ui/wallet-picker.tsx';
 import type { WalletChoice } from '../wallet/discovery.ts';
 import type { ViewContext } from './context.ts';
+import { NeedsApprovalDialog } from './needs-approval-dialog.tsx';
 
 /**
  * Adds a wallet to the signed-in admin: the new wallet signs the challenge the service issued for
@@ -33,6 +35,8 @@ export function AddWalletDialog({ ctx, onAdded, onClose }: { ctx: ViewContext; o
       .finally(() => setSigning(undefined));
   };
 
+  // A policy may hold the new wallet (wallet.add): it is added once enough admins approve.
+  if (action.error instanceof ProposalHeld) return <NeedsApprovalDialog ctx={ctx} proposal={action.error.proposal} onClose={onClose} />;
   return (
     <ConfirmDialog title="Add a wallet" confirmLabel="Close" closeOnly busy={action.busy} onConfirm={onClose} onCancel={onClose}>
       <p>

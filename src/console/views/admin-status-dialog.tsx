@@ -1,8 +1,10 @@
 import type { Admin } from '../../client/index.ts';
+import { ProposalHeld } from '../transport/held.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
 import type { ViewContext } from './context.ts';
+import { NeedsApprovalDialog } from './needs-approval-dialog.tsx';
 
 export type StatusChange = 'suspend' | 'reactivate' | 'remove';
 
@@ -35,6 +37,8 @@ export function AdminStatusDialog({
         onDone(change === 'suspend' ? `${name} is suspended: their sessions are ending.` : `${name} is active again.`);
       }
     });
+  // A policy may hold the change: it then waits for approvals, and nothing has changed yet.
+  if (action.error instanceof ProposalHeld) return <NeedsApprovalDialog ctx={ctx} proposal={action.error.proposal} onClose={onClose} />;
   const texts = {
     suspend: { title: `Suspend ${name}?`, label: 'Suspend', body: [SESSIONS_END, 'Reactivate them later to let them sign in again.'] },
     reactivate: {

@@ -9,9 +9,10 @@ import { Time } from '../ui/time.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { ChannelAdminsDialog } from './channel-admins-dialog.tsx';
 import { ArchiveChannelDialog, RenameChannelDialog } from './channel-dialogs.tsx';
+import { ChannelPolicyDialog } from './channel-policy-dialog.tsx';
 import type { ViewContext } from './context.ts';
 
-type Editing = { channel: ChannelInfo; change: 'rename' | 'archive' | 'unarchive' | 'admins' };
+type Editing = { channel: ChannelInfo; change: 'rename' | 'archive' | 'unarchive' | 'admins' | 'policy' };
 
 /** Creating, renaming and archiving channels, and who is linked to each (channels:manage). */
 export function ChannelSettingsView({ ctx }: { ctx: ViewContext }) {
@@ -94,6 +95,7 @@ export function ChannelSettingsView({ ctx }: { ctx: ViewContext }) {
                 onClick={() => setEditing({ channel, change: 'archive' })}
               />
             )}
+            <RowButton label="Policy…" aria-label={`Policy of ${channel.name}`} onClick={() => setEditing({ channel, change: 'policy' })} />
             {readsAdmins && (
               <RowButton
                 label="Admins…"
@@ -116,6 +118,7 @@ export function ChannelSettingsView({ ctx }: { ctx: ViewContext }) {
           onClose={() => setEditing(undefined)}
         />
       )}
+      {editing?.change === 'policy' && <ChannelPolicyDialog ctx={ctx} channel={editing.channel} onClose={() => setEditing(undefined)} />}
       {editing?.change === 'admins' && <ChannelAdminsDialog ctx={ctx} channel={editing.channel} onClose={() => setEditing(undefined)} />}
     </section>
   );

@@ -1,9 +1,12 @@
 import type { WalletAdminClient } from '../../client/index.ts';
+import type { ApprovalsApi } from '../approvals/api.ts';
 import type { ConsoleSession, SignedIn } from '../wallet/console-session.ts';
 
 /** What every signed-in view gets: the client, who the admin is, and what they may do. */
 export interface ViewContext {
   client: WalletAdminClient;
+  /** Policies and proposals (docs/approvals.md). */
+  approvals: ApprovalsApi;
   session: ConsoleSession;
   signedIn: SignedIn;
   can(permission: string): boolean;
@@ -18,4 +21,6 @@ export interface ViewContext {
   announce(message: string, action?: { label: string; run(): void }): void;
   /** A channel was created, renamed or archived: the menu and the channels' names are listed again. */
   channelsChanged(): void;
+  /** A proposal was made, approved or withdrawn: the count of pending ones in the top bar is asked again. */
+  proposalsChanged(): void;
 }

@@ -1,9 +1,11 @@
 import { useState } from 'preact/hooks';
 import type { Admin, Permission } from '../../client/index.ts';
+import { ProposalHeld } from '../transport/held.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
 import type { ViewContext } from './context.ts';
+import { NeedsApprovalDialog } from './needs-approval-dialog.tsx';
 import { PermissionMatrix } from './permission-matrix.tsx';
 
 /** A sub-admin's permissions, changed within what the editor holds; a narrowed one takes effect on their next request. */
@@ -22,6 +24,8 @@ export function EditPermissionsDialog({
   const action = useAction((error) => ctx.session.noticeError(error));
   // The service's own names: the admin's effective permissions, or ones the matrix offers.
   const save = () => action.run(async () => onSaved(await ctx.client.updateAdmin(admin.id, { permissions: permissions as Permission[] })));
+  // A policy may hold the change: it then waits for approvals, and nothing has changed yet.
+  if (action.error instanceof ProposalHeld) return <NeedsApprovalDialog ctx={ctx} proposal={action.error.proposal} onClose={onClose} />;
   return (
     <ConfirmDialog
       title={`Permissions of ${admin.displayName}`}

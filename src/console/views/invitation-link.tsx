@@ -12,7 +12,7 @@ export function InvitationLink({ invitation, onDismiss }: { invitation: IssuedIn
     );
   return (
     <div class="notice invitation-link" role="status">
-      <strong>IssuedInvitation created: send this link to the invitee.</strong>
+      <strong>Invitation created: send this link to the invitee.</strong>
       <p>
         It is shown only now and works once, until <Time value={invitation.expiresAt} />. Send it by a channel you trust: whoever opens it
         first with a wallet becomes the admin.
@@ -21,7 +21,7 @@ export function InvitationLink({ invitation, onDismiss }: { invitation: IssuedIn
         <input
           readOnly
           value={invitation.url}
-          aria-label="IssuedInvitation link"
+          aria-label="Invitation link"
           onFocus={(event) => (event.target as HTMLInputElement).select()}
         />
         <button type="button" class="button button-primary" onClick={copy}>

@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks';
 import type { IssuedInvitation, Permission } from '../../client/index.ts';
+import { ProposalHeld } from '../transport/held.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { useLoad } from '../ui/use-load.ts';
 import type { ViewContext } from './context.ts';
+import { NeedsApprovalDialog } from './needs-approval-dialog.tsx';
 import { PermissionMatrix } from './permission-matrix.tsx';
 
 const DAY = 24 * 3600;
@@ -49,6 +51,8 @@ export function InviteDialog({
       onCreated(invitation);
     });
 
+  // A policy may hold the invitation (invitation.create): it then waits for approvals, and no link exists yet.
+  if (action.error instanceof ProposalHeld) return <NeedsApprovalDialog ctx={ctx} proposal={action.error.proposal} onClose={onClose} />;
   return (
     <ConfirmDialog title="Invite an admin" confirmLabel="Create the invitation" busy={action.busy} onConfirm={create} onCancel={onClose}>
       <p>

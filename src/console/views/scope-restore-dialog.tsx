@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ProblemError, type WalletAdminClient } from '../../client/index.ts';
+import { ProposalHeld } from '../transport/held.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { FilePath } from '../ui/file-name.tsx';
 import { formatBackupTimestamp, upperFirst } from '../ui/format.ts';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import type { ViewContext } from './context.ts';
+import { NeedsApprovalDialog } from './needs-approval-dialog.tsx';
+import { PlanChanges } from './plan-changes.tsx';
 import { undoRestoreOffer } from './undo.ts';
 
 type RestorePlan = Awaited<ReturnType<WalletAdminClient['restoreChannel']>>;
@@ -20,9 +22,6 @@ interface ScopeRestoreProps {
   /** After a restore that changed something. */
   onRestored(): void;
 }
-
-/** The plan is a preview: what the restore will do to each file, once confirmed. */
-const ACTION_LABELS = { replace: 'Will replace', create: 'Will bring back', delete: 'Will delete' } as const;
 
 type Change = RestorePlan['changes'][number];
 
@@ -147,6 +146,8 @@ export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onCl
     }
   };
 
+  // A policy may hold the restore: nothing is restored until enough admins approve its proposal.
+  if (error instanceof ProposalHeld) return <NeedsApprovalDialog ctx={ctx} proposal={error.proposal} onClose={onClose} />;
   if (!plan) {
     return (
       <ConfirmDialog
@@ -196,20 +197,7 @@ export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onCl
           ? `${upperFirst(scope)} is as it was at that backup (${plan.unchanged} unchanged).`
           : `Nothing has changed yet. Confirming brings ${scope} back to the backup of ${formatBackupTimestamp(chosen)}; ${plan.unchanged} ${plan.unchanged === 1 ? 'file stays' : 'files stay'} as ${plan.unchanged === 1 ? 'it is' : 'they are'}. A backup of the channel is taken first, so the whole restore can be undone in one step, and every replaced or deleted file is kept as a version.`}
       </p>
-      {count > 0 && (
-        <ul class="plan" aria-label="Planned changes">
-          {plan.changes.map((change) => (
-            <li key={`${change.folder}/${change.filename}`}>
-              <span class={`badge badge-${change.action}`}>
-                {ACTION_LABELS[change.action as keyof typeof ACTION_LABELS] ?? change.action}
-              </span>{' '}
-              <span>
-                <FilePath folder={change.folder} filename={change.filename} />
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+      {count > 0 && <PlanChanges changes={plan.changes} />}
       <ProblemNotice error={error} />
     </ConfirmDialog>
   );

@@ -1,3 +1,6 @@
+import { navigate } from '../routing.ts';
+import { ProposalHeld } from '../transport/held.ts';
+import { lowerFirst } from '../ui/format.ts';
 import { messageOf } from '../ui/problem-notice.tsx';
 import type { ViewContext } from './context.ts';
 
@@ -23,6 +26,15 @@ export function undoRestoreOffer(ctx: ViewContext, what: string, undo: () => Pro
           done();
         },
         (error: unknown) => {
+          // An undo is a restore too, which a policy may hold: it then waits for approvals.
+          if (error instanceof ProposalHeld) {
+            ctx.proposalsChanged();
+            ctx.announce(`The undo of the restore of ${what} ${lowerFirst(error.message)}.`, {
+              label: 'Open the proposal',
+              run: () => navigate({ view: 'proposals', id: error.proposal.id }),
+            });
+            return;
+          }
           ctx.session.noticeError(error);
           ctx.announce(`Could not undo the restore: ${messageOf(error)}`);
         },

@@ -6,6 +6,7 @@ import {
   type WalletAdminClient,
   type WalletSigner,
 } from '../../client/index.ts';
+import { heldAware } from '../transport/held.ts';
 import { progressFetch } from '../transport/progress-fetch.ts';
 import type { WalletChoice } from './discovery.ts';
 
@@ -132,7 +133,8 @@ export class ConsoleSession {
       signer,
       lifetimeSeconds,
       statement: STATEMENT,
-      fetch: progressFetch,
+      // A request a policy holds (202, a proposal) must reach the view as not done: see heldAware.
+      fetch: heldAware(progressFetch),
     });
   }
 
