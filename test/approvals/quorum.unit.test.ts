@@ -77,8 +77,12 @@ for (const engine of ENGINES) {
       assert.ok([200, 201].includes((await files.put('docs', 'a.txt', `a-${tag}-old`)).status));
       assert.ok([200, 201].includes((await files.put('docs', 'b.txt', 'b')).status));
       await files.delete('docs', 'c.txt');
-      await nextSecond();
-      const made = await files.backup();
+      // A restore's safety backup may have taken the coming second already: the next free one then.
+      let made = await files.backup();
+      for (let tries = 0; made.status === 409 && tries < 5; tries++) {
+        await nextSecond();
+        made = await files.backup();
+      }
       assert.equal(made.status, 201, made.body);
       backup = made.json().timestamp;
       assert.ok([200, 201].includes((await files.put('docs', 'a.txt', `a-${tag}-new`)).status));
