@@ -94,6 +94,16 @@ export class ProposalService {
     const rule = await this.ruleOf(request.operation, request.tenantId, request.channelId);
     if (rule === undefined) return undefined;
     const admins = await this.store.listAdmins(request.tenantId);
+    const eligible = eligibleAdmins(admins, rule.permission, request.channelId).map((a) => a.id);
+    // A tenant's rule is checked against the whole tenant when it is set; on one channel fewer may hold it.
+    if (eligible.length < rule.approvals) {
+      throw new AppError(
+        'POLICY_UNSATISFIABLE',
+        `${request.operation} needs ${rule.approvals} approvals from admins holding ${rule.permission}${request.channelId === null ? '' : ' and this channel'}, ` +
+          `and only ${eligible.length} could give one: nothing was proposed; link more admins to the channel or change the policy`,
+        { operation: request.operation, approvals: rule.approvals, eligible: eligible.length },
+      );
+    }
     const createdAt = this.now();
     const expiresAt = createdAt + this.settings.proposalSeconds * 1000;
     const id = newProposalId();
@@ -127,7 +137,7 @@ export class ProposalService {
       planEtag: request.planEtag,
       summary: request.summary,
       typedData: typedData as unknown as Record<string, unknown>,
-      eligibleAdminIds: eligibleAdmins(admins, rule.permission, request.channelId).map((a) => a.id),
+      eligibleAdminIds: eligible,
     });
     await this.observe({ proposal, step: 'create', by: request.proposerId });
     return proposal;
