@@ -5,8 +5,10 @@ import { backupCommands } from './commands/backup-commands.ts';
 import { channelCommands } from './commands/channel-commands.ts';
 import { fileCommands } from './commands/file-commands.ts';
 import { invitationCommands } from './commands/invitation-commands.ts';
+import { policyCommands } from './commands/policy-commands.ts';
 import { profileCommands } from './commands/profile-commands.ts';
 import { profileSignInCommand } from './commands/profile-sign-in-command.ts';
+import { proposalCommands } from './commands/proposal-commands.ts';
 import { scopeRestoreCommands } from './commands/scope-restore-commands.ts';
 import { serveCommand } from './commands/serve-command.ts';
 import { signCommand } from './commands/sign-command.ts';
@@ -25,6 +27,8 @@ export const COMMANDS: readonly Command[] = [
   ...fileCommands,
   ...scopeRestoreCommands,
   ...auditCommands,
+  ...policyCommands,
+  ...proposalCommands,
   signCommand,
   ...profileCommands,
   profileSignInCommand,

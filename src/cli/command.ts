@@ -1,4 +1,4 @@
-import type { WalletAdminClient } from '../client/index.ts';
+import type { WalletAdminClient, WalletSigner } from '../client/index.ts';
 import type { Config } from '../config/config.ts';
 import type { FileServices } from '../files/file-services.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
@@ -36,6 +36,11 @@ export interface CommandContext {
 export interface RemoteContext {
   values: OptionValues;
   client(): Promise<WalletAdminClient>;
+  /**
+   * The wallet the client signs in with, for what it signs besides (a proposal's intent). A profile
+   * signed in by another wallet has no key here: its signer has no signTypedData.
+   */
+  signer(): Promise<WalletSigner>;
 }
 
 /** What a command reports: `json` for --json, `text` for people (terminal-text.ts: stored names in it shown safely). */

@@ -167,6 +167,8 @@ export function createClient(options: ClientOptions) {
       response = await attempt(call, await session.headers());
     }
     if (!response.ok) throw await errorOf(response);
+    // Every held operation is asked by a signed-in admin: its 202 is a proposal, never the operation's answer.
+    if (response.status === 202) throw new HeldForApproval(await json<Proposal>(response));
     return response;
   };
 

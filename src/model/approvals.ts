@@ -28,6 +28,9 @@ export const CHANNEL_OPERATIONS: readonly HeldOperation[] = [
   'policy.change',
 ];
 
+/** The most approvals a rule may ask (the API's schema and the CLI's --rule check both). */
+export const MAX_APPROVALS = 20;
+
 /** "`operation` needs intents from `approvals` distinct admins holding `permission`." */
 export interface PolicyRule {
   operation: HeldOperation;

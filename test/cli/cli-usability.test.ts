@@ -26,6 +26,11 @@ function listedCommands(help: string): string[][] {
     .map((line) => line.trim().split(/ {2,}/)[0]!.split(' '));
 }
 
+/** ` FILE` for `audit verify FILE`: the placeholder of the option a lone word fills, as --help shows it. */
+function positionalWord(command: (typeof COMMANDS)[number]): string {
+  return command.positional === undefined ? '' : ` ${escapeRegExp(command.options[command.positional]?.placeholder ?? 'VALUE')}`;
+}
+
 describe('CLI usability', () => {
   let dataDir: string;
   let env: Record<string, string>;
@@ -76,7 +81,10 @@ describe('CLI usability', () => {
         assert.equal(answer.code, 0, `${asked}: ${answer.stderr}`);
         assert.match(
           answer.stdout,
-          new RegExp(`^Usage: wallet-admin ${command.words.join(' ')} \\[options\\]\n\n${escapeRegExp(command.summary)}\n`),
+          // A command that takes its value as a word (audit verify FILE, proposal show ID) shows that word.
+          new RegExp(
+            `^Usage: wallet-admin ${command.words.join(' ')}${positionalWord(command)} \\[options\\]\n\n${escapeRegExp(command.summary)}\n`,
+          ),
           asked,
         );
         for (const [name, spec] of Object.entries(command.options)) {

@@ -5,9 +5,13 @@ import { type Command, type OptionValues, stringOption } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption, planTagOption } from '../option-checks.ts';
 import { terminalLines, terminalText } from '../terminal-text.ts';
 import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
+import { restoreChannelRemotely, restoreFolderRemotely } from './scope-restore-remote.ts';
 
 const restoreOptions = {
   ...channelOptions,
+  // Over HTTP a channel's name is looked up in the signed-in admin's tenant.
+  channel: { ...channelOptions.channel!, description: 'Channel id (chn_…), or its name (locally together with --tenant)' },
+  tenant: { ...channelOptions.tenant!, only: 'local' },
   backup: { type: 'string', placeholder: 'TS', description: 'Backup timestamp yyyyMMdd_HHmmss (or --at)' },
   at: { type: 'string', placeholder: 'TIME', description: 'Instead of a backup: the state at this RFC 3339 instant' },
   'dry-run': { type: 'boolean', description: 'Print what would change, change nothing' },
@@ -24,6 +28,7 @@ export const scopeRestoreCommands: Command[] = [
     words: ['folder', 'restore'],
     summary: 'Restore a folder from a backup or to an instant (a backup of the channel is taken first, to undo it)',
     options: { ...restoreOptions, folder: { type: 'string', required: true, description: 'Folder name' } },
+    remote: restoreFolderRemotely,
     async run({ values, store, fileServices }) {
       const options = optionsOf(values);
       const channel = await channelFrom(await store(), values);
@@ -39,6 +44,7 @@ export const scopeRestoreCommands: Command[] = [
     words: ['channel', 'restore'],
     summary: 'Restore every folder of a channel from a backup or to an instant (a backup of the channel is taken first, to undo it)',
     options: restoreOptions,
+    remote: restoreChannelRemotely,
     async run({ values, store, fileServices }) {
       const options = optionsOf(values);
       const channel = await channelFrom(await store(), values);

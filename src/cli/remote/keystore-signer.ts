@@ -7,7 +7,7 @@ type Account = ReturnType<typeof privateKeyToAccount>;
 
 /**
  * A wallet for the client from a keystore file. The file is read and checked at once; the password
- * is asked (or read) only when a message is to be signed, so a command that presents a message
+ * is asked (or read) only when a message (or a proposal's typed data) is to be signed, so a command that presents a message
  * signed before asks for none. The keystore's own address, when it names one, answers without it.
  */
 export async function keystoreSigner(file: string, passwords: PasswordSources, option = 'keystore'): Promise<WalletSigner> {
@@ -23,5 +23,10 @@ export async function keystoreSigner(file: string, passwords: PasswordSources, o
     // The chain a sign-in message names; the service checks it only when AUTH_CHAIN_IDS is set.
     getChainId: async () => 1,
     signMessage: async (message) => (await unlocked()).signMessage({ message }),
+    // A proposal's intent (proposal approve): exactly the typed data given; viem derives EIP712Domain from the domain itself.
+    signTypedData: async ({ domain, types, primaryType, message }) => {
+      const { EIP712Domain: _domain, ...own } = types;
+      return (await unlocked()).signTypedData({ domain, types: own, primaryType, message } as never);
+    },
   };
 }

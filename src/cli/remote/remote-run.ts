@@ -80,20 +80,22 @@ async function keepMessage(target: Target, client: WalletAdminClient): Promise<v
 export async function runRemote(command: Command, values: OptionValues): Promise<CommandResult> {
   const target = await targetOf(values);
   let client: WalletAdminClient | undefined;
-  const open = async (): Promise<WalletAdminClient> => {
-    const signer =
+  let signer: Promise<WalletSigner> | undefined;
+  // One signer for the sign-in and for an intent: its keystore's password is asked once.
+  const walletSigner = (): Promise<WalletSigner> =>
+    (signer ??=
       target.keystore === undefined
-        ? keptMessageOnly(target)
-        : await keystoreSigner(target.keystore, { file: target.passwordFile, env: target.passwordEnv });
-    return createClient({
+        ? Promise.resolve(keptMessageOnly(target))
+        : keystoreSigner(target.keystore, { file: target.passwordFile, env: target.passwordEnv }));
+  const open = async (): Promise<WalletAdminClient> =>
+    createClient({
       baseUrl: target.url,
-      signer,
+      signer: await walletSigner(),
       lifetimeSeconds: MESSAGE_SECONDS,
       ...(target.resume ? { resume: target.resume } : {}),
     });
-  };
   try {
-    return await command.remote!({ values, client: async () => (client ??= await open()) });
+    return await command.remote!({ values, client: async () => (client ??= await open()), signer: walletSigner });
   } catch (error) {
     throw unreachable(error, target.url) ?? error;
   } finally {

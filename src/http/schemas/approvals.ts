@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { HELD_OPERATIONS, PROPOSAL_STATUSES } from '../../model/approvals.ts';
+import { HELD_OPERATIONS, MAX_APPROVALS, PROPOSAL_STATUSES } from '../../model/approvals.ts';
 import { ALL_PERMISSIONS } from '../../model/permissions.ts';
 import { PageQuery } from './files.ts';
 
@@ -8,7 +8,7 @@ import { PageQuery } from './files.ts';
 export const PolicyRuleSchema = Type.Object(
   {
     operation: Type.Enum([...HELD_OPERATIONS], { description: 'The operation the rule holds' }),
-    approvals: Type.Integer({ minimum: 1, maximum: 20, description: 'How many distinct admins must sign an intent' }),
+    approvals: Type.Integer({ minimum: 1, maximum: MAX_APPROVALS, description: 'How many distinct admins must sign an intent' }),
     permission: Type.Enum([...ALL_PERMISSIONS], {
       description: 'The permission an approver holds (for a channel operation, on the channel)',
     }),
