@@ -134,7 +134,6 @@ export function createClient(options: ClientOptions) {
   const anonymous = async (call: Call): Promise<Response> => {
     const response = await send(urlOf(call.path, call.query), { method: call.method, headers: call.headers });
     if (!response.ok) throw await errorOf(response);
-    if (response.status === 202) throw new HeldForApproval(await json<Proposal>(response));
     return response;
   };
 
@@ -167,6 +166,8 @@ export function createClient(options: ClientOptions) {
       response = await attempt(call, await session.headers());
     }
     if (!response.ok) throw await errorOf(response);
+    // A held request (docs/approvals.md) did nothing yet: its caller must never take the proposal for the answer.
+    if (response.status === 202) throw new HeldForApproval(await json<Proposal>(response));
     return response;
   };
 
