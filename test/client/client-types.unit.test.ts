@@ -17,8 +17,8 @@ import type {
   WalletProofBody,
   WalletSchema,
 } from '../../src/http/schemas/administration.ts';
-import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../../src/http/schemas/auth.ts';
 import type { AuditHeadSchema } from '../../src/http/schemas/audit-chain.ts';
+import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../../src/http/schemas/auth.ts';
 import type { ChannelSchema, FolderSchema } from '../../src/http/schemas/channels.ts';
 import type {
   AuditEventSchema,

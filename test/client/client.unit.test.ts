@@ -322,11 +322,12 @@ describe('the client library against the service (sqlite)', () => {
   });
 
   test("exportTenantAudit is the tenant's chain as JSON Lines; auditHead its last entry", async () => {
+    // The tests before this one wrote the log's entries.
     const { client } = clientOf(fromViemAccount(fixture.ownerWallet.account));
-    await client.createBackup(channel);
     const text = await client.exportTenantAudit();
     const lines = text.trim().split('\n');
     const head = await client.auditHead();
+    assert.ok(lines.length > 1);
     assert.equal(head.seq, lines.length);
     assert.equal(head.hash, (JSON.parse(lines.at(-1)!) as { hash: string }).hash);
   });

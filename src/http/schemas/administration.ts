@@ -171,7 +171,9 @@ const AuditIntentsSummarySchema = Type.Object({
     Type.Object({
       adminId: Type.String(),
       wallet: Type.String({ description: 'The wallet that signed the intent' }),
-      kind: Type.Enum(['eoa', 'contract'], { description: "eoa: checked offline by recovery; contract: EIP-1271, needs the wallet's chain" }),
+      kind: Type.Enum(['eoa', 'contract'], {
+        description: "eoa: checked offline by recovery; contract: EIP-1271, needs the wallet's chain",
+      }),
     }),
   ),
 });
