@@ -53,8 +53,13 @@ describe('backup locks and the verifiable audit log in the console', () => {
     await lock.getByText(/At most 365 days ahead here/).waitFor();
     await lock.getByRole('button', { name: 'Use the latest day' }).click();
     await lock.getByRole('button', { name: 'Lock', exact: true }).click();
-    await page.getByRole('status').getByText(new RegExp(`Backup ${older} is locked \\(governance\\) until`)).waitFor();
-    await rowOf(older).getByText(/^Governance until /).waitFor();
+    await page
+      .getByRole('status')
+      .getByText(new RegExp(`Backup ${older} is locked \\(governance\\) until`))
+      .waitFor();
+    await rowOf(older)
+      .getByText(/^Governance until /)
+      .waitFor();
     assert.equal((await api.listBackups(fixture.channel.id)).items.find((b) => b.timestamp === older)?.lock?.mode, 'governance');
 
     // Deleting it is refused, the dialog saying what a delete loses and why the service refused it.
@@ -64,7 +69,10 @@ describe('backup locks and the verifiable audit log in the console', () => {
     await remove.getByRole('button', { name: 'Delete backup' }).click();
     await remove.getByRole('alert').getByText('BACKUP_LOCKED').waitFor();
     await remove.getByRole('button', { name: 'Cancel' }).click();
-    assert.ok((await api.listBackups(fixture.channel.id)).items.some((b) => b.timestamp === older), 'still there');
+    assert.ok(
+      (await api.listBackups(fixture.channel.id)).items.some((b) => b.timestamp === older),
+      'still there',
+    );
 
     // A legal hold on the other backup; the pictures show both kinds of lock.
     await page.getByRole('button', { name: `Put backup ${newer} under legal hold` }).click();
@@ -83,7 +91,10 @@ describe('backup locks and the verifiable audit log in the console', () => {
     const link = held.getByRole('link', { name: /^Open proposal prp_/ });
     const proposalId = (await link.textContent())!.replace('Open proposal ', '');
     assert.equal(await link.getAttribute('href'), `#/proposals/${proposalId}`);
-    assert.ok((await api.listBackups(fixture.channel.id)).items.some((b) => b.timestamp === newer), 'nothing deleted yet');
+    assert.ok(
+      (await api.listBackups(fixture.channel.id)).items.some((b) => b.timestamp === newer),
+      'nothing deleted yet',
+    );
 
     // The owner signs the intent (here with the API client): the delete runs, its entry carries the intent.
     assert.equal((await api.approveProposal(proposalId, fromViemAccount(fixture.ownerWallet.account))).status, 'executed');

@@ -14,6 +14,13 @@ export function ChangeSummary({ change, action }: { change: Change; action?: str
   if (action?.startsWith('proposal.') && change.after) return <ProposalStep after={change.after} />;
   if (action === 'audit.chain-start' && change.after) return <ChainStart after={change.after} />;
   if (action === 'backup.lock') return <LockChange before={change.before} after={change.after} />;
+  if (action === 'backup.delete' && change.before) {
+    return (
+      <p class="change">
+        Backup {shown(change.before.timestamp)} deleted; it was {lockWords((change.before.lock ?? null) as Record<string, unknown> | null)}.
+      </p>
+    );
+  }
   const before = change.before ?? {};
   const after = change.after ?? {};
   const fields = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
@@ -93,6 +100,7 @@ function ChainStart({ after }: { after: Record<string, unknown> }) {
 function shown(value: unknown): string {
   if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map((item) => shown(item)).join(', ');
   if (typeof value === 'string') return /^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(value) ? formatTime(value) : value;
+  if (value === null) return 'none';
   if (isRule(value)) return `${value.operation}: ${value.approvals} of ${value.permission}`;
   return JSON.stringify(value) ?? '—';
 }

@@ -209,6 +209,7 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
           ]}
         />
       </section>
+      {/* After the log, so that the page's one h1 comes first. */}
       {owner && ctx.can('audit:read') && <VerifyLog ctx={ctx} />}
     </>
   );
