@@ -5,6 +5,7 @@ import type {
   AdminChanges,
   AdminQuery,
   AdminWallet,
+  AuditHead,
   ChannelChanges,
   ChannelInfo,
   Invitation,
@@ -125,5 +126,15 @@ export function administrationCalls(signed: SignedSender) {
       const names = { folder: folder?.normalize('NFC'), filename: filename?.normalize('NFC') };
       return json(await signed({ method: 'GET', path: '/api/audit', query: { ...filters, ...names } }));
     },
+
+    /**
+     * The tenant's audit chain as JSON Lines (an owner), oldest first, after the entry `after` (0: from
+     * the first): what `wallet-admin audit verify` and the console's verifier check (docs/audit-chain.md).
+     */
+    exportTenantAudit: async (query: { after?: number } = {}): Promise<string> =>
+      (await signed({ method: 'GET', path: '/api/audit/export', query: { after: query.after } })).text(),
+
+    /** The chain's last entry (an owner): its seq and hash, the head to publish elsewhere. */
+    auditHead: async (): Promise<AuditHead> => json(await signed({ method: 'GET', path: '/api/audit/head' })),
   };
 }

@@ -134,7 +134,6 @@ export function createClient(options: ClientOptions) {
   const anonymous = async (call: Call): Promise<Response> => {
     const response = await send(urlOf(call.path, call.query), { method: call.method, headers: call.headers });
     if (!response.ok) throw await errorOf(response);
-    if (response.status === 202) throw new HeldForApproval(await json<Proposal>(response));
     return response;
   };
 

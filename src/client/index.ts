@@ -36,6 +36,8 @@ export type {
   AdminQuery,
   AdminWallet,
   AuditEvent,
+  AuditHead,
+  AuditIntentsSummary,
   AuditQuery,
   AuthTestResponse,
   Backup,

@@ -371,6 +371,29 @@ export interface TenantAuditEvent extends AuditEvent {
   targetAdminId: string | null;
   /** An administration event's record before and after (null: created, or removed). */
   change: { before: Record<string, unknown> | null; after: Record<string, unknown> | null } | null;
+  /** The signed intents that made a held operation run, and who gave them; null on every other event. What each signed is in the export. */
+  intents: AuditIntentsSummary | null;
+}
+
+/** A held operation's intents in the tenant's log: the proposal, its quorum and who approved it. */
+export interface AuditIntentsSummary {
+  /** prp_… */
+  proposalId: string;
+  operation: string;
+  required: number;
+  permission: string;
+  approvals: { adminId: string; wallet: string; kind: 'eoa' | 'contract' }[];
+}
+
+/** The audit chain's last entry (docs/audit-chain.md): publish it elsewhere, and an export must reach it unchanged. */
+export interface AuditHead {
+  tenantId: string;
+  /** 0 while the log is empty. */
+  seq: number;
+  /** 64 lowercase hex digits; 64 zeros while the log is empty. */
+  hash: string;
+  /** RFC 3339; null while the log is empty. */
+  at: string | null;
 }
 
 /** The administration events' actions; a channel's events have those of AuditQuery. */

@@ -17,6 +17,7 @@ import type {
   WalletProofBody,
   WalletSchema,
 } from '../../src/http/schemas/administration.ts';
+import type { AuditHeadSchema } from '../../src/http/schemas/audit-chain.ts';
 import type { AuthTestResponseSchema, NonceResponseSchema, PrincipalSchema } from '../../src/http/schemas/auth.ts';
 import type { ChannelSchema, FolderSchema } from '../../src/http/schemas/channels.ts';
 import type {
@@ -73,7 +74,9 @@ export const sameAsTheSchemas: [
   Equal<Client.NewInvitation, Static<typeof NewInvitationBody>>,
   Equal<Client.TenantAuditEvent, Static<typeof TenantAuditEventSchema>>,
   Equal<Client.TenantAuditQuery, Static<typeof TenantAuditQuery>>,
+  Equal<Client.AuditHead, Static<typeof AuditHeadSchema>>,
 ] = [
+  true,
   true,
   true,
   true,
@@ -115,5 +118,5 @@ test("the client's sources import nothing outside src/client but @noble/hashes, 
       assert.ok(/^\.\/[\w-]+\.ts$/.test(specifier!) || specifier!.startsWith('@noble/hashes/'), `${name} imports ${specifier}`);
     }
   }
-  assert.equal(sameAsTheSchemas.length, 29);
+  assert.equal(sameAsTheSchemas.length, 30);
 });

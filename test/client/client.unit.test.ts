@@ -10,6 +10,7 @@ import {
   fromEip1193,
   fromEthersSigner,
   fromViemAccount,
+  HeldForApproval,
   HttpError,
   ProblemError,
   paginate,
@@ -301,6 +302,34 @@ describe('the client library against the service (sqlite)', () => {
       assert.match(error.message, /502 Bad Gateway/);
       return true;
     });
+  });
+
+  test('a signed request answered 202 throws HeldForApproval with the proposal: it is never taken for done', async () => {
+    const proposal = { id: 'prp_held', summary: 'Delete backup 20260101_000000', required: 2, approvalsCounted: 0 };
+    const client = createClient({
+      baseUrl: svc.baseUrl,
+      signer: fromViemAccount(fixture.ownerWallet.account),
+      fetch: async (input, init) =>
+        new URL(String(input)).pathname === '/api/auth/nonce'
+          ? fetch(input, init)
+          : new Response(JSON.stringify(proposal), { status: 202, headers: { 'content-type': 'application/json' } }),
+    });
+    await assert.rejects(client.deleteBackup('main', '20260101_000000'), (error: unknown) => {
+      assert.ok(error instanceof HeldForApproval);
+      assert.equal(error.proposal.id, 'prp_held');
+      return true;
+    });
+  });
+
+  test("exportTenantAudit is the tenant's chain as JSON Lines; auditHead its last entry", async () => {
+    // The tests before this one wrote the log's entries.
+    const { client } = clientOf(fromViemAccount(fixture.ownerWallet.account));
+    const text = await client.exportTenantAudit();
+    const lines = text.trim().split('\n');
+    const head = await client.auditHead();
+    assert.ok(lines.length > 1);
+    assert.equal(head.seq, lines.length);
+    assert.equal(head.hash, (JSON.parse(lines.at(-1)!) as { hash: string }).hash);
   });
 
   test('signedIn() tells the message in use and when it expires, without signing', async () => {

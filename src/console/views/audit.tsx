@@ -12,7 +12,7 @@ import { AdminName } from './admin-name.tsx';
 import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
 
-const ACTIONS = ['upload', 'delete', 'backup', 'restore'];
+const ACTIONS = ['upload', 'delete', 'backup', 'restore', 'backup.delete', 'backup.lock'];
 const RESULTS = ['ok', 'refused', 'failed'];
 
 /**

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { Backup } from '../../client/index.ts';
+import type { Backup, Proposal } from '../../client/index.ts';
 import { hrefOf } from '../routing.ts';
 import { formatBytes } from '../ui/format.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
@@ -8,8 +8,10 @@ import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { RowButton } from '../ui/row-button.tsx';
 import { BackupTime } from '../ui/time.tsx';
 import { AdminName } from './admin-name.tsx';
+import { DeleteBackupDialog, heldOr, LockBadges, LockDialog, retentionHolds, UnlockDialog } from './backup-lock.tsx';
 import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
+import { HeldForApproval } from './held-for-approval.tsx';
 import { ScopeRestoreDialog } from './scope-restore-dialog.tsx';
 
 /** The channel's backups, newest first, and a backup made now. */
@@ -19,6 +21,44 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
   const [error, setError] = useState<unknown>();
   const [restoring, setRestoring] = useState<string>();
   const canRestore = ctx.can('files:restore');
+  const canLock = ctx.can('backups:lock');
+  const canDelete = ctx.can('backups:delete');
+  /** The lock dialog open, and for which backup. */
+  const [dialog, setDialog] = useState<{ kind: 'lock' | 'unlock' | 'delete'; backup: Backup }>();
+  /** The backup whose legal hold is being changed. */
+  const [holding, setHolding] = useState<string>();
+  /** The proposal a policy made of the last lock change or delete, instead of doing it. */
+  const [held, setHeld] = useState<Proposal>();
+
+  const changed = (message: string) => {
+    setDialog(undefined);
+    setHeld(undefined);
+    ctx.announce(message);
+    backups.reload();
+  };
+  const onHeld = (proposal: Proposal) => {
+    setDialog(undefined);
+    setHeld(proposal);
+  };
+  const dialogProps = (backup: Backup) => ({ ctx, channel, backup, onDone: changed, onHeld, onClose: () => setDialog(undefined) });
+
+  // A legal hold is put on at once (it only keeps more); releasing it is refused to all but owners.
+  const toggleHold = async (backup: Backup) => {
+    const hold = !backup.lock?.legalHold;
+    setHolding(backup.timestamp);
+    setError(undefined);
+    setHeld(undefined);
+    try {
+      const done = await heldOr(() => ctx.client.lockBackup(channel, backup.timestamp, { legalHold: hold }), setHeld);
+      if (done)
+        changed(hold ? `Backup ${backup.timestamp} is under legal hold.` : `The legal hold on backup ${backup.timestamp} is released.`);
+    } catch (failure) {
+      ctx.session.noticeError(failure);
+      setError(failure);
+    } finally {
+      setHolding(undefined);
+    }
+  };
 
   const create = async () => {
     setCreating(true);
@@ -53,8 +93,10 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
         </div>
         <p class="muted">
           A backup keeps every file of every folder as it is at that second. Restore one file from its history, a folder from the folder's
-          page, or the whole channel from here.
+          page, or the whole channel from here. A locked backup cannot be deleted, and retention keeps it, until its date; one under legal
+          hold until an owner releases it.
         </p>
+        {held && <HeldForApproval proposal={held} onDismiss={() => setHeld(undefined)} />}
         <ProblemNotice error={error ?? backups.error} />
         <PagedTable
           list={backups}
@@ -77,6 +119,7 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
             { header: 'Files', class: 'num', cell: (backup) => backup.files },
             { header: 'Size', class: 'num', cell: (backup) => formatBytes(backup.bytes) },
             { header: 'Made by', cell: (backup) => <MadeBy backup={backup} /> },
+            { header: 'Lock', cell: (backup) => <LockBadges lock={backup.lock} /> },
           ]}
           actions={(backup) => (
             <>
@@ -94,10 +137,49 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
                   aria-label={`Restore the channel from backup ${backup.timestamp}`}
                 />
               )}
+              {canLock && (
+                <>
+                  <RowButton
+                    label={retentionHolds(backup.lock) ? 'Extend lock…' : 'Lock…'}
+                    onClick={() => setDialog({ kind: 'lock', backup })}
+                    aria-label={`Lock backup ${backup.timestamp}`}
+                  />
+                  {retentionHolds(backup.lock) && (
+                    <RowButton
+                      label="Unlock…"
+                      onClick={() => setDialog({ kind: 'unlock', backup })}
+                      aria-label={`Unlock backup ${backup.timestamp}`}
+                    />
+                  )}
+                  <RowButton
+                    label={backup.lock?.legalHold ? 'Release hold' : 'Legal hold'}
+                    onClick={() => toggleHold(backup)}
+                    disabled={holding !== undefined}
+                    pending={holding === backup.timestamp}
+                    pendingLabel="Saving…"
+                    aria-label={
+                      backup.lock?.legalHold
+                        ? `Release the legal hold on backup ${backup.timestamp}`
+                        : `Put backup ${backup.timestamp} under legal hold`
+                    }
+                  />
+                </>
+              )}
+              {canDelete && (
+                <RowButton
+                  label="Delete…"
+                  danger
+                  onClick={() => setDialog({ kind: 'delete', backup })}
+                  aria-label={`Delete backup ${backup.timestamp}`}
+                />
+              )}
             </>
           )}
         />
       </section>
+      {dialog?.kind === 'lock' && <LockDialog {...dialogProps(dialog.backup)} />}
+      {dialog?.kind === 'unlock' && <UnlockDialog {...dialogProps(dialog.backup)} />}
+      {dialog?.kind === 'delete' && <DeleteBackupDialog {...dialogProps(dialog.backup)} />}
       {restoring && (
         <ScopeRestoreDialog
           ctx={ctx}

@@ -7,8 +7,10 @@ import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { Time } from '../ui/time.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { AdminName } from './admin-name.tsx';
+import { IntentsMarker } from './audit-intents.tsx';
 import { ChangeSummary } from './change-summary.tsx';
 import type { ViewContext } from './context.ts';
+import { VerifyLog } from './verify-log.tsx';
 
 /** docs/administration.md's administration events, then the channels' own. */
 const ACTIONS = [
@@ -28,6 +30,15 @@ const ACTIONS = [
   'delete',
   'backup',
   'restore',
+  'backup.delete',
+  'backup.lock',
+  'policy.change',
+  'proposal.create',
+  'proposal.approve',
+  'proposal.withdraw',
+  'proposal.close',
+  'proposal.execute',
+  'audit.chain-start',
 ];
 const RESULTS = ['ok', 'refused', 'failed'];
 
@@ -65,131 +76,141 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
   const adminNames = useAdminNames(ctx);
   const filterable = events.data !== undefined || (events.error instanceof ProblemError && events.error.status === 400);
 
+  // The export is an owner's (a sub-admin's part of the log could not be told from a log with entries cut).
+  const owner = ctx.signedIn.me.principal.ownerAdminId === 'N/A';
+  const nameOf = (id: string) =>
+    id === ctx.signedIn.me.principal.id ? ctx.signedIn.me.principal.displayName : (adminNames.get(id) ?? null);
+
   return (
-    <section class="card" aria-labelledby="tenant-audit-title">
-      <h1 id="tenant-audit-title">Tenant audit log</h1>
-      <p class="muted">Everything done in the tenant: its admins, wallets, invitations and channels, and the channels' files.</p>
-      {filterable && (
-        <form
-          class="filters"
-          aria-label="Filter the audit log"
-          onSubmit={(event) => {
-            event.preventDefault();
-            navigate({ view: 'tenant-audit', filters: draft });
-          }}
-        >
-          <label class="field">
-            <span>Action</span>
-            <select value={draft.action ?? ''} onChange={set('action')}>
-              <option value="">Any</option>
-              {ACTIONS.map((action) => (
-                <option key={action} value={action}>
-                  {action}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label class="field">
-            <span>Result</span>
-            <select value={draft.result ?? ''} onChange={set('result')}>
-              <option value="">Any</option>
-              {RESULTS.map((result) => (
-                <option key={result} value={result}>
-                  {result}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label class="field">
-            <span>Who (admin id)</span>
-            <input value={draft.adminId ?? ''} onInput={set('adminId')} placeholder="adm_…" />
-          </label>
-          <label class="field">
-            <span>Whom (admin id)</span>
-            <input value={draft.targetAdminId ?? ''} onInput={set('targetAdminId')} placeholder="adm_…" />
-          </label>
-          <label class="field">
-            <span>Channel id</span>
-            <input value={draft.channelId ?? ''} onInput={set('channelId')} placeholder="chn_…" />
-          </label>
-          <label class="field">
-            <span>Folder</span>
-            <input value={draft.folder ?? ''} onInput={set('folder')} />
-          </label>
-          <label class="field">
-            <span>File name</span>
-            <input value={draft.filename ?? ''} onInput={set('filename')} />
-          </label>
-          <div class="filter-actions">
-            <button type="submit" class="button button-primary">
-              Apply filters
-            </button>
-            <a class="button" href={hrefOf({ view: 'tenant-audit', filters: {} })}>
-              Clear
-            </a>
-          </div>
-        </form>
-      )}
-      <ProblemNotice error={events.error} />
-      <PagedTable
-        list={events}
-        label="Audit log"
-        empty={<p>No event matches.</p>}
-        loading="Loading the audit log…"
-        class="tenant-audit-table stacked-table"
-        rowKey={(event) => event.id}
-        columns={[
-          { header: 'When', cellClass: 'time-cell', cell: (event) => <Time value={event.time} /> },
-          {
-            header: 'Action',
-            cell: (event) => (
-              <>
-                <a href={filtered({ action: event.action })} title="Only events of this action">
-                  {event.action}
-                </a>
-                <span class={`badge badge-${event.result} badge-after`}>{event.result}</span>
-                {event.code && <code class="block">{event.code}</code>}
-              </>
-            ),
-          },
-          {
-            header: 'Who',
-            cell: (event) => (
-              <AdminName
-                id={event.adminId}
-                name={event.adminName}
-                none="No admin"
-                noneTitle="The CLI or the service itself"
-                href={event.adminId ? filtered({ adminId: event.adminId }) : undefined}
-                hrefTitle="only this admin's events"
-              />
-            ),
-          },
-          {
-            header: 'Whom',
-            cell: (event) => (
-              <AdminName
-                id={event.targetAdminId}
-                name={event.targetAdminId ? (adminNames.get(event.targetAdminId) ?? null) : null}
-                href={event.targetAdminId ? filtered({ targetAdminId: event.targetAdminId }) : undefined}
-                hrefTitle="only the events acting on this admin"
-              />
-            ),
-          },
-          {
-            header: 'Channel',
-            cell: (event) =>
-              event.channelId ? (
-                <a href={filtered({ channelId: event.channelId })} title="Only this channel's events">
-                  {ctx.channelName(event.channelId)}
-                </a>
-              ) : (
-                <span class="muted">—</span>
+    <>
+      <section class="card" aria-labelledby="tenant-audit-title">
+        <h1 id="tenant-audit-title">Tenant audit log</h1>
+        <p class="muted">Everything done in the tenant: its admins, wallets, invitations and channels, and the channels' files.</p>
+        {filterable && (
+          <form
+            class="filters"
+            aria-label="Filter the audit log"
+            onSubmit={(event) => {
+              event.preventDefault();
+              navigate({ view: 'tenant-audit', filters: draft });
+            }}
+          >
+            <label class="field">
+              <span>Action</span>
+              <select value={draft.action ?? ''} onChange={set('action')}>
+                <option value="">Any</option>
+                {ACTIONS.map((action) => (
+                  <option key={action} value={action}>
+                    {action}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label class="field">
+              <span>Result</span>
+              <select value={draft.result ?? ''} onChange={set('result')}>
+                <option value="">Any</option>
+                {RESULTS.map((result) => (
+                  <option key={result} value={result}>
+                    {result}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label class="field">
+              <span>Who (admin id)</span>
+              <input value={draft.adminId ?? ''} onInput={set('adminId')} placeholder="adm_…" />
+            </label>
+            <label class="field">
+              <span>Whom (admin id)</span>
+              <input value={draft.targetAdminId ?? ''} onInput={set('targetAdminId')} placeholder="adm_…" />
+            </label>
+            <label class="field">
+              <span>Channel id</span>
+              <input value={draft.channelId ?? ''} onInput={set('channelId')} placeholder="chn_…" />
+            </label>
+            <label class="field">
+              <span>Folder</span>
+              <input value={draft.folder ?? ''} onInput={set('folder')} />
+            </label>
+            <label class="field">
+              <span>File name</span>
+              <input value={draft.filename ?? ''} onInput={set('filename')} />
+            </label>
+            <div class="filter-actions">
+              <button type="submit" class="button button-primary">
+                Apply filters
+              </button>
+              <a class="button" href={hrefOf({ view: 'tenant-audit', filters: {} })}>
+                Clear
+              </a>
+            </div>
+          </form>
+        )}
+        <ProblemNotice error={events.error} />
+        <PagedTable
+          list={events}
+          label="Audit log"
+          empty={<p>No event matches.</p>}
+          loading="Loading the audit log…"
+          class="tenant-audit-table stacked-table"
+          rowKey={(event) => event.id}
+          columns={[
+            { header: 'When', cellClass: 'time-cell', cell: (event) => <Time value={event.time} /> },
+            {
+              header: 'Action',
+              cell: (event) => (
+                <>
+                  <a href={filtered({ action: event.action })} title="Only events of this action">
+                    {event.action}
+                  </a>
+                  <span class={`badge badge-${event.result} badge-after`}>{event.result}</span>
+                  {event.code && <code class="block">{event.code}</code>}
+                  {event.intents && <IntentsMarker intents={event.intents} adminName={nameOf} />}
+                </>
               ),
-          },
-          { header: 'Change', cellClass: 'change-cell', cell: (event) => <ChangeSummary change={event.change} /> },
-        ]}
-      />
-    </section>
+            },
+            {
+              header: 'Who',
+              cell: (event) => (
+                <AdminName
+                  id={event.adminId}
+                  name={event.adminName}
+                  none="No admin"
+                  noneTitle="The CLI or the service itself"
+                  href={event.adminId ? filtered({ adminId: event.adminId }) : undefined}
+                  hrefTitle="only this admin's events"
+                />
+              ),
+            },
+            {
+              header: 'Whom',
+              cell: (event) => (
+                <AdminName
+                  id={event.targetAdminId}
+                  name={event.targetAdminId ? (adminNames.get(event.targetAdminId) ?? null) : null}
+                  href={event.targetAdminId ? filtered({ targetAdminId: event.targetAdminId }) : undefined}
+                  hrefTitle="only the events acting on this admin"
+                />
+              ),
+            },
+            {
+              header: 'Channel',
+              cell: (event) =>
+                event.channelId ? (
+                  <a href={filtered({ channelId: event.channelId })} title="Only this channel's events">
+                    {ctx.channelName(event.channelId)}
+                  </a>
+                ) : (
+                  <span class="muted">—</span>
+                ),
+            },
+            { header: 'Change', cellClass: 'change-cell', cell: (event) => <ChangeSummary change={event.change} action={event.action} /> },
+          ]}
+        />
+      </section>
+      {/* After the log, so that the page's one h1 comes first. */}
+      {owner && ctx.can('audit:read') && <VerifyLog ctx={ctx} />}
+    </>
   );
 }

@@ -81,6 +81,7 @@ export const EXAMPLE_TENANT_AUDIT_PAGE = {
         before: { status: 'ACTIVE', permissions: ['files:read', 'files:write'] },
         after: { status: 'SUSPENDED', permissions: ['files:read', 'files:write'] },
       },
+      intents: null,
     },
   ],
   next: null,
