@@ -1,6 +1,25 @@
-import { json, jsonCall, type SignedSender } from './requests.ts';
+import { conditionHeader, type IfMatch, json, jsonCall, type SignedSender } from './requests.ts';
 import type { WalletSigner } from './signers.ts';
-import type { Page, Policy, PolicyRule, Proposal, ProposalQuery } from './types.ts';
+import type { HeldOperation, Page, Policy, PolicyRule, Proposal, ProposalQuery, Tagged } from './types.ts';
+
+/** Every operation a policy may hold, in the order the service lists them (docs/approvals.md). */
+export const HELD_OPERATIONS: readonly HeldOperation[] = [
+  'folder.restore',
+  'channel.restore',
+  'backup.delete',
+  'backup.lock',
+  'admin.create',
+  'admin.change',
+  'admin.remove',
+  'invitation.create',
+  'wallet.add',
+  'policy.change',
+];
+
+/** The record of an answer, with the answer's ETag ("p3" for a policy: If-Match it to change what was read). */
+async function tagged<T>(response: Response): Promise<Tagged<T>> {
+  return { ...(await json<T>(response)), etag: response.headers.get('etag') ?? '' };
+}
 
 const proposalPath = (id: string) => `/api/proposals/${encodeURIComponent(id)}`;
 const channelPolicyPath = (channelRef: string) => `/api/channels/${encodeURIComponent(channelRef.normalize('NFC'))}/policy`;
@@ -14,16 +33,21 @@ export function approvalCalls(signed: SignedSender) {
     json(await signed(jsonCall('POST', `${proposalPath(proposalId)}/approvals`, intent)));
 
   return {
-    getPolicy: async (): Promise<Policy> => json(await signed({ method: 'GET', path: '/api/policies' })),
+    getPolicy: async (): Promise<Tagged<Policy>> => tagged(await signed({ method: 'GET', path: '/api/policies' })),
 
-    /** Replaces the tenant's rules (an owner); HeldForApproval when the policy in force guards its own change. */
-    putPolicy: async (rules: PolicyRule[]): Promise<Policy> => json(await signed(jsonCall('PUT', '/api/policies', { rules }))),
+    /**
+     * Replaces the tenant's rules (an owner); `ifMatch`: the policy's etag as read, to change it only
+     * if it is still that one (else 412). HeldForApproval when the policy in force guards its own change.
+     */
+    putPolicy: async (rules: PolicyRule[], conditions: IfMatch = {}): Promise<Tagged<Policy>> =>
+      tagged(await signed(jsonCall('PUT', '/api/policies', { rules }, conditionHeader('If-Match', conditions.ifMatch)))),
 
-    getChannelPolicy: async (channelRef: string): Promise<Policy> =>
-      json(await signed({ method: 'GET', path: channelPolicyPath(channelRef) })),
+    /** The channel's own rules, and in `tenantRules` the tenant's, which apply too (the stricter wins). */
+    getChannelPolicy: async (channelRef: string): Promise<Tagged<Policy>> =>
+      tagged(await signed({ method: 'GET', path: channelPolicyPath(channelRef) })),
 
-    putChannelPolicy: async (channelRef: string, rules: PolicyRule[]): Promise<Policy> =>
-      json(await signed(jsonCall('PUT', channelPolicyPath(channelRef), { rules }))),
+    putChannelPolicy: async (channelRef: string, rules: PolicyRule[], conditions: IfMatch = {}): Promise<Tagged<Policy>> =>
+      tagged(await signed(jsonCall('PUT', channelPolicyPath(channelRef), { rules }, conditionHeader('If-Match', conditions.ifMatch)))),
 
     listProposals: async (query: ProposalQuery = {}): Promise<Page<Proposal>> =>
       json(

@@ -2,6 +2,8 @@
  * `@wallet-admin/client` (packages/client): a typed client of the service's API for browsers and
  * Node (global fetch, TextEncoder and btoa only; no Node module, no server code).
  */
+
+export { HELD_OPERATIONS } from './approvals.ts';
 export {
   type ByteRange,
   type ClientOptions,

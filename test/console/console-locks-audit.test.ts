@@ -87,9 +87,10 @@ describe('backup locks and the verifiable audit log in the console', () => {
     await page.getByRole('button', { name: `Delete backup ${newer}` }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Delete backup' }).click();
     const held = page.getByRole('status').filter({ hasText: 'Needs approval:' });
-    await held.getByText('(0 of 1)').waitFor();
-    const link = held.getByRole('link', { name: /^Open proposal prp_/ });
-    const proposalId = (await link.textContent())!.replace('Open proposal ', '');
+    await held.getByText(/0 of 1 approval needed/).waitFor();
+    const proposalId = (await held.locator('code').first().textContent())!;
+    assert.match(proposalId, /^prp_/);
+    const link = held.getByRole('link', { name: 'Open the proposal' });
     assert.equal(await link.getAttribute('href'), `#/proposals/${proposalId}`);
     assert.ok(
       (await api.listBackups(fixture.channel.id)).items.some((b) => b.timestamp === newer),

@@ -12,6 +12,8 @@ export function stateOf(proposal: Proposal): string {
       const missing = proposal.required - proposal.approvalsCounted;
       return `Pending: ${countOf(proposal)}. Nothing has been done yet; it runs once ${missing} more ${missing === 1 ? 'admin approves' : 'admins approve'}.`;
     }
+    case 'running':
+      return `Running: its ${countOf(proposal)} are in, and the operation is being carried out.`;
     case 'executed':
       return `Done: it ran with ${countOf(proposal)}.`;
     case 'failed':

@@ -1,12 +1,11 @@
-import { HttpError, ProblemError } from '../../client/index.ts';
-import { ProposalHeld } from '../transport/held.ts';
+import { HeldForApproval, HttpError, ProblemError } from '../../client/index.ts';
 import { HeldNotice } from './held-notice.tsx';
 
 /** What went wrong, as the service said it: the problem's detail and its stable code. */
 export function ProblemNotice({ error, title }: { error: unknown; title?: string }) {
   if (error === undefined || error === null) return null;
   // Held by a policy is no failure: nothing was done yet, and the proposal says what it waits for.
-  if (error instanceof ProposalHeld) return <HeldNotice proposal={error.proposal} />;
+  if (error instanceof HeldForApproval) return <HeldNotice proposal={error.proposal} />;
   return (
     <div class="notice notice-error" role="alert">
       {title && <strong>{title}</strong>}

@@ -1,6 +1,5 @@
 import { useState } from 'preact/hooks';
-import { fromEip1193 } from '../../client/index.ts';
-import { ProposalHeld } from '../transport/held.ts';
+import { fromEip1193, HeldForApproval } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
@@ -36,7 +35,7 @@ export function AddWalletDialog({ ctx, onAdded, onClose }: { ctx: ViewContext; o
   };
 
   // A policy may hold the new wallet (wallet.add): it is added once enough admins approve.
-  if (action.error instanceof ProposalHeld) return <NeedsApprovalDialog ctx={ctx} proposal={action.error.proposal} onClose={onClose} />;
+  if (action.error instanceof HeldForApproval) return <NeedsApprovalDialog ctx={ctx} proposal={action.error.proposal} onClose={onClose} />;
   return (
     <ConfirmDialog title="Add a wallet" confirmLabel="Close" closeOnly busy={action.busy} onConfirm={onClose} onCancel={onClose}>
       <p>

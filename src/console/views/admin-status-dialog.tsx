@@ -1,5 +1,5 @@
 import type { Admin } from '../../client/index.ts';
-import { ProposalHeld } from '../transport/held.ts';
+import { HeldForApproval } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
@@ -38,7 +38,7 @@ export function AdminStatusDialog({
       }
     });
   // A policy may hold the change: it then waits for approvals, and nothing has changed yet.
-  if (action.error instanceof ProposalHeld) return <NeedsApprovalDialog ctx={ctx} proposal={action.error.proposal} onClose={onClose} />;
+  if (action.error instanceof HeldForApproval) return <NeedsApprovalDialog ctx={ctx} proposal={action.error.proposal} onClose={onClose} />;
   const texts = {
     suspend: { title: `Suspend ${name}?`, label: 'Suspend', body: [SESSIONS_END, 'Reactivate them later to let them sign in again.'] },
     reactivate: {

@@ -1,7 +1,7 @@
 import type { AuditIntentsSummary } from '../../client/index.ts';
 import { shortAddress } from '../ui/format.ts';
+import { proposalHref } from '../ui/held-notice.tsx';
 import { AdminName } from './admin-name.tsx';
-import { proposalHref } from './held-for-approval.tsx';
 
 /**
  * An entry a held operation's signed intents made run: "signed by n admins", which opens to who

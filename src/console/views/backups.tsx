@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { Backup, Proposal } from '../../client/index.ts';
 import { hrefOf } from '../routing.ts';
 import { formatBytes } from '../ui/format.ts';
+import { HeldNotice } from '../ui/held-notice.tsx';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
@@ -11,7 +12,6 @@ import { AdminName } from './admin-name.tsx';
 import { DeleteBackupDialog, heldOr, LockBadges, LockDialog, retentionHolds, UnlockDialog } from './backup-lock.tsx';
 import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
-import { HeldForApproval } from './held-for-approval.tsx';
 import { ScopeRestoreDialog } from './scope-restore-dialog.tsx';
 
 /** The channel's backups, newest first, and a backup made now. */
@@ -96,7 +96,7 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
           page, or the whole channel from here. A locked backup cannot be deleted, and retention keeps it, until its date; one under legal
           hold until an owner releases it.
         </p>
-        {held && <HeldForApproval proposal={held} onDismiss={() => setHeld(undefined)} />}
+        {held && <HeldNotice proposal={held} onDismiss={() => setHeld(undefined)} />}
         <ProblemNotice error={error ?? backups.error} />
         <PagedTable
           list={backups}

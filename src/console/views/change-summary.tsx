@@ -1,6 +1,6 @@
 import type { TenantAuditEvent } from '../../client/index.ts';
 import { formatTime } from '../ui/format.ts';
-import { proposalHref } from './held-for-approval.tsx';
+import { proposalHref } from '../ui/held-notice.tsx';
 
 type Change = TenantAuditEvent['change'];
 

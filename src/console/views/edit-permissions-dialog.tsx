@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Admin, Permission } from '../../client/index.ts';
-import { ProposalHeld } from '../transport/held.ts';
+import { HeldForApproval } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
@@ -25,7 +25,7 @@ export function EditPermissionsDialog({
   // The service's own names: the admin's effective permissions, or ones the matrix offers.
   const save = () => action.run(async () => onSaved(await ctx.client.updateAdmin(admin.id, { permissions: permissions as Permission[] })));
   // A policy may hold the change: it then waits for approvals, and nothing has changed yet.
-  if (action.error instanceof ProposalHeld) return <NeedsApprovalDialog ctx={ctx} proposal={action.error.proposal} onClose={onClose} />;
+  if (action.error instanceof HeldForApproval) return <NeedsApprovalDialog ctx={ctx} proposal={action.error.proposal} onClose={onClose} />;
   return (
     <ConfirmDialog
       title={`Permissions of ${admin.displayName}`}

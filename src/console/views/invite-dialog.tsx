@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { IssuedInvitation, Permission } from '../../client/index.ts';
-import { ProposalHeld } from '../transport/held.ts';
+import { HeldForApproval } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
@@ -52,7 +52,7 @@ export function InviteDialog({
     });
 
   // A policy may hold the invitation (invitation.create): it then waits for approvals, and no link exists yet.
-  if (action.error instanceof ProposalHeld) return <NeedsApprovalDialog ctx={ctx} proposal={action.error.proposal} onClose={onClose} />;
+  if (action.error instanceof HeldForApproval) return <NeedsApprovalDialog ctx={ctx} proposal={action.error.proposal} onClose={onClose} />;
   return (
     <ConfirmDialog title="Invite an admin" confirmLabel="Create the invitation" busy={action.busy} onConfirm={create} onCancel={onClose}>
       <p>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
+import { HeldForApproval } from '../../client/index.ts';
 import type { PolicyRule } from '../approvals/types.ts';
-import { ProposalHeld } from '../transport/held.ts';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
 import type { ViewContext } from './context.ts';
@@ -13,7 +13,7 @@ interface PolicyFormProps {
   rules: readonly PolicyRule[];
   /** Whether the signed-in admin may change them; otherwise they are shown only. */
   editable: boolean;
-  /** Sends the rules (a PUT); answers once the policy is saved, throws ProposalHeld when the change itself needs approval. */
+  /** Sends the rules (a PUT); answers once the policy is saved, throws HeldForApproval when the change itself needs approval. */
   save(rules: PolicyRule[]): Promise<unknown>;
   /** The policy was saved: read it again. */
   onSaved(): void;
@@ -47,7 +47,7 @@ export function PolicyForm({ ctx, rules: saved, editable, save, onSaved, label }
       onSaved();
     });
   };
-  const held = action.error instanceof ProposalHeld ? action.error.proposal : undefined;
+  const held = action.error instanceof HeldForApproval ? action.error.proposal : undefined;
   // The held change's dialog, once closed, leaves its notice in the form (with the link to the proposal).
   const [dismissed, setDismissed] = useState<unknown>();
   return (

@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ProblemError, type WalletAdminClient } from '../../client/index.ts';
-import { ProposalHeld } from '../transport/held.ts';
+import { HeldForApproval, ProblemError, type WalletAdminClient } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { formatBackupTimestamp, upperFirst } from '../ui/format.ts';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
@@ -147,7 +146,7 @@ export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onCl
   };
 
   // A policy may hold the restore: nothing is restored until enough admins approve its proposal.
-  if (error instanceof ProposalHeld) return <NeedsApprovalDialog ctx={ctx} proposal={error.proposal} onClose={onClose} />;
+  if (error instanceof HeldForApproval) return <NeedsApprovalDialog ctx={ctx} proposal={error.proposal} onClose={onClose} />;
   if (!plan) {
     return (
       <ConfirmDialog

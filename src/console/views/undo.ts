@@ -1,5 +1,5 @@
+import { HeldForApproval } from '../../client/index.ts';
 import { navigate } from '../routing.ts';
-import { ProposalHeld } from '../transport/held.ts';
 import { lowerFirst } from '../ui/format.ts';
 import { messageOf } from '../ui/problem-notice.tsx';
 import type { ViewContext } from './context.ts';
@@ -27,7 +27,7 @@ export function undoRestoreOffer(ctx: ViewContext, what: string, undo: () => Pro
         },
         (error: unknown) => {
           // An undo is a restore too, which a policy may hold: it then waits for approvals.
-          if (error instanceof ProposalHeld) {
+          if (error instanceof HeldForApproval) {
             ctx.proposalsChanged();
             ctx.announce(`The undo of the restore of ${what} ${lowerFirst(error.message)}.`, {
               label: 'Open the proposal',

@@ -6,7 +6,6 @@ import {
   type WalletAdminClient,
   type WalletSigner,
 } from '../../client/index.ts';
-import { heldAware } from '../transport/held.ts';
 import { progressFetch } from '../transport/progress-fetch.ts';
 import type { WalletChoice } from './discovery.ts';
 
@@ -133,8 +132,8 @@ export class ConsoleSession {
       signer,
       lifetimeSeconds,
       statement: STATEMENT,
-      // A request a policy holds (202, a proposal) must reach the view as not done: see heldAware.
-      fetch: heldAware(progressFetch),
+      // A request a policy holds (202, a proposal) reaches the view as the client's HeldForApproval: never as done.
+      fetch: progressFetch,
     });
   }
 
