@@ -89,4 +89,38 @@ export const auditVerifyCommand: Command = {
   },
 };
 
-export const auditCommands: Command[] = [auditVerifyCommand];
+/** The tenant's export (an owner's), as JSON Lines on standard output: the file `audit verify` checks. */
+const auditExportCommand: Command = {
+  words: ['audit', 'export'],
+  summary: "Print the tenant's hash-chained audit log as JSON Lines (GET /api/audit/export; an owner), for audit verify",
+  options: {
+    after: {
+      type: 'string',
+      placeholder: 'SEQ',
+      description: 'Only the entries after this seq (default 0: the whole log, which verify needs)',
+    },
+  },
+  printsJson: false,
+  remote: async ({ values, client }) => {
+    const after = optionalString(values, 'after');
+    if (after !== undefined && !/^\d{1,15}$/.test(after))
+      throw new UsageError(`--after must be a whole number, a seq (got "${after.slice(0, 40)}")`);
+    const lines = await (await client()).exportTenantAudit({ after: after === undefined ? undefined : Number(after) });
+    // Exactly as answered: one canonical JSON entry a line, which is what the hashes cover.
+    return { json: {}, text: lines, exact: true };
+  },
+};
+
+/** The chain's head (an owner's): what to publish where the operator cannot rewrite it. */
+const auditHeadCommand: Command = {
+  words: ['audit', 'head'],
+  summary:
+    "The tenant's audit chain head, { seq, hash } (GET /api/audit/head; an owner): publish it elsewhere, verify against it with --head-file",
+  options: {},
+  remote: async ({ client }) => {
+    const head = await (await client()).auditHead();
+    return { json: { ...head }, text: JSON.stringify(head) };
+  },
+};
+
+export const auditCommands: Command[] = [auditVerifyCommand, auditExportCommand, auditHeadCommand];
