@@ -4,7 +4,7 @@ import { AppError } from '../../errors/app-error.ts';
 import type { Command, OptionValues } from '../command.ts';
 import { optionalString, UsageError } from '../command.ts';
 import { readOptionFile } from '../secret-input.ts';
-import { terminalLines, terminalText } from '../terminal-text.ts';
+import { exactText, terminalLines, terminalText } from '../terminal-text.ts';
 
 /** A published head is a line or two of JSON. */
 const HEAD_FILE_MAX_BYTES = 64 * 1024;
@@ -107,7 +107,7 @@ const auditExportCommand: Command = {
       throw new UsageError(`--after must be a whole number, a seq (got "${after.slice(0, 40)}")`);
     const lines = await (await client()).exportTenantAudit({ after: after === undefined ? undefined : Number(after) });
     // Exactly as answered: one canonical JSON entry a line, which is what the hashes cover.
-    return { json: {}, text: lines, exact: true };
+    return { json: {}, text: exactText(lines), exact: true };
   },
 };
 
@@ -119,7 +119,7 @@ const auditHeadCommand: Command = {
   options: {},
   remote: async ({ client }) => {
     const head = await (await client()).auditHead();
-    return { json: { ...head }, text: JSON.stringify(head) };
+    return { json: { ...head }, text: terminalText`${JSON.stringify(head)}` };
   },
 };
 
