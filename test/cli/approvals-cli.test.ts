@@ -176,6 +176,27 @@ describe('wallet-admin policy and proposal commands (remote mode)', () => {
     const badStatus = await cli('proposal', 'list', ...asOwner, '--status', 'done');
     assert.equal(badStatus.code, 2);
     assert.match(badStatus.stderr, /--status must be one of pending, running, executed/);
+
+    // The log with the intents that ran it: exported over HTTP, verified offline, against the head published now.
+    const exported = await cli('audit', 'export', ...asOwner);
+    assert.equal(exported.code, 0, exported.stderr);
+    const exportFile = path.join(dir, 'audit.jsonl');
+    await writeFile(exportFile, exported.stdout);
+    const head = await ok('audit', 'head', ...asOwner);
+    const headFile = path.join(dir, 'head.json');
+    await writeFile(headFile, JSON.stringify(head));
+    assert.equal(head.seq, exported.stdout.trim().split('\n').length);
+    const verified = await cli('audit', 'verify', exportFile, '--head-file', headFile);
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.match(verified.stdout, /^Verified \d+ entries/);
+    assert.match(verified.stdout, /Intents: 2 entries, 4 signatures recovered/);
+    // One byte changed in the entry that holds the intents: the verifier names it.
+    const tampered = exported.stdout.replace('"required":2', '"required":1');
+    assert.notEqual(tampered, exported.stdout);
+    await writeFile(exportFile, tampered);
+    const refused = await cli('audit', 'verify', exportFile);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /AUDIT_CHAIN_BROKEN|does not verify at entry seq \d+/);
   });
 
   test('a wallet the CLI cannot hold: print the typed data, add its signature; the proposer withdraws', async () => {
