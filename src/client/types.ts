@@ -134,6 +134,8 @@ export interface AuditEvent {
     /** Files done per action, left alone (unchanged), and whose restore or delete failed. */
     counts: { replaced: number; created: number; deleted: number; unchanged: number; failed: number };
   } | null;
+  /** The signed intents that made a held operation run, and who gave them; null on every other event. What each signed is in the export. */
+  intents: AuditIntentsSummary | null;
 }
 
 export interface ChannelInfo {
@@ -371,8 +373,6 @@ export interface TenantAuditEvent extends AuditEvent {
   targetAdminId: string | null;
   /** An administration event's record before and after (null: created, or removed). */
   change: { before: Record<string, unknown> | null; after: Record<string, unknown> | null } | null;
-  /** The signed intents that made a held operation run, and who gave them; null on every other event. What each signed is in the export. */
-  intents: AuditIntentsSummary | null;
 }
 
 /** A held operation's intents in the tenant's log: the proposal, its quorum and who approved it. */

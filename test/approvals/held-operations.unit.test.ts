@@ -142,6 +142,12 @@ for (const engine of ENGINES) {
       const restored = await approvedByTwo(await owner.post(`${channel()}/folders/docs/restore?backupTimestamp=${backups[0]}`));
       assert.equal(restored.status, 'executed', JSON.stringify(restored));
       assert.equal((await files.get('docs', 'a.txt')).body, 'one');
+      // The channel's log names who signed the restore's intents (the export holds what they signed).
+      const logged = (await files.audit('?action=restore&limit=50'))
+        .json()
+        .items.find((e: { filename: string | null }) => e.filename === null);
+      assert.equal(logged.intents.proposalId, restored.id);
+      assert.deepEqual(logged.intents.approvals.map((a: { adminId: string }) => a.adminId).sort(), [fixture.owner.id, ana.id].sort());
       const exported = (await owner.get('/api/audit/export')).body.split('\n').filter((l) => l !== '');
       const summary = await verifyExport(exported);
       assert.equal(summary.ok, true, JSON.stringify(summary.failure));

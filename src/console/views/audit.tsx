@@ -9,6 +9,7 @@ import { PagedTable } from '../ui/paged-table.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { BackupTime, Time } from '../ui/time.tsx';
 import { AdminName } from './admin-name.tsx';
+import { IntentsMarker } from './audit-intents.tsx';
 import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
 
@@ -20,6 +21,9 @@ const RESULTS = ['ok', 'refused', 'failed'];
  * (one folder or channel restore with everything it did); the filters live in the URL.
  */
 export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel: string; filters: AuditFilters }) {
+  // The channel's log names admins as its events do; an approver is named when it is the one signed in.
+  const me = ctx.signedIn.me.principal;
+  const ownName = (id: string) => (id === me.id ? me.displayName : null);
   const events = usePagedLoad(
     // Values from the URL go to the service as they are: one it does not know comes back as a 400 that says so.
     (cursor) => ctx.client.listAudit(channel, { limit: 50, cursor, ...(filters as AuditQuery) }),
@@ -122,6 +126,7 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
                     event.action
                   )}
                   {event.operation && <span class="muted block">{operationSummary(event.operation)}</span>}
+                  {event.intents && <IntentsMarker intents={event.intents} adminName={ownName} />}
                 </>
               ),
             },

@@ -161,23 +161,6 @@ export const ChannelChangeBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** A chain's list item names who signed; the export carries what each signed, to be checked offline. */
-const AuditIntentsSummarySchema = Type.Object({
-  proposalId: Type.String({ description: 'prp_…' }),
-  operation: Type.String({ description: 'The held operation (backup.delete, channel.restore, …)' }),
-  required: Type.Integer({ minimum: 1, description: "Distinct admins' intents the policy asked for" }),
-  permission: Type.String({ description: 'The permission an approver had to hold' }),
-  approvals: Type.Array(
-    Type.Object({
-      adminId: Type.String(),
-      wallet: Type.String({ description: 'The wallet that signed the intent' }),
-      kind: Type.Enum(['eoa', 'contract'], {
-        description: "eoa: checked offline by recovery; contract: EIP-1271, needs the wallet's chain",
-      }),
-    }),
-  ),
-});
-
 /** An event of the tenant's log: a channel's event, or an administration event with the admin acted upon and the change. */
 export const TenantAuditEventSchema = Type.Object({
   ...AuditEventSchema.properties,
@@ -192,11 +175,6 @@ export const TenantAuditEventSchema = Type.Object({
     }),
     Type.Null(),
   ]),
-  intents: Type.Union([AuditIntentsSummarySchema, Type.Null()], {
-    description:
-      'The signed intents that made a held operation run (docs/approvals.md): the proposal and who approved it; null on every other event. ' +
-      'Their typed data and signatures are in the export (GET /api/audit/export), which checks them',
-  }),
 });
 
 /** A channel log's filters (folder, filename, operationId), and the tenant's own: the channel, the admin acted upon, every action. */

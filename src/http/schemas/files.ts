@@ -130,6 +130,23 @@ export const BackupLockBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** A chain's list item names who signed; the export carries what each signed, to be checked offline. */
+const AuditIntentsSummarySchema = Type.Object({
+  proposalId: Type.String({ description: 'prp_…' }),
+  operation: Type.String({ description: 'The held operation (backup.delete, channel.restore, …)' }),
+  required: Type.Integer({ minimum: 1, description: "Distinct admins' intents the policy asked for" }),
+  permission: Type.String({ description: 'The permission an approver had to hold' }),
+  approvals: Type.Array(
+    Type.Object({
+      adminId: Type.String(),
+      wallet: Type.String({ description: 'The wallet that signed the intent' }),
+      kind: Type.Enum(['eoa', 'contract'], {
+        description: "eoa: checked offline by recovery; contract: EIP-1271, needs the wallet's chain",
+      }),
+    }),
+  ),
+});
+
 export const AuditEventSchema = Type.Object({
   id: Type.String(),
   time: Type.String({ format: 'date-time' }),
@@ -174,6 +191,11 @@ export const AuditEventSchema = Type.Object({
     ],
     { description: "A folder or channel restore's own event: what it was asked and what it did; null on every other event" },
   ),
+  intents: Type.Union([AuditIntentsSummarySchema, Type.Null()], {
+    description:
+      'The signed intents that made a held operation run (docs/approvals.md): the proposal and who approved it; null on every other event. ' +
+      'Their typed data and signatures are in the export (GET /api/audit/export), which checks them',
+  }),
 });
 
 export const pageOf = <T extends ReturnType<typeof Type.Object>>(item: T) =>

@@ -2,7 +2,7 @@ import { effectivePermissions } from '../../../auth/permissions.ts';
 import { toEip55 } from '../../../auth/siwe/siwe-message.ts';
 import type { AdminNameMap } from '../../../files/admin-names.ts';
 import { type Admin, type AdminWallet, stateOf } from '../../../model/admins.ts';
-import type { AuditEvent, AuditIntents } from '../../../model/audit.ts';
+import type { AuditEvent } from '../../../model/audit.ts';
 import { type Invitation, invitationState } from '../../../model/invitations.ts';
 import { formatRfc3339 } from '../../../time/rfc3339.ts';
 import { auditView } from '../../channels/support/views.ts';
@@ -50,20 +50,10 @@ export const invitationView = (i: Invitation, now: number) => ({
   acceptedAdminId: i.acceptedAdminId,
 });
 
-/** Who signed a held operation's intents: the list names them; what they signed is the export's (checked there). */
-const intentsSummary = (intents: AuditIntents) => ({
-  proposalId: intents.proposalId,
-  operation: intents.operation,
-  required: intents.required,
-  permission: intents.permission,
-  approvals: intents.approvals.map(({ adminId, wallet, kind }) => ({ adminId, wallet, kind })),
-});
-
 /** A channel's event as the channel's log shows it, with the channel, the admin acted upon and the change. */
 export const tenantAuditView = (e: AuditEvent, names: AdminNameMap) => ({
   ...auditView(e, names),
   channelId: e.channelId,
   targetAdminId: e.targetAdminId,
   change: e.change,
-  intents: e.intents && intentsSummary(e.intents),
 });

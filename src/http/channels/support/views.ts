@@ -1,5 +1,5 @@
 import type { AdminNameMap } from '../../../files/admin-names.ts';
-import type { AuditEvent } from '../../../model/audit.ts';
+import type { AuditEvent, AuditIntents } from '../../../model/audit.ts';
 import type { BackupLock, BackupRecord } from '../../../model/backups.ts';
 import type { Channel } from '../../../model/channels.ts';
 import type { FileRecord, FolderSummary } from '../../../model/files.ts';
@@ -58,6 +58,15 @@ const lockView = (l: BackupLock) => ({
   lockedAt: iso(l.lockedAt),
 });
 
+/** Who signed a held operation's intents: the list names them; what they signed is the export's (checked there). */
+const intentsSummary = (intents: AuditIntents) => ({
+  proposalId: intents.proposalId,
+  operation: intents.operation,
+  required: intents.required,
+  permission: intents.permission,
+  approvals: intents.approvals.map(({ adminId, wallet, kind }) => ({ adminId, wallet, kind })),
+});
+
 export const auditView = (e: AuditEvent, names: AdminNameMap) => ({
   id: e.id,
   time: iso(e.createdAt),
@@ -74,6 +83,7 @@ export const auditView = (e: AuditEvent, names: AdminNameMap) => ({
   sha256: e.sha256,
   operationId: e.operationId,
   operation: e.operation,
+  intents: e.intents && intentsSummary(e.intents),
 });
 
 export const channelView = (c: Channel) => ({ id: c.id, name: c.name, archived: c.archivedAt !== null, createdAt: iso(c.createdAt) });
