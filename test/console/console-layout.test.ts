@@ -127,7 +127,8 @@ describe('the console at 1440 and 390 px', () => {
       await assertTableFits(page, width);
       const card = page.locator('main .card').first();
       const controls = page.locator('main table tbody').locator('a.button, button');
-      assert.equal(await controls.count(), 4, 'Changes since and Restore… on each of two backups');
+      // An owner holds backups:lock and backups:delete too: Lock…, Legal hold and Delete… beside them.
+      assert.equal(await controls.count(), 10, 'Changes since, Restore…, Lock…, Legal hold and Delete… on each of two backups');
       for (const control of await controls.all()) await assertWhole(control, card, `"${await control.innerText()}"`);
       assertNoConsoleErrors(page);
     });
