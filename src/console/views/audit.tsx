@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { type AuditEvent, type AuditQuery, ProblemError } from '../../client/index.ts';
 import { type AuditFilters, hrefOf, navigate } from '../routing.ts';
+import { ChoiceFilter } from '../ui/choice-filter.tsx';
 import { FilePath } from '../ui/file-name.tsx';
 import { formatTime } from '../ui/format.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
@@ -51,28 +52,8 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
               navigate({ view: 'audit', channel, filters: draft });
             }}
           >
-            <label class="field">
-              <span>Action</span>
-              <select value={draft.action ?? ''} onChange={set('action')}>
-                <option value="">Any</option>
-                {ACTIONS.map((action) => (
-                  <option key={action} value={action}>
-                    {action}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label class="field">
-              <span>Result</span>
-              <select value={draft.result ?? ''} onChange={set('result')}>
-                <option value="">Any</option>
-                {RESULTS.map((result) => (
-                  <option key={result} value={result}>
-                    {result}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <ChoiceFilter label="Action" value={draft.action} choices={ACTIONS} onChange={set('action')} />
+            <ChoiceFilter label="Result" value={draft.result} choices={RESULTS} onChange={set('result')} />
             <label class="field">
               <span>Admin id</span>
               <input value={draft.adminId ?? ''} onInput={set('adminId')} placeholder="adm_…" />

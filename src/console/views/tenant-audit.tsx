@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'preact/hooks';
 import { ProblemError, type TenantAuditQuery } from '../../client/index.ts';
 import { hrefOf, navigate, type TenantAuditFilters } from '../routing.ts';
+import { ChoiceFilter } from '../ui/choice-filter.tsx';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
@@ -95,28 +96,8 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
               navigate({ view: 'tenant-audit', filters: draft });
             }}
           >
-            <label class="field">
-              <span>Action</span>
-              <select value={draft.action ?? ''} onChange={set('action')}>
-                <option value="">Any</option>
-                {ACTIONS.map((action) => (
-                  <option key={action} value={action}>
-                    {action}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label class="field">
-              <span>Result</span>
-              <select value={draft.result ?? ''} onChange={set('result')}>
-                <option value="">Any</option>
-                {RESULTS.map((result) => (
-                  <option key={result} value={result}>
-                    {result}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <ChoiceFilter label="Action" value={draft.action} choices={ACTIONS} onChange={set('action')} />
+            <ChoiceFilter label="Result" value={draft.result} choices={RESULTS} onChange={set('result')} />
             <label class="field">
               <span>Who (admin id)</span>
               <input value={draft.adminId ?? ''} onInput={set('adminId')} placeholder="adm_…" />
