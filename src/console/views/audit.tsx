@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { type AuditEvent, type AuditQuery, ProblemError } from '../../client/index.ts';
+import { AUDIT_RESULTS, type AuditEvent, type AuditQuery, CHANNEL_AUDIT_ACTIONS, ProblemError } from '../../client/index.ts';
 import { type AuditFilters, hrefOf, navigate } from '../routing.ts';
 import { ChoiceFilter } from '../ui/choice-filter.tsx';
 import { FilePath } from '../ui/file-name.tsx';
@@ -13,9 +13,6 @@ import { AdminName } from './admin-name.tsx';
 import { IntentsMarker } from './audit-intents.tsx';
 import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
-
-const ACTIONS = ['upload', 'delete', 'backup', 'restore', 'backup.delete', 'backup.lock'];
-const RESULTS = ['ok', 'refused', 'failed'];
 
 /**
  * The channel's audit log, newest first, filtered by action, result, admin, file and operation
@@ -52,8 +49,8 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
               navigate({ view: 'audit', channel, filters: draft });
             }}
           >
-            <ChoiceFilter label="Action" value={draft.action} choices={ACTIONS} onChange={set('action')} />
-            <ChoiceFilter label="Result" value={draft.result} choices={RESULTS} onChange={set('result')} />
+            <ChoiceFilter label="Action" value={draft.action} choices={CHANNEL_AUDIT_ACTIONS} onChange={set('action')} />
+            <ChoiceFilter label="Result" value={draft.result} choices={AUDIT_RESULTS} onChange={set('result')} />
             <label class="field">
               <span>Admin id</span>
               <input value={draft.adminId ?? ''} onInput={set('adminId')} placeholder="adm_…" />

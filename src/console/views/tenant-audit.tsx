@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'preact/hooks';
-import { ProblemError, type TenantAuditQuery } from '../../client/index.ts';
+import { AUDIT_RESULTS, ProblemError, TENANT_AUDIT_ACTIONS, type TenantAuditQuery } from '../../client/index.ts';
 import { hrefOf, navigate, type TenantAuditFilters } from '../routing.ts';
 import { ChoiceFilter } from '../ui/choice-filter.tsx';
 import { usePagedLoad } from '../ui/paged-list.tsx';
@@ -14,34 +14,6 @@ import type { ViewContext } from './context.ts';
 import { VerifyLog } from './verify-log.tsx';
 
 /** docs/administration.md's administration events, then the channels' own. */
-const ACTIONS = [
-  'admin.create',
-  'admin.update',
-  'admin.remove',
-  'wallet.add',
-  'wallet.remove',
-  'invitation.create',
-  'invitation.revoke',
-  'invitation.accept',
-  'channel.create',
-  'channel.update',
-  'channel.link',
-  'channel.unlink',
-  'upload',
-  'delete',
-  'backup',
-  'restore',
-  'backup.delete',
-  'backup.lock',
-  'policy.change',
-  'proposal.create',
-  'proposal.approve',
-  'proposal.withdraw',
-  'proposal.close',
-  'proposal.execute',
-  'audit.chain-start',
-];
-const RESULTS = ['ok', 'refused', 'failed'];
 
 /** As many admins as the log names by name; one beyond them is named by id. */
 const NAMED_ADMINS = 1000;
@@ -96,8 +68,8 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
               navigate({ view: 'tenant-audit', filters: draft });
             }}
           >
-            <ChoiceFilter label="Action" value={draft.action} choices={ACTIONS} onChange={set('action')} />
-            <ChoiceFilter label="Result" value={draft.result} choices={RESULTS} onChange={set('result')} />
+            <ChoiceFilter label="Action" value={draft.action} choices={TENANT_AUDIT_ACTIONS} onChange={set('action')} />
+            <ChoiceFilter label="Result" value={draft.result} choices={AUDIT_RESULTS} onChange={set('result')} />
             <label class="field">
               <span>Who (admin id)</span>
               <input value={draft.adminId ?? ''} onInput={set('adminId')} placeholder="adm_…" />
