@@ -4,7 +4,11 @@ export interface Loaded<T> {
   data: T | undefined;
   error: unknown;
   loading: boolean;
-  reload(): void;
+  /**
+   * Loads again; settles once the newest answer is shown (or its error), so that a view can say
+   * "saved" only when the list already shows what was saved.
+   */
+  reload(): Promise<void>;
 }
 
 /**
@@ -17,20 +21,32 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
   const latest = useRef(0);
   const loadRef = useRef(load);
   loadRef.current = load;
+  /** Who awaits a reload: told when the newest load settles, whichever round started it. */
+  const waiting = useRef<Array<() => void>>([]);
 
   useEffect(() => {
     const ticket = ++latest.current;
     setState((previous) => ({ data: previous.data, loading: true }));
+    const settle = (next: { data?: T; error?: unknown; loading: boolean }) => {
+      if (ticket !== latest.current) return;
+      setState(next);
+      const told = waiting.current;
+      waiting.current = [];
+      for (const resolve of told) resolve();
+    };
     loadRef.current().then(
-      (data) => {
-        if (ticket === latest.current) setState({ data, loading: false });
-      },
-      (error: unknown) => {
-        if (ticket === latest.current) setState({ error, loading: false });
-      },
+      (data) => settle({ data, loading: false }),
+      (error: unknown) => settle({ error, loading: false }),
     );
   }, [key, round]);
 
-  const reload = useCallback(() => setRound((n) => n + 1), []);
+  const reload = useCallback(
+    () =>
+      new Promise<void>((resolve) => {
+        waiting.current.push(resolve);
+        setRound((n) => n + 1);
+      }),
+    [],
+  );
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }

@@ -31,8 +31,8 @@ export function AdminsView({ ctx }: { ctx: ViewContext }) {
 
   const changed = (message: string) => {
     setEditing(undefined);
-    ctx.announce(message);
-    admins.reload();
+    // Said once the list shows it, so that nobody reads "saved" beside the row as it was.
+    void admins.reload().then(() => ctx.announce(message));
   };
 
   return (

@@ -33,8 +33,7 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
   const changed = (message: string) => {
     setDialog(undefined);
     setHeld(undefined);
-    ctx.announce(message);
-    backups.reload();
+    void backups.reload().then(() => ctx.announce(message));
   };
   const onHeld = (proposal: Proposal) => {
     setDialog(undefined);
@@ -65,11 +64,11 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
     setError(undefined);
     try {
       const backup = await ctx.client.createBackup(channel);
+      backups.pages.reset();
+      await backups.reload();
       ctx.announce(
         `Backup ${backup.timestamp} made: ${backup.files} ${backup.files === 1 ? 'file' : 'files'}, ${formatBytes(backup.bytes)}.`,
       );
-      backups.pages.reset();
-      backups.reload();
     } catch (failure) {
       ctx.session.noticeError(failure);
       setError(failure);

@@ -26,8 +26,8 @@ export function ChannelAdminsDialog({ ctx, channel, onClose }: { ctx: ViewContex
   const change = (work: () => Promise<void>, message: string) =>
     action.run(async () => {
       await work();
+      await linked.reload();
       ctx.announce(message);
-      linked.reload();
     });
 
   return (

@@ -24,9 +24,8 @@ export function ChannelSettingsView({ ctx }: { ctx: ViewContext }) {
 
   const changed = (message: string) => {
     setEditing(undefined);
-    ctx.announce(message);
     ctx.channelsChanged();
-    channels.reload();
+    void channels.reload().then(() => ctx.announce(message));
   };
   const create = (event: Event) => {
     event.preventDefault();

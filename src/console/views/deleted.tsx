@@ -22,8 +22,8 @@ export function DeletedView({ ctx, channel, folder }: { ctx: ViewContext; channe
     setBusy(filename);
     try {
       await ctx.client.restore(channel, folder, filename, { versionId });
+      await deleted.reload();
       ctx.announce(`${filename} restored to ${folder}.`);
-      deleted.reload();
     } catch (error) {
       ctx.session.noticeError(error);
       ctx.announce(`Could not restore ${filename}: ${messageOf(error)}`);

@@ -57,10 +57,7 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
             label: 'Undo',
             run: () =>
               undoDelete(ctx, channel, folder, file.filename).then(
-                () => {
-                  ctx.announce(`${file.filename} restored`);
-                  files.reload();
-                },
+                () => files.reload().then(() => ctx.announce(`${file.filename} restored`)),
                 (error: unknown) => ctx.announce(`Could not undo: ${messageOf(error)}`),
               ),
           }

@@ -23,8 +23,8 @@ export function InvitationsCard({ ctx, round }: { ctx: ViewContext; round: numbe
     action.run(async () => {
       await ctx.client.revokeInvitation(invitation.id);
       setRevoking(undefined);
+      await invitations.reload();
       ctx.announce(`Revoked: ${nameOf(invitation)} can no longer be accepted.`);
-      invitations.reload();
     });
 
   return (

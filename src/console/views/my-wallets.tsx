@@ -37,8 +37,7 @@ export function MyWalletsCard({ ctx }: { ctx: ViewContext }) {
           onClose={() => setAdding(false)}
           onAdded={(address) => {
             setAdding(false);
-            ctx.announce(`Wallet ${address} added: you can sign in with it.`);
-            wallets.reload();
+            void wallets.reload().then(() => ctx.announce(`Wallet ${address} added: you can sign in with it.`));
           }}
         />
       )}
