@@ -97,6 +97,11 @@ export async function buildConsole() {
     sourcemap: 'linked',
     entryPoints: [`${CONSOLE_SOURCE}main.tsx`],
     entryNames: '[name]-[hash]',
+    // What a view imports with import() (the log verifier) is a chunk of its own, fetched when used;
+    // code it shares with the page is a chunk too, which index.html preloads beside the entry.
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    plugins: [viemWithoutCcipRead],
     // Images and fonts the styles or scripts import become hashed files beside them.
     assetNames: '[name]-[hash]',
     loader: { '.svg': 'file', '.png': 'file', '.woff2': 'file' },
@@ -107,9 +112,16 @@ export async function buildConsole() {
   });
   const entry = Object.entries(result.metafile.outputs).find(([file, output]) => output.entryPoint !== undefined && file.endsWith('.js'));
   if (entry === undefined) throw new Error('esbuild wrote no output for src/console/main.tsx');
-  const [script, { cssBundle }] = entry;
+  const [script, { cssBundle, imports }] = entry;
+  await removeUnreachedChunks(result.metafile.outputs, script);
   const icon = await hashedCopy(`${CONSOLE_SOURCE}icon.svg`, assetsDir);
-  const urls = { '%SCRIPT%': assetUrl(script), '%STYLE%': cssBundle && assetUrl(cssBundle), '%ICON%': icon };
+  // The entry's static imports, named in index.html so that the browser fetches them with the entry
+  // rather than after reading it.
+  const preloads = imports
+    .filter((imported) => imported.kind === 'import-statement')
+    .map((imported) => `<link rel="modulepreload" href="${assetUrl(imported.path)}" />`)
+    .join('\n    ');
+  const urls = { '%SCRIPT%': assetUrl(script), '%STYLE%': cssBundle && assetUrl(cssBundle), '%ICON%': icon, '%PRELOADS%': preloads };
   let html = await readFile(`${CONSOLE_SOURCE}index.html`, 'utf8');
   for (const [placeholder, url] of Object.entries(urls)) {
     if (!html.includes(placeholder)) continue;
@@ -117,6 +129,51 @@ export async function buildConsole() {
     html = html.replaceAll(placeholder, url);
   }
   await writeFile(`${CONSOLE_OUT}index.html`, html);
+}
+
+/**
+ * With splitting, esbuild makes every import() target a root before it drops unused code
+ * (evanw/esbuild#3704, #3252): viem's eth_call imports its CCIP-Read module that way, and that
+ * module imports eth_call back, so 20 KB gzipped of RPC code the console never runs would ride along
+ * with the log verifier. The console makes no eth_call through viem: that import() resolves here to a
+ * module that says so, and the code around it is then dropped as unused.
+ */
+const viemWithoutCcipRead = {
+  name: 'viem-without-ccip-read',
+  setup(build) {
+    build.onResolve({ filter: /\/ccip\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' && args.importer.includes(`${path.sep}viem${path.sep}`)
+        ? { path: 'ccip', namespace: 'no-ccip-read' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'no-ccip-read' }, () => ({
+      contents: `export const offchainLookupSignature = '0x556f1830';
+export function offchainLookup() { throw new Error('the wallet-admin console does not follow CCIP-Read (EIP-3668) lookups'); }`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * esbuild writes a chunk for every import() it meets, even one in code it then drops as unused (viem's
+ * WebSocket transport): such a chunk is never fetched. Removed with its source map, so that what
+ * dist/console holds is what the page can load (test/console/console-bundle.unit.test.ts holds it so).
+ */
+async function removeUnreachedChunks(outputs, entryScript) {
+  const reached = new Set();
+  const queue = [entryScript];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    if (reached.has(file)) continue;
+    reached.add(file);
+    queue.push(...outputs[file].imports.filter((imported) => !imported.external).map((imported) => imported.path));
+  }
+  for (const file of Object.keys(outputs)) {
+    if (file.endsWith('.js') && !reached.has(file)) {
+      await rm(file);
+      await rm(`${file}.map`, { force: true });
+    }
+  }
 }
 
 /**

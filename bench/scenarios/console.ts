@@ -14,8 +14,11 @@ const WALLET = { name: 'Bench Wallet', rdns: 'org.example.benchwallet' };
 /** The files view's first page size, and the largest its "Per page" select offers. */
 const DEFAULT_PAGE = 100;
 const LARGEST_PAGE = 1000;
-/** The budget test/console/console-bundle.unit.test.ts holds the build to, in bytes gzipped. */
-const BUDGET = { js: 150_000, css: 30_000 };
+/**
+ * The budget test/console/console-bundle.unit.test.ts holds the page to, in bytes gzipped: what a cold
+ * load fetches (what a view fetches later, such as the log verifier, is not part of it).
+ */
+const BUDGET = { js: 80_000, css: 30_000 };
 
 /** One console asset as the browser fetched it. */
 interface Asset {

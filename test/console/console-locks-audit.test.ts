@@ -40,6 +40,12 @@ describe('backup locks and the verifiable audit log in the console', () => {
       ...LOCALE,
       hash: `#/channels/${fixture.channel.id}/backups`,
     });
+    /** The console's scripts the page fetched, by name: the verifier's must come only when asked for. */
+    const scripts: string[] = [];
+    page.on('request', (request) => {
+      const match = /\/console\/assets\/([^/?]+\.js)$/.exec(request.url());
+      if (match) scripts.push(match[1]!);
+    });
     const rowOf = (timestamp: string) => page.getByRole('row').filter({ has: page.getByText(timestamp, { exact: true }) });
     await rowOf(older).getByText('Not locked').waitFor();
 
@@ -126,12 +132,14 @@ describe('backup locks and the verifiable audit log in the console', () => {
 
     // Verify the log: the export, checked in the browser, every entry and the intent.
     const verify = page.getByRole('region', { name: 'Verify the log' });
+    const fetchedBefore = scripts.length;
     await verify.getByRole('button', { name: 'Verify the log' }).click();
     const verified = verify.getByRole('status').filter({ hasText: 'Verified:' });
     await verified.waitFor();
     const lines = (await api.exportTenantAudit()).trim().split('\n').length;
     await verified.getByText(`Verified: ${lines} entries`, { exact: true }).waitFor();
     await verified.getByText(/2 entries carry signed intents: 2 signatures verified, every quorum met/).waitFor();
+    assert.ok(scripts.length > fetchedBefore, `the verifier's scripts are fetched when it is asked for (${scripts.join(', ')})`);
     const head = await api.auditHead();
     assert.equal(head.seq, lines);
     assert.equal(await verified.getByLabel('Head to publish').inputValue(), JSON.stringify({ seq: head.seq, hash: head.hash }));

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { type ExportSummary, type PublishedHead, verifyExport } from '../../audit-chain/verify-export.ts';
+import type { ExportSummary, PublishedHead } from '../../audit-chain/verify-export.ts';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
 import type { ViewContext } from './context.ts';
@@ -49,7 +49,9 @@ export function VerifyLog({ ctx }: { ctx: ViewContext }) {
     action.run(async () => {
       setResult(undefined);
       setProgress(undefined);
-      const text = await ctx.client.exportTenantAudit();
+      // The verifier (hashing and signature recovery, half the console's code) is fetched only now:
+      // most admins never press this button, and every page load would otherwise pay for it.
+      const [{ verifyExport }, text] = await Promise.all([import('../../audit-chain/verify-export.ts'), ctx.client.exportTenantAudit()]);
       const lines = text.split('\n').filter((line) => line !== '');
       setProgress({ done: 0, total: lines.length });
       const summary = await verifyExport(
