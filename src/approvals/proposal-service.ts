@@ -219,9 +219,23 @@ export class ProposalService {
 
   /** The admins whose intent counts now: eligible when it was made, and still active, holding the permission and the channel. */
   async counted(proposal: Proposal): Promise<string[]> {
+    return (await this.standing(proposal)).counted;
+  }
+
+  /**
+   * Which approvals count now, and the names of the admins the proposal names (its proposer, its
+   * approvers, those who may approve): an approver judges who asks, admins:read or not.
+   */
+  async standing(proposal: Proposal): Promise<{ counted: string[]; adminNames: Record<string, string> }> {
     const admins = await this.store.listAdmins(proposal.tenantId);
     const able = new Set(eligibleAdmins(admins, proposal.permission, proposal.channelId).map((a) => a.id));
-    return [...new Set(proposal.approvals.map((a) => a.adminId))].filter((id) => able.has(id) && proposal.eligibleAdminIds.includes(id));
+    const counted = [...new Set(proposal.approvals.map((a) => a.adminId))].filter(
+      (id) => able.has(id) && proposal.eligibleAdminIds.includes(id),
+    );
+    const named = new Set([proposal.proposedBy, ...proposal.approvals.map((a) => a.adminId), ...proposal.eligibleAdminIds]);
+    const adminNames: Record<string, string> = {};
+    for (const admin of admins) if (named.has(admin.id)) adminNames[admin.id] = admin.displayName;
+    return { counted, adminNames };
   }
 
   /** Runs the proposal when its counted intents reach its count; of racing callers, one. */

@@ -487,6 +487,8 @@ export interface Proposal {
   approvals: { adminId: string; wallet: string; signature: string; kind: 'eoa' | 'contract'; approvedAt: string; counts: boolean }[];
   approvalsCounted: number;
   eligibleAdminIds: string[];
+  /** The display names of the admins it names (proposer, approvers, those who may approve), by admin id. */
+  adminNames: Record<string, string>;
   reason: string | null;
   result: Record<string, unknown> | null;
   finishedAt?: string;

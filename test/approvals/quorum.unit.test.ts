@@ -125,6 +125,14 @@ for (const engine of ENGINES) {
       assert.equal(first.status, 200, first.body);
       assert.equal(first.json().status, 'pending');
       assert.equal(first.json().approvalsCounted, 1);
+      // An approver without admins:read cannot list the admins, yet sees who proposed and who may approve.
+      await assertProblem(await approvers[0]!.api.get('/api/admins'), 403, 'PERMISSION_DENIED');
+      const seen = (await approvers[0]!.api.get(`/api/proposals/${proposal.id}`)).json();
+      assert.deepEqual(seen.adminNames, {
+        [fixture.owner.id]: fixture.owner.displayName,
+        [approvers[0]!.id]: 'Ana',
+        [approvers[1]!.id]: 'Bo',
+      });
       assert.equal(await content('a.txt'), 'a-1-new');
       assert.equal(await content('c.txt'), 'c');
       assert.equal((await restoreEvents()).length, 0, 'no restore ran');

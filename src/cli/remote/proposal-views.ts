@@ -26,6 +26,12 @@ function jsonLines(value: unknown, indent: string): TerminalText[] {
     .map((line) => terminalText`${indent}${line}`);
 }
 
+/** An admin as the proposal names it: "Sam Second (adm_…)", or the id alone. */
+function named(proposal: Proposal, id: string): string {
+  const name = proposal.adminNames[id];
+  return name === undefined ? id : `${name} (${id})`;
+}
+
 /**
  * `proposal show`: what it will do (the summary and the plan), the typed data's fields as a wallet
  * shows them before signing (so the two can be compared), the approvals n/m, and its status.
@@ -35,10 +41,10 @@ export function proposalDetails(proposal: Proposal): TerminalText {
   const lines: TerminalText[] = [
     terminalText`Proposal ${proposal.id}: ${proposal.operation}, ${proposal.status}`,
     terminalText`  ${proposal.summary}`,
-    terminalText`Proposed by ${proposal.proposedBy} at ${proposal.createdAt}; expires ${proposal.expiresAt}`,
-    terminalText`Approvals: ${tally(proposal)} counted (admins holding ${proposal.permission}: ${proposal.eligibleAdminIds.join(', ') || 'none'})`,
+    terminalText`Proposed by ${named(proposal, proposal.proposedBy)} at ${proposal.createdAt}; expires ${proposal.expiresAt}`,
+    terminalText`Approvals: ${tally(proposal)} counted (admins holding ${proposal.permission}: ${proposal.eligibleAdminIds.map((id) => named(proposal, id)).join(', ') || 'none'})`,
     ...proposal.approvals.map(
-      (a) => terminalText`  ${a.adminId}  ${a.wallet}  ${a.kind}  ${a.approvedAt}${a.counts ? '' : '  (does not count)'}`,
+      (a) => terminalText`  ${named(proposal, a.adminId)}  ${a.wallet}  ${a.kind}  ${a.approvedAt}${a.counts ? '' : '  (does not count)'}`,
     ),
   ];
   if (proposal.reason !== null) lines.push(terminalText`Reason: ${proposal.reason}`);

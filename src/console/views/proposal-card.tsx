@@ -22,7 +22,9 @@ export function ProposalCard({ ctx, proposal, adminName, onApprove, onWithdraw }
   const approvedByMe = proposal.approvals.some((approval) => approval.adminId === me);
   const mayApprove = pending && !approvedByMe && proposal.eligibleAdminIds.includes(me);
   const titleId = `proposal-${proposal.id}`;
-  const who = (id: string) => <AdminName id={id} name={adminName(id)} />;
+  // The proposal names its own admins, so that an approver without admins:read sees who asks.
+  const nameOf = (id: string) => proposal.adminNames[id] ?? adminName(id);
+  const who = (id: string) => <AdminName id={id} name={nameOf(id)} />;
   return (
     <article class="proposal" aria-labelledby={titleId}>
       <header class="proposal-head">
@@ -78,7 +80,7 @@ export function ProposalCard({ ctx, proposal, adminName, onApprove, onWithdraw }
       </dl>
       <details class="proposal-plan" open={pending}>
         <summary>What it will do</summary>
-        <ProposalPlan ctx={ctx} proposal={proposal} adminName={adminName} />
+        <ProposalPlan ctx={ctx} proposal={proposal} adminName={nameOf} />
       </details>
       {pending && (
         <div class="actions proposal-actions">

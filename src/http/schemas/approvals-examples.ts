@@ -81,6 +81,7 @@ export const EXAMPLE_PROPOSAL: Static<typeof ProposalSchema> = {
   ],
   approvalsCounted: 1,
   eligibleAdminIds: [OWNER, 'adm_2b4d6f8h0k2m4p6r8t0v2x4z6a', 'adm_7c9e1g3j5l7n9q1s3u5w7y9a1c'],
+  adminNames: { [OWNER]: 'Ada Owner', adm_2b4d6f8h0k2m4p6r8t0v2x4z6a: 'Sam Second', adm_7c9e1g3j5l7n9q1s3u5w7y9a1c: 'Tess Third' },
   reason: null,
   result: null,
 };

@@ -69,6 +69,9 @@ export const ProposalSchema = Type.Object({
   approvals: Type.Array(ApprovalSchema),
   approvalsCounted: Type.Integer(),
   eligibleAdminIds: Type.Array(Type.String()),
+  adminNames: Type.Record(Type.String(), Type.String(), {
+    description: 'The display names of the admins it names (proposer, approvers, those who may approve), by admin id',
+  }),
   reason: Type.Union([Type.String(), Type.Null()]),
   result: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
   finishedAt: Type.Optional(Type.String({ format: 'date-time', description: 'When it left pending; absent while pending' })),

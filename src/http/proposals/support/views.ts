@@ -5,7 +5,11 @@ import type { Policy, PolicyRule, Proposal } from '../../../model/approvals.ts';
 import { formatRfc3339 } from '../../../time/rfc3339.ts';
 
 /** A proposal as the API shows it to `viewerId`: an invitation's token only to its proposer, who passes it on. */
-export function proposalView(proposal: Proposal, viewerId: string, counted: readonly string[]) {
+export function proposalView(
+  proposal: Proposal,
+  viewerId: string,
+  { counted, adminNames }: { counted: readonly string[]; adminNames: Record<string, string> },
+) {
   const result = proposal.result !== null && proposal.proposedBy !== viewerId ? withoutToken(proposal.result) : proposal.result;
   return {
     id: proposal.id,
@@ -32,6 +36,7 @@ export function proposalView(proposal: Proposal, viewerId: string, counted: read
     })),
     approvalsCounted: counted.length,
     eligibleAdminIds: proposal.eligibleAdminIds,
+    adminNames,
     reason: proposal.reason,
     result,
     ...(proposal.finishedAt === null ? {} : { finishedAt: formatRfc3339(proposal.finishedAt) }),
@@ -73,7 +78,7 @@ export interface ApprovalRouteDeps {
   policies: PolicyService;
 }
 
-/** The proposal as `viewerId` sees it, with which of its approvals count now. */
-export async function shownProposal(proposals: Pick<ProposalService, 'counted'>, proposal: Proposal, viewerId: string) {
-  return proposalView(proposal, viewerId, await proposals.counted(proposal));
+/** The proposal as `viewerId` sees it, with which of its approvals count now and who its admins are. */
+export async function shownProposal(proposals: Pick<ProposalService, 'standing'>, proposal: Proposal, viewerId: string) {
+  return proposalView(proposal, viewerId, await proposals.standing(proposal));
 }
