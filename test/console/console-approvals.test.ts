@@ -123,12 +123,12 @@ describe('approving a held channel restore in the console', () => {
     await screenshots(owner, 'proposals');
 
     // The second admin, in a browser of their own, sees one pending proposal, opens it, and reads the same fields.
-    // (A sub-admin lists no admin above it: the owner is named by id there.)
+    // (A sub-admin lists no admin above it, yet the proposal names its own admins: the owner by name.)
     const { page: other, injected: otherWallet } = await openSignedIn(browser, svc.baseUrl, second.wallet, LOCALE);
     await other.getByRole('banner').getByRole('link', { name: 'Proposals (1 pending)' }).click();
     const card = other.getByRole('article', { name: /Restore/ });
     await card.getByText(/^Pending: 1 of 2 approvals/).waitFor();
-    await card.getByRole('list', { name: 'Approved by' }).getByText(fixture.owner.id).waitFor();
+    await card.getByRole('list', { name: 'Approved by' }).getByText(fixture.owner.displayName).waitFor();
     await card.getByRole('list', { name: 'Planned changes' }).waitFor();
     await card.getByRole('button', { name: 'Approve…' }).click();
     const approve = other.getByRole('dialog', { name: 'Approve this proposal?' });
