@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isOwner, type TenantView } from '../administration/admin-rules.ts';
 import { tenantView } from '../administration/tenant-views.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
-import type { AdminRecords } from '../model/admins.ts';
+import type { Admin, AdminRecords } from '../model/admins.ts';
 import type { ApprovalRecords, HeldOperation, Proposal, ProposalIntents, ProposalStatus } from '../model/approvals.ts';
 import { newProposalId } from '../model/ids.ts';
 import type { Page, PageRequest } from '../model/paging.ts';
@@ -217,30 +217,25 @@ export class ProposalService {
     return withdrawn;
   }
 
-  /** The admins whose intent counts now: eligible when it was made, and still active, holding the permission and the channel. */
-  async counted(proposal: Proposal): Promise<string[]> {
-    return (await this.standing(proposal)).counted;
+  /**
+   * Which approvals count now (eligible when it was made, and still active, holding the permission
+   * and the channel), and the names of the admins the proposal names (its proposer, its approvers,
+   * those who may approve): an approver judges who asks, admins:read or not.
+   */
+  async standing(proposal: Proposal): Promise<ProposalStanding> {
+    return standingAmong(proposal, await this.store.listAdmins(proposal.tenantId));
   }
 
-  /**
-   * Which approvals count now, and the names of the admins the proposal names (its proposer, its
-   * approvers, those who may approve): an approver judges who asks, admins:read or not.
-   */
-  async standing(proposal: Proposal): Promise<{ counted: string[]; adminNames: Record<string, string> }> {
-    const admins = await this.store.listAdmins(proposal.tenantId);
-    const able = new Set(eligibleAdmins(admins, proposal.permission, proposal.channelId).map((a) => a.id));
-    const counted = [...new Set(proposal.approvals.map((a) => a.adminId))].filter(
-      (id) => able.has(id) && proposal.eligibleAdminIds.includes(id),
-    );
-    const named = new Set([proposal.proposedBy, ...proposal.approvals.map((a) => a.adminId), ...proposal.eligibleAdminIds]);
-    const adminNames: Record<string, string> = {};
-    for (const admin of admins) if (named.has(admin.id)) adminNames[admin.id] = admin.displayName;
-    return { counted, adminNames };
+  /** standing() of a page of one tenant's proposals, its admins read once for all of them. */
+  async standingOfEach(proposals: readonly Proposal[]): Promise<ProposalStanding[]> {
+    if (proposals.length === 0) return [];
+    const admins = await this.store.listAdmins(proposals[0]!.tenantId);
+    return proposals.map((proposal) => standingAmong(proposal, admins));
   }
 
   /** Runs the proposal when its counted intents reach its count; of racing callers, one. */
   private async settle(proposal: Proposal): Promise<void> {
-    const counted = await this.counted(proposal);
+    const { counted } = await this.standing(proposal);
     if (counted.length < proposal.required) return;
     const runner = this.runners.get(proposal.operation);
     if (runner === undefined) throw new AppError('INTERNAL_ERROR', `No runner is registered for ${proposal.operation}`);
@@ -342,4 +337,21 @@ function closed(proposal: Proposal): AppError {
       status: proposal.status,
     },
   );
+}
+
+/** Which approvals count now, and who the admins it names are. */
+export interface ProposalStanding {
+  counted: string[];
+  adminNames: Record<string, string>;
+}
+
+function standingAmong(proposal: Proposal, admins: readonly Admin[]): ProposalStanding {
+  const able = new Set(eligibleAdmins(admins, proposal.permission, proposal.channelId).map((a) => a.id));
+  const counted = [...new Set(proposal.approvals.map((a) => a.adminId))].filter(
+    (id) => able.has(id) && proposal.eligibleAdminIds.includes(id),
+  );
+  const named = new Set([proposal.proposedBy, ...proposal.approvals.map((a) => a.adminId), ...proposal.eligibleAdminIds]);
+  const adminNames: Record<string, string> = {};
+  for (const admin of admins) if (named.has(admin.id)) adminNames[admin.id] = admin.displayName;
+  return { counted, adminNames };
 }

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
 import { authenticationOf } from './auth/wallet-auth.ts';
 import { pageRequestOf } from './channels/support/page-request.ts';
-import { type ApprovalRouteDeps, shownProposal } from './proposals/support/views.ts';
+import { type ApprovalRouteDeps, shownProposal, shownProposals } from './proposals/support/views.ts';
 import { jsonAnswer, PAGE } from './schemas/answer.ts';
 import { ProposalListQuery, ProposalParams, ProposalSchema } from './schemas/approvals.ts';
 import { EXAMPLE_PROPOSAL } from './schemas/approvals-examples.ts';
@@ -32,7 +32,7 @@ export default async function proposalRoutes(base: FastifyInstance, deps: Approv
     async (request) => {
       const { principal } = authenticationOf(request);
       const page = await deps.proposals.list(principal.id, pageRequestOf(request.query), request.query.status);
-      return { items: await Promise.all(page.items.map((p) => shownProposal(deps.proposals, p, principal.id))), next: page.next };
+      return { items: await shownProposals(deps.proposals, page.items, principal.id), next: page.next };
     },
   );
 

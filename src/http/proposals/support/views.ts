@@ -82,3 +82,9 @@ export interface ApprovalRouteDeps {
 export async function shownProposal(proposals: Pick<ProposalService, 'standing'>, proposal: Proposal, viewerId: string) {
   return proposalView(proposal, viewerId, await proposals.standing(proposal));
 }
+
+/** shownProposal() of a page of proposals, the tenant's admins read once for the page. */
+export async function shownProposals(proposals: Pick<ProposalService, 'standingOfEach'>, page: readonly Proposal[], viewerId: string) {
+  const standings = await proposals.standingOfEach(page);
+  return page.map((proposal, i) => proposalView(proposal, viewerId, standings[i]!));
+}
