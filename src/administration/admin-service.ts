@@ -1,8 +1,10 @@
 import { AppError } from '../errors/app-error.ts';
 import { walletTaken } from '../errors/common-errors.ts';
+import type { RunLease } from '../model/actors.ts';
 import type { Admin, AdminChanges, AdminRecords, AdminState, AdminStatus, AdminWallet } from '../model/admins.ts';
 import { stateOf } from '../model/admins.ts';
-import type { ChannelRecords } from '../model/channels.ts';
+import type { Channel, ChannelRecords } from '../model/channels.ts';
+import type { MetadataStore } from '../model/metadata-store.ts';
 import type { Page, PageRequest } from '../model/paging.ts';
 import {
   adminOfTenant,
@@ -20,7 +22,11 @@ import { pageOf } from './list-page.ts';
 import { heldChannel, tenantView } from './tenant-views.ts';
 import type { WalletProofs } from './wallet-proofs.ts';
 
-export type AdministrationStore = AdminRecords & AdminChanges & ChannelRecords;
+/**
+ * What the administration services work on: the records, and `atomically`, in which each change
+ * runs with the append of its audit entry, so that they commit together or not at all.
+ */
+export type AdministrationStore = AdminRecords & AdminChanges & ChannelRecords & Pick<MetadataStore, 'atomically'>;
 
 /** Ends, on this instance at once, what a change of these wallets' admins ends everywhere within AUTH_STATE_REFRESH. */
 export interface SignInState {
@@ -51,7 +57,8 @@ export interface AdminChangeRequest {
 
 /**
  * A tenant's admins and their wallets, administered by its own admins under the rules of
- * admin-rules.ts; every change is audited with the record before and after.
+ * admin-rules.ts; every change commits with its audit entry (the record before and after). A
+ * change a held operation's run makes carries the run (`run`), whose lease its transaction renews.
  */
 export class AdminService {
   constructor(
@@ -79,28 +86,30 @@ export class AdminService {
     return this.readable(view, id);
   }
 
-  async create(actorId: string, request: NewAdminRequest): Promise<Admin> {
+  async create(actorId: string, request: NewAdminRequest, run?: RunLease): Promise<Admin> {
     const view = await tenantView(this.store, actorId);
     requireHeld(view, 'admins:manage');
     if (request.owner === true) requireOwner(view, 'makes another owner');
     requireGrantable(view, request.permissions);
-    const channels = [];
+    const channels: Channel[] = [];
     for (const ref of request.channels) channels.push(await heldChannel(this.store, view, ref));
     if ((await this.store.findAdminByWallet(request.wallet)) !== undefined) throw walletTaken(request.wallet);
-    const created = await this.store.createAdmin({
-      tenantId: view.actor.tenantId,
-      wallet: request.wallet,
-      displayName: request.displayName,
-      ownerAdminId: request.owner === true ? null : view.actor.id,
-      permissions: [...request.permissions],
+    return this.store.atomically(async (tx) => {
+      const created = await tx.createAdmin({
+        tenantId: view.actor.tenantId,
+        wallet: request.wallet,
+        displayName: request.displayName,
+        ownerAdminId: request.owner === true ? null : view.actor.id,
+        permissions: [...request.permissions],
+      });
+      for (const channel of channels) await tx.linkChannel(channel.id, created.id);
+      const admin = (await tx.getAdmin(created.id))!;
+      await this.record(tx, view, 'admin.create', admin, null, admin, run);
+      return admin;
     });
-    for (const channel of channels) await this.store.linkChannel(channel.id, created.id);
-    const admin = (await this.store.getAdmin(created.id))!;
-    await this.record(view, 'admin.create', admin, null, admin);
-    return admin;
   }
 
-  async update(actorId: string, id: string, request: AdminChangeRequest, ifRevision?: number): Promise<Admin> {
+  async update(actorId: string, id: string, request: AdminChangeRequest, ifRevision?: number, run?: RunLease): Promise<Admin> {
     const view = await tenantView(this.store, actorId);
     const target = adminOfTenant(view, id);
     if (target.removedAt !== null) throw removed(id);
@@ -110,29 +119,35 @@ export class AdminService {
       requireReach(view, target);
       if (request.permissions !== undefined) requireGrantable(view, request.permissions);
     }
-    const admin = await this.store.updateAdmin(id, request, ifRevision);
+    const admin = await this.store.atomically(async (tx) => {
+      const changed = await tx.updateAdmin(id, request, ifRevision);
+      await this.record(tx, view, 'admin.update', changed, target, changed, run);
+      return changed;
+    });
     // Read afresh on their next request here (elsewhere within AUTH_STATE_REFRESH): a suspension, a
     // reactivation or new permissions are in force at once on this instance.
     this.signIns.forgetWallets(target.wallets);
-    await this.record(view, 'admin.update', admin, target, admin);
     return admin;
   }
 
-  async remove(actorId: string, id: string, ifRevision?: number): Promise<void> {
+  async remove(actorId: string, id: string, ifRevision?: number, run?: RunLease): Promise<void> {
     const view = await tenantView(this.store, actorId);
     const target = adminOfTenant(view, id);
     if (target.removedAt !== null) throw removed(id);
     requireHeld(view, 'admins:manage');
     if (target.id === view.actor.id) throw new AppError('ADMIN_OUT_OF_REACH', 'An admin does not remove itself; ask another admin');
     requireReach(view, target);
-    const { admin, moved } = await this.store.removeAdmin(id, view.actor.id, ifRevision);
+    await this.store.atomically(async (tx) => {
+      const { admin, moved } = await tx.removeAdmin(id, view.actor.id, ifRevision);
+      await this.record(tx, view, 'admin.remove', admin, target, admin, run);
+      // The admins below it moved to the actor: each change has its entry, in the same transaction.
+      for (const movedId of moved) {
+        const before = view.admins.find((a) => a.id === movedId);
+        const after = await tx.getAdmin(movedId);
+        if (before && after) await this.record(tx, view, 'admin.update', after, before, after, run);
+      }
+    });
     this.signIns.forgetWallets(target.wallets);
-    await this.record(view, 'admin.remove', admin, target, admin);
-    for (const movedId of moved) {
-      const before = view.admins.find((a) => a.id === movedId);
-      const after = await this.store.getAdmin(movedId);
-      if (before && after) await this.record(view, 'admin.update', after, before, after);
-    }
   }
 
   async wallets(actorId: string, id: string): Promise<AdminWallet[]> {
@@ -168,14 +183,17 @@ export class AdminService {
   }
 
   /** Adds a wallet proven by proveWallet: the second half of addWallet. */
-  async addProvenWallet(actorId: string, id: string, wallet: string): Promise<AdminWallet> {
+  async addProvenWallet(actorId: string, id: string, wallet: string, run?: RunLease): Promise<AdminWallet> {
     const view = await tenantView(this.store, actorId);
     const target = this.walletReceiver(view, id);
-    const added = await this.store.addAdminWallet(target.id, wallet);
+    const added = await this.store.atomically(async (tx) => {
+      const stored = await tx.addAdminWallet(target.id, wallet);
+      const after = (await tx.getAdmin(target.id))!;
+      await this.record(tx, view, 'wallet.add', after, target, after, run);
+      return stored;
+    });
     // This instance may hold "no admin" for the wallet from an earlier try: it signs in at once.
     this.signIns.forgetWallets([wallet]);
-    const after = (await this.store.getAdmin(target.id))!;
-    await this.record(view, 'wallet.add', after, target, after);
     return added;
   }
 
@@ -186,10 +204,12 @@ export class AdminService {
       requireHeld(view, 'admins:manage');
       requireReach(view, target);
     }
-    await this.store.removeAdminWallet(target.id, address);
+    await this.store.atomically(async (tx) => {
+      await tx.removeAdminWallet(target.id, address);
+      const after = (await tx.getAdmin(target.id))!;
+      await this.record(tx, view, 'wallet.remove', after, target, after);
+    });
     this.signIns.forgetWallets([address]);
-    const after = (await this.store.getAdmin(target.id))!;
-    await this.record(view, 'wallet.remove', after, target, after);
   }
 
   /** An admin the actor may read: itself, or with admins:read one it sees (see visibleAdmins). */
@@ -226,16 +246,20 @@ export class AdminService {
     }
   }
 
+  /** Appends the change's entry in its transaction (`tx`). */
   private record(
+    tx: MetadataStore,
     view: TenantView,
     action: 'admin.create' | 'admin.update' | 'admin.remove' | 'wallet.add' | 'wallet.remove',
     target: Admin,
     before: Admin | null,
     after: Admin,
+    run?: RunLease,
   ): Promise<void> {
-    return this.audit.record({
+    return this.audit.append(tx.files, {
       tenantId: view.actor.tenantId,
       adminId: view.actor.id,
+      run,
       action,
       targetAdminId: target.id,
       before: before === null ? null : adminSnapshot(before),

@@ -15,6 +15,8 @@ export interface AdministrationServices {
   channels: ChannelManagement;
   invitations: InvitationService;
   audit: TenantAudit;
+  /** Appends the administration entries (each in its change's transaction) and records refusals, for every service that changes a tenant. */
+  entries: AdministrationAudit;
 }
 
 /** The tenant self-service, built once over the store (docs/administration.md). */
@@ -39,5 +41,6 @@ export function administrationServices(deps: {
     channels: new ChannelManagement(store, audit, signIns),
     invitations: new InvitationService(store, audit, signIns, config.invitationMaxSeconds),
     audit: new TenantAudit(store, store.files),
+    entries: audit,
   };
 }

@@ -9,7 +9,7 @@ import { heldChannel, tenantView } from './tenant-views.ts';
 const CHANNEL_ID_SHAPE = /^chn_/i;
 
 /** What an administration event records of a channel. */
-const channelSnapshot = (channel: Channel): Record<string, unknown> => ({
+export const channelSnapshot = (channel: Channel): Record<string, unknown> => ({
   id: channel.id,
   name: channel.name,
   archived: channel.archivedAt !== null,
@@ -30,19 +30,22 @@ export class ChannelManagement {
     const view = await tenantView(this.store, actorId);
     requireHeld(view, 'channels:manage');
     requireNotIdShaped(name);
-    const channel = await this.store.createChannel({ tenantId: view.actor.tenantId, name });
-    // The creator is linked to what it makes, so that it sees and uses it at once.
-    await this.store.linkChannel(channel.id, view.actor.id);
-    this.signIns.forgetWallets(view.actor.wallets);
-    await this.audit.record({
-      tenantId: view.actor.tenantId,
-      adminId: view.actor.id,
-      action: 'channel.create',
-      channelId: channel.id,
-      targetAdminId: view.actor.id,
-      before: null,
-      after: channelSnapshot(channel),
+    const channel = await this.store.atomically(async (tx) => {
+      const created = await tx.createChannel({ tenantId: view.actor.tenantId, name });
+      // The creator is linked to what it makes, so that it sees and uses it at once.
+      await tx.linkChannel(created.id, view.actor.id);
+      await this.audit.append(tx.files, {
+        tenantId: view.actor.tenantId,
+        adminId: view.actor.id,
+        action: 'channel.create',
+        channelId: created.id,
+        targetAdminId: view.actor.id,
+        before: null,
+        after: channelSnapshot(created),
+      });
+      return created;
     });
+    this.signIns.forgetWallets(view.actor.wallets);
     return channel;
   }
 
@@ -53,21 +56,21 @@ export class ChannelManagement {
     if (change.name === undefined && change.archived === undefined) {
       throw new AppError('VALIDATION_FAILED', 'A channel change names name, archived or both; this one names neither');
     }
-    let channel = before;
-    if (change.name !== undefined) {
-      requireNotIdShaped(change.name);
-      channel = await this.store.renameChannel(channel.id, change.name);
-    }
-    if (change.archived !== undefined) channel = await this.store.setChannelArchived(channel.id, change.archived);
-    await this.audit.record({
-      tenantId: view.actor.tenantId,
-      adminId: view.actor.id,
-      action: 'channel.update',
-      channelId: channel.id,
-      before: channelSnapshot(before),
-      after: channelSnapshot(channel),
+    if (change.name !== undefined) requireNotIdShaped(change.name);
+    return this.store.atomically(async (tx) => {
+      let channel = before;
+      if (change.name !== undefined) channel = await tx.renameChannel(channel.id, change.name);
+      if (change.archived !== undefined) channel = await tx.setChannelArchived(channel.id, change.archived);
+      await this.audit.append(tx.files, {
+        tenantId: view.actor.tenantId,
+        adminId: view.actor.id,
+        action: 'channel.update',
+        channelId: channel.id,
+        before: channelSnapshot(before),
+        after: channelSnapshot(channel),
+      });
+      return channel;
     });
-    return channel;
   }
 
   /** The admins linked to the channel that the actor may read. */
@@ -87,19 +90,21 @@ export class ChannelManagement {
       throw new AppError('ADMIN_REMOVED', `Admin ${adminId} was removed; its record is kept for the audit log only`);
     requireReach(view, target);
     if (target.channelIds.includes(channel.id) === linked) return; // already so: nothing to change or record
-    if (linked) await this.store.linkChannel(channel.id, target.id);
-    else await this.store.unlinkChannel(channel.id, target.id);
-    this.signIns.forgetWallets(target.wallets);
-    const after = (await this.store.getAdmin(target.id))!;
-    await this.audit.record({
-      tenantId: view.actor.tenantId,
-      adminId: view.actor.id,
-      action: linked ? 'channel.link' : 'channel.unlink',
-      channelId: channel.id,
-      targetAdminId: target.id,
-      before: { channelIds: target.channelIds },
-      after: { channelIds: after.channelIds },
+    await this.store.atomically(async (tx) => {
+      if (linked) await tx.linkChannel(channel.id, target.id);
+      else await tx.unlinkChannel(channel.id, target.id);
+      const after = (await tx.getAdmin(target.id))!;
+      await this.audit.append(tx.files, {
+        tenantId: view.actor.tenantId,
+        adminId: view.actor.id,
+        action: linked ? 'channel.link' : 'channel.unlink',
+        channelId: channel.id,
+        targetAdminId: target.id,
+        before: { channelIds: target.channelIds },
+        after: { channelIds: after.channelIds },
+      });
     });
+    this.signIns.forgetWallets(target.wallets);
   }
 }
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { effectivePermissions } from '../auth/permissions.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { RunLease } from '../model/actors.ts';
 import type { Admin } from '../model/admins.ts';
 import { type Invitation, type InvitationRecords, invitationState } from '../model/invitations.ts';
 import type { Page, PageRequest } from '../model/paging.ts';
@@ -44,34 +45,38 @@ export class InvitationService {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async create(actorId: string, request: NewInvitationRequest): Promise<IssuedInvitation> {
+  async create(actorId: string, request: NewInvitationRequest, run?: RunLease): Promise<IssuedInvitation> {
     const view = await tenantView(this.store, actorId);
     requireHeld(view, 'admins:manage');
     requireGrantable(view, request.permissions);
     if (!Number.isSafeInteger(request.expiresIn) || request.expiresIn < 60 || request.expiresIn > this.maxSeconds) {
       throw new AppError('VALIDATION_FAILED', `expiresIn must be a whole number of seconds from 60 to ${this.maxSeconds}`);
     }
-    const channelIds = [];
+    const channelIds: string[] = [];
     for (const ref of request.channels) channelIds.push((await heldChannel(this.store, view, ref)).id);
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
     const at = this.now();
-    const invitation = await this.store.createInvitation({
-      tenantId: view.actor.tenantId,
-      inviterAdminId: view.actor.id,
-      displayName: request.displayName?.trim() || null,
-      wallet: request.wallet ?? null,
-      permissions: [...new Set(request.permissions)],
-      channelIds: [...new Set(channelIds)],
-      createdAt: at,
-      expiresAt: at + request.expiresIn * 1000,
-      tokenHash: tokenHash(token),
-    });
-    await this.audit.record({
-      tenantId: view.actor.tenantId,
-      adminId: view.actor.id,
-      action: 'invitation.create',
-      before: null,
-      after: invitationSnapshot(invitation),
+    const invitation = await this.store.atomically(async (tx) => {
+      const created = await tx.createInvitation({
+        tenantId: view.actor.tenantId,
+        inviterAdminId: view.actor.id,
+        displayName: request.displayName?.trim() || null,
+        wallet: request.wallet ?? null,
+        permissions: [...new Set(request.permissions)],
+        channelIds: [...new Set(channelIds)],
+        createdAt: at,
+        expiresAt: at + request.expiresIn * 1000,
+        tokenHash: tokenHash(token),
+      });
+      await this.audit.append(tx.files, {
+        tenantId: view.actor.tenantId,
+        adminId: view.actor.id,
+        run,
+        action: 'invitation.create',
+        before: null,
+        after: invitationSnapshot(created),
+      });
+      return created;
     });
     return { invitation, token };
   }
@@ -84,7 +89,7 @@ export class InvitationService {
     return this.store.listInvitations(view.actor.tenantId, page, inviters);
   }
 
-  async revoke(actorId: string, id: string): Promise<void> {
+  async revoke(actorId: string, id: string, run?: RunLease): Promise<void> {
     const view = await tenantView(this.store, actorId);
     const invitation = await this.store.getInvitation(id);
     if (invitation === undefined || invitation.tenantId !== view.actor.tenantId) {
@@ -95,18 +100,23 @@ export class InvitationService {
       requireReach(view, adminOfTenant(view, invitation.inviterAdminId));
     }
     const at = this.now();
-    if (!(await this.store.revokeInvitation(id, at))) {
+    const revoked = await this.store.atomically(async (tx) => {
+      if (!(await tx.revokeInvitation(id, at))) return false;
+      await this.audit.append(tx.files, {
+        tenantId: view.actor.tenantId,
+        adminId: view.actor.id,
+        run,
+        action: 'invitation.revoke',
+        before: invitationSnapshot(invitation),
+        after: { ...invitationSnapshot(invitation), state: 'revoked' },
+      });
+      return true;
+    });
+    if (!revoked) {
       const state = invitationState(invitation, at);
       if (state === 'revoked') return; // revoking twice is what was asked: done
       throw new AppError('INVITATION_USED', 'This invitation was accepted already; remove the admin it made instead');
     }
-    await this.audit.record({
-      tenantId: view.actor.tenantId,
-      adminId: view.actor.id,
-      action: 'invitation.revoke',
-      before: invitationSnapshot(invitation),
-      after: { ...invitationSnapshot(invitation), state: 'revoked' },
-    });
   }
 
   /** The pending invitation a token opens: checked before the invitee's signature costs anything. */
@@ -133,17 +143,20 @@ export class InvitationService {
     }
     await this.requireInviterEntitled(invitation);
     const name = displayName?.trim() || invitation.displayName || `Invited admin ${address.slice(0, 8)}`;
-    const admin = await this.store.acceptInvitation(invitation.id, { wallet: address, displayName: name, at: this.now() });
+    const admin = await this.store.atomically(async (tx) => {
+      const accepted = await tx.acceptInvitation(invitation.id, { wallet: address, displayName: name, at: this.now() });
+      await this.audit.append(tx.files, {
+        tenantId: invitation.tenantId,
+        adminId: accepted.id,
+        action: 'invitation.accept',
+        targetAdminId: accepted.id,
+        before: invitationSnapshot(invitation),
+        after: adminSnapshot(accepted),
+      });
+      return accepted;
+    });
     // This instance may have answered "no admin" for this wallet a moment ago: it is one now.
     this.signIns.forgetWallets([address]);
-    await this.audit.record({
-      tenantId: invitation.tenantId,
-      adminId: admin.id,
-      action: 'invitation.accept',
-      targetAdminId: admin.id,
-      before: invitationSnapshot(invitation),
-      after: adminSnapshot(admin),
-    });
     return admin;
   }
 

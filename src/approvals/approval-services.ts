@@ -21,6 +21,9 @@ export interface ApprovalServices {
   backupLocks: HeldBackupLocks;
 }
 
+/** Takeovers of one proposal's run before it is marked failed (proposal-service.ts). */
+const RUN_ATTEMPTS = 3;
+
 /** Policies, proposals and the held operations, built once over the store and the services they hold (docs/approvals.md). */
 export function approvalServices(deps: {
   config: Config;
@@ -38,38 +41,11 @@ export function approvalServices(deps: {
     store,
     new IntentSignatures(deps.recoverer, deps.contractWallets),
     { service: config.publicBaseUrl, chainId: config.auth.chainIds?.[0] ?? 1, proposalSeconds: config.proposalSeconds },
-    ({ proposal, step, by, intents }) =>
-      audit.record({
-        intents,
-        tenantId: proposal.tenantId,
-        adminId: by,
-        action: `proposal.${step}`,
-        channelId: proposal.channelId,
-        before: null,
-        after: {
-          proposalId: proposal.id,
-          operation: proposal.operation,
-          status: proposal.status,
-          reason: proposal.reason,
-          summary: proposal.summary,
-        },
-      }),
+    audit,
+    { leaseMs: config.proposalRunLeaseSeconds * 1000, maxAttempts: RUN_ATTEMPTS },
     deps.now,
   );
-  const policies = new PolicyService(
-    proposals,
-    store,
-    (policy, before, by) =>
-      audit.record({
-        tenantId: policy.tenantId,
-        adminId: by,
-        action: 'policy.change',
-        channelId: policy.channelId,
-        before: { rules: before.rules, revision: before.revision },
-        after: { rules: policy.rules, revision: policy.revision },
-      }),
-    deps.now,
-  );
+  const policies = new PolicyService(proposals, store, audit, deps.now);
   return {
     proposals,
     policies,

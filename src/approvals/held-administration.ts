@@ -4,8 +4,10 @@ import type { AdminChangeRequest, AdminService, NewAdminRequest } from '../admin
 import type { InvitationService, IssuedInvitation, NewInvitationRequest } from '../administration/invitation-service.ts';
 import { tenantView } from '../administration/tenant-views.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { RunLease } from '../model/actors.ts';
 import type { Admin, AdminRecords, AdminWallet } from '../model/admins.ts';
 import type { ApprovalRecords, HeldOperation, Proposal } from '../model/approvals.ts';
+import type { AuditEvent } from '../model/audit.ts';
 import { canonicalPlan } from './canonical-plan.ts';
 import { type Held, ran } from './held.ts';
 import { countedPermissions } from './policy-rules.ts';
@@ -28,33 +30,87 @@ export class HeldAdministration {
     private readonly invitations: InvitationService,
     private readonly store: Store,
   ) {
-    const register = (operation: HeldOperation, run: (proposal: Proposal) => Promise<Record<string, unknown>>) =>
-      proposals.register(operation, { currentEtag: (proposal) => this.currentEtag(proposal), run });
-    register('admin.create', async (p) => {
-      const admin = await this.admins.create(p.proposedBy, p.plan.request as unknown as NewAdminRequest);
-      return { adminId: admin.id };
-    });
-    register('admin.change', async (p) => {
-      const admin = await this.admins.update(
-        p.proposedBy,
-        p.plan.adminId as string,
-        p.plan.request as AdminChangeRequest,
-        p.plan.revision as number,
-      );
-      return { adminId: admin.id, revision: admin.revision };
-    });
-    register('admin.remove', async (p) => {
-      await this.admins.remove(p.proposedBy, p.plan.adminId as string, p.plan.revision as number);
-      return { adminId: p.plan.adminId as string, removed: true };
-    });
-    register('wallet.add', async (p) => {
-      const added = await this.admins.addProvenWallet(p.proposedBy, p.plan.adminId as string, p.plan.wallet as string);
-      return { adminId: p.plan.adminId as string, wallet: added.address };
-    });
-    register('invitation.create', async (p) => {
-      const issued = await this.invitations.create(p.proposedBy, p.plan.request as unknown as NewInvitationRequest);
+    // Each is one change with one entry: a run taken over after a crash finds that entry among its
+    // own (the change committed) and answers from it, or runs the change (it did not).
+    const register = (
+      operation: HeldOperation,
+      run: (proposal: Proposal, lease: RunLease) => Promise<Record<string, unknown>>,
+      done: {
+        action: string;
+        result: (proposal: Proposal, entry: AuditEvent) => Record<string, unknown> | Promise<Record<string, unknown>>;
+      },
+    ) =>
+      proposals.register(operation, {
+        currentEtag: (proposal) => this.currentEtag(proposal),
+        run: (proposal, _intents, lease) => run(proposal, lease),
+        actsOn: (proposal) =>
+          typeof proposal.plan.adminId === 'string' ? { actions: ACTING_ON_AN_ADMIN, targetAdminId: proposal.plan.adminId } : undefined,
+        resume: async (proposal, _intents, lease, own) => {
+          const entry = own.find((e) => e.action === done.action);
+          return entry === undefined ? run(proposal, lease) : done.result(proposal, entry);
+        },
+      });
+    register(
+      'admin.create',
+      async (p, lease) => ({ adminId: (await this.admins.create(p.proposedBy, p.plan.request as unknown as NewAdminRequest, lease)).id }),
+      { action: 'admin.create', result: (_p, entry) => ({ adminId: entry.targetAdminId }) },
+    );
+    register(
+      'admin.change',
+      async (p, lease) => {
+        const admin = await this.admins.update(
+          p.proposedBy,
+          p.plan.adminId as string,
+          p.plan.request as AdminChangeRequest,
+          p.plan.revision as number,
+          lease,
+        );
+        return { adminId: admin.id, revision: admin.revision };
+      },
+      {
+        action: 'admin.update',
+        result: async (p) => ({
+          adminId: p.plan.adminId as string,
+          revision: (await this.store.getAdmin(p.plan.adminId as string))?.revision,
+        }),
+      },
+    );
+    register(
+      'admin.remove',
+      async (p, lease) => {
+        await this.admins.remove(p.proposedBy, p.plan.adminId as string, p.plan.revision as number, lease);
+        return { adminId: p.plan.adminId as string, removed: true };
+      },
+      { action: 'admin.remove', result: (p) => ({ adminId: p.plan.adminId as string, removed: true }) },
+    );
+    register(
+      'wallet.add',
+      async (p, lease) => {
+        const added = await this.admins.addProvenWallet(p.proposedBy, p.plan.adminId as string, p.plan.wallet as string, lease);
+        return { adminId: p.plan.adminId as string, wallet: added.address };
+      },
+      { action: 'wallet.add', result: (p) => ({ adminId: p.plan.adminId as string, wallet: p.plan.wallet as string }) },
+    );
+    const invite = async (p: Proposal, lease: RunLease) => {
+      const issued = await this.invitations.create(p.proposedBy, p.plan.request as unknown as NewInvitationRequest, lease);
       // The token is the proposer's to pass on: the proposal's view shows it to the proposer only.
       return { invitationId: issued.invitation.id, token: issued.token };
+    };
+    this.proposals.register('invitation.create', {
+      currentEtag: (proposal) => this.currentEtag(proposal),
+      run: (proposal, _intents, lease) => invite(proposal, lease),
+      actsOn: () => undefined,
+      // An invitation made by a run that died took its token (kept nowhere but in its answer) with
+      // it: that invitation is revoked and a new one issued, so that the proposer gets a usable link.
+      resume: async (proposal, _intents, lease, own) => {
+        const made = own.filter((e) => e.action === 'invitation.create');
+        const revoked = new Set(own.filter((e) => e.action === 'invitation.revoke').map((e) => invitationIdOf(e)));
+        for (const entry of made) {
+          const id = invitationIdOf(entry);
+          if (id !== undefined && !revoked.has(id)) await this.invitations.revoke(proposal.proposedBy, id, lease);
+        }
+        return invite(proposal, lease);
+      },
     });
   }
 
@@ -189,6 +245,23 @@ export class HeldAdministration {
 }
 
 const revisionTag = (admin: Pick<Admin, 'revision'>): string => `"r${admin.revision}"`;
+
+/** What a change of an admin's record, wallets or links is logged as: a run acting on that admin is void when another hand made one. */
+const ACTING_ON_AN_ADMIN = [
+  'admin.update',
+  'admin.remove',
+  'admin.sign-out',
+  'wallet.add',
+  'wallet.remove',
+  'channel.link',
+  'channel.unlink',
+];
+
+/** The invitation an invitation entry names. */
+function invitationIdOf(entry: AuditEvent): string | undefined {
+  const record = (entry.change?.after ?? entry.change?.before) as { id?: unknown } | null | undefined;
+  return typeof record?.id === 'string' ? record.id : undefined;
+}
 
 /** A request that acts on nothing stored yet is its own plan: its tag is its hash. */
 const requestTag = (request: object): string => `"${createHash('sha256').update(canonicalPlan(request)).digest('hex')}"`;

@@ -3,8 +3,9 @@ import { isOwner } from '../administration/admin-rules.ts';
 import { AppError } from '../errors/app-error.ts';
 import type { LockChange } from '../files/backup-lock-rules.ts';
 import type { BackupLocks, LockActor } from '../files/backup-locks.ts';
+import type { RunLease } from '../model/actors.ts';
 import type { AdminRecords } from '../model/admins.ts';
-import type { Proposal } from '../model/approvals.ts';
+import type { Proposal, ProposalIntents } from '../model/approvals.ts';
 import type { BackupLock, BackupRecord, Backups } from '../model/backups.ts';
 import type { Channel, ChannelLookup } from '../model/channels.ts';
 import { formatRfc3339 } from '../time/rfc3339.ts';
@@ -24,26 +25,40 @@ export class HeldBackupLocks {
     private readonly locks: BackupLocks,
     private readonly store: ChannelLookup & Pick<AdminRecords, 'getAdmin'> & { files: Pick<Backups, 'getBackup'> },
   ) {
+    const actsOn = (proposal: Proposal) => ({
+      actions: ['backup.delete', 'backup.lock'],
+      channelId: proposal.channelId,
+      backupTimestamp: proposal.plan.timestamp as string,
+    });
+    const deleteIt = async (proposal: Proposal, intents: ProposalIntents, run: RunLease) => {
+      const { channel, actor } = await this.contextOf(proposal);
+      await this.locks.delete(channel, { ...actor, intents, run }, proposal.plan.timestamp as string);
+      return { deleted: proposal.plan.timestamp as string };
+    };
     proposals.register('backup.delete', {
       currentEtag: (proposal) => this.currentEtag(proposal),
-      run: async (proposal, intents) => {
-        const { channel, actor } = await this.contextOf(proposal);
-        await this.locks.delete(channel, { ...actor, intents }, proposal.plan.timestamp as string);
-        return { deleted: proposal.plan.timestamp as string };
-      },
+      run: deleteIt,
+      actsOn,
+      // Deleted by the run that died (its entry is its own), or still to delete.
+      resume: async (proposal, intents, run, own) =>
+        own.some((e) => e.action === 'backup.delete') ? { deleted: proposal.plan.timestamp as string } : deleteIt(proposal, intents, run),
     });
+    const lockIt = async (proposal: Proposal, intents: ProposalIntents, run: RunLease) => {
+      const { channel, actor } = await this.contextOf(proposal);
+      const backup = await this.locks.change(
+        channel,
+        { ...actor, intents, run },
+        proposal.plan.timestamp as string,
+        proposal.plan.change as LockChange,
+      );
+      return { timestamp: backup.timestamp, lock: lockView(backup.lock) };
+    };
     proposals.register('backup.lock', {
       currentEtag: (proposal) => this.currentEtag(proposal),
-      run: async (proposal, intents) => {
-        const { channel, actor } = await this.contextOf(proposal);
-        const backup = await this.locks.change(
-          channel,
-          { ...actor, intents },
-          proposal.plan.timestamp as string,
-          proposal.plan.change as LockChange,
-        );
-        return { timestamp: backup.timestamp, lock: lockView(backup.lock) };
-      },
+      run: lockIt,
+      actsOn,
+      // A lock change judged again on the lock as it is: one the run that died made changes nothing more.
+      resume: (proposal, intents, run) => lockIt(proposal, intents, run),
     });
   }
 

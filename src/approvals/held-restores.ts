@@ -33,26 +33,33 @@ export class HeldRestores {
     for (const operation of ['folder.restore', 'channel.restore'] as const) {
       proposals.register(operation, {
         currentEtag: async (proposal) => (await this.dryRun(proposal)).etag,
-        run: async (proposal, intents) => {
+        run: async (proposal, intents, run) => {
           const { channel, plan } = await this.planOf(proposal);
           const outcome = await this.restores.restore(
             channel,
-            { adminId: proposal.proposedBy, intents },
-            {
-              ...requestOf(plan),
-              dryRun: false,
-              precondition: { ifMatch: [{ weak: false, opaque: proposal.planEtag }] },
-            },
+            { adminId: proposal.proposedBy, intents, run },
+            { ...requestOf(plan), dryRun: false, precondition: { ifMatch: [{ weak: false, opaque: proposal.planEtag }] } },
           );
-          const counts = { replace: 0, create: 0, delete: 0 };
-          for (const change of outcome.changes) counts[change.action]++;
-          return {
-            safetyBackup: outcome.safetyBackup,
-            replaced: counts.replace,
-            created: counts.create,
-            deleted: counts.delete,
-            unchanged: outcome.unchanged,
-          };
+          return resultOf(outcome);
+        },
+        actsOn: (proposal) => ({
+          actions: ['upload', 'delete', 'restore'],
+          channelId: proposal.channelId,
+          folder: (proposal.plan as unknown as RestorePlan).folder,
+        }),
+        // The run that died changed some of the files, and nobody else changed any (checked): the
+        // same restore, planned again from here, does what is left; the undo stays the safety backup
+        // it took before its first change, if it got that far.
+        resume: async (proposal, intents, run, own) => {
+          const { channel, plan } = await this.planOf(proposal);
+          const taken = own.find((e) => e.action === 'backup' && e.backupTimestamp !== null)?.backupTimestamp ?? undefined;
+          const outcome = await this.restores.restore(
+            channel,
+            { adminId: proposal.proposedBy, intents, run },
+            { ...requestOf(plan), dryRun: false, safetyBackup: taken },
+          );
+          const earlier = own.filter((e) => e.filename !== null && (e.action === 'restore' || e.action === 'delete')).length;
+          return { ...resultOf(outcome), resumed: true, filesBeforeInterruption: earlier };
         },
       });
     }
@@ -110,6 +117,18 @@ export class HeldRestores {
     }
     return { channel, plan: proposal.plan as unknown as RestorePlan };
   }
+}
+
+function resultOf(outcome: ScopeRestoreOutcome): Record<string, unknown> {
+  const counts = { replace: 0, create: 0, delete: 0 };
+  for (const change of outcome.changes) counts[change.action]++;
+  return {
+    safetyBackup: outcome.safetyBackup,
+    replaced: counts.replace,
+    created: counts.create,
+    deleted: counts.delete,
+    unchanged: outcome.unchanged,
+  };
 }
 
 const requestOf = (plan: RestorePlan): Omit<ScopeRestoreRequest, 'dryRun'> => ({

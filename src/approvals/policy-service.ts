@@ -1,17 +1,17 @@
 import { isOwner } from '../administration/admin-rules.ts';
+import type { AdministrationAudit } from '../administration/administration-audit.ts';
 import { tenantView } from '../administration/tenant-views.ts';
 import { AppError } from '../errors/app-error.ts';
+import type { RunLease } from '../model/actors.ts';
 import type { AdminRecords } from '../model/admins.ts';
 import type { ApprovalRecords, Policy, PolicyRule, Proposal } from '../model/approvals.ts';
 import type { Channel, ChannelLookup } from '../model/channels.ts';
+import type { MetadataStore } from '../model/metadata-store.ts';
 import { type Held, ran } from './held.ts';
 import { checkRules, requireSatisfiable } from './policy-rules.ts';
 import type { ProposalService } from './proposal-service.ts';
 
-type Store = ApprovalRecords & Pick<AdminRecords, 'getAdmin' | 'listAdmins'> & ChannelLookup;
-
-/** Policy changes ask this much of the caller; the channel scope checks channels:manage on the channel first. */
-export type PolicyObserver = (policy: Policy, before: Policy, by: string) => Promise<void>;
+type Store = ApprovalRecords & Pick<AdminRecords, 'getAdmin' | 'listAdmins'> & ChannelLookup & Pick<MetadataStore, 'atomically'>;
 
 /**
  * A tenant's policy and its channels' (docs/approvals.md). Reading one is open to the tenant's
@@ -22,19 +22,22 @@ export class PolicyService {
   constructor(
     private readonly proposals: ProposalService,
     private readonly store: Store,
-    private readonly observe: PolicyObserver,
+    private readonly audit: AdministrationAudit,
     private readonly now: () => number = Date.now,
   ) {
+    const run = async (proposal: Proposal, lease: RunLease) => {
+      const rules = proposal.plan.rules as PolicyRule[];
+      const policy = await this.write(proposal.proposedBy, proposal.channelId, rules, proposal.plan.revision as number, lease);
+      return { revision: policy.revision };
+    };
     proposals.register('policy.change', {
       currentEtag: async (proposal) => policyTag(await this.store.getPolicy(proposal.tenantId, proposal.channelId)),
-      run: async (proposal) => {
-        const policy = await this.write(
-          proposal.proposedBy,
-          proposal.channelId,
-          proposal.plan.rules as PolicyRule[],
-          proposal.plan.revision as number,
-        );
-        return { revision: policy.revision };
+      run: (proposal, _intents, lease) => run(proposal, lease),
+      actsOn: (proposal) => ({ actions: ['policy.change'], channelId: proposal.channelId }),
+      resume: async (proposal, _intents, lease, own) => {
+        const made = own.find((e) => e.action === 'policy.change');
+        if (made === undefined) return run(proposal, lease);
+        return { revision: (await this.store.getPolicy(proposal.tenantId, proposal.channelId)).revision };
       },
     });
   }
@@ -81,12 +84,22 @@ export class PolicyService {
     return ran(await this.write(view.actor.id, channel?.id ?? null, rules, current.revision));
   }
 
-  private async write(actorId: string, channelId: string | null, rules: PolicyRule[], revision: number): Promise<Policy> {
+  private async write(actorId: string, channelId: string | null, rules: PolicyRule[], revision: number, run?: RunLease): Promise<Policy> {
     const view = await tenantView(this.store, actorId);
-    const before = await this.store.getPolicy(view.actor.tenantId, channelId);
-    const policy = await this.store.putPolicy(view.actor.tenantId, channelId, rules, actorId, this.now(), revision);
-    await this.observe(policy, before, actorId);
-    return policy;
+    return this.store.atomically(async (tx) => {
+      const before = await tx.getPolicy(view.actor.tenantId, channelId);
+      const policy = await tx.putPolicy(view.actor.tenantId, channelId, rules, actorId, this.now(), revision);
+      await this.audit.append(tx.files, {
+        tenantId: policy.tenantId,
+        adminId: actorId,
+        run,
+        action: 'policy.change',
+        channelId: policy.channelId,
+        before: { rules: before.rules, revision: before.revision },
+        after: { rules: policy.rules, revision: policy.revision },
+      });
+      return policy;
+    });
   }
 }
 

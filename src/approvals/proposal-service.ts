@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { isOwner, type TenantView } from '../administration/admin-rules.ts';
+import type { AdministrationAudit } from '../administration/administration-audit.ts';
 import { tenantView } from '../administration/tenant-views.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
+import type { RunLease } from '../model/actors.ts';
 import type { Admin, AdminRecords } from '../model/admins.ts';
 import type { ApprovalRecords, HeldOperation, Proposal, ProposalIntents, ProposalStatus } from '../model/approvals.ts';
+import type { AuditEvent } from '../model/audit.ts';
 import { newProposalId } from '../model/ids.ts';
+import type { MetadataStore } from '../model/metadata-store.ts';
 import type { Page, PageRequest } from '../model/paging.ts';
 import { canonicalPlan } from './canonical-plan.ts';
 import type { IntentSignatures } from './intent-signatures.ts';
@@ -27,12 +31,43 @@ export interface HeldRequest {
   intent: { scope?: string; source?: string; delete?: boolean; target?: string };
 }
 
+/**
+ * What a held operation acts on, as its audit entries name it: an entry of one of `actions` that
+ * matches every other member given. A run taken over after a crash completes only if no such entry
+ * since it began is another's (proposal-runs.ts).
+ */
+export interface ActsOn {
+  actions: readonly string[];
+  channelId?: string | null;
+  folder?: string | null;
+  backupTimestamp?: string;
+  targetAdminId?: string;
+}
+
 /** How a held operation runs once approved: each operation's module registers one (approvals/held-*.ts). */
 export interface OperationRunner {
   /** The plan's ETag as things stand now. */
   currentEtag(proposal: Proposal): Promise<string>;
-  /** Runs it as its proposer, the plan's ETag as a precondition; answers what the operation answered. */
-  run(proposal: Proposal, intents: ProposalIntents): Promise<Record<string, unknown>>;
+  /**
+   * Runs it as its proposer, the plan's ETag as a precondition, each step carrying `run` (whose
+   * lease its transaction renews); answers what the operation answered.
+   */
+  run(proposal: Proposal, intents: ProposalIntents, run: RunLease): Promise<Record<string, unknown>>;
+  /** What it acts on; undefined: nothing that exists before it runs (a creation). */
+  actsOn(proposal: Proposal): ActsOn | undefined;
+  /**
+   * Completes a run taken over after its process died, given the entries its earlier attempts
+   * committed (`own`, oldest first): what is left, run as `run` does (without the plan's ETag: the
+   * plan's target may have changed by its own steps, and nobody else's, which was checked).
+   */
+  resume(proposal: Proposal, intents: ProposalIntents, run: RunLease, own: readonly AuditEvent[]): Promise<Record<string, unknown>>;
+}
+
+/** How long a run's lease lasts from its last step; a run silent for longer is taken over (PROPOSAL_RUN_LEASE_SECONDS). */
+export interface RunSettings {
+  leaseMs: number;
+  /** Takeovers of one run before it is marked failed: a run that fails every time must not stay running. */
+  maxAttempts: number;
 }
 
 export interface ProposalSettings {
@@ -44,15 +79,14 @@ export interface ProposalSettings {
   proposalSeconds: number;
 }
 
-export type ProposalStore = ApprovalRecords & Pick<AdminRecords, 'getAdmin' | 'listAdmins' | 'findAdminByWallet'>;
+export type ProposalStore = ApprovalRecords &
+  Pick<AdminRecords, 'getAdmin' | 'listAdmins' | 'findAdminByWallet'> &
+  Pick<MetadataStore, 'atomically'> & { files: Pick<MetadataStore['files'], 'auditHead' | 'chainedAudit'> };
 
-/** Told of each step of a proposal, for the tenant's audit log. */
-export type ProposalObserver = (event: {
-  proposal: Proposal;
-  step: 'create' | 'approve' | 'withdraw' | 'close' | 'execute';
-  by: string | null;
-  intents?: ProposalIntents;
-}) => Promise<void>;
+type Step = 'create' | 'approve' | 'withdraw' | 'close' | 'execute';
+
+/** Entries of the tenant's chain read per query when a takeover looks at what changed since a run began. */
+const CHAIN_PAGE = 500;
 
 /**
  * Proposals: a request a policy holds becomes one (hold), admins add signed intents (approve), and
@@ -66,7 +100,8 @@ export class ProposalService {
     private readonly store: ProposalStore,
     private readonly signatures: IntentSignatures,
     private readonly settings: ProposalSettings,
-    private readonly observe: ProposalObserver = async () => {},
+    private readonly audit: AdministrationAudit,
+    private readonly runs: RunSettings,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -123,24 +158,26 @@ export class ProposalService {
       nonce: `0x${randomBytes(32).toString('hex')}`,
       deadline: Math.floor(expiresAt / 1000),
     });
-    const proposal = await this.store.createProposal({
-      id,
-      tenantId: request.tenantId,
-      channelId: request.channelId,
-      operation: request.operation,
-      proposedBy: request.proposerId,
-      createdAt,
-      expiresAt,
-      required: rule.approvals,
-      permission: rule.permission,
-      plan: request.plan,
-      planEtag: request.planEtag,
-      summary: request.summary,
-      typedData: typedData as unknown as Record<string, unknown>,
-      eligibleAdminIds: eligible,
+    return this.store.atomically(async (tx) => {
+      const proposal = await tx.createProposal({
+        id,
+        tenantId: request.tenantId,
+        channelId: request.channelId,
+        operation: request.operation,
+        proposedBy: request.proposerId,
+        createdAt,
+        expiresAt,
+        required: rule.approvals,
+        permission: rule.permission,
+        plan: request.plan,
+        planEtag: request.planEtag,
+        summary: request.summary,
+        typedData: typedData as unknown as Record<string, unknown>,
+        eligibleAdminIds: eligible,
+      });
+      await this.record(tx, proposal, 'create', request.proposerId);
+      return proposal;
     });
-    await this.observe({ proposal, step: 'create', by: request.proposerId });
-    return proposal;
   }
 
   async list(actorId: string, page: PageRequest, status?: ProposalStatus): Promise<Page<Proposal>> {
@@ -178,21 +215,18 @@ export class ProposalService {
           `only ${proposal.eligibleAdminIds.join(', ')} may approve it`,
       );
     }
-    const added = await this.store.addApproval(proposal.id, {
-      adminId: signer.id,
-      wallet: address,
-      signature,
-      kind,
-      approvedAt: this.now(),
+    const approved = await this.store.atomically(async (tx) => {
+      const added = await tx.addApproval(proposal.id, { adminId: signer.id, wallet: address, signature, kind, approvedAt: this.now() });
+      if (!added) {
+        throw new AppError(
+          'INTENT_ALREADY_GIVEN',
+          `Admin ${signer.id} has approved this proposal already: an admin counts once, whichever wallet signs`,
+        );
+      }
+      const withIt = (await tx.getProposal(proposal.tenantId, proposal.id))!;
+      await this.record(tx, withIt, 'approve', signer.id);
+      return withIt;
     });
-    if (!added) {
-      throw new AppError(
-        'INTENT_ALREADY_GIVEN',
-        `Admin ${signer.id} has approved this proposal already: an admin counts once, whichever wallet signs`,
-      );
-    }
-    const approved = (await this.store.getProposal(proposal.tenantId, proposal.id))!;
-    await this.observe({ proposal: approved, step: 'approve', by: signer.id });
     await this.settle(approved);
     return (await this.store.getProposal(proposal.tenantId, proposal.id))!;
   }
@@ -207,13 +241,17 @@ export class ProposalService {
         `Only its proposer (${proposal.proposedBy}) withdraws a proposal; others simply do not approve it`,
       );
     }
-    if (
-      !(await this.store.moveProposal(proposal.id, 'pending', 'withdrawn', { reason: 'withdrawn by its proposer', finishedAt: this.now() }))
-    ) {
-      throw closed((await this.store.getProposal(proposal.tenantId, proposal.id))!);
-    }
-    const withdrawn = (await this.store.getProposal(proposal.tenantId, proposal.id))!;
-    await this.observe({ proposal: withdrawn, step: 'withdraw', by: view.actor.id });
+    const withdrawn = await this.store.atomically(async (tx) => {
+      const moved = await tx.moveProposal(proposal.id, 'pending', 'withdrawn', {
+        reason: 'withdrawn by its proposer',
+        finishedAt: this.now(),
+      });
+      if (!moved) return undefined;
+      const now = (await tx.getProposal(proposal.tenantId, proposal.id))!;
+      await this.record(tx, now, 'withdraw', view.actor.id);
+      return now;
+    });
+    if (withdrawn === undefined) throw closed((await this.store.getProposal(proposal.tenantId, proposal.id))!);
     return withdrawn;
   }
 
@@ -237,8 +275,7 @@ export class ProposalService {
   private async settle(proposal: Proposal): Promise<void> {
     const { counted } = await this.standing(proposal);
     if (counted.length < proposal.required) return;
-    const runner = this.runners.get(proposal.operation);
-    if (runner === undefined) throw new AppError('INTERNAL_ERROR', `No runner is registered for ${proposal.operation}`);
+    const runner = this.runnerOf(proposal);
     const proposer = await this.store.getAdmin(proposal.proposedBy);
     if (proposer === undefined || proposer.removedAt !== null || proposer.status !== 'ACTIVE') {
       await this.close(proposal, 'pending', 'failed', `its proposer ${proposal.proposedBy} is no longer active: it runs as its proposer`);
@@ -261,42 +298,161 @@ export class ProposalService {
       );
       return;
     }
-    if (!(await this.store.moveProposal(proposal.id, 'pending', 'running'))) return; // another approval runs it
-    const intents: ProposalIntents = {
-      proposalId: proposal.id,
-      operation: proposal.operation,
-      required: proposal.required,
-      permission: proposal.permission,
-      typedData: proposal.typedData as unknown as ProposalIntents['typedData'],
-      approvals: proposal.approvals
-        .filter((a) => counted.includes(a.adminId))
-        .map(({ adminId, wallet, signature, kind }) => ({ adminId, wallet, signature, kind })),
-    };
+    // The run is this instance's while its lease lasts: each step renews it, and one whose process
+    // dies is taken over by another instance once it lapses (takeOver).
+    const run: RunLease = { proposalId: proposal.id, token: newLeaseToken(), leaseMs: this.runs.leaseMs };
+    const fromSeq = (await this.store.files.auditHead(proposal.tenantId)).seq;
+    const started = await this.store.moveProposal(proposal.id, 'pending', 'running', {
+      run: { leaseToken: run.token, leaseUntil: this.now() + run.leaseMs, fromSeq },
+    });
+    if (!started) return; // another approval runs it
+    await this.execute(proposal, run, counted, () => runner.run(proposal, intentsOf(proposal, counted), run));
+  }
+
+  /**
+   * Takes over a run whose lease lapsed (its process died, or stopped answering): exactly one
+   * instance wins it, then completes it only if nothing it acts on changed since it began except by
+   * its own steps (their entries carry its proposal id); otherwise, or after too many takeovers, it
+   * is marked failed with the reason. Never running for ever. False when another instance had it.
+   */
+  async takeOver(tenantId: string, id: string): Promise<boolean> {
+    const proposal = await this.store.getProposal(tenantId, id);
+    if (proposal === undefined || proposal.status !== 'running') return false;
+    const now = this.now();
+    if (proposal.run?.leaseUntil != null && proposal.run.leaseUntil >= now) return false;
+    const run: RunLease = { proposalId: proposal.id, token: newLeaseToken(), leaseMs: this.runs.leaseMs };
+    if (
+      !(await this.store.takeOverRun(
+        proposal.id,
+        proposal.run?.leaseToken ?? null,
+        { leaseToken: run.token, leaseUntil: now + run.leaseMs },
+        now,
+      ))
+    ) {
+      return false;
+    }
+    const attempts = (proposal.run?.attempts ?? 0) + 1;
+    const fromSeq = proposal.run?.fromSeq ?? null;
+    const fail = (reason: string) => this.close(proposal, 'running', 'failed', reason, { code: 'RUN_INTERRUPTED' }, run.token);
+    if (fromSeq === null) {
+      await fail(
+        'it was left running by an earlier release, which kept no record of where its run began: what it did is in the audit log; propose it again',
+      );
+      return true;
+    }
+    if (attempts > this.runs.maxAttempts) {
+      await fail(`its run was interrupted ${attempts} times: what it did is in the audit log; propose it again`);
+      return true;
+    }
+    const runner = this.runnerOf(proposal);
+    const { own, foreign } = await this.sinceRunBegan(proposal, fromSeq, runner.actsOn(proposal));
+    if (foreign !== undefined) {
+      const who = foreign.adminId ?? (foreign.operator === null ? 'the service' : `the operator (${foreign.operator})`);
+      await fail(
+        `its run was interrupted, and what it acts on changed meanwhile by another hand (${foreign.action} by ${who}, entry ${foreign.id}): ` +
+          'nothing more was done; what it did is in the audit log',
+      );
+      return true;
+    }
+    const counted = (await this.standing(proposal)).counted;
+    await this.execute(proposal, run, counted, () => runner.resume(proposal, intentsOf(proposal, counted), run, own));
+    return true;
+  }
+
+  /** Runs `work` as the proposal's run, then ends the run as it came out, if the run is still this one's. */
+  private async execute(proposal: Proposal, run: RunLease, counted: string[], work: () => Promise<Record<string, unknown>>): Promise<void> {
+    const intents = intentsOf(proposal, counted);
+    let result: Record<string, unknown>;
     try {
-      const result = await runner.run(proposal, intents);
-      await this.store.moveProposal(proposal.id, 'running', 'executed', { result, finishedAt: this.now() });
-      // The tenant's log keeps the intents with the entry saying what they made run (docs/audit-chain.md).
-      await this.observe({ proposal: { ...proposal, status: 'executed', result }, step: 'execute', by: proposal.proposedBy, intents });
+      result = await work();
     } catch (error) {
+      // Another instance took the run over (this one was too slow): that one ends it.
+      if (isAppError(error) && error.code === 'PROPOSAL_RUN_TAKEN_OVER') return;
       if (!isAppError(error) || error.status >= 500) {
-        await this.close(proposal, 'running', 'failed', 'it failed while running; see the service log', { code: 'INTERNAL_ERROR' });
+        await this.close(
+          proposal,
+          'running',
+          'failed',
+          'it failed while running; see the service log',
+          { code: 'INTERNAL_ERROR' },
+          run.token,
+        );
         throw error;
       }
       const changed = error.code === 'PRECONDITION_FAILED';
-      await this.close(proposal, 'running', changed ? 'invalidated' : 'failed', error.message, { code: error.code });
+      await this.close(proposal, 'running', changed ? 'invalidated' : 'failed', error.message, { code: error.code }, run.token);
+      return;
+    }
+    // The end of the run and its entry, in one transaction: only while the run is still this one's.
+    await this.store.atomically(async (tx) => {
+      if (!(await tx.moveProposal(proposal.id, 'running', 'executed', { result, finishedAt: this.now() }, run.token))) return;
+      // The tenant's log keeps the intents with the entry saying what they made run (docs/audit-chain.md).
+      await this.record(tx, { ...proposal, status: 'executed', result }, 'execute', proposal.proposedBy, intents);
+    });
+  }
+
+  /**
+   * The entries committed since a run began (seq > fromSeq) that touch what it acts on: its own
+   * (carrying its proposal id), and the first of anyone else's, if any.
+   */
+  private async sinceRunBegan(
+    proposal: Proposal,
+    fromSeq: number,
+    actsOn: ActsOn | undefined,
+  ): Promise<{ own: AuditEvent[]; foreign: AuditEvent | undefined }> {
+    const own: AuditEvent[] = [];
+    let after = fromSeq;
+    for (;;) {
+      const page = await this.store.files.chainedAudit(proposal.tenantId, after, CHAIN_PAGE);
+      for (const { event } of page) {
+        if (event.result !== 'ok') continue;
+        if (event.proposalId === proposal.id) own.push(event);
+        else if (actsOn !== undefined && touches(event, actsOn)) return { own, foreign: event };
+      }
+      if (page.length < CHAIN_PAGE) return { own, foreign: undefined };
+      after = page[page.length - 1]!.seq;
     }
   }
 
+  private runnerOf(proposal: Proposal): OperationRunner {
+    const runner = this.runners.get(proposal.operation);
+    if (runner === undefined) throw new AppError('INTERNAL_ERROR', `No runner is registered for ${proposal.operation}`);
+    return runner;
+  }
+
+  /** Moves the proposal to `to` with its entry, in one transaction; nothing when it is no longer in `from` (or, with `leaseToken`, no longer that run's). */
   private async close(
     proposal: Proposal,
     from: ProposalStatus,
     to: ProposalStatus,
     reason: string,
     result: Record<string, unknown> | null = null,
+    leaseToken?: string,
   ) {
-    if (await this.store.moveProposal(proposal.id, from, to, { reason, result, finishedAt: this.now() })) {
-      await this.observe({ proposal: { ...proposal, status: to, reason }, step: 'close', by: null });
-    }
+    await this.store.atomically(async (tx) => {
+      if (await tx.moveProposal(proposal.id, from, to, { reason, result, finishedAt: this.now() }, leaseToken)) {
+        await this.record(tx, { ...proposal, status: to, reason }, 'close', null);
+      }
+    });
+  }
+
+  /** Appends a step of the proposal to the tenant's log, in the transaction (`tx`) that makes it. */
+  private record(tx: MetadataStore, proposal: Proposal, step: Step, by: string | null, intents?: ProposalIntents): Promise<void> {
+    return this.audit.append(tx.files, {
+      intents,
+      tenantId: proposal.tenantId,
+      adminId: by,
+      action: `proposal.${step}`,
+      channelId: proposal.channelId,
+      before: null,
+      after: {
+        proposalId: proposal.id,
+        operation: proposal.operation,
+        status: proposal.status,
+        reason: proposal.reason,
+        summary: proposal.summary,
+      },
+    });
   }
 
   /** PROPOSAL_NOT_FOUND for another tenant's proposal, or one on a channel a sub-admin does not hold. */
@@ -327,6 +483,32 @@ export class ProposalService {
     await this.close(proposal, 'pending', 'expired', 'its deadline passed before enough admins approved it');
     return (await this.store.getProposal(proposal.tenantId, proposal.id))!;
   }
+}
+
+const newLeaseToken = (): string => randomBytes(16).toString('hex');
+
+/** The intents that let the proposal run: its approvals that count, with what each signed. */
+function intentsOf(proposal: Proposal, counted: readonly string[]): ProposalIntents {
+  return {
+    proposalId: proposal.id,
+    operation: proposal.operation,
+    required: proposal.required,
+    permission: proposal.permission,
+    typedData: proposal.typedData as unknown as ProposalIntents['typedData'],
+    approvals: proposal.approvals
+      .filter((a) => counted.includes(a.adminId))
+      .map(({ adminId, wallet, signature, kind }) => ({ adminId, wallet, signature, kind })),
+  };
+}
+
+/** Whether `event` acts on what `actsOn` names. */
+function touches(event: AuditEvent, actsOn: ActsOn): boolean {
+  if (!actsOn.actions.includes(event.action)) return false;
+  if (actsOn.channelId !== undefined && event.channelId !== actsOn.channelId) return false;
+  if (actsOn.folder != null && event.folder !== actsOn.folder) return false;
+  if (actsOn.backupTimestamp !== undefined && event.backupTimestamp !== actsOn.backupTimestamp) return false;
+  if (actsOn.targetAdminId !== undefined && event.targetAdminId !== actsOn.targetAdminId) return false;
+  return true;
 }
 
 function closed(proposal: Proposal): AppError {

@@ -37,6 +37,10 @@ export interface AuditChainEntry {
   change: unknown;
   /** Present only on an event that carries intents, so that the entries of every other event hash as before intents existed. */
   intents?: unknown;
+  /** Present only on an event of the operator's CLI: the operator's label. */
+  operator?: string;
+  /** Present only on an event a held operation's run made: its proposal. */
+  proposalId?: string;
 }
 
 export type UnhashedEntry = Omit<AuditChainEntry, 'hash'>;
@@ -70,6 +74,8 @@ export function unhashedEntry(event: AuditEvent, seq: number, prevHash: string):
     targetAdminId: event.targetAdminId,
     change: event.change,
     ...(event.intents == null ? {} : { intents: event.intents }),
+    ...(event.operator == null ? {} : { operator: event.operator }),
+    ...(event.proposalId == null ? {} : { proposalId: event.proposalId }),
   };
 }
 

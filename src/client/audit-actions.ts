@@ -13,6 +13,7 @@ export const CHANNEL_AUDIT_ACTIONS: readonly NonNullable<AuditQuery['action']>[]
   'restore',
   'backup.delete',
   'backup.lock',
+  'retention',
 ];
 
 /** Every action of a tenant's log: its administration, its channels' and the chain's own. */
@@ -21,6 +22,7 @@ export const TENANT_AUDIT_ACTIONS: readonly NonNullable<TenantAuditQuery['action
   'admin.create',
   'admin.update',
   'admin.remove',
+  'admin.sign-out',
   'wallet.add',
   'wallet.remove',
   'invitation.create',
@@ -36,6 +38,8 @@ export const TENANT_AUDIT_ACTIONS: readonly NonNullable<TenantAuditQuery['action
   'proposal.withdraw',
   'proposal.close',
   'proposal.execute',
+  'tenant.update',
+  'tenant.create',
   'audit.chain-start',
 ];
 

@@ -136,6 +136,10 @@ export interface AuditEvent {
   } | null;
   /** The signed intents that made a held operation run, and who gave them; null on every other event. What each signed is in the export. */
   intents: AuditIntentsSummary | null;
+  /** Who acted when no admin did: the operator's label on an event of the operator's CLI; null for an admin and for the service itself. */
+  operator: string | null;
+  /** The proposal whose run made this event (every step of a held operation); null otherwise. */
+  proposalId: string | null;
 }
 
 export interface ChannelInfo {
@@ -202,7 +206,7 @@ export interface ChangesQuery extends PageRequest {
 
 /** A page of the audit log, and its filters: action, adminId, folder, filename, result, operationId (AND). */
 export interface AuditQuery extends PageRequest {
-  action?: 'upload' | 'delete' | 'backup' | 'restore' | 'backup.delete' | 'backup.lock';
+  action?: 'upload' | 'delete' | 'backup' | 'restore' | 'backup.delete' | 'backup.lock' | 'retention';
   adminId?: string;
   folder?: string;
   filename?: string;
@@ -401,6 +405,7 @@ export type AdministrationAction =
   | 'admin.create'
   | 'admin.update'
   | 'admin.remove'
+  | 'admin.sign-out'
   | 'wallet.add'
   | 'wallet.remove'
   | 'invitation.create'
@@ -415,7 +420,9 @@ export type AdministrationAction =
   | 'proposal.approve'
   | 'proposal.withdraw'
   | 'proposal.close'
-  | 'proposal.execute';
+  | 'proposal.execute'
+  | 'tenant.update'
+  | 'tenant.create';
 
 /** The tenant's audit log's filters (AND): a channel log's, and the admin acted upon and the channel; and the page. */
 export interface TenantAuditQuery extends Omit<AuditQuery, 'action'> {

@@ -139,6 +139,10 @@ export interface Config {
   invitationMaxSeconds: number;
   /** How long a proposal waits for its approvals (PROPOSAL_SECONDS). */
   proposalSeconds: number;
+  /** How long a held operation's run may go silent before another instance takes it over (PROPOSAL_RUN_LEASE_SECONDS). */
+  proposalRunLeaseSeconds: number;
+  /** The name the operator's local CLI acts under in the audit log (OPERATOR_LABEL). */
+  operatorLabel: string;
   /**
    * How long a SIGTERM/SIGINT lets requests in flight finish before their connections are cut: an
    * upload whose client keeps sending would otherwise hold the shutdown as long as it likes.
@@ -339,6 +343,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownTimeoutSeconds: read.seconds('SHUTDOWN_TIMEOUT', 10, 0, 3600),
     invitationMaxSeconds: read.seconds('INVITATION_MAX_SECONDS', 7 * 86400, 60, 365 * 86400),
     proposalSeconds: read.seconds('PROPOSAL_SECONDS', 3 * 86400, 60, 30 * 86400),
+    proposalRunLeaseSeconds: read.seconds('PROPOSAL_RUN_LEASE_SECONDS', 60, 1, 3600),
+    operatorLabel: readOperatorLabel(read),
     limits: {
       requestTimeoutSeconds: read.seconds('REQUEST_TIMEOUT', 30, 1, 3600),
       bodyIdleSeconds: read.seconds('BODY_IDLE_TIMEOUT', 30, 1, 3600),
@@ -388,4 +394,17 @@ export function loadConfig(env: Env = process.env): Config {
   checkS3Timeout(config, read.problems);
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
+}
+
+/** A label a person gives the operator, written into every audit chain its CLI appends to: plain, short, and nothing hidden. */
+const OPERATOR_LABEL = /^[\p{L}\p{N}][\p{L}\p{N} ._:@-]{0,63}$/u;
+
+function readOperatorLabel(read: EnvReader): string {
+  const label = read.string('OPERATOR_LABEL', 'operator').normalize('NFC');
+  if (OPERATOR_LABEL.test(label) && !label.endsWith(' ')) return label;
+  read.problems.push(
+    'OPERATOR_LABEL must be 1 to 64 letters, digits, spaces and . _ : @ -, starting with a letter or digit ' +
+      `(got ${JSON.stringify(label.slice(0, 80))})`,
+  );
+  return 'operator';
 }

@@ -197,6 +197,20 @@ export const SETTINGS: readonly SettingInfo[] = [
       'how long a proposal (an operation a policy holds) waits for enough signed intents before it expires, in seconds from 60 to 30 days; 3 days by default (see [Approvals](approvals.md))',
   },
   {
+    name: 'PROPOSAL_RUN_LEASE_SECONDS',
+    fallback: '60',
+    meaning: "how long a held operation's run may go silent before another instance takes it over, in seconds",
+    details:
+      'how long the run of an approved proposal belongs to the instance running it after its last step, in seconds from 1 to 3600; 60 by default. Each step (a file restored, an admin changed) renews it; a run whose process died is taken over by another instance (or the same one after a restart) once it lapses, and completed only if nothing it acts on changed meanwhile by another hand, otherwise marked `failed` with the reason (see [Approvals](approvals.md))',
+  },
+  {
+    name: 'OPERATOR_LABEL',
+    fallback: 'operator',
+    meaning: "the name the operator's local CLI acts under in the audit log",
+    details:
+      "the name (1 to 64 letters, digits, spaces and `. _ : @ -`, starting with a letter or digit) that the audit entries of the operator's local CLI (`wallet-admin` without `--url`) carry as `operator`, with no admin id; `operator` by default. Set it per operator (`OPERATOR_LABEL=alice`) to tell them apart: it is written into the tenants' audit chains and exports, so no host or OS user name is taken from the machine (see [Audit chain](audit-chain.md))",
+  },
+  {
     name: 'AUTH_FAIL_LIMIT',
     fallback: '100',
     meaning: 'failed sign-ins a client address may make per minute; then 429',

@@ -80,6 +80,8 @@ export const ErrorCodes = {
   PROPOSAL_EXPIRED: 409,
   INTENT_ALREADY_GIVEN: 409,
   POLICY_UNSATISFIABLE: 409,
+  // A step of a held operation's run, made after another instance took the run over (its lease lapsed): not made
+  PROPOSAL_RUN_TAKEN_OVER: 409,
   // A locked backup (a retention lock before its date, or a legal hold) is not deleted, nor a compliance lock lifted
   BACKUP_LOCKED: 409,
   // A compliance lock is only ever extended: never shortened nor turned into governance

@@ -68,3 +68,26 @@ export function writeUnconfirmed(cause: unknown): AppError {
     { cause },
   );
 }
+
+/**
+ * The audit entry of a change could not be appended (docs/audit-chain.md): it is appended in the
+ * change's own transaction, so the change did not commit either.
+ */
+export function auditNotRecorded(cause: unknown): AppError {
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    'The audit log could not record this change, so it was not made: nothing was changed; try again shortly',
+    { outcome: 'unchanged' },
+    { cause },
+  );
+}
+
+/** The database answered a COMMIT with a refusal (a deferred constraint, a serialization failure): it rolled the transaction back. */
+export function commitRefused(cause: unknown): AppError {
+  return new AppError(
+    'SERVICE_UNAVAILABLE',
+    'The metadata database refused to commit this change: nothing was changed; try again shortly',
+    { outcome: 'unchanged' },
+    { cause },
+  );
+}

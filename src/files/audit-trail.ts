@@ -1,15 +1,15 @@
 import { isAppError } from '../errors/app-error.ts';
 import type { Logger } from '../logging/logger.ts';
+import { actorMembers, type Who } from '../model/actors.ts';
 import type { ProposalIntents } from '../model/approvals.ts';
-import type { AuditAction, AuditChange, AuditEvent, AuditLog, AuditOperation, AuditResult } from '../model/audit.ts';
+import type { AuditAction, AuditChange, AuditEvent, AuditLog, AuditOperation, AuditResult, NewAuditEvent } from '../model/audit.ts';
 import type { Channel } from '../model/channels.ts';
 import type { Page, PageRequest } from '../model/paging.ts';
 import { storedForm } from '../names/name-form.ts';
 import { auditFilterOf, type RequestedAuditFilter } from './audit-filter.ts';
 
-/** Who acts: an admin, or the service itself (scheduled backups, retention). */
-export interface Actor {
-  adminId: string | null;
+/** Who acts (model/actors.ts): an admin, the operator's local CLI, or the service itself (scheduled backups, retention). */
+export interface Actor extends Who {
   /**
    * The operation (op_…) this write is one step of: a folder or channel restore acts on each file
    * as this actor, so that every event it causes names it without each service being told.
@@ -35,6 +35,52 @@ export interface AuditDetails {
   bytes?: number;
 }
 
+/**
+ * The 'ok' entry of a write, built by the write with what it learnt (its sha256, the version it
+ * kept), for the transaction that commits the write to append: a change and its entry commit
+ * together or not at all (docs/audit-chain.md).
+ */
+export type EntryOf = (details: AuditDetails) => NewAuditEvent;
+
+/** What a write's work answers: its value, what the entry adds, and whether its commit appended the entry. */
+export interface WorkDone<T> {
+  value: T;
+  details?: AuditDetails;
+  /** The entry went with the write's commit (entryOf's); otherwise nothing changed and the trail appends it now. */
+  recorded?: boolean;
+}
+
+/** The entry of `action` by `actor` on `channel` with `result`, made at `createdAt`. */
+export function fileEntry(
+  channel: Pick<Channel, 'id' | 'tenantId'>,
+  actor: Actor,
+  action: AuditAction,
+  result: AuditResult,
+  details: AuditDetails,
+  error: unknown,
+  createdAt: number,
+): NewAuditEvent {
+  return {
+    tenantId: channel.tenantId,
+    channelId: channel.id,
+    ...actorMembers(actor, createdAt),
+    action,
+    folder: printable(details.folder),
+    filename: printable(details.filename),
+    backupTimestamp: printable(details.backupTimestamp),
+    versionId: printable(details.versionId),
+    at: printable(details.at),
+    result,
+    code: error === undefined ? null : isAppError(error) ? error.code : 'INTERNAL_ERROR',
+    sha256: details.sha256 ?? null,
+    createdAt,
+    operationId: actor.operationId ?? null,
+    operation: details.operation ?? null,
+    ...(details.change ? { change: details.change } : {}),
+    ...(actor.intents ? { intents: actor.intents } : {}),
+  };
+}
+
 /** What a request named, as it named it: recorded even when the names are refused. */
 export interface RequestedNames {
   folder?: string | undefined;
@@ -48,8 +94,10 @@ export interface RequestedNames {
 export type OutcomeObserver = (action: AuditAction, result: AuditResult, seconds: number, bytes: number | undefined) => void;
 
 /**
- * Appends to the audit log. A failure to write the log is logged, not thrown: the write it
- * describes has already happened, and failing the request would invite a retry that repeats it.
+ * The audit trail of a channel's files. A write's 'ok' entry is appended by the transaction that
+ * commits the write (`around` hands the work the entry to pass down); a refusal (4xx), a failure
+ * (5xx), and a success that changed nothing are appended after the fact, and a failure to append
+ * those is logged, not thrown: the answer they describe stands either way.
  */
 export class AuditTrail {
   constructor(
@@ -59,6 +107,12 @@ export class AuditTrail {
     private readonly observe: OutcomeObserver = () => {},
   ) {}
 
+  /** The entry of `action` by `actor` on `channel` with `result`, as appended. */
+  entry(channel: Channel, actor: Actor, action: AuditAction, result: AuditResult, details: AuditDetails, error?: unknown): NewAuditEvent {
+    return fileEntry(channel, actor, action, result, details, error, this.now());
+  }
+
+  /** Appends an entry after the fact (a refusal, a failure, a success that changed nothing): logged, not thrown, when it fails. */
   async record(
     channel: Channel,
     actor: Actor,
@@ -67,53 +121,56 @@ export class AuditTrail {
     details: AuditDetails,
     error?: unknown,
   ): Promise<void> {
-    const event = {
-      tenantId: channel.tenantId,
-      channelId: channel.id,
-      adminId: actor.adminId,
-      action,
-      folder: printable(details.folder),
-      filename: printable(details.filename),
-      backupTimestamp: printable(details.backupTimestamp),
-      versionId: printable(details.versionId),
-      at: printable(details.at),
-      result,
-      code: error === undefined ? null : isAppError(error) ? error.code : 'INTERNAL_ERROR',
-      sha256: details.sha256 ?? null,
-      createdAt: this.now(),
-      operationId: actor.operationId ?? null,
-      operation: details.operation ?? null,
-      ...(details.change ? { change: details.change } : {}),
-      ...(actor.intents ? { intents: actor.intents } : {}),
-    };
+    // A refusal is no step of a run: it renews no lease, and must be recorded even after a takeover.
+    const event = this.entry(channel, { ...actor, run: undefined }, action, result, details, error);
+    const { lease: _lease, ...logged } = event;
     try {
-      await this.catalog.appendAudit(event);
+      await this.catalog.appendAudit({ ...event, proposalId: actor.run?.proposalId ?? null, lease: undefined });
     } catch (err) {
-      this.logger.error({ err, event }, 'could not write the audit log');
+      this.logger.error({ err, event: logged }, 'could not write the audit log');
     }
   }
 
   /**
-   * Runs a write and records its outcome, refused (4xx) or failed (5xx) included. `details` may be
-   * a function, read when the outcome is recorded: an operation of many steps records how far it got.
+   * Runs a write and records its outcome, refused (4xx) or failed (5xx) included. The work is handed
+   * `entryOf`, the 'ok' entry with `details` and what it adds, to append in the transaction that
+   * commits its change (and says so: `recorded`). `details` may be a function, read when the outcome
+   * is recorded: an operation of many steps records how far it got.
    */
   async around<T>(
     channel: Channel,
     actor: Actor,
     action: AuditAction,
     details: AuditDetails | (() => AuditDetails),
-    work: () => Promise<{ value: T; details?: AuditDetails }>,
+    work: (entryOf: EntryOf) => Promise<WorkDone<T>>,
   ): Promise<T> {
     const started = performance.now();
     const asOfNow = () => (typeof details === 'function' ? details() : details);
     try {
-      const done = await work();
-      await this.record(channel, actor, action, 'ok', { ...asOfNow(), ...done.details });
+      const done = await work((found) => this.entry(channel, actor, action, 'ok', { ...asOfNow(), ...found }));
+      if (done.recorded !== true) await this.appendOk(channel, actor, action, { ...asOfNow(), ...done.details });
       this.observe(action, 'ok', (performance.now() - started) / 1000, done.details?.bytes);
       return done.value;
     } catch (error) {
       await this.stopped(channel, actor, action, asOfNow(), error, started);
       throw error;
+    }
+  }
+
+  /**
+   * A success whose entry no commit carried: nothing changed (a restore onto the same bytes), or an
+   * operation of many steps, each committed with its own entry, records its summary. A step of a
+   * run renews the lease here too, and is refused once the run was taken over.
+   */
+  private async appendOk(channel: Channel, actor: Actor, action: AuditAction, details: AuditDetails): Promise<void> {
+    const event = this.entry(channel, actor, action, 'ok', details);
+    try {
+      await this.catalog.appendAudit(event);
+    } catch (err) {
+      // The run is another instance's now: this one stops here, and says so.
+      if (isAppError(err) && err.code === 'PROPOSAL_RUN_TAKEN_OVER') throw err;
+      const { lease: _lease, ...logged } = event;
+      this.logger.error({ err, event: logged }, 'could not write the audit log');
     }
   }
 

@@ -41,17 +41,23 @@ export class BackupLocks {
    */
   async delete(channel: Channel, actor: LockActor, timestamp: string, options: { bypassGovernance?: boolean } = {}): Promise<void> {
     const { catalog, audit } = this.deps;
-    return audit.around(channel, actor, 'backup.delete', { backupTimestamp: timestamp }, async () => {
+    return audit.around(channel, actor, 'backup.delete', { backupTimestamp: timestamp }, async (entryOf) => {
       parseBackupTimestamp(timestamp);
       if (options.bypassGovernance === true && actor.authority !== 'operator') {
         throw new AppError('OWNER_REQUIRED', "Only the operator's CLI bypasses a governance lock; an owner lifts it first");
       }
       const now = this.now();
       const before = await catalog.getBackup(channel.id, timestamp);
-      const outcome = await catalog.deleteBackup(channel.id, timestamp, { now, bypassGovernance: options.bypassGovernance === true });
+      const details = { change: { before: before === undefined ? null : lockRecord(before), after: null } };
+      const outcome = await catalog.deleteBackup(
+        channel.id,
+        timestamp,
+        { now, bypassGovernance: options.bypassGovernance === true },
+        entryOf(details),
+      );
       if (outcome === 'missing') throw new AppError('BACKUP_NOT_FOUND', `This channel has no backup ${timestamp}`);
       if (outcome === 'locked') throw backupLocked(timestamp, (await catalog.getBackup(channel.id, timestamp))?.lock ?? null, now);
-      return { value: undefined, details: { change: { before: before === undefined ? null : lockRecord(before), after: null } } };
+      return { value: undefined, details, recorded: true };
     });
   }
 
@@ -90,7 +96,7 @@ export class BackupLocks {
    */
   async change(channel: Channel, actor: LockActor, timestamp: string, change: LockChange): Promise<BackupRecord> {
     const { catalog, audit, maxDays } = this.deps;
-    return audit.around(channel, actor, 'backup.lock', { backupTimestamp: timestamp }, async () => {
+    return audit.around(channel, actor, 'backup.lock', { backupTimestamp: timestamp }, async (entryOf) => {
       parseBackupTimestamp(timestamp);
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const backup = await catalog.getBackup(channel.id, timestamp);
@@ -99,9 +105,10 @@ export class BackupLocks {
         const next = nextLock(backup.lock, change, actor, now, maxDays);
         if (next === backup.lock) return { value: backup };
         // Compare-and-set: a lock changed since it was read is read again and judged again, never overwritten.
-        if (await catalog.setBackupLock(channel.id, timestamp, backup.lock, next)) {
-          const after = { ...backup, lock: next };
-          return { value: after, details: { change: { before: lockRecord(backup), after: lockRecord(after) } } };
+        const after = { ...backup, lock: next };
+        const details = { change: { before: lockRecord(backup), after: lockRecord(after) } };
+        if (await catalog.setBackupLock(channel.id, timestamp, backup.lock, next, entryOf(details))) {
+          return { value: after, details, recorded: true };
         }
       }
       throw new AppError(

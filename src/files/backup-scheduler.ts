@@ -84,18 +84,20 @@ export class BackupScheduler {
   private async backUpAndPrune(): Promise<void> {
     for (const channelId of await this.deps.catalog.channelsWithFiles()) {
       await this.forChannel(channelId, async () => {
-        if (await this.changedSinceLastBackup(channelId)) {
-          const channel = await this.deps.store.getChannel(channelId);
-          if (channel) await this.deps.backups.create(channel, SERVICE, 'schedule');
-        }
-        await this.deps.retention.apply(channelId);
+        const channel = await this.deps.store.getChannel(channelId);
+        if (channel === undefined) return;
+        if (await this.changedSinceLastBackup(channelId)) await this.deps.backups.create(channel, SERVICE, 'schedule');
+        await this.deps.retention.apply(channel);
       });
     }
   }
 
   private async pruneAll(): Promise<void> {
     for (const channelId of await this.deps.catalog.channelsWithFiles()) {
-      await this.forChannel(channelId, () => this.deps.retention.apply(channelId));
+      await this.forChannel(channelId, async () => {
+        const channel = await this.deps.store.getChannel(channelId);
+        if (channel !== undefined) await this.deps.retention.apply(channel);
+      });
     }
     // A write undone while its database or storage was unreachable leaves its entry (and maybe its
     // bytes) behind; an hour is far longer than any write that is still running would hold it.

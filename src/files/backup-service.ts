@@ -26,11 +26,14 @@ export class BackupService {
     const { catalog, audit } = this.deps;
     const createdAt = this.now();
     const timestamp = formatBackupTimestamp(second ?? createdAt);
-    return audit.around(channel, actor, 'backup', { backupTimestamp: timestamp }, async () => {
+    return audit.around(channel, actor, 'backup', { backupTimestamp: timestamp }, async (entryOf) => {
       // An instant of the channel's history (see channel-history.ts): no file is copied or
       // linked, no row written per file; the bytes it names are kept as versions when replaced.
-      const backup = await catalog.createBackup({ channelId: channel.id, timestamp, createdBy: actor.adminId, origin, createdAt });
-      return { value: backup, details: { bytes: backup.bytes } };
+      const backup = await catalog.createBackup(
+        { channelId: channel.id, timestamp, createdBy: actor.adminId, origin, createdAt },
+        entryOf({}),
+      );
+      return { value: backup, details: { bytes: backup.bytes }, recorded: true };
     });
   }
 

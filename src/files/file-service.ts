@@ -50,17 +50,23 @@ export class FileService {
     contentType: string,
     precondition: Precondition = {},
   ): Promise<{ created: boolean; file: FileRecord }> {
-    return this.deps.audit.around(channel, actor, 'upload', path, () =>
+    return this.deps.audit.around(channel, actor, 'upload', path, (entryOf) =>
       this.deps.locks.runExclusive(fileLockKey(channel.id, path.folder, path.filename), async () => {
         // Checked against the record read under the lock: of two writers with one If-Match, one wins.
         const named = await this.names.find(channel.id, path, 'requested', precondition.ifMatch);
         const current = named.current;
         checkPrecondition(precondition, current);
         const servedAs = { contentType, contentDisposition: downloadDisposition(named.path.filename, contentType) };
-        const { file, created } = await replaceLiveFile(this.live, current, channel.id, named.path, contentType, (blobKey) =>
-          this.deps.blobs.put(blobKey, body, { maxBytes: this.deps.maxFileBytes, ...servedAs }),
+        const { file, created } = await replaceLiveFile(
+          this.live,
+          current,
+          channel.id,
+          named.path,
+          contentType,
+          (blobKey) => this.deps.blobs.put(blobKey, body, { maxBytes: this.deps.maxFileBytes, ...servedAs }),
+          (stored) => entryOf({ sha256: stored.sha256 }),
         );
-        return { value: { created, file }, details: { sha256: file.sha256, bytes: file.size } };
+        return { value: { created, file }, details: { sha256: file.sha256, bytes: file.size }, recorded: true };
       }),
     );
   }
@@ -112,14 +118,16 @@ export class FileService {
     precondition: MatchPrecondition = {},
     naming: Naming = 'requested',
   ): Promise<void> {
-    await this.deps.audit.around(channel, actor, 'delete', path, () =>
+    await this.deps.audit.around(channel, actor, 'delete', path, (entryOf) =>
       this.deps.locks.runExclusive(fileLockKey(channel.id, path.folder, path.filename), async () => {
         const { current } = await this.names.find(channel.id, path, naming, precondition.ifMatch);
         // Before the 404: with If-Match, a missing file is a failed precondition (RFC 9110 §13.1.1).
         checkPrecondition(precondition, current);
         if (current === undefined) throw notFound(path);
-        const version = await removeLiveFile(this.live, current, actor.adminId);
-        return { value: undefined, details: { versionId: version.id, sha256: current.sha256 } };
+        const version = await removeLiveFile(this.live, current, actor.adminId, (versionId) =>
+          entryOf({ versionId, sha256: current.sha256 }),
+        );
+        return { value: undefined, details: { versionId: version.id, sha256: current.sha256 }, recorded: true };
       }),
     );
   }

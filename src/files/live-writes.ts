@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BlobStorage, StoredBlob } from '../blobs/blob-storage.ts';
 import { isAppError } from '../errors/app-error.ts';
 import { writeUnconfirmed, writeUndone } from '../errors/common-errors.ts';
+import type { NewAuditEvent } from '../model/audit.ts';
 import type { FileRecord, LiveFiles } from '../model/files.ts';
 import { newVersionId } from '../model/ids.ts';
 import type { FileVersion } from '../model/versions.ts';
@@ -44,6 +45,8 @@ const COMMIT_RETRY_WINDOW_MS = 2500;
  * the stored bytes and the replaced ones are a version. A commit the database fails is retried,
  * and otherwise undone before the answer: the error then means nothing changed. The caller holds
  * the file's lock and read the live record (`current`, undefined when there is none) under it.
+ * `entryOf` gives the write's audit entry once its bytes are known, which the commit appends in
+ * its transaction: the write and its entry commit together, once, or neither does.
  */
 export async function replaceLiveFile(
   deps: LiveWriteDeps,
@@ -52,6 +55,7 @@ export async function replaceLiveFile(
   path: FilePath,
   contentType: string,
   store: (blobKey: string) => Promise<StoredBlob>,
+  entryOf?: (file: FileRecord) => NewAuditEvent,
 ): Promise<LiveWriteOutcome> {
   const { catalog } = deps;
   const blobKey = newBlobKey(channelId);
@@ -67,7 +71,9 @@ export async function replaceLiveFile(
   const file: FileRecord = { channelId, ...path, size: stored.size, sha256: stored.sha256, contentType, updatedAt: deps.now(), blobKey };
   const keptVersionId = newVersionId();
   const publicCopy = deps.publicCopies !== undefined;
-  const commit = () => catalog.commitWrite({ file, writeId, replaces: current?.blobKey ?? null, keptVersionId, publicCopy });
+  // Built once: every attempt of the commit appends the same entry, and at most one commits.
+  const audit = entryOf?.(file);
+  const commit = () => catalog.commitWrite({ file, writeId, replaces: current?.blobKey ?? null, keptVersionId, publicCopy, audit });
   const committed: CommittedWrite = await untilRecorded(commit, async (failure) => {
     // Not recorded as far as this writer knows. Giving the entry up decides it: once given up, no
     // commit can end it, so the bytes can go; if it was ended already, an attempt whose answer was
@@ -90,13 +96,19 @@ export async function replaceLiveFile(
  * 'deleted' version, recording who deleted it (`deletedBy`, for the deleted-files listing). No
  * byte is moved or removed, so there is nothing to undo.
  */
-export async function removeLiveFile(deps: LiveWriteDeps, current: FileRecord, deletedBy: string | null): Promise<FileVersion> {
+export async function removeLiveFile(
+  deps: LiveWriteDeps,
+  current: FileRecord,
+  deletedBy: string | null,
+  entryOf?: (keptVersionId: string) => NewAuditEvent,
+): Promise<FileVersion> {
   const { catalog } = deps;
   const keptVersionId = newVersionId();
   const at = deps.now();
   const { channelId, folder, filename, blobKey } = current;
   const publicCopy = deps.publicCopies !== undefined;
-  const commit = () => catalog.commitDelete({ channelId, folder, filename, blobKey, keptVersionId, deletedBy, at, publicCopy });
+  const audit = entryOf?.(keptVersionId);
+  const commit = () => catalog.commitDelete({ channelId, folder, filename, blobKey, keptVersionId, deletedBy, at, publicCopy, audit });
   const { kept } = await untilRecorded(commit, async (failure) => {
     if (!isOutage(failure)) throw failure;
     // The record tells whether an attempt whose answer was lost deleted the file.

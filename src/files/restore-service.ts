@@ -68,7 +68,7 @@ export class RestoreService {
     // A single file's instant as the caller wrote it; one a folder or channel restore resolved for all its files, as it resolved it.
     const at = typeof source.at === 'object' ? source.at.written : source.at;
     const requestedNames = requestedDetails({ ...asked, ...source, at });
-    return audit.around(channel, actor, 'restore', requestedNames, async () => {
+    return audit.around(channel, actor, 'restore', requestedNames, async (entryOf) => {
       const given = (['backupTimestamp', 'versionId', 'at'] as const).filter((name) => source[name] !== undefined);
       if (given.length > 1)
         throw new AppError('VALIDATION_FAILED', `Give one of backupTimestamp, versionId or at, not ${given.join(' and ')}`);
@@ -95,8 +95,14 @@ export class RestoreService {
         if (from === null) throw new Error(`restore source ${version.id} names the live bytes, which differ from them`);
         const { contentType, sha256 } = version;
         const contentDisposition = downloadDisposition(path.filename, contentType);
-        const { file, keptVersionId } = await replaceLiveFile(this.live, current, channel.id, path, contentType, (blobKey) =>
-          blobs.copy(from, blobKey, { expectedSha256: sha256, contentType, contentDisposition }),
+        const { file, keptVersionId } = await replaceLiveFile(
+          this.live,
+          current,
+          channel.id,
+          path,
+          contentType,
+          (blobKey) => blobs.copy(from, blobKey, { expectedSha256: sha256, contentType, contentDisposition }),
+          () => entryOf(restoredDetails(version)),
         );
         return { file, source: version, changed: true, keptVersionId };
       });
@@ -105,14 +111,22 @@ export class RestoreService {
       return {
         value: outcome,
         details: {
-          backupTimestamp: version?.backupTimestamp ?? null,
-          versionId: version?.id ?? null,
+          ...restoredDetails(version),
           sha256: version?.sha256 ?? outcome.file.sha256,
           bytes: outcome.changed ? outcome.file.size : 0,
         },
+        // A restore onto the bytes already live changed nothing: its entry is appended after it.
+        recorded: outcome.changed,
       };
     });
   }
 }
 
 const pathOf = ({ folder, filename }: FilePath): FilePath => ({ folder, filename });
+
+/** What a restore's entry says of its source: the backup, the version. */
+const restoredDetails = (version: FileVersion | null) => ({
+  backupTimestamp: version?.backupTimestamp ?? null,
+  versionId: version?.id ?? null,
+  sha256: version?.sha256 ?? null,
+});

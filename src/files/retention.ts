@@ -1,8 +1,11 @@
 import type { BlobStorage } from '../blobs/blob-storage.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Backups } from '../model/backups.ts';
+import type { Channel } from '../model/channels.ts';
+import { fileEntry } from './audit-trail.ts';
 
 const DAY_MS = 86_400_000;
+const SERVICE = { adminId: null };
 
 export interface RetentionRules {
   /** Backups always kept, newest first (BACKUP_KEEP_LAST). */
@@ -17,7 +20,9 @@ export interface RetentionRules {
  * Removes what the rules no longer keep: a backup goes once it is neither among the newest
  * `keepLast` nor younger than `keepDays` nor locked (a legal hold, or a lock before its date:
  * docs/backup-locks.md), and every version a remaining backup names stays with it. The newest version of every file always stays (the
- * catalog guarantees it), so a file deleted long ago can still be brought back.
+ * catalog guarantees it), so a file deleted long ago can still be brought back. Each run that
+ * removes something appends one 'retention' entry to the channel's log, the service as actor, in
+ * the transaction that removes it: the backups it removed by name, and how many versions and blobs.
  */
 export class Retention {
   constructor(
@@ -28,14 +33,17 @@ export class Retention {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async apply(channelId: string): Promise<{ blobsRemoved: number }> {
+  async apply(channel: Pick<Channel, 'id' | 'tenantId'>): Promise<{ blobsRemoved: number }> {
     const now = this.now();
-    const unreferenced = await this.catalog.pruneChannel(channelId, {
+    const rules = {
       keepLast: this.rules.keepLast,
       backupsOlderThan: now - this.rules.keepDays * DAY_MS,
       versionsOlderThan: now - this.rules.versionKeepDays * DAY_MS,
       now,
-    });
+    };
+    const unreferenced = await this.catalog.pruneChannel(channel.id, rules, (pruned) =>
+      fileEntry(channel, SERVICE, 'retention', 'ok', { change: { before: { ...pruned }, after: null } }, undefined, now),
+    );
     let blobsRemoved = 0;
     for (const key of unreferenced) {
       try {

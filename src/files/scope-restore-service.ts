@@ -41,6 +41,11 @@ export interface ScopeRestoreRequest {
    * PRECONDITION_FAILED before anything is written (a dry run is refused the same way).
    */
   precondition?: MatchPrecondition | undefined;
+  /**
+   * The safety backup an interrupted run of the same restore took already (a held restore taken
+   * over: proposal-runs.ts): no other is taken, and the answer names this one, the undo of the whole.
+   */
+  safetyBackup?: string | undefined;
 }
 
 export interface ScopeRestoreOutcome {
@@ -93,7 +98,7 @@ export class ScopeRestoreService {
     const operationId = newOperationId();
     // Each file's event and the safety backup's name the operation; only the scope's own event keeps
     // the intents of a held restore (docs/approvals.md), once, however many files it changes.
-    const within: Actor = { adminId: actor.adminId, operationId };
+    const within: Actor = { adminId: actor.adminId, operator: actor.operator, run: actor.run, operationId };
     const scope: Actor = actor.intents === undefined ? within : { ...within, intents: actor.intents };
     const operation: AuditOperation = {
       scope: request.folder === undefined ? 'channel' : 'folder',
@@ -127,8 +132,8 @@ export class ScopeRestoreService {
         unchanged: plan.unchanged,
         etag,
       });
-      if (plan.changes.length === 0) return { value: outcome(null), details: { bytes: 0 } };
-      operation.safetyBackup = await this.safetyBackup(channel, within);
+      if (plan.changes.length === 0) return { value: outcome(request.safetyBackup ?? null), details: { bytes: 0 } };
+      operation.safetyBackup = request.safetyBackup ?? (await this.safetyBackup(channel, within));
       const bytes = await this.apply(channel, within, source, plan.changes, operation.counts);
       // At an instant there is no backup to name: the per-file events name the versions restored.
       return { value: outcome(operation.safetyBackup), details: { backupTimestamp: source.backupTimestamp ?? null, bytes } };

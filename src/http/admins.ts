@@ -45,6 +45,7 @@ export default async function adminRoutes(base: FastifyInstance, deps: Administr
   app.post(
     '/api/admins',
     {
+      config: { auditRefusalsAs: 'admin.create' },
       preValidation: app.requireWallet,
       schema: {
         operationId: 'createAdmin',
@@ -90,6 +91,7 @@ export default async function adminRoutes(base: FastifyInstance, deps: Administr
   app.patch(
     '/api/admins/:adminId',
     {
+      config: { auditRefusalsAs: 'admin.update' },
       preValidation: app.requireWallet,
       schema: {
         operationId: 'updateAdmin',
@@ -117,6 +119,7 @@ export default async function adminRoutes(base: FastifyInstance, deps: Administr
   app.delete(
     '/api/admins/:adminId',
     {
+      config: { auditRefusalsAs: 'admin.remove' },
       preHandler: app.requireWallet,
       schema: {
         operationId: 'removeAdmin',

@@ -56,6 +56,7 @@ import httpFraming from './server/http-framing.ts';
 import jsonBody from './server/json-body.ts';
 import { lazyRequestLogger } from './server/lazy-request-logger.ts';
 import queryParameters from './server/query-parameters.ts';
+import { refusalRecorder } from './server/refusal-audit.ts';
 import { RequestLog } from './server/request-log.ts';
 import responseHeaders, { baseHeaders } from './server/response-headers.ts';
 
@@ -130,7 +131,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.server.on('checkExpectation', answerUnmetExpectation);
   app.server.on('connect', answerConnect);
   app.server.on('request', new BodyIdleGuard(config.limits.bodyIdleSeconds * 1000, answerStalledBody).watch);
-  await app.register(errorHandler, { onError: (error) => deps.metrics.error(error.code, error.status) });
+  await app.register(errorHandler, {
+    onError: (error) => deps.metrics.error(error.code, error.status),
+    recordRefusal: refusalRecorder(deps.administration.entries),
+  });
   // Before any route: its onRoute hook gives every route the refusal of unknown query parameters.
   await app.register(queryParameters);
   // Likewise, before any route: an unknown member of a JSON body is refused, never dropped.

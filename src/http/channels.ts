@@ -53,6 +53,7 @@ export async function channelManagementRoutes(base: FastifyInstance, deps: Pick<
   app.post(
     '/api/channels',
     {
+      config: { auditRefusalsAs: 'channel.create' },
       preValidation: app.requireWallet,
       schema: {
         operationId: 'createChannel',
@@ -76,6 +77,7 @@ export async function channelManagementRoutes(base: FastifyInstance, deps: Pick<
   app.patch(
     '/api/channels/:channelRef',
     {
+      config: { auditRefusalsAs: 'channel.update' },
       preValidation: app.requireWallet,
       schema: {
         operationId: 'updateChannel',

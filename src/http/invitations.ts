@@ -22,6 +22,7 @@ export default async function invitationRoutes(base: FastifyInstance, deps: Admi
   app.post(
     '/api/invitations',
     {
+      config: { auditRefusalsAs: 'invitation.create' },
       preValidation: app.requireWallet,
       schema: {
         operationId: 'createInvitation',
@@ -74,6 +75,7 @@ export default async function invitationRoutes(base: FastifyInstance, deps: Admi
   app.delete(
     '/api/invitations/:invitationId',
     {
+      config: { auditRefusalsAs: 'invitation.revoke' },
       preHandler: app.requireWallet,
       schema: {
         operationId: 'revokeInvitation',

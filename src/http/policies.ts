@@ -34,6 +34,7 @@ export default async function policyRoutes(base: FastifyInstance, deps: Approval
   app.put(
     '/api/policies',
     {
+      config: { auditRefusalsAs: 'policy.change' },
       preValidation: app.requireWallet,
       schema: {
         operationId: 'putPolicy',

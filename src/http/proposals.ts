@@ -58,6 +58,7 @@ export default async function proposalRoutes(base: FastifyInstance, deps: Approv
   app.delete(
     '/api/proposals/:proposalId',
     {
+      config: { auditRefusalsAs: 'proposal.withdraw' },
       preHandler: app.requireWallet,
       schema: {
         operationId: 'withdrawProposal',

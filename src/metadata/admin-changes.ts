@@ -4,6 +4,7 @@ import { adminNotFound, walletTaken } from '../errors/common-errors.ts';
 import type { Admin, AdminChanges, AdminWallet } from '../model/admins.ts';
 import { requireAdmin } from './admin-records.ts';
 import { ADMIN_WALLET_UNIQUE, violates } from './database-errors.ts';
+import { inTransaction } from './in-transaction.ts';
 import { normalizeWallet, requireEach, requireName, requirePermission, requireStatus } from './input-validation.ts';
 import type { Database } from './schema.ts';
 
@@ -143,7 +144,7 @@ async function inTenant(
   ifRevision: number | undefined,
   work: (trx: Trx, admin: Admin) => Promise<void>,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     const row = await trx.selectFrom('admins').select(['tenant_id']).where('id', '=', id).executeTakeFirst();
     if (row === undefined) throw adminNotFound(id);
     await trx.updateTable('tenants').set({ name: sql`name` }).where('id', '=', row.tenant_id).execute();

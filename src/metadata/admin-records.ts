@@ -4,6 +4,7 @@ import { adminNotFound, walletTaken } from '../errors/common-errors.ts';
 import type { Admin, AdminRecords, AdminStatus } from '../model/admins.ts';
 import { newAdminId } from '../model/ids.ts';
 import { ADMIN_WALLET_UNIQUE, violates, WALLET_UNIQUE } from './database-errors.ts';
+import { inTransaction } from './in-transaction.ts';
 import { normalizeWallet, requireEach, requireFeature, requireName, requirePermission, requireStatus } from './input-validation.ts';
 import type { AdminsTable, Database } from './schema.ts';
 import { requireTenant } from './tenant-records.ts';
@@ -76,7 +77,7 @@ export function adminRecords(db: Db, now: () => number): AdminRecords {
       const at = now();
       const old = await requireAdmin(db, id);
       try {
-        await db.transaction().execute(async (trx) => {
+        await inTransaction(db, async (trx) => {
           await trx.deleteFrom('admin_wallets').where('admin_id', '=', id).where('wallet', '=', old.wallet).execute();
           await trx.insertInto('admin_wallets').values({ wallet: valid, admin_id: id, tenant_id: old.tenantId, added_at: at }).execute();
           await trx
@@ -156,7 +157,7 @@ async function insertAdmin(db: Db, input: ValidAdmin, now: number): Promise<Admi
   if (input.ownerAdminId !== null) await requireOwnerInTenant(db, input.ownerAdminId, input.tenantId);
   const id = newAdminId();
   try {
-    await db.transaction().execute(async (trx) => {
+    await inTransaction(db, async (trx) => {
       await trx
         .insertInto('admins')
         .values({
@@ -262,7 +263,7 @@ async function updateAdmin(db: Db, id: string, change: AdminChange, now: number)
 
 /** Grants or revokes one permission; a grant already held or a revoke of one not held changes nothing. */
 async function changePermission(db: Db, id: string, permission: string, grant: boolean, now: number): Promise<Admin> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     // Touching the admin first proves it exists and, on PostgreSQL, orders concurrent changes to it.
     const touched = await trx
       .updateTable('admins')

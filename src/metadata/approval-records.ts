@@ -72,9 +72,13 @@ export function approvalRecords(db: Db): ApprovalRecords {
           summary: proposal.summary,
           typed_data: JSON.stringify(proposal.typedData),
           eligible_admin_ids: JSON.stringify(proposal.eligibleAdminIds),
+          lease_token: null,
+          lease_until: null,
+          run_from_seq: null,
+          run_attempts: 0,
         })
         .execute();
-      return { ...proposal, status: 'pending', approvals: [], reason: null, result: null, finishedAt: null };
+      return { ...proposal, status: 'pending', approvals: [], reason: null, result: null, finishedAt: null, run: null };
     },
 
     async getProposal(tenantId, id) {
@@ -122,7 +126,7 @@ export function approvalRecords(db: Db): ApprovalRecords {
       return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
     },
 
-    async moveProposal(id, from, to, outcome = {}) {
+    async moveProposal(id, from, to, outcome = {}, leaseToken = undefined) {
       const updated = await db
         .updateTable('proposals')
         .set({
@@ -130,9 +134,39 @@ export function approvalRecords(db: Db): ApprovalRecords {
           ...(outcome.reason !== undefined ? { reason: outcome.reason } : {}),
           ...(outcome.result !== undefined ? { result: outcome.result === null ? null : JSON.stringify(outcome.result) } : {}),
           ...(outcome.finishedAt !== undefined ? { finished_at: outcome.finishedAt } : {}),
+          ...(outcome.run !== undefined
+            ? { lease_token: outcome.run.leaseToken, lease_until: outcome.run.leaseUntil, run_from_seq: outcome.run.fromSeq }
+            : {}),
         })
         .where('id', '=', id)
         .where('status', '=', from)
+        // A run's end is its lease holder's to write: a run taken over meanwhile is the new holder's.
+        .where((eb) => (leaseToken === undefined ? eb.lit(true) : eb('lease_token', '=', leaseToken)))
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) > 0;
+    },
+
+    async lapsedRuns(now, limit) {
+      const rows = await db
+        .selectFrom('proposals')
+        .select(['id', 'tenant_id'])
+        .where('status', '=', 'running')
+        // No lease at all: a run a release before migration 020 left behind.
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .orderBy('lease_until')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => ({ id: row.id, tenantId: row.tenant_id }));
+    },
+
+    async takeOverRun(id, lapsed, next, now) {
+      const updated = await db
+        .updateTable('proposals')
+        .set({ lease_token: next.leaseToken, lease_until: next.leaseUntil, run_attempts: sql`run_attempts + 1` })
+        .where('id', '=', id)
+        .where('status', '=', 'running')
+        .where((eb) => (lapsed === null ? eb('lease_token', 'is', null) : eb('lease_token', '=', lapsed)))
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
         .executeTakeFirst();
       return Number(updated.numUpdatedRows) > 0;
     },
@@ -212,5 +246,14 @@ function toProposal(row: Selectable<ProposalsTable>, approvals: Selectable<Propo
     reason: row.reason,
     result: row.result === null ? null : (JSON.parse(row.result) as Record<string, unknown>),
     finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+    run:
+      row.status !== 'running' && row.run_from_seq == null
+        ? null
+        : {
+            leaseToken: row.lease_token ?? null,
+            leaseUntil: row.lease_until == null ? null : Number(row.lease_until),
+            fromSeq: row.run_from_seq == null ? null : Number(row.run_from_seq),
+            attempts: Number(row.run_attempts ?? 0),
+          },
   };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DemoSeedingRecords } from '../model/tenants.ts';
+import { inTransaction } from './in-transaction.ts';
 import type { Database } from './schema.ts';
 
 /** The name of the one row: there is one demo per database. */
@@ -17,7 +18,7 @@ export function demoSeedingRecords(db: Kysely<Database>, now: () => number): Dem
     async beginDemoSeeding() {
       // Under one transaction with the look at the tenants, so that no tenant made meanwhile (by the
       // CLI) is taken for a demo; of two starts on one database, one inserts the row.
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const tenant = await trx.selectFrom('tenants').select('id').limit(1).executeTakeFirst();
         if (tenant !== undefined) return false;
         const inserted = await trx

@@ -13,6 +13,8 @@ export type DurableTransaction = <T>(work: (trx: Transaction<Database>) => Promi
  * that no other statement runs under the switch.
  */
 export function durableTransaction(db: Kysely<Database>, engine: Engine): DurableTransaction {
+  // Inside a caller's transaction (MetadataStore.atomically) the work joins it: its commit is the caller's.
+  if (db.isTransaction) return (work) => work(db as Transaction<Database>);
   if (engine === 'postgres') return (work) => db.transaction().execute(work);
   return (work) =>
     db.connection().execute(async (connection) => {

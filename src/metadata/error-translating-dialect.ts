@@ -1,4 +1,6 @@
 import type { CompiledQuery, DatabaseConnection, Dialect, Driver, QueryResult, TransactionSettings } from 'kysely';
+import { isAppError } from '../errors/app-error.ts';
+import { commitRefused } from '../errors/common-errors.ts';
 import { isRollbackWithoutTransaction, translateDriverError } from './database-errors.ts';
 
 /**
@@ -68,8 +70,16 @@ class TranslatingDriver implements Driver {
     return translated(() => this.inner.beginTransaction(innerOf(connection), settings));
   }
 
-  commitTransaction(connection: DatabaseConnection): Promise<void> {
-    return translated(() => this.inner.commitTransaction(innerOf(connection)));
+  /**
+   * A COMMIT the database answers with an error it rolled back (a deferred constraint, a
+   * serialization failure) changed nothing: said so, as an outage is not (its commit may have gone through).
+   */
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await translated(() => this.inner.commitTransaction(innerOf(connection)));
+    } catch (error) {
+      throw isAppError(error) ? error : commitRefused(error);
+    }
   }
 
   /** Kysely rolls back after a failed statement and then throws the statement's error, unless the rollback throws first. */

@@ -5,6 +5,7 @@ import { newAdminId, newInvitationId } from '../model/ids.ts';
 import { type Invitation, type InvitationRecords, invitationState, type WalletChallengeRecords } from '../model/invitations.ts';
 import { requireAdmin } from './admin-records.ts';
 import { ADMIN_WALLET_UNIQUE, violates, WALLET_UNIQUE } from './database-errors.ts';
+import { inTransaction } from './in-transaction.ts';
 import { normalizeWallet } from './input-validation.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { Database, InvitationsTable } from './schema.ts';
@@ -87,7 +88,7 @@ export function invitationRecords(db: Db): InvitationRecords & WalletChallengeRe
       const address = normalizeWallet(wallet);
       const adminId = newAdminId();
       try {
-        await db.transaction().execute(async (trx) => {
+        await inTransaction(db, async (trx) => {
           // The one acceptance that wins: a second one, even at the same moment, updates no row.
           const won = await trx
             .updateTable('invitations')

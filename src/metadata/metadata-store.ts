@@ -7,6 +7,7 @@ import { fileCatalog } from './catalog/file-catalog.ts';
 import { channelRecords } from './channel-records.ts';
 import { demoSeedingRecords } from './demo-seeding-records.ts';
 import { durableTransaction } from './durable-transaction.ts';
+import { inTransaction } from './in-transaction.ts';
 import { invitationRecords } from './invitation-records.ts';
 import { legacySpellings } from './legacy-spellings.ts';
 import { nonceAndRevocationRecords } from './nonce-and-revocation-records.ts';
@@ -36,6 +37,8 @@ export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => n
     ...nonceAndRevocationRecords(db),
     ...serviceSecrets(db),
     ...demoSeedingRecords(db, now),
+
+    atomically: (work) => inTransaction(db, (trx) => work(metadataStore(trx, engine, now))),
 
     async ping() {
       await sql`select 1`.execute(db);

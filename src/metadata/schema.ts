@@ -72,6 +72,11 @@ export interface ProposalsTable {
   reason: string | null;
   result: string | null;
   finished_at: number | null;
+  /** Migration 020: the run's lease (proposal-runs.ts), the chain head it began at, and its takeovers. */
+  lease_token: string | null;
+  lease_until: number | null;
+  run_from_seq: number | null;
+  run_attempts: number;
 }
 
 export interface ProposalApprovalsTable {
@@ -270,6 +275,9 @@ export interface AuditEventsTable {
   prev_hash: string | null;
   entry_hash: string | null;
   intents: string | null;
+  /** Migration 020: the operator's label on an event of the operator's CLI, and the proposal whose run made the event. */
+  operator: string | null;
+  proposal_id: string | null;
 }
 
 /** Migration 018: each tenant's chain head, the row every append reads and advances under its lock. */

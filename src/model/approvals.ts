@@ -85,9 +85,23 @@ export interface Proposal {
   reason: string | null;
   result: Record<string, unknown> | null;
   finishedAt: number | null;
+  /** Its run, once it began (proposal-runs.ts); null before, and for a proposal that never ran. */
+  run: ProposalRun | null;
 }
 
-export type NewProposal = Omit<Proposal, 'status' | 'approvals' | 'reason' | 'result' | 'finishedAt'>;
+/**
+ * A proposal's run: whoever holds `leaseToken` runs it until `leaseUntil` (each step renews it);
+ * `fromSeq` is the tenant's chain head when it began; `attempts` the takeovers so far. Rows a
+ * release before migration 020 left running have no lease (null).
+ */
+export interface ProposalRun {
+  leaseToken: string | null;
+  leaseUntil: number | null;
+  fromSeq: number | null;
+  attempts: number;
+}
+
+export type NewProposal = Omit<Proposal, 'status' | 'approvals' | 'reason' | 'result' | 'finishedAt' | 'run'>;
 
 export interface ProposalFilter {
   status?: ProposalStatus | undefined;
@@ -114,8 +128,23 @@ export interface ApprovalRecords {
     id: string,
     from: ProposalStatus,
     to: ProposalStatus,
-    outcome?: { reason?: string | null; result?: Record<string, unknown> | null; finishedAt?: number | null },
+    outcome?: {
+      reason?: string | null;
+      result?: Record<string, unknown> | null;
+      finishedAt?: number | null;
+      /** Moving to running: the run's lease and the chain head it begins at. */
+      run?: { leaseToken: string; leaseUntil: number; fromSeq: number };
+    },
+    /** Only while the run's lease is this token's (the end of a run is its lease holder's to write). */
+    leaseToken?: string,
   ): Promise<boolean>;
+  /** Up to `limit` running proposals whose lease lapsed before `now` (or that have none), the longest lapsed first. */
+  lapsedRuns(now: number, limit: number): Promise<{ id: string; tenantId: string }[]>;
+  /**
+   * Takes over a lapsed run: its lease becomes `next` if it is still `running` under the token
+   * `lapsed` and still lapsed at `now`, and its attempts count one more. Of racing instances, one wins.
+   */
+  takeOverRun(id: string, lapsed: string | null, next: { leaseToken: string; leaseUntil: number }, now: number): Promise<boolean>;
 }
 
 /** The intents that let a held operation run, as its audit entry keeps them (docs/audit-chain.md, "Intents"). */

@@ -3,13 +3,15 @@ import type { Page, PageRequest } from './paging.ts';
 /** The audit log: what was asked of a channel, by whom, and what came of it. */
 
 /** What is done to a channel's files: the actions of a channel's log. */
-export const AUDIT_ACTIONS = ['upload', 'delete', 'backup', 'restore', 'backup.delete', 'backup.lock'] as const;
+export const AUDIT_ACTIONS = ['upload', 'delete', 'backup', 'restore', 'backup.delete', 'backup.lock', 'retention'] as const;
 
 /** What is done to a tenant's admins, wallets, invitations and channels (docs/administration.md). */
 export const ADMINISTRATION_ACTIONS = [
   'admin.create',
   'admin.update',
   'admin.remove',
+  // Every message the admin signed until then ended (an operator's `admin logout`, or the admin's own logout?all=true).
+  'admin.sign-out',
   'wallet.add',
   'wallet.remove',
   'invitation.create',
@@ -26,6 +28,9 @@ export const ADMINISTRATION_ACTIONS = [
   'proposal.withdraw',
   'proposal.close',
   'proposal.execute',
+  // The operator's CLI: a tenant's features changed (its own chain), a tenant created (the service-wide chain).
+  'tenant.update',
+  'tenant.create',
 ] as const;
 
 /**
@@ -77,6 +82,14 @@ export interface AuditEvent {
   change: AuditChange | null;
   /** The signed intents that made a held operation run (docs/audit-chain.md); null on every other event. */
   intents: AuditIntents | null;
+  /**
+   * Who acted when no admin did (adminId null): the operator's label (OPERATOR_LABEL) for the
+   * operator's local CLI; null for the service itself (the schedule, retention, the demo seed) and
+   * for every admin's event.
+   */
+  operator: string | null;
+  /** The proposal (prp_…) whose run made this event: every step of a held operation carries it; null otherwise. */
+  proposalId: string | null;
 }
 
 /**
@@ -131,10 +144,18 @@ export interface AuditOperation {
 }
 
 /** An event to append; a channel's file events leave the administration members out. */
-export type NewAuditEvent = Omit<AuditEvent, 'id' | 'targetAdminId' | 'change' | 'intents'> & {
+export type NewAuditEvent = Omit<AuditEvent, 'id' | 'targetAdminId' | 'change' | 'intents' | 'operator' | 'proposalId'> & {
   targetAdminId?: string | null | undefined;
   change?: AuditChange | null | undefined;
   intents?: AuditIntents | null | undefined;
+  operator?: string | null | undefined;
+  proposalId?: string | null | undefined;
+  /**
+   * Not stored: the lease of the held operation's run this event is a step of (proposalId names
+   * it). The append renews it in the step's transaction, and refuses the step once another
+   * instance has taken the run over.
+   */
+  lease?: { token: string; until: number } | undefined;
 };
 
 /** Which events of a channel's audit log to list: every given field must match exactly (AND). */

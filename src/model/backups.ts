@@ -1,3 +1,4 @@
+import type { NewAuditEvent } from './audit.ts';
 import type { Page, PageRequest } from './paging.ts';
 import type { FileVersion } from './versions.ts';
 
@@ -74,13 +75,20 @@ export interface PruneRules {
   now: number;
 }
 
+/** What one retention run removed of a channel: the backups, by timestamp, and how many versions and blobs. */
+export interface Pruned {
+  backups: string[];
+  versions: number;
+  blobs: number;
+}
+
 /** A channel's backups, what each holds of a file, and retention. */
 export interface Backups {
   /**
    * Records a backup: the channel's current instant, in one row, whatever the channel's size. A
    * backup of the channel with the same timestamp already there → AppError BACKUP_EXISTS (409).
    */
-  createBackup(backup: NewBackup): Promise<BackupRecord>;
+  createBackup(backup: NewBackup, audit?: NewAuditEvent): Promise<BackupRecord>;
   getBackup(channelId: string, timestamp: string): Promise<BackupRecord | undefined>;
   /** Newest first. */
   listBackups(channelId: string, page: PageRequest): Promise<Page<BackupRecord>>;
@@ -92,18 +100,30 @@ export interface Backups {
    * Retention: removes backups of the channel beyond the newest `keepLast` that are also older
    * than `olderThan` and not locked at `now` (holdsAt), and 'replaced'/'deleted' versions older
    * than `versionsOlderThan`, but never one a remaining backup names nor the newest remaining
-   * version of any file. Returns the blob keys no longer referenced.
+   * version of any file. Returns the blob keys no longer referenced. `audit` is the run's entry,
+   * given what it removes and appended in its transaction; nothing removed, no entry.
    */
-  pruneChannel(channelId: string, rules: PruneRules): Promise<string[]>;
+  pruneChannel(channelId: string, rules: PruneRules, audit?: (pruned: Pruned) => NewAuditEvent): Promise<string[]>;
   /**
    * Sets the backup's lock to `next` (null: neither lock nor hold) only if it is still `expected`
    * (compared on mode, until and legal hold): false when it changed in between or the backup is gone.
    */
-  setBackupLock(channelId: string, timestamp: string, expected: BackupLock | null, next: BackupLock | null): Promise<boolean>;
+  setBackupLock(
+    channelId: string,
+    timestamp: string,
+    expected: BackupLock | null,
+    next: BackupLock | null,
+    audit?: NewAuditEvent,
+  ): Promise<boolean>;
   /**
    * Removes the backup's row, in one statement that also checks its lock at `now`, so a lock set
    * at the same moment is never lost: 'locked' when it holds (a governance lock does not when
    * `bypassGovernance`), 'missing' when there is no such backup. Its versions are left to retention.
    */
-  deleteBackup(channelId: string, timestamp: string, check: { now: number; bypassGovernance: boolean }): Promise<BackupDeletion>;
+  deleteBackup(
+    channelId: string,
+    timestamp: string,
+    check: { now: number; bypassGovernance: boolean },
+    audit?: NewAuditEvent,
+  ): Promise<BackupDeletion>;
 }

@@ -35,6 +35,12 @@ export interface MetadataStore
   readonly engine: 'sqlite' | 'postgres';
   /** Files, versions, backups and the audit log, on the same database. */
   readonly files: FileCatalog;
+  /**
+   * Runs `work` in one transaction, over the store bound to it: what it writes (a change and its
+   * audit entry, above all) commits together, or nothing does when it throws. Inside, use only
+   * `tx`: the store itself would wait for the transaction's own connection (SQLite) or its locks.
+   */
+  atomically<T>(work: (tx: MetadataStore) => Promise<T>): Promise<T>;
   /** Resolves when the database answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -1,3 +1,4 @@
+import type { NewAuditEvent } from './audit.ts';
 import type { FileRecord } from './files.ts';
 import type { FileVersion } from './versions.ts';
 
@@ -39,6 +40,8 @@ export interface WriteCommit {
   keptVersionId: string;
   /** Queue the file's public copy to follow (publicCopyDue), in the same transaction. */
   publicCopy: boolean;
+  /** The write's audit entry, appended in the same transaction (docs/audit-chain.md); not again by a retry that finds the write committed. */
+  audit?: NewAuditEvent | undefined;
 }
 
 /** A delete's commit: the live record (still naming `blobKey`) goes, its bytes kept as a 'deleted' version. */
@@ -52,6 +55,7 @@ export interface DeleteCommit {
   at: number;
   /** As for WriteCommit. */
   publicCopy: boolean;
+  audit?: NewAuditEvent | undefined;
 }
 
 /** A file whose public copy must be brought in line with its record (public-copies.ts). */

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { AdministrationAudit } from '../administration/administration-audit.ts';
 import { administrationServices } from '../administration/administration-services.ts';
 import { approvalServices } from '../approvals/approval-services.ts';
 import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
@@ -98,7 +97,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
   const approvals = approvalServices({
     config,
     store,
-    audit: new AdministrationAudit(store.files, logger),
+    audit: administration.entries,
     administration,
     scopeRestores: fileServices.scopeRestores,
     backupLocks: fileServices.backupLocks,

@@ -28,6 +28,8 @@ const baseEvent = (id: string, intents: AuditIntents | null): AuditEvent => ({
   targetAdminId: null,
   change: null,
   intents,
+  operator: null,
+  proposalId: null,
 });
 
 /** A two-entry chain whose second entry carries `intents`, hashed properly: only the intents can fail. */

@@ -305,7 +305,7 @@ for (const engine of ENGINES) {
 
         // Ten days on: both older backups are past keepDays and beyond keepLast, but one is locked, one held.
         clock += 10 * DAY;
-        await retention.apply(channel.id);
+        await retention.apply(channel);
         const listed = (await store.files.listBackups(channel.id, { limit: 100 })).items.map((b) => b.timestamp);
         assert.ok(listed.includes(locked) && listed.includes(held), 'both stay');
         assert.equal((await namedBy(locked, 'a.txt'))?.blobKey, one.blobKey, 'its version stays');
@@ -316,7 +316,7 @@ for (const engine of ENGINES) {
 
         // Past the lock's date: the locked backup goes by the normal rules, and its version with it; the held one stays.
         clock += 30 * DAY;
-        await retention.apply(channel.id);
+        await retention.apply(channel);
         const after = (await store.files.listBackups(channel.id, { limit: 100 })).items.map((b) => b.timestamp);
         assert.ok(!after.includes(locked), 'past its date, it went');
         assert.ok(after.includes(held), 'a legal hold has no date');

@@ -313,7 +313,7 @@ for (const setup of FILE_SETUPS) {
       clock = T3 + 10 * DAY;
       // Written now: a's older versions are no longer the newest, so retention takes them.
       await put(s, 'docs/a.txt', 'a, ten days later');
-      await s.retention.apply(channel.id);
+      await s.retention.apply(channel);
       const message = await rejectsWith(
         s.restores.restore(channel, SERVICE, { folder: 'docs', filename: 'a.txt' }, { at: iso(T0 + 1000) }),
         'INSTANT_NOT_RETAINED',

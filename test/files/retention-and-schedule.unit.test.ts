@@ -93,7 +93,7 @@ for (const setup of FILE_SETUPS) {
         }
       }
       clock = Date.UTC(2026, 0, 1) + 5 * DAY + 3_600_000;
-      const { blobsRemoved } = await s.retention.apply(channel.id);
+      const { blobsRemoved } = await s.retention.apply(channel);
       assert.ok(blobsRemoved > 0);
 
       const kept = (await store.files.listBackups(channel.id, { limit: 100 })).items.map((b) => b.timestamp);
@@ -134,7 +134,7 @@ for (const setup of FILE_SETUPS) {
       // The kept backups still restore exactly.
       await s.restores.restore(channel, SERVICE, { folder: 'docs', filename: 'a.txt' }, { backupTimestamp: timestamps[3] });
       assert.equal(await read(s, 'a.txt'), 'a4');
-      assert.equal((await s.retention.apply(channel.id)).blobsRemoved, 0, 'a second run finds nothing more to remove');
+      assert.equal((await s.retention.apply(channel)).blobsRemoved, 0, 'a second run finds nothing more to remove');
     });
 
     test('a replaced or deleted version past VERSION_KEEP_DAYS stays while a kept backup names an instant of its span, and goes (row and bytes) once that backup does', async () => {
@@ -192,13 +192,13 @@ for (const setup of FILE_SETUPS) {
       // Day 3.5: every replaced and deleted version is older than VERSION_KEEP_DAYS (1).
       at(3.5);
       // Kept by BACKUP_KEEP_LAST (the third newest of 3; BACKUP_KEEP_DAYS 0 keeps none by age).
-      await retention({ keepLast: 3, keepDays: 0 }).apply(spans.id);
+      await retention({ keepLast: 3, keepDays: 0 }).apply(spans);
       assert.ok((await ids('a.txt')).includes(a1.id) && (await stored(a1.blobKey)), 'a1 stays: the kept backup holds it');
       assert.ok((await ids('b.txt')).includes(b1.id) && (await stored(b1.blobKey)), 'b1 stays: the kept backup holds it');
       assert.ok(!(await ids('a.txt')).includes(a2.id), 'a2, in no backup, is gone');
       assert.equal(await stored(a2.blobKey), false, "a2's bytes are gone");
       // Kept by BACKUP_KEEP_DAYS (3.4 days old, younger than 4) though no longer among the newest 2.
-      assert.equal((await retention({ keepLast: 2, keepDays: 4 }).apply(spans.id)).blobsRemoved, 0);
+      assert.equal((await retention({ keepLast: 2, keepDays: 4 }).apply(spans)).blobsRemoved, 0);
       assert.ok((await ids('a.txt')).includes(a1.id) && (await ids('b.txt')).includes(b1.id));
       assert.ok((await stored(a1.blobKey)) && (await stored(b1.blobKey)));
       assert.ok(await store.files.getBackup(spans.id, held), 'the backup is kept');
@@ -210,7 +210,7 @@ for (const setup of FILE_SETUPS) {
 
       // Day 4.2: the backup is 4.1 days old and not among the newest 2: it goes, and both versions with it.
       at(4.2);
-      const { blobsRemoved } = await retention({ keepLast: 2, keepDays: 4 }).apply(spans.id);
+      const { blobsRemoved } = await retention({ keepLast: 2, keepDays: 4 }).apply(spans);
       assert.equal(await store.files.getBackup(spans.id, held), undefined, 'the backup is no longer kept');
       assert.ok(!(await ids('a.txt')).includes(a1.id), "a1's row is gone");
       assert.ok(!(await ids('b.txt')).includes(b1.id), "b1's row is gone");

@@ -203,6 +203,7 @@ for (const setup of FILE_SETUPS) {
     test('keeps exactly what a kept backup (per-file or instant) or a kept version needs; the rest goes, bytes too', async () => {
       const { api, expected, svc } = fx;
       const channelId = expected.channelId;
+      const channel = (await svc.service.store.getChannel(channelId))!;
       const catalog = svc.service.store.files;
       // After the upgrade: 'a: third, live' becomes a version in no backup; 'a: fourth' one that the
       // instant backup names; 'a: fifth' a.txt's newest version.
@@ -218,7 +219,7 @@ for (const setup of FILE_SETUPS) {
         const quiet = createLogger('warn', new Writable({ write: (_chunk, _encoding, done) => done() }));
         const rules = { keepLast: 2, keepDays: 0, versionKeepDays: 0 };
         const later = Date.now() + 60_000;
-        const { blobsRemoved } = await new Retention(blobs, catalog, rules, quiet, () => later).apply(channelId);
+        const { blobsRemoved } = await new Retention(blobs, catalog, rules, quiet, () => later).apply(channel);
 
         assert.deepEqual(
           (await api.listBackups(channelId)).items.map((b) => b.timestamp),
@@ -261,7 +262,7 @@ for (const setup of FILE_SETUPS) {
         assert.deepEqual(stored.sort(), [...needed].sort());
         assert.equal(blobsRemoved, 6);
         assert.equal(
-          (await new Retention(blobs, catalog, rules, quiet, () => later).apply(channelId)).blobsRemoved,
+          (await new Retention(blobs, catalog, rules, quiet, () => later).apply(channel)).blobsRemoved,
           0,
           'a second run frees nothing',
         );

@@ -40,6 +40,7 @@ export default async function walletRoutes(base: FastifyInstance, deps: Administ
   app.post(
     '/api/admins/:adminId/wallets',
     {
+      config: { auditRefusalsAs: 'wallet.add' },
       preValidation: app.requireWallet,
       schema: {
         operationId: 'addAdminWallet',
@@ -68,6 +69,7 @@ export default async function walletRoutes(base: FastifyInstance, deps: Administ
   app.delete(
     '/api/admins/:adminId/wallets/:address',
     {
+      config: { auditRefusalsAs: 'wallet.remove' },
       preHandler: app.requireWallet,
       schema: {
         operationId: 'removeAdminWallet',

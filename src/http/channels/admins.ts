@@ -42,6 +42,7 @@ export default async function channelAdminRoutes(base: FastifyInstance, deps: Ad
   );
 
   const linking = (linked: boolean) => ({
+    config: { auditRefusalsAs: linked ? ('channel.link' as const) : ('channel.unlink' as const) },
     preHandler: app.requireWallet,
     schema: {
       operationId: linked ? 'linkChannelAdmin' : 'unlinkChannelAdmin',

@@ -40,6 +40,7 @@ export default async function channelPolicyRoutes(base: FastifyInstance, deps: A
   app.put(
     '/api/channels/:channelRef/policy',
     {
+      config: { auditRefusalsAs: 'policy.change' },
       preHandler: app.enterChannel({ permission: 'channels:manage' }),
       schema: {
         operationId: 'putChannelPolicy',

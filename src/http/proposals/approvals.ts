@@ -15,6 +15,7 @@ export default async function approvalRoute(base: FastifyInstance, deps: Approva
   app.post(
     '/api/proposals/:proposalId/approvals',
     {
+      config: { auditRefusalsAs: 'proposal.approve' },
       preValidation: app.requireWallet,
       schema: {
         operationId: 'approveProposal',

@@ -82,6 +82,8 @@ export const EXAMPLE_TENANT_AUDIT_PAGE = {
         after: { status: 'SUSPENDED', permissions: ['files:read', 'files:write'] },
       },
       intents: null,
+      operator: null,
+      proposalId: null,
     },
   ],
   next: null,

@@ -50,6 +50,8 @@ const exampleEvent = (id: string, createdAt: number, over: Partial<AuditEvent>):
   targetAdminId: null,
   change: null,
   intents: null,
+  operator: null,
+  proposalId: null,
   ...over,
 });
 const FIRST = chainEntry(exampleEvent('aud_01m8bxt5590000cc1f6mvkcjqf', Date.parse(EXAMPLE_TIME), {}), 1, ZERO_HASH);

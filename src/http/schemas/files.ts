@@ -152,6 +152,11 @@ export const AuditEventSchema = Type.Object({
   time: Type.String({ format: 'date-time' }),
   adminId: Type.Union([Type.String(), Type.Null()]),
   adminName: adminName('in adminId'),
+  operator: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "Who acted when no admin did: the operator's label (OPERATOR_LABEL) on an event of the operator's local CLI; " +
+      'null for an admin and for the service itself (adminId null: the schedule, retention, the demo seed)',
+  }),
   action: Type.String(),
   result: Type.String(),
   code: Type.Union([Type.String(), Type.Null()]),
@@ -195,6 +200,9 @@ export const AuditEventSchema = Type.Object({
     description:
       'The signed intents that made a held operation run (docs/approvals.md): the proposal and who approved it; null on every other event. ' +
       'Their typed data and signatures are in the export (GET /api/audit/export), which checks them',
+  }),
+  proposalId: Type.Union([Type.String(), Type.Null()], {
+    description: 'The proposal (prp_…) whose run made this event: every step of a held operation carries it; null otherwise',
   }),
 });
 

@@ -91,11 +91,19 @@ export function sendRouterProblem(
   reply.raw.end(body);
 }
 
-async function errorHandler(app: FastifyInstance, options: { onError?: (error: AppError) => void }): Promise<void> {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+interface ErrorHandlerOptions {
+  /** Told of every error answer (metrics). */
+  onError?: (error: AppError) => void;
+  /** Records the refusal in an audit log where the route asks for it (refusal-audit.ts), before the answer. */
+  recordRefusal?: (request: FastifyRequest, error: AppError) => Promise<void>;
+}
+
+async function errorHandler(app: FastifyInstance, options: ErrorHandlerOptions): Promise<void> {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const appError = formatRefusal(error, request) ?? toAppError(error);
     options.onError?.(appError);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    await options.recordRefusal?.(request, appError);
     return sendProblem(request, reply, appError);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -1,8 +1,12 @@
 import type { Kysely, Transaction } from 'kysely';
 import { chainEntry, ZERO_HASH } from '../../audit-chain/chain-entry.ts';
-import type { AuditEvent, AuditHead, ChainedAuditEvent } from '../../model/audit.ts';
+import { AppError, isAppError } from '../../errors/app-error.ts';
+import { auditNotRecorded } from '../../errors/common-errors.ts';
+import type { AuditEvent, AuditHead, ChainedAuditEvent, NewAuditEvent } from '../../model/audit.ts';
+import { newAuditId } from '../../model/ids.ts';
+import { inTransaction } from '../in-transaction.ts';
 import type { AuditEventsTable, Database } from '../schema.ts';
-import { toAuditEvent } from './file-catalog-rows.ts';
+import { auditRow, toAuditEvent } from './file-catalog-rows.ts';
 
 /**
  * Appending to a tenant's audit chain and reading it back (docs/audit-chain.md). An append reads
@@ -16,9 +20,48 @@ import { toAuditEvent } from './file-catalog-rows.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** Appends `row` (its chain columns not yet set) to its tenant's chain; joins the caller's transaction when `db` is one. */
-export async function appendChained(db: Db, row: AuditEventsTable): Promise<AuditEvent> {
-  const work = async (trx: Transaction<Database> | Kysely<Database>): Promise<AuditEvent> => {
+/**
+ * Appends `event` to its tenant's chain; joins the caller's transaction when `db` is one, so that
+ * the entry commits with the change it records or neither does. An event of a held operation's run
+ * (`lease`) first renews that run's lease, which must still be its own (proposal-service.ts): a run
+ * taken over by another instance commits nothing more. An append that fails for any reason but an
+ * outage (which the caller may retry) is AUDIT_NOT_RECORDED: the transaction, and the change with
+ * it, does not commit.
+ */
+export async function appendChained(db: Db, event: NewAuditEvent): Promise<AuditEvent> {
+  const row = auditRow(newAuditId(), event);
+  try {
+    return await inTransaction(db, async (trx) => {
+      if (event.lease !== undefined && event.proposalId != null) await renewLease(trx, event.proposalId, event.lease);
+      return await appendRow(trx, row);
+    });
+  } catch (error) {
+    throw isAppError(error) ? error : auditNotRecorded(error);
+  }
+}
+
+/**
+ * The run's lease, renewed in the transaction of each step, while its token is still the one in the
+ * row: PROPOSAL_RUN_TAKEN_OVER (the step rolls back) once another instance has taken the run over.
+ */
+async function renewLease(trx: Transaction<Database>, proposalId: string, lease: { token: string; until: number }): Promise<void> {
+  const renewed = await trx
+    .updateTable('proposals')
+    .set({ lease_until: lease.until })
+    .where('id', '=', proposalId)
+    .where('status', '=', 'running')
+    .where('lease_token', '=', lease.token)
+    .executeTakeFirst();
+  if (renewed.numUpdatedRows !== 1n) {
+    throw new AppError(
+      'PROPOSAL_RUN_TAKEN_OVER',
+      `The run of proposal ${proposalId} is no longer this one's (it was taken over or ended): this step was not made`,
+    );
+  }
+}
+
+async function appendRow(trx: Transaction<Database>, row: AuditEventsTable): Promise<AuditEvent> {
+  {
     const head = (await advanceHead(trx, row)) ?? (await startHead(trx, row));
     // The hash covers the event as it reads back from its row (toAuditEvent), so that the export,
     // which reads it from there, shows exactly what was hashed.
@@ -30,9 +73,7 @@ export async function appendChained(db: Db, row: AuditEventsTable): Promise<Audi
       .values({ ...row, chain_seq: entry.seq, prev_hash: entry.prevHash, entry_hash: entry.hash })
       .execute();
     return event;
-  };
-  // Kysely opens no transaction inside another: inside the caller's, its commit is ours.
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
+  }
 }
 
 /** The head moved one step on (its row locked until commit): the new entry's seq, and the hash it follows. */

@@ -1,12 +1,11 @@
 import { type Kysely, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { AuditEvent, AuditFilter, AuditLog, NewAuditEvent } from '../../model/audit.ts';
-import { newAuditId } from '../../model/ids.ts';
 import type { Page, PageRequest } from '../../model/paging.ts';
 import type { LegacySpellings } from '../legacy-spellings.ts';
 import { decodeCursor, pageFrom } from '../page-cursor.ts';
 import type { AuditEventsTable, Database } from '../schema.ts';
 import { appendChained, chainPage, readHead } from './audit-chain-records.ts';
-import { auditRow, toAuditEvent } from './file-catalog-rows.ts';
+import { toAuditEvent } from './file-catalog-rows.ts';
 
 type Db = Kysely<Database>;
 
@@ -39,7 +38,7 @@ async function newestFirst(query: AuditQuery, page: PageRequest): Promise<Page<A
 /** A channel's audit log, newest first, filtered by any of its indexed columns. */
 export function auditLog(db: Db, spellings: LegacySpellings): AuditLog {
   const auditLog: AuditLog = {
-    appendAudit: (event: NewAuditEvent): Promise<AuditEvent> => appendChained(db, auditRow(newAuditId(), event)),
+    appendAudit: (event: NewAuditEvent): Promise<AuditEvent> => appendChained(db, event),
     auditHead: (tenantId) => readHead(db, tenantId),
     chainedAudit: (tenantId, afterSeq, limit) => chainPage(db, tenantId, afterSeq, limit),
     async listAudit(channelId: string, page: PageRequest, filter: AuditFilter = {}): Promise<Page<AuditEvent>> {

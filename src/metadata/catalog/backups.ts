@@ -1,12 +1,15 @@
 import { type Kysely, sql } from 'kysely';
 import { backupExists } from '../../errors/common-errors.ts';
-import { type BackupRecord, type Backups, holdsAt, type NewBackup, type PruneRules } from '../../model/backups.ts';
+import type { NewAuditEvent } from '../../model/audit.ts';
+import { type BackupRecord, type Backups, holdsAt, type NewBackup, type Pruned, type PruneRules } from '../../model/backups.ts';
 import type { Page, PageRequest } from '../../model/paging.ts';
 import type { FileVersion } from '../../model/versions.ts';
 import { BACKUP_UNIQUE, violates } from '../database-errors.ts';
 import type { DurableTransaction } from '../durable-transaction.ts';
+import { inTransaction } from '../in-transaction.ts';
 import { pageByKey } from '../page-cursor.ts';
 import type { Database } from '../schema.ts';
+import { appendChained } from './audit-chain-records.ts';
 import { fileAtBackup, keptRowsOf, newestInstantBackupOf, readBackup, readClock } from './channel-history.ts';
 import { backupLockColumns, backupRow, toBackupLock, toBackupRecord, toFileVersion } from './file-catalog-rows.ts';
 import { retainFrom } from './instant-queries.ts';
@@ -18,14 +21,19 @@ const BATCH = 500;
 
 /** Backups (one row naming an instant of the channel's history), what each holds of a file, and retention. */
 export function backups(db: Db, durably: DurableTransaction): Backups {
+  return catalogBackups(db, durably);
+}
+
+function catalogBackups(db: Db, durably: DurableTransaction): Backups {
   const backups: Backups = {
-    async createBackup(backup: NewBackup): Promise<BackupRecord> {
+    async createBackup(backup: NewBackup, audit?: NewAuditEvent): Promise<BackupRecord> {
       try {
-        return await db.transaction().execute(async (trx) => {
+        return await inTransaction(db, async (trx) => {
           // One row, whatever the channel's size: the instant, and the count and bytes kept beside it.
           const clock = await readClock(trx, backup.channelId);
           const record: BackupRecord = { ...backup, files: clock.files, bytes: clock.bytes, seq: clock.seq, lock: null };
           await trx.insertInto('backups').values(backupRow(record)).execute();
+          if (audit) await appendChained(trx, audit);
           return record;
         });
       } catch (error) {
@@ -67,7 +75,7 @@ export function backups(db: Db, durably: DurableTransaction): Backups {
         .at(-1);
       return newest === undefined ? undefined : backups.backupVersion(channelId, newest, folder, filename);
     },
-    async pruneChannel(channelId: string, rules: PruneRules): Promise<string[]> {
+    async pruneChannel(channelId: string, rules: PruneRules, audit?: (pruned: Pruned) => NewAuditEvent): Promise<string[]> {
       // Durable: the caller removes the blobs of the rows it deletes, which a commit taken back by a power loss would name again.
       return durably(async (trx) => {
         const expiredBackups = (
@@ -148,10 +156,23 @@ export function backups(db: Db, durably: DurableTransaction): Backups {
             .where('timestamp', 'in', expiredBackups.slice(i, i + BATCH))
             .execute();
         }
-        return [...new Set(doomed.map((v) => v.blob_key))];
+        const blobs = [...new Set(doomed.map((v) => v.blob_key))];
+        // One entry for the run, in its transaction: what retention removes is in the log, or stays.
+        if (audit && (ids.length > 0 || expiredBackups.length > 0)) {
+          await appendChained(trx, audit({ backups: [...expiredBackups].sort(), versions: ids.length, blobs: blobs.length }));
+        }
+        return blobs;
       });
     },
-    async setBackupLock(channelId, timestamp, expected, next) {
+    async setBackupLock(channelId, timestamp, expected, next, audit) {
+      if (audit !== undefined) {
+        // The change and its entry, or neither.
+        return inTransaction(db, async (trx) => {
+          const changed = await backupsOf(trx).setBackupLock(channelId, timestamp, expected, next);
+          if (changed) await appendChained(trx, audit);
+          return changed;
+        });
+      }
       const result = await db
         .updateTable('backups')
         .set(backupLockColumns(next))
@@ -169,7 +190,15 @@ export function backups(db: Db, durably: DurableTransaction): Backups {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
-    async deleteBackup(channelId, timestamp, { now, bypassGovernance }) {
+    async deleteBackup(channelId, timestamp, check, audit) {
+      if (audit !== undefined) {
+        return inTransaction(db, async (trx) => {
+          const outcome = await backupsOf(trx).deleteBackup(channelId, timestamp, check);
+          if (outcome === 'deleted') await appendChained(trx, audit);
+          return outcome;
+        });
+      }
+      const { now, bypassGovernance } = check;
       // One statement: the lock is checked by the DELETE itself, so a lock set in the same instant either wins or comes too late.
       const result = await db
         .deleteFrom('backups')
@@ -188,5 +217,7 @@ export function backups(db: Db, durably: DurableTransaction): Backups {
       return (await readBackup(db, channelId, timestamp)) === undefined ? 'missing' : 'locked';
     },
   };
+  // The same methods over the caller's transaction, for the audited forms above.
+  const backupsOf = (trx: Db) => (trx === db ? backups : catalogBackups(trx, durably));
   return backups;
 }

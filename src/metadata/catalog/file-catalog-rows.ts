@@ -142,6 +142,9 @@ export const toAuditEvent = (row: Selectable<AuditEventsTable>): AuditEvent => (
   change: row.change_details === null ? null : (JSON.parse(row.change_details) as AuditChange),
   // `== null`: a row read before migration 018 has no such column.
   intents: row.intents == null ? null : (JSON.parse(row.intents) as AuditIntents),
+  // `?? null`: a row read before migration 020 has no such columns.
+  operator: row.operator ?? null,
+  proposalId: row.proposal_id ?? null,
 });
 
 export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
@@ -164,6 +167,8 @@ export const auditRow = (id: string, e: NewAuditEvent): AuditEventsTable => ({
   target_admin_id: e.targetAdminId ?? null,
   change_details: e.change == null ? null : JSON.stringify(e.change),
   intents: e.intents == null ? null : JSON.stringify(e.intents),
+  operator: e.operator ?? null,
+  proposal_id: e.proposalId ?? null,
   // Given their values by the append, which reads the chain's head (audit-chain-records.ts).
   chain_seq: null,
   prev_hash: null,

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { FileCatalog } from '../../model/metadata-store.ts';
 import type { DurableTransaction } from '../durable-transaction.ts';
+import { inTransaction } from '../in-transaction.ts';
 import { type LegacySpellings, legacySpellings } from '../legacy-spellings.ts';
 import type { Database } from '../schema.ts';
 import { auditLog } from './audit-log.ts';
@@ -17,7 +18,7 @@ import { writeJournal } from './write-journal.ts';
  */
 export function fileCatalog(
   db: Kysely<Database>,
-  durably: DurableTransaction = (work) => db.transaction().execute(work),
+  durably: DurableTransaction = (work) => inTransaction(db, work),
   spellings: LegacySpellings = legacySpellings(db),
 ): FileCatalog {
   return {

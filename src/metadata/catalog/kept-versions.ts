@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Page, PageRequest } from '../../model/paging.ts';
 import type { FileVersion, KeptVersions } from '../../model/versions.ts';
+import { inTransaction } from '../in-transaction.ts';
 import { canBeStoredKey } from '../input-validation.ts';
 import type { LegacySpellings } from '../legacy-spellings.ts';
 import { decodeCursor, pageFrom } from '../page-cursor.ts';
@@ -35,7 +36,7 @@ export function keptVersions(db: Db, spellings: LegacySpellings): KeptVersions {
       return row && toFileVersion(row);
     },
     async moveVersionBlob({ versionId, from, to, writeId }): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const moved = await trx
           .updateTable('file_versions')
           .set({ blob_key: to })

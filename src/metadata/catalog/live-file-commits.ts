@@ -3,7 +3,9 @@ import { AppError } from '../../errors/app-error.ts';
 import { newWriteId } from '../../model/ids.ts';
 import type { FileVersion } from '../../model/versions.ts';
 import type { CommittedWrite, DeleteCommit, NewPendingWrite, WriteCommit } from '../../model/write-journal.ts';
+import { inTransaction } from '../in-transaction.ts';
 import type { Database, FilesTable } from '../schema.ts';
+import { appendChained } from './audit-chain-records.ts';
 import { advanceClock, countInFolder } from './channel-history.ts';
 import { fileRow, keptVersionRow, toFileVersion } from './file-catalog-rows.ts';
 
@@ -39,7 +41,7 @@ export async function journalWrite(db: Db, write: NewPendingWrite): Promise<stri
 
 export function commitWrite(db: Db, commit: WriteCommit): Promise<CommittedWrite> {
   const { file } = commit;
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const live = await liveRow(trx, file.channelId, file.folder, file.filename);
     if (live?.blob_key === file.blobKey) {
       return { created: commit.replaces === null, kept: await keptVersion(trx, commit.keptVersionId), already: true };
@@ -67,13 +69,15 @@ export function commitWrite(db: Db, commit: WriteCommit): Promise<CommittedWrite
     await upsertLiveRow(trx, fileRow(file, seq));
     if (!live) await countInFolder(trx, file.channelId, file.folder, 1);
     if (commit.publicCopy) await queuePublicCopy(trx, file, file.updatedAt);
+    // Last: the tenant's chain head is held from here to the commit, as briefly as can be.
+    if (commit.audit) await appendChained(trx, commit.audit);
     return { created: !live, kept, already: false };
   });
 }
 
 export function commitDelete(db: Db, commit: DeleteCommit): Promise<{ kept: FileVersion; already: boolean }> {
   const { channelId, folder, filename } = commit;
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const live = await liveRow(trx, channelId, folder, filename);
     if (live?.blob_key !== commit.blobKey) {
       const earlier = await keptVersion(trx, commit.keptVersionId);
@@ -91,6 +95,7 @@ export function commitDelete(db: Db, commit: DeleteCommit): Promise<{ kept: File
       .execute();
     await countInFolder(trx, channelId, folder, -1);
     if (commit.publicCopy) await queuePublicCopy(trx, commit, commit.at);
+    if (commit.audit) await appendChained(trx, commit.audit);
     return { kept: toFileVersion(row), already: false };
   });
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { FileRecord, FolderSummary, LiveFiles, Lookalikes, StoredPath } from '../../model/files.ts';
 import type { Page, PageRequest } from '../../model/paging.ts';
+import { inTransaction } from '../in-transaction.ts';
 import type { LegacySpellings } from '../legacy-spellings.ts';
 import { pageByKey } from '../page-cursor.ts';
 import type { Database } from '../schema.ts';
@@ -14,7 +15,7 @@ type Db = Kysely<Database>;
 export function liveFiles(db: Db, spellings: LegacySpellings): LiveFiles {
   const liveFiles: LiveFiles = {
     async putFile(record: FileRecord): Promise<'created' | 'replaced'> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const existing = await trx
           .selectFrom('files')
           .select('size')
@@ -46,7 +47,7 @@ export function liveFiles(db: Db, spellings: LegacySpellings): LiveFiles {
       return row && toFileRecord(row);
     },
     async deleteFile(channelId: string, folder: string, filename: string, at: number): Promise<boolean> {
-      return db.transaction().execute(async (trx) => {
+      return inTransaction(db, async (trx) => {
         const existing = await trx
           .deleteFrom('files')
           .where('channel_id', '=', channelId)

@@ -85,9 +85,11 @@ async function chainTenant(db: Kysely<any>, tenantId: string, now: number): Prom
     },
   });
   let prev = chainEntry(toAuditEvent(genesis), 1, ZERO_HASH);
+  // The columns of this migration's time: those added later (020: operator, proposal_id) do not exist yet.
+  const { operator: _operator, proposal_id: _proposalId, ...columns } = genesis;
   await db
     .insertInto('audit_events')
-    .values({ ...genesis, chain_seq: 1, prev_hash: ZERO_HASH, entry_hash: prev.hash })
+    .values({ ...columns, chain_seq: 1, prev_hash: ZERO_HASH, entry_hash: prev.hash })
     .execute();
 
   let cursor: [number, string] | undefined;

@@ -1,4 +1,5 @@
 import type { AdminService } from '../../../administration/admin-service.ts';
+import type { AdministrationAudit } from '../../../administration/administration-audit.ts';
 import type { AdministrationServices } from '../../../administration/administration-services.ts';
 import type { ChannelManagement } from '../../../administration/channel-management.ts';
 import type { InvitationService } from '../../../administration/invitation-service.ts';
@@ -26,6 +27,8 @@ export interface AdministrationRouteDeps {
   publicBaseUrl: string;
   /** The administration operations a policy may hold (docs/approvals.md), and the proposals they become. */
   held: HeldAdministration;
+  /** Records the administration refusals of the routes that declare auditRefusalsAs (refusal-audit.ts). */
+  entries: Pick<AdministrationAudit, 'refused'>;
   proposals: ProposalService;
 }
 

@@ -72,6 +72,7 @@ export const auditView = (e: AuditEvent, names: AdminNameMap) => ({
   time: iso(e.createdAt),
   adminId: e.adminId,
   adminName: nameOf(names, e.adminId),
+  operator: e.operator,
   action: e.action,
   result: e.result,
   code: e.code,
@@ -84,6 +85,7 @@ export const auditView = (e: AuditEvent, names: AdminNameMap) => ({
   operationId: e.operationId,
   operation: e.operation,
   intents: e.intents && intentsSummary(e.intents),
+  proposalId: e.proposalId,
 });
 
 export const channelView = (c: Channel) => ({ id: c.id, name: c.name, archived: c.archivedAt !== null, createdAt: iso(c.createdAt) });
