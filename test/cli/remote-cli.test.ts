@@ -309,16 +309,41 @@ describe('wallet-admin over HTTP (remote mode)', () => {
     );
   });
 
-  test('the same command in both modes: channel archive locally (the operator), unarchive over HTTP (the owner)', async () => {
-    const local = await runCli(['channel', 'archive', '--channel', 'main', '--tenant', fixture.tenant.id, '--json'], {
-      DATA_DIR: svc.config.dataDir,
-    });
+  test('the same command in both modes: channel archive locally (the operator), unarchive over HTTP (the owner); channel list marks it in both', async () => {
+    const locally = (...args: string[]) => runCli(args, { DATA_DIR: svc.config.dataDir });
+    const id = fixture.channel.id;
+    /** `channel list` in both modes, text and --json: each line of the channel, and its `archived`. */
+    const listed = async () => {
+      const [localText, localJson, remoteText, remoteJson] = await Promise.all([
+        locally('channel', 'list', '--tenant', fixture.tenant.id),
+        locally('channel', 'list', '--tenant', fixture.tenant.id, '--json'),
+        cli('channel', 'list', '--profile', 'owner'),
+        cli('channel', 'list', '--profile', 'owner', '--json'),
+      ]);
+      for (const result of [localText, localJson, remoteText, remoteJson]) assert.equal(result.code, 0, result.stderr);
+      const archived = (result: typeof localJson) => result.json().items.find((c: { id: string }) => c.id === id).archived;
+      return {
+        local: localText.stdout.split('\n').find((line) => line.startsWith(id)),
+        remote: remoteText.stdout.split('\n').find((line) => line.startsWith(id)),
+        archived: [archived(localJson), archived(remoteJson)],
+      };
+    };
+    assert.deepEqual(await listed(), { local: `${id}  ${fixture.tenant.id}  main`, remote: `${id}  main`, archived: [false, false] });
+
+    const local = await locally('channel', 'archive', '--channel', 'main', '--tenant', fixture.tenant.id, '--json');
     assert.equal(local.code, 0, local.stderr);
     assert.equal(local.json().archived, true);
-    assert.notEqual((await svc.service.store.getChannel(fixture.channel.id))?.archivedAt, null);
+    assert.notEqual((await svc.service.store.getChannel(id))?.archivedAt, null);
+    assert.deepEqual(await listed(), {
+      local: `${id}  ${fixture.tenant.id}  main  (archived: read-only)`,
+      remote: `${id}  main  (archived: read-only)`,
+      archived: [true, true],
+    });
+
     const remote = await ok('channel', 'unarchive', '--channel', 'main', '--profile', 'owner');
-    assert.deepEqual([remote.id, remote.archived], [fixture.channel.id, false]);
-    assert.equal((await svc.service.store.getChannel(fixture.channel.id))?.archivedAt, null);
+    assert.deepEqual([remote.id, remote.archived], [id, false]);
+    assert.equal((await svc.service.store.getChannel(id))?.archivedAt, null);
+    assert.deepEqual((await listed()).archived, [false, false]);
   });
 
   test('plain http:// to another machine is refused, for --url and for a profile, before anything is sent', async () => {
