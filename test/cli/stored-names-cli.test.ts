@@ -87,7 +87,10 @@ for (const engine of ENGINES) {
     test('tenant list, channel list and admin list print no raw control or bidi character, but show each escaped', async () => {
       const tenants = await cli('tenant', 'list');
       assertShownSafely(tenants, 'tenant list');
-      assert.ok(tenants.stdout.includes(`${ids.tenant}  evil\\x1b[2J\\x1b]0;pwned\\x07\\u{e0070}\\u{e0061}\\u{e0079}\\u{e007f}\n`), tenants.stdout);
+      assert.ok(
+        tenants.stdout.includes(`${ids.tenant}  evil\\x1b[2J\\x1b]0;pwned\\x07\\u{e0070}\\u{e0061}\\u{e0079}\\u{e007f}\n`),
+        tenants.stdout,
+      );
 
       const channels = await cli('channel', 'list', '--tenant', ids.tenant);
       assertShownSafely(channels, 'channel list');
