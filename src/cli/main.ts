@@ -11,7 +11,7 @@ import { COMMANDS } from './command-table.ts';
 import { commandHelp, commandList, groupHelp } from './help.ts';
 import { checkModeOptions, modeOf, optionsOf, refuseRemoteOptions } from './modes.ts';
 import { inOptionNames } from './option-names.ts';
-import { terminalJson, terminalText } from './terminal-text.ts';
+import { terminalJson, terminalLines, terminalText } from './terminal-text.ts';
 
 /** A request a policy holds (a proposal was made, nothing done yet): neither success (0) nor refusal (1, 2). */
 const HELD_EXIT_CODE = 3;
@@ -141,12 +141,24 @@ export async function main(args: string[]): Promise<number> {
       : helpFor
         ? `\nRun "wallet-admin ${helpFor.words.join(' ')} --help" for its options.`
         : '\nRun "wallet-admin --help" for the commands.';
-    // A refusal may quote a stored name or an option as typed: shown on one line, hidden characters revealed.
-    const refusal = terminalText`wallet-admin: ${message}`;
+    // A refusal may quote a stored name or an option as typed: each line shown as one, hidden characters revealed.
+    const [first, ...more] = messageLines(error, message);
+    const refusal = terminalLines([terminalText`wallet-admin: ${first}`, ...more.map((line) => terminalText`${line}`)]);
     process.stderr.write(`${refusal}${hint}\n`);
     if (json) process.stdout.write(`${terminalJson({ error: { code, message } })}\n`);
     return usageProblem ? 2 : 1;
   }
+}
+
+/**
+ * The lines of a refusal. A message written in lines of the CLI's own (the settings' problems, a
+ * port in use and what to do: an error's `lines`) keeps its line breaks; any other is one line, and
+ * a break in it, which only a value it quotes can hold, is shown escaped rather than faking a line.
+ */
+function messageLines(error: unknown, message: string): string[] {
+  const lines = (error as { lines?: unknown } | null | undefined)?.lines;
+  if (!Array.isArray(lines) || lines.length === 0) return [message];
+  return lines.map((line) => redactCredentialsIn(String(line)));
 }
 
 /** Over HTTP: no settings and no store, only the service's URL and the admin's wallet. */

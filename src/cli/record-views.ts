@@ -1,6 +1,6 @@
 import { effectivePermissions } from '../auth/permissions.ts';
 import type { Admin } from '../model/admins.ts';
-import type { BackupLock, BackupRecord } from '../model/backups.ts';
+import type { BackupRecord } from '../model/backups.ts';
 import type { Channel } from '../model/channels.ts';
 import type { Tenant } from '../model/tenants.ts';
 import { formatRfc3339 } from '../time/rfc3339.ts';
@@ -55,14 +55,4 @@ export function backupJson(b: BackupRecord) {
             lockedAt: formatRfc3339(b.lock.lockedAt),
           },
   };
-}
-
-/** A backup's lock in a line of text ('' when it has none), after `lead`. */
-export function lockText(lock: BackupLock | null, lead: string): string {
-  if (lock === null) return '';
-  const parts = [
-    ...(lock.mode === null ? [] : [`${lock.mode} lock until ${formatRfc3339(lock.until!)}`]),
-    ...(lock.legalHold ? ['legal hold'] : []),
-  ];
-  return `${lead}${parts.join(', ')}`;
 }

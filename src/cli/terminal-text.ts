@@ -1,4 +1,4 @@
-import { revealHiddenCharacters } from '../names/hidden-characters.ts';
+import { FORMAT_CHARACTERS, revealHiddenCharacters } from '../names/hidden-characters.ts';
 
 declare const revealed: unique symbol;
 
@@ -37,9 +37,9 @@ export function exactText(bytes: string): TerminalText {
 }
 
 // JSON.stringify escapes C0 controls, quotes and lone surrogates, but not DEL, the C1 controls
-// (U+009B is a terminal's CSI as much as ESC [ is), the format characters (bidi controls) or the
-// line and paragraph separators: their \u escapes are the same JSON, and harmless to print.
-const UNESCAPED_BY_JSON = /[\u007f-\u009f\u2028\u2029\p{Cf}]/gu;
+// (U+009B is a terminal's CSI as much as ESC [ is), the format characters (bidi controls, the tag
+// characters) or the line and paragraph separators: their \u escapes are the same JSON, and harmless to print.
+const UNESCAPED_BY_JSON = new RegExp(String.raw`[\u007f-\u009f\u2028\u2029${FORMAT_CHARACTERS}]`, 'gu');
 
 /** `value` as one line of JSON that a terminal shows as it is: the same JSON a parser reads. */
 export function terminalJson(value: unknown): string {

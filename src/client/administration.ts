@@ -1,3 +1,4 @@
+import { pathSegment } from './encoding.ts';
 import { conditionHeader, type IfMatch, json, jsonCall, readToEnd, type SignedSender } from './requests.ts';
 import type { WalletSigner } from './signers.ts';
 import type {
@@ -32,8 +33,8 @@ async function nothing(response: Response): Promise<void> {
   await readToEnd(response);
 }
 
-const adminPath = (adminId: string) => `/api/admins/${encodeURIComponent(adminId)}`;
-const channelPath = (channelRef: string) => `/api/channels/${encodeURIComponent(channelRef.normalize('NFC'))}`;
+const adminPath = (adminId: string) => `/api/admins/${pathSegment(adminId)}`;
+const channelPath = (channelRef: string) => `/api/channels/${pathSegment(channelRef)}`;
 
 /**
  * The tenant's self-service (docs/administration.md): admins, their wallets, invitations, channels
@@ -84,7 +85,7 @@ export function administrationCalls(signed: SignedSender) {
 
     /** Its signed-in sessions end; an admin keeps at least one wallet (409 LAST_WALLET). */
     removeWallet: async (adminId: string, address: string): Promise<void> =>
-      nothing(await signed({ method: 'DELETE', path: `${adminPath(adminId)}/wallets/${encodeURIComponent(address)}` })),
+      nothing(await signed({ method: 'DELETE', path: `${adminPath(adminId)}/wallets/${pathSegment(address)}` })),
 
     /** The answer's `token` is shown this once: hand it (or its `url`) to the invitee. */
     createInvitation: async (invitation: NewInvitation): Promise<IssuedInvitation> =>
@@ -95,11 +96,11 @@ export function administrationCalls(signed: SignedSender) {
       json(await signed({ method: 'GET', path: '/api/invitations', query: { limit: page.limit, cursor: page.cursor } })),
 
     revokeInvitation: async (invitationId: string): Promise<void> =>
-      nothing(await signed({ method: 'DELETE', path: `/api/invitations/${encodeURIComponent(invitationId)}` })),
+      nothing(await signed({ method: 'DELETE', path: `/api/invitations/${pathSegment(invitationId)}` })),
 
     /** Signed in as the invited wallet (no admin yet): it becomes the new admin, answered here. */
     acceptInvitation: async (token: string, options: { displayName?: string } = {}): Promise<Tagged<Admin>> =>
-      tagged(await signed(jsonCall('POST', `/api/invitations/${encodeURIComponent(token)}/accept`, options))),
+      tagged(await signed(jsonCall('POST', `/api/invitations/${pathSegment(token)}/accept`, options))),
 
     /** The signed-in admin is linked to the new channel. */
     createChannel: async (name: string): Promise<ChannelInfo> =>
@@ -113,10 +114,10 @@ export function administrationCalls(signed: SignedSender) {
       json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/admins` })),
 
     linkAdmin: async (channelRef: string, adminId: string): Promise<void> =>
-      nothing(await signed({ method: 'PUT', path: `${channelPath(channelRef)}/admins/${encodeURIComponent(adminId)}` })),
+      nothing(await signed({ method: 'PUT', path: `${channelPath(channelRef)}/admins/${pathSegment(adminId)}` })),
 
     unlinkAdmin: async (channelRef: string, adminId: string): Promise<void> =>
-      nothing(await signed({ method: 'DELETE', path: `${channelPath(channelRef)}/admins/${encodeURIComponent(adminId)}` })),
+      nothing(await signed({ method: 'DELETE', path: `${channelPath(channelRef)}/admins/${pathSegment(adminId)}` })),
 
     /** The tenant's channel and administration events the signed-in admin may see, newest first. */
     tenantAudit: async (query: TenantAuditQuery = {}): Promise<Page<TenantAuditEvent>> => {

@@ -1,3 +1,4 @@
+import { pathSegment } from './encoding.ts';
 import { conditionHeader, type IfMatch, json, jsonCall, type SignedSender } from './requests.ts';
 import type { WalletSigner } from './signers.ts';
 import type { HeldOperation, Page, Policy, PolicyRule, Proposal, ProposalQuery, Tagged } from './types.ts';
@@ -21,8 +22,8 @@ async function tagged<T>(response: Response): Promise<Tagged<T>> {
   return { ...(await json<T>(response)), etag: response.headers.get('etag') ?? '' };
 }
 
-const proposalPath = (id: string) => `/api/proposals/${encodeURIComponent(id)}`;
-const channelPolicyPath = (channelRef: string) => `/api/channels/${encodeURIComponent(channelRef.normalize('NFC'))}/policy`;
+const proposalPath = (id: string) => `/api/proposals/${pathSegment(id)}`;
+const channelPolicyPath = (channelRef: string) => `/api/channels/${pathSegment(channelRef)}/policy`;
 
 /**
  * Policies and proposals (docs/approvals.md). A request a policy holds throws HeldForApproval with

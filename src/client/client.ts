@@ -1,5 +1,6 @@
 import { administrationCalls } from './administration.ts';
 import { approvalCalls } from './approvals.ts';
+import { pathSegment } from './encoding.ts';
 import { errorOf, HeldForApproval, HttpError, ProblemError } from './errors.ts';
 import { type Call, conditionHeader, type IfMatch, json, jsonCall, readToEnd } from './requests.ts';
 import { type SignedHeaders, SignInSession } from './sign-in.ts';
@@ -171,12 +172,12 @@ export function createClient(options: ClientOptions) {
     return response;
   };
 
-  // Names go in NFC, the form the service stores them in: 'e\u0301' typed on macOS is the 'é' it stores.
+  // Names go in NFC, the form the service stores them in; `.` and `..` never go (pathSegment).
   const filePath = (channelRef: string, folder: string, filename: string) =>
-    `${folderPath(channelRef, folder)}/files/${encodeURIComponent(nameForm(filename))}`;
-  const folderPath = (channelRef: string, folder: string) => `${channelPath(channelRef)}/folders/${encodeURIComponent(nameForm(folder))}`;
-  const channelPath = (channelRef: string) => `/api/channels/${encodeURIComponent(nameForm(channelRef))}`;
-  const backupPath = (channelRef: string, timestamp: string) => `${channelPath(channelRef)}/backups/${encodeURIComponent(timestamp)}`;
+    `${folderPath(channelRef, folder)}/files/${pathSegment(filename)}`;
+  const folderPath = (channelRef: string, folder: string) => `${channelPath(channelRef)}/folders/${pathSegment(folder)}`;
+  const channelPath = (channelRef: string) => `/api/channels/${pathSegment(channelRef)}`;
+  const backupPath = (channelRef: string, timestamp: string) => `${channelPath(channelRef)}/backups/${pathSegment(timestamp)}`;
   const pageQuery = (page: PageRequest = {}) => ({ limit: page.limit, cursor: page.cursor });
 
   return {

@@ -25,3 +25,16 @@ export function hexOfUtf8(text: string): `0x${string}` {
 export function messageHeader(message: string): string {
   return `base64:${base64OfUtf8(message)}`;
 }
+
+/**
+ * A name or id as one segment of a request's path: in NFC, the form the service stores names in
+ * ('e\u0301' typed on macOS is the 'é' it stores), percent-encoded. `.` and `..` are refused with
+ * a TypeError before anything is sent: a URL reads them as dot segments (percent-encoded too), so
+ * a file named `..` would turn its restore into its folder's. The service refuses such names anyway.
+ */
+export function pathSegment(name: string): string {
+  const form = name.normalize('NFC');
+  if (form === '.' || form === '..')
+    throw new TypeError(`"${form}" cannot name anything in a request's path: a URL reads it as a dot segment`);
+  return encodeURIComponent(form);
+}

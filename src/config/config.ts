@@ -151,9 +151,14 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
+  /** The message's lines, one a problem: the CLI prints each on a line of its own. */
+  readonly lines: readonly string[];
+
   constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    const lines = ['Invalid configuration:', ...problems.map((problem) => `  - ${problem}`)];
+    super(lines.join('\n'));
     this.name = 'ConfigError';
+    this.lines = lines;
   }
 }
 

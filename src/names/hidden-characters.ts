@@ -17,7 +17,10 @@ const LONE_SURROGATE = /\p{Cs}/u;
 // non-joiner ('می‌خواهم'), Indic scripts both (conjunct forms), and emoji sequences the joiner
 // ('👩‍💻'). Between visible characters neither reorders anything; at an edge of the name or next
 // to a dot, a space or another format character they would only hide.
-const FORMAT_CHARACTER = /\p{Cf}/u;
+// The Tags block (U+E0000–E007F) is invisible whole: its assigned code points are \p{Cf}, the
+// unassigned rest (U+E0000, U+E0002–E001F) would hide as they do, so the block goes with them.
+export const FORMAT_CHARACTERS = String.raw`\p{Cf}\u{E0000}-\u{E007F}`;
+const FORMAT_CHARACTER = new RegExp(`[${FORMAT_CHARACTERS}]`, 'u');
 const VISIBLE = String.raw`[\p{L}\p{M}\p{N}\p{S}]`;
 const JOINER_BETWEEN_VISIBLE = new RegExp(String.raw`(?<=${VISIBLE})[\u200C\u200D](?=${VISIBLE})`, 'gu');
 
@@ -38,14 +41,16 @@ const ANY_CHARACTER = /[\uD800-\uDBFF][\uDC00-\uDFFF]|[\s\S]/g;
 
 /**
  * `text` with every character the rule refuses written out instead: C0, DEL and C1 as `\x1b`,
- * format characters and lone surrogates as `\u202e`. What an older release stored then shows on a
- * terminal as what it is, and can no longer move the cursor, recolour, retitle or fake a line.
+ * format characters and lone surrogates as `\u202e`, a format character beyond U+FFFF (the tag
+ * characters) as `\u{e0041}`. What an older release stored then shows on a terminal as what it
+ * is, and can no longer move the cursor, recolour, retitle, fake a line or hide text.
  * Joiners between visible characters stay, as the rule lets them.
  */
 export function revealHiddenCharacters(text: string): string {
   if (hiddenCharacterRule(text) === undefined) return text;
   return text.replace(ANY_CHARACTER, (character, offset: number) => {
-    if (character.length === 2) return character;
+    // A surrogate pair is one character: an emoji stays, a tag character is written out whole.
+    if (character.length === 2) return FORMAT_CHARACTER.test(character) ? `\\u{${character.codePointAt(0)!.toString(16)}}` : character;
     const code = character.charCodeAt(0);
     if (CONTROL_CHARACTER.test(character)) return `\\x${code.toString(16).padStart(2, '0')}`;
     if (LONE_SURROGATE.test(character)) return `\\u${code.toString(16).padStart(4, '0')}`;

@@ -8,16 +8,21 @@ const SUGGESTION_TRIES = 10;
  * port free at that moment, given to `npm start` and to the CLI (which signs for PORT too).
  */
 export class PortInUseError extends Error {
+  /** What happened, then what to do: the CLI prints each on a line of its own. */
+  readonly lines: readonly string[];
+
   constructor(host: string, port: number, free: number | undefined, nothingWritten: boolean) {
     const suggested = free ?? port + 1;
-    super(
+    const lines = [
       `port ${port} on ${host} is in use: another program (or another wallet-admin) listens there.` +
-        `${nothingWritten ? ' Nothing was started and nothing was written.' : ''}\n` +
-        `Stop that program, or start on another port, e.g. PORT=${suggested} npm start` +
+        `${nothingWritten ? ' Nothing was started and nothing was written.' : ''}`,
+      `Stop that program, or start on another port, e.g. PORT=${suggested} npm start` +
         `${free === undefined ? '' : ` (${free} is free now)`}, and give the CLI the same PORT ` +
         `(export PORT=${suggested}) so that wallet-admin sign signs for that service.`,
-    );
+    ];
+    super(lines.join('\n'));
     this.name = 'PortInUseError';
+    this.lines = lines;
   }
 }
 

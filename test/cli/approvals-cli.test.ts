@@ -254,4 +254,24 @@ describe('wallet-admin policy and proposal commands (remote mode)', () => {
     assert.equal((await ok('proposal', 'show', id, '--profile', 'ledger')).approvals.length, 0);
     assert.equal((await ok('proposal', 'withdraw', id, ...asOwner)).status, 'withdrawn');
   });
+
+  test('a backup delete or lock change over HTTP that a policy holds exits 3 with the proposal, as a restore does; nothing is done yet', async () => {
+    const onChannel = [...asOwner, '--channel', fixture.channel.id];
+    // The newest of the backups the tests above made.
+    const backup: string = (await ok('backup', 'list', ...onChannel)).items[0].timestamp;
+    await ok('policy', 'set', ...onChannel, '--rule', 'backup.delete=2:files:read', '--rule', 'backup.lock=2:files:read');
+
+    const deleted = await cli('backup', 'delete', ...onChannel, '--backup', backup);
+    assert.equal(deleted.code, 3, `${deleted.stdout}${deleted.stderr}`);
+    assert.match(
+      deleted.stdout,
+      /^Held for approval: proposal prp_\w+ \(.+\) needs intents from 2 admins holding files:read; nothing was done yet\.\n$/,
+    );
+    const locked = await cli('backup', 'lock', ...onChannel, '--backup', backup, '--legal-hold', '--json');
+    assert.equal(locked.code, 3, `${locked.stdout}${locked.stderr}`);
+    assert.deepEqual([locked.json().held.operation, locked.json().held.status], ['backup.lock', 'pending']);
+
+    const listed = (await ok('backup', 'list', ...onChannel)).items.find((b: { timestamp: string }) => b.timestamp === backup);
+    assert.equal(listed?.lock, null, 'still there, and not locked');
+  });
 });

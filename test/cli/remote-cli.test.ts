@@ -309,16 +309,41 @@ describe('wallet-admin over HTTP (remote mode)', () => {
     );
   });
 
-  test('the same command in both modes: channel archive locally (the operator), unarchive over HTTP (the owner)', async () => {
-    const local = await runCli(['channel', 'archive', '--channel', 'main', '--tenant', fixture.tenant.id, '--json'], {
-      DATA_DIR: svc.config.dataDir,
-    });
+  test('the same command in both modes: channel archive locally (the operator), unarchive over HTTP (the owner); channel list marks it in both', async () => {
+    const locally = (...args: string[]) => runCli(args, { DATA_DIR: svc.config.dataDir });
+    const id = fixture.channel.id;
+    /** `channel list` in both modes, text and --json: each line of the channel, and its `archived`. */
+    const listed = async () => {
+      const [localText, localJson, remoteText, remoteJson] = await Promise.all([
+        locally('channel', 'list', '--tenant', fixture.tenant.id),
+        locally('channel', 'list', '--tenant', fixture.tenant.id, '--json'),
+        cli('channel', 'list', '--profile', 'owner'),
+        cli('channel', 'list', '--profile', 'owner', '--json'),
+      ]);
+      for (const result of [localText, localJson, remoteText, remoteJson]) assert.equal(result.code, 0, result.stderr);
+      const archived = (result: typeof localJson) => result.json().items.find((c: { id: string }) => c.id === id).archived;
+      return {
+        local: localText.stdout.split('\n').find((line) => line.startsWith(id)),
+        remote: remoteText.stdout.split('\n').find((line) => line.startsWith(id)),
+        archived: [archived(localJson), archived(remoteJson)],
+      };
+    };
+    assert.deepEqual(await listed(), { local: `${id}  ${fixture.tenant.id}  main`, remote: `${id}  main`, archived: [false, false] });
+
+    const local = await locally('channel', 'archive', '--channel', 'main', '--tenant', fixture.tenant.id, '--json');
     assert.equal(local.code, 0, local.stderr);
     assert.equal(local.json().archived, true);
-    assert.notEqual((await svc.service.store.getChannel(fixture.channel.id))?.archivedAt, null);
+    assert.notEqual((await svc.service.store.getChannel(id))?.archivedAt, null);
+    assert.deepEqual(await listed(), {
+      local: `${id}  ${fixture.tenant.id}  main  (archived: read-only)`,
+      remote: `${id}  main  (archived: read-only)`,
+      archived: [true, true],
+    });
+
     const remote = await ok('channel', 'unarchive', '--channel', 'main', '--profile', 'owner');
-    assert.deepEqual([remote.id, remote.archived], [fixture.channel.id, false]);
-    assert.equal((await svc.service.store.getChannel(fixture.channel.id))?.archivedAt, null);
+    assert.deepEqual([remote.id, remote.archived], [id, false]);
+    assert.equal((await svc.service.store.getChannel(id))?.archivedAt, null);
+    assert.deepEqual((await listed()).archived, [false, false]);
   });
 
   test('plain http:// to another machine is refused, for --url and for a profile, before anything is sent', async () => {
@@ -342,5 +367,90 @@ describe('wallet-admin over HTTP (remote mode)', () => {
     const localOnly = await cli('admin', 'logout', '--admin', fixture.owner.id, '--profile', 'owner');
     assert.equal(localOnly.code, 2);
     assert.match(localOnly.stderr, /runs locally only/);
+  });
+
+  test('backups over HTTP (create, list, lock, unlock, delete) and a file restored from a backup, a version, an instant', async () => {
+    const owner = ['--profile', 'owner', '--channel', 'main'];
+    const api = createClient({ baseUrl: svc.baseUrl, signer: fromViemAccount(fixture.ownerWallet.account) });
+    const content = async () => (await api.download(fixture.channel.id, 'docs', 'a.txt')).text();
+    await api.upload(fixture.channel.id, 'docs', 'a.txt', 'v1', 'text/plain');
+
+    const backup = await ok('backup', 'create', ...owner);
+    assert.deepEqual(
+      [backup.channel, backup.files, backup.bytes, backup.origin, backup.createdBy],
+      ['main', 1, 2, 'api', fixture.owner.id],
+    );
+    const ts: string = backup.timestamp;
+    const listed = await cli('backup', 'list', ...owner);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.equal(listed.stdout, `${ts}       1 files             2 bytes  by ${fixture.owner.id} "${fixture.owner.displayName}" (API)\n`);
+    assert.deepEqual(
+      (await ok('backup', 'list', ...owner)).items.map((b: { timestamp: string }) => b.timestamp),
+      [ts],
+    );
+
+    // The instant between v1 and v2; v2 is written a few milliseconds after it.
+    const between = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await api.upload(fixture.channel.id, 'docs', 'a.txt', 'v2', 'text/plain');
+    const fromBackup = await ok('file', 'restore', ...owner, '--folder', 'docs', '--file', 'a.txt', '--backup', ts);
+    assert.match(fromBackup.url, /\/api\/channels\/chn_\w+\/folders\/docs\/files\/a\.txt$/);
+    assert.match(fromBackup.keptVersionId, /^ver_/);
+    assert.deepEqual(fromBackup.source, { backupTimestamp: ts, versionId: null, at: null });
+    assert.equal(await content(), 'v1');
+    const undo = await cli('file', 'restore', ...owner, '--folder', 'docs', '--file', 'a.txt', '--version', fromBackup.keptVersionId);
+    assert.equal(undo.code, 0, undo.stderr);
+    assert.match(
+      undo.stdout,
+      new RegExp(
+        `^Restored docs/a\\.txt from version ${fromBackup.keptVersionId}: ${fromBackup.url}; the replaced bytes are kept as version ver_\\w+\n$`,
+      ),
+    );
+    assert.equal(await content(), 'v2');
+    assert.equal((await ok('file', 'restore', ...owner, '--folder', 'docs', '--file', 'a.txt', '--at', between)).source.at, between);
+    assert.equal(await content(), 'v1');
+    // From the newest backup holding it: its bytes are those already, so nothing was replaced.
+    const newest = await cli('file', 'restore', ...owner, '--folder', 'docs', '--file', 'a.txt');
+    assert.equal(newest.code, 0, newest.stderr);
+    assert.equal(
+      newest.stdout,
+      `Restored docs/a.txt from the newest backup holding it: ${fromBackup.url}; nothing was replaced (the file was not there, or held these bytes already)\n`,
+    );
+
+    const until = new Date(Date.now() + 86_400_000).toISOString();
+    const locked = await cli('backup', 'lock', ...owner, '--backup', ts, '--mode', 'governance', '--until', until);
+    assert.equal(locked.code, 0, locked.stderr);
+    assert.equal(locked.stdout, `Backup ${ts} of main: governance lock until ${until}\n`);
+    const held = await ok('backup', 'lock', ...owner, '--backup', ts, '--legal-hold');
+    assert.deepEqual([held.channel, held.lock.mode, held.lock.legalHold], ['main', 'governance', true]);
+    const refused = await cli('backup', 'delete', ...owner, '--backup', ts, '--json');
+    assert.equal(refused.code, 1);
+    assert.equal(refused.json().error.code, 'BACKUP_LOCKED');
+    assert.equal((await ok('backup', 'lock', ...owner, '--backup', ts, '--release-hold')).lock.legalHold, false);
+    const both = await cli('backup', 'lock', ...owner, '--backup', ts, '--unlock', '--legal-hold');
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /Over HTTP, --unlock goes alone/);
+    const bypass = await cli('backup', 'delete', ...owner, '--backup', ts, '--bypass-governance');
+    assert.equal(bypass.code, 2);
+    assert.match(bypass.stderr, /--bypass-governance works locally only/);
+    assert.equal((await ok('backup', 'lock', ...owner, '--backup', ts, '--unlock')).lock, null);
+    assert.deepEqual(await ok('backup', 'delete', ...owner, '--backup', ts), { channel: 'main', timestamp: ts, deleted: true });
+    const none = await cli('backup', 'list', ...owner);
+    assert.equal(none.stdout, 'No backups of main yet\n');
+
+    // Refused as locally: the service's codes (exit 1), wrong use and names it refuses before anything is sent (exit 2).
+    for (const [args, code, exit] of [
+      [['backup', 'delete', ...owner, '--backup', ts], 'BACKUP_NOT_FOUND', 1],
+      [['backup', 'create', '--profile', 'owner', '--channel', 'elsewhere'], 'CHANNEL_NOT_FOUND', 1],
+      [['file', 'restore', ...owner, '--folder', 'docs', '--file', '..', '--backup', ts], 'INVALID_PATH', 2],
+      [['folder', 'restore', ...owner, '--folder', '..', '--backup', ts], 'INVALID_PATH', 2],
+      [['file', 'restore', ...owner, '--folder', 'docs', '--file', 'a.txt', '--backup', 'yesterday'], 'INVALID_TIMESTAMP', 2],
+      [['backup', 'list', ...owner, '--tenant', fixture.tenant.id], 'USAGE', 2],
+    ] as const) {
+      const result = await cli(...args, '--json');
+      assert.equal(result.code, exit, `${args.join(' ')}: ${result.stderr}`);
+      assert.equal(result.json().error.code, code, args.join(' '));
+    }
+    assert.equal(await content(), 'v1', 'nothing refused changed the file');
   });
 });

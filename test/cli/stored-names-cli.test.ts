@@ -14,11 +14,12 @@ import { newWallet, signIn } from '../helpers/wallets.ts';
 
 /**
  * Names an older release let in, as it stored them: a terminal escape that clears the screen and
- * retitles the window, a bell, a line of `channel list` output faked with CR/LF, the C1 CSI, a
+ * retitles the window, a bell, text hidden in tag characters (U+E0000–E007F, beyond U+FFFF: 'pay'
+ * that no terminal shows), a line of `channel list` output faked with CR/LF, the C1 CSI, a
  * right-to-left override. Names refuse them now; the CLI's text must show them, never act on them.
  */
 const HOSTILE = {
-  tenant: 'evil\u001b[2J\u001b]0;pwned\u0007',
+  tenant: 'evil\u001b[2J\u001b]0;pwned\u0007\u{E0070}\u{E0061}\u{E0079}\u{E007F}',
   channel: 'ok\r\nchn_00000000000000000000000000  t_fake  payroll',
   admin: 'Mallory\u009b31m\u202Egnp.exe\u007f',
 };
@@ -86,7 +87,10 @@ for (const engine of ENGINES) {
     test('tenant list, channel list and admin list print no raw control or bidi character, but show each escaped', async () => {
       const tenants = await cli('tenant', 'list');
       assertShownSafely(tenants, 'tenant list');
-      assert.ok(tenants.stdout.includes(`${ids.tenant}  evil\\x1b[2J\\x1b]0;pwned\\x07`), tenants.stdout);
+      assert.ok(
+        tenants.stdout.includes(`${ids.tenant}  evil\\x1b[2J\\x1b]0;pwned\\x07\\u{e0070}\\u{e0061}\\u{e0079}\\u{e007f}\n`),
+        tenants.stdout,
+      );
 
       const channels = await cli('channel', 'list', '--tenant', ids.tenant);
       assertShownSafely(channels, 'channel list');

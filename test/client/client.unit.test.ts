@@ -286,6 +286,21 @@ describe('the client library against the service (sqlite)', () => {
     for (const path of sent) assert.ok(path.includes(encodeURIComponent('Übersicht'.normalize('NFC'))), path);
   });
 
+  test('. and .. are refused before anything is sent: a URL would read them as dot segments (a file restore becoming its folder restore)', async () => {
+    const { client, counter } = clientOf(fromViemAccount(fixture.ownerWallet.account));
+    // Were it sent, a backup of this timestamp would be BACKUP_NOT_FOUND; nothing is.
+    const backup = '20260101_000000';
+    const dotSegment = (error: unknown) =>
+      error instanceof TypeError && /"\.\.?" cannot name anything in a request's path/.test(error.message);
+    await assert.rejects(client.restore(channel, 'docs', '..', { backupTimestamp: backup }), dotSegment);
+    await assert.rejects(client.restore(channel, '..', 'a.txt', { backupTimestamp: backup }), dotSegment);
+    await assert.rejects(client.restoreFolder(channel, '.', { backupTimestamp: backup }), dotSegment);
+    await assert.rejects(client.deleteBackup('..', backup), dotSegment);
+    await assert.rejects(client.removeAdmin('..'), dotSegment);
+    await assert.rejects(client.getChannelPolicy('.'), dotSegment);
+    assert.deepEqual(counter.paths, [], 'no request went out, not even a sign-in');
+  });
+
   test('an answer that is not a problem is an HttpError with its status and body', async () => {
     const client = createClient({
       baseUrl: svc.baseUrl,

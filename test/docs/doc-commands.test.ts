@@ -132,6 +132,19 @@ describe('every sh block of the README and docs/ runs as printed, or says what r
     }
   });
 
+  test('no line of prose is printed twice in one document (a paragraph pasted again)', () => {
+    for (const doc of DOCS) {
+      const seen = new Set<string>();
+      const prose = readFileSync(path.join(REPO, doc), 'utf8').replace(/```[\s\S]*?```/g, '');
+      // Short lines (a heading, a table's separator, "Over HTTP:") may well repeat; a sentence's worth may not.
+      for (const line of prose.split('\n').map((l) => l.trim())) {
+        if (line.length < 40) continue;
+        assert.ok(!seen.has(line), `${doc} holds this line twice: ${line}`);
+        seen.add(line);
+      }
+    }
+  });
+
   // Three documents at a time (each waits on processes starting as much as it computes; more would
   // only share the 2 cores of a CI machine thinner), each in a project folder of its own, so that what
   // one writes in .wallet-admin/ (signed headers for its port…) is not another's.

@@ -14,6 +14,9 @@ describe('hidden characters: refused in names, revealed in output', () => {
     ['zero\u200Bwidth \uFEFFbom \u00ADsoft', 'zero\\u200bwidth \\ufeffbom \\u00adsoft'],
     ['lone \uD800 surrogate', 'lone \\ud800 surrogate'],
     ['\u200Dedge joiner', '\\u200dedge joiner'],
+    // The Tags block, beyond U+FFFF: 'hid' in tag characters and CANCEL TAG, LANGUAGE TAG, and U+E0000 and U+E0002 (unassigned).
+    ['ok\u{E0068}\u{E0069}\u{E0064}\u{E007F}', 'ok\\u{e0068}\\u{e0069}\\u{e0064}\\u{e007f}'],
+    ['lang\u{E0001} \u{E0000}\u{E0002}', 'lang\\u{e0001} \\u{e0000}\\u{e0002}'],
   ];
   for (const [text, shown] of revealed) {
     test(`${JSON.stringify(text)} is refused and shows as ${shown}`, () => {

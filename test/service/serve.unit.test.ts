@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
@@ -153,12 +153,16 @@ describe('wallet-admin serve', () => {
     t.after(() => refused.stop());
     assert.equal(await refused.exited, 1);
     const output = refused.output();
-    assert.ok(output.includes(`wallet-admin: port ${port} on 127.0.0.1 is in use`), output);
-    assert.match(output, /Nothing was started and nothing was written\./);
     const suggested = /e\.g\. PORT=(\d+) npm start \((\d+) is free now\)/.exec(output);
     assert.ok(suggested && suggested[1] === suggested[2] && suggested[1] !== String(port), output);
-    assert.ok(output.includes(`export PORT=${suggested[1]}`), 'the CLI is told to sign for that port');
-    assert.doesNotMatch(output, /EADDRINUSE|Segmentation|^\s+at /m);
+    // Exactly, with a real line break between what happened and what to do (not an escaped \x0a), as the README prints it.
+    const expected =
+      `wallet-admin: port ${port} on 127.0.0.1 is in use: another program (or another wallet-admin) listens there. Nothing was started and nothing was written.\n` +
+      `Stop that program, or start on another port, e.g. PORT=${suggested[1]} npm start (${suggested[1]} is free now), and give the CLI the same PORT (export PORT=${suggested[1]}) so that wallet-admin sign signs for that service.\n`;
+    assert.equal(output, expected);
+    const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
+    const printed = /When the port is taken[\s\S]*?```text\n([\s\S]*?)```/.exec(readme)?.[1];
+    assert.equal(printed, expected.replaceAll(String(port), '8080').replaceAll(suggested[1]!, '8081'), 'the README shows it as printed');
     assert.ok(!existsSync(dataDir), 'DATA_DIR was not even made');
 
     // Where it suggests: the first start, with the whole welcome.

@@ -1,18 +1,20 @@
-import type { BackupOrigin } from '../../model/backups.ts';
 import { formatRfc3339 as iso } from '../../time/rfc3339.ts';
+import { backupLine } from '../backup-views.ts';
 import { type Command, optionalString } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
 import { pageOptions, pageRequestOf, pageText } from '../paging.ts';
-import { backupJson, lockText } from '../record-views.ts';
+import { backupJson } from '../record-views.ts';
 import { terminalText } from '../terminal-text.ts';
 import { backupLockCommands } from './backup-lock-commands.ts';
-import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
+import { createBackupRemotely, listBackupsRemotely } from './backup-remote.ts';
+import { channelFrom, channelOptions, channelRefOptions, OPERATOR } from './channel-option.ts';
 
 export const backupCommands: Command[] = [
   {
     words: ['backup', 'create'],
     summary: 'Back up every folder of a channel now',
-    options: channelOptions,
+    options: channelRefOptions,
+    remote: createBackupRemotely,
     async run({ values, store, fileServices }) {
       const channel = await channelFrom(await store(), values);
       const backup = await (await fileServices()).backups.create(channel, OPERATOR, 'cli');
@@ -30,17 +32,17 @@ export const backupCommands: Command[] = [
   {
     words: ['backup', 'list'],
     summary: 'List the backups of a channel, newest first',
-    options: { ...channelOptions, ...pageOptions },
+    options: { ...channelRefOptions, ...pageOptions },
+    remote: listBackupsRemotely,
     async run({ values, store, fileServices }) {
       const pageRequest = pageRequestOf(values);
       const channel = await channelFrom(await store(), values);
       const page = await (await fileServices()).backups.list(channel, pageRequest);
       const items = page.items.map(backupJson);
-      const lines = page.items.map(
-        (b) =>
-          terminalText`${b.timestamp}  ${String(b.files).padStart(6)} files  ${String(b.bytes).padStart(12)} bytes  ${madeBy(b.origin, b.createdBy)}${lockText(b.lock, '  ')}`,
-      );
-      return { json: { items, next: page.next }, text: pageText(lines, page, terminalText`No backups of ${channel.id} yet`) };
+      return {
+        json: { items, next: page.next },
+        text: pageText(items.map(backupLine), page, terminalText`No backups of ${channel.id} yet`),
+      };
     },
   },
   ...backupLockCommands,
@@ -79,22 +81,3 @@ export const backupCommands: Command[] = [
     },
   },
 ];
-
-/** Who made a backup, in the words of `backup list`; a backup from before origins were recorded claims nothing. */
-function madeBy(origin: BackupOrigin | null, adminId: string | null): string {
-  const admin = adminId ?? 'no admin';
-  switch (origin) {
-    case 'api':
-      return `by ${admin} (API)`;
-    case 'restore':
-      return `by ${admin} (before a restore)`;
-    case 'demo':
-      return `by ${admin} (demo data)`;
-    case 'schedule':
-      return 'by the schedule';
-    case 'cli':
-      return 'by the CLI';
-    case null:
-      return adminId === null ? 'by (not recorded)' : `by ${adminId}`;
-  }
-}

@@ -1,20 +1,23 @@
-import { type LockChange, lockChangeOf } from '../../files/backup-lock-rules.ts';
 import type { LockActor } from '../../files/backup-locks.ts';
-import { type Command, optionalString, UsageError } from '../command.ts';
-import { atMostOneOf, backupOption } from '../option-checks.ts';
-import { backupJson, lockText } from '../record-views.ts';
+import { lockText } from '../backup-views.ts';
+import type { Command } from '../command.ts';
+import { backupOption } from '../option-checks.ts';
+import { backupJson } from '../record-views.ts';
 import { terminalText } from '../terminal-text.ts';
-import { channelFrom, channelOptions } from './channel-option.ts';
+import { lockChangeOptions } from './backup-lock-options.ts';
+import { deleteBackupRemotely, lockBackupRemotely } from './backup-remote.ts';
+import { channelFrom, channelRefOptions } from './channel-option.ts';
 
 /**
  * The operator's CLI acts on backup locks with an owner's powers over governance locks and legal
  * holds (as S3's bypass-governance), never over a compliance lock: that binds everyone before its
- * date (docs/backup-locks.md). Its audit entries carry no admin id.
+ * date (docs/backup-locks.md). Its audit entries carry no admin id. Over HTTP the signed-in
+ * admin's powers are the service's to decide.
  */
 const OPERATOR: LockActor = { adminId: null, authority: 'operator' };
 
 const backupOptions = {
-  ...channelOptions,
+  ...channelRefOptions,
   backup: { type: 'string', required: true, placeholder: 'TS', description: 'The backup, yyyyMMdd_HHmmss' },
 } as const;
 
@@ -27,8 +30,11 @@ export const backupLockCommands: Command[] = [
       'bypass-governance': {
         type: 'boolean',
         description: 'Delete it even under a governance lock (never under a compliance lock or a legal hold)',
+        // Over HTTP nobody bypasses a lock: an owner lifts a governance lock first (backup lock --unlock).
+        only: 'local',
       },
     },
+    remote: deleteBackupRemotely,
     async run({ values, store, fileServices }) {
       const timestamp = backupOption(values, 'backup')!;
       const channel = await channelFrom(await store(), values);
@@ -53,32 +59,21 @@ export const backupLockCommands: Command[] = [
       },
       'legal-hold': { type: 'boolean', description: 'Put it under legal hold, until released' },
       'release-hold': { type: 'boolean', description: 'Release its legal hold' },
-      unlock: { type: 'boolean', description: 'Lift its retention lock (a governance lock; a compliance lock is refused)' },
+      unlock: {
+        type: 'boolean',
+        description: 'Lift its retention lock (a governance lock; a compliance lock is refused); over HTTP, alone',
+      },
     },
+    remote: lockBackupRemotely,
     async run({ values, store, fileServices }) {
       const timestamp = backupOption(values, 'backup')!;
-      const change = changeOf(values);
+      const change = lockChangeOptions(values);
       const channel = await channelFrom(await store(), values);
-      const backup = await (await fileServices()).backupLocks.change(channel, OPERATOR, timestamp, change);
+      const backup = backupJson(await (await fileServices()).backupLocks.change(channel, OPERATOR, timestamp, change));
       return {
-        json: { channelId: channel.id, ...backupJson(backup) },
+        json: { channelId: channel.id, ...backup },
         text: terminalText`Backup ${backup.timestamp} of ${channel.id}: ${lockText(backup.lock, '') || 'not locked'}`,
       };
     },
   },
 ];
-
-/** The change the options ask for; a conflict between them is wrong use (exit 2). */
-function changeOf(values: Record<string, unknown>): LockChange {
-  atMostOneOf(values as never, ['legal-hold', 'release-hold']);
-  const unlock = values.unlock === true;
-  if (unlock && (values.mode !== undefined || values.until !== undefined)) {
-    throw new UsageError('Give --unlock or --mode with --until, not both');
-  }
-  const hold = values['legal-hold'] === true ? true : values['release-hold'] === true ? false : undefined;
-  if (unlock) return hold === undefined ? { retention: null } : { retention: null, legalHold: hold };
-  return lockChangeOf(
-    { mode: optionalString(values as never, 'mode'), until: optionalString(values as never, 'until'), legalHold: hold },
-    { mode: '--mode', until: '--until', legalHold: '--legal-hold (or --release-hold, or --unlock)' },
-  );
-}

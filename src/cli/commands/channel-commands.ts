@@ -3,6 +3,7 @@ import type { Command } from '../command.ts';
 import { optionalString, stringOption } from '../command.ts';
 import { pageOptions } from '../paging.ts';
 import { channelJson } from '../record-views.ts';
+import { ARCHIVED_MARK } from '../remote/remote-views.ts';
 import { terminalLines, terminalText } from '../terminal-text.ts';
 import { channelFrom, channelOptions } from './channel-option.ts';
 import { archiveRemotely, createChannelRemotely, linkRemotely, listChannelsRemotely, renameChannelRemotely } from './channel-remote.ts';
@@ -48,7 +49,7 @@ export const channelCommands: Command[] = [
       if (tenantId !== undefined && !(await s.getTenant(tenantId))) throw tenantNotFound(tenantId);
       const tenantIds = tenantId !== undefined ? [tenantId] : (await s.listTenants()).map((t) => t.id);
       const channels = (await Promise.all(tenantIds.map((id) => s.listChannels(id)))).flat();
-      const lines = channels.map((c) => terminalText`${c.id}  ${c.tenantId}  ${c.name}`);
+      const lines = channels.map((c) => terminalText`${c.id}  ${c.tenantId}  ${c.name}${c.archivedAt === null ? '' : ARCHIVED_MARK}`);
       return { json: { items: channels.map(channelJson) }, text: lines.length > 0 ? terminalLines(lines) : terminalText`No channels` };
     },
   },

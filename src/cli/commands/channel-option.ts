@@ -12,6 +12,13 @@ export const channelOptions: Record<string, OptionSpec> = {
   tenant: { type: 'string', placeholder: 'ID', description: 'Tenant id (t_…) of the channel named by --channel' },
 };
 
+/** The same, for a command that also runs over HTTP: there a name is looked up in the signed-in admin's tenant. */
+export const channelRefOptions: Record<string, OptionSpec> = {
+  ...channelOptions,
+  channel: { ...channelOptions.channel!, description: 'Channel id (chn_…), or its name (locally together with --tenant)' },
+  tenant: { ...channelOptions.tenant!, only: 'local' },
+};
+
 type Lookup = ChannelLookup & Pick<ChannelRecords, 'findChannelByName' | 'findChannelsByName'>;
 
 /**

@@ -13,7 +13,7 @@ export async function createChannelRemotely({ values, client }: RemoteContext): 
 
 export async function listChannelsRemotely({ values, client }: RemoteContext): Promise<CommandResult> {
   const page = await (await client()).listChannels(pageRequestOf(values));
-  const lines = page.items.map((c) => terminalText`${c.id}  ${c.name}`);
+  const lines = page.items.map(describeChannel);
   return { json: { ...page }, text: pageText(lines, page, terminalText`No channels`) };
 }
 

@@ -4,7 +4,8 @@ import { type Command, optionalString, stringOption } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
 import { pageOptions, pageRequestOf, pageText } from '../paging.ts';
 import { terminalText } from '../terminal-text.ts';
-import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
+import { channelFrom, channelOptions, channelRefOptions, OPERATOR } from './channel-option.ts';
+import { restoreFileRemotely } from './file-restore-remote.ts';
 
 const fileOptions = {
   ...channelOptions,
@@ -18,10 +19,12 @@ export const fileCommands: Command[] = [
     summary: 'Restore a file from a backup (default: the newest holding it), a kept version, or as it was at an instant',
     options: {
       ...fileOptions,
+      ...channelRefOptions,
       backup: { type: 'string', placeholder: 'TS', description: 'Backup timestamp yyyyMMdd_HHmmss' },
       version: { type: 'string', placeholder: 'ID', description: 'Version id (from "file versions"), instead of a backup' },
       at: { type: 'string', placeholder: 'TIME', description: 'Instead of a backup: the file as it was at this RFC 3339 instant' },
     },
+    remote: restoreFileRemotely,
     async run({ values, store, fileServices }) {
       atMostOneOf(values, ['backup', 'version', 'at']);
       const source = {

@@ -4,14 +4,11 @@ import type { Channel } from '../../model/channels.ts';
 import { type Command, type OptionValues, stringOption } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption, planTagOption } from '../option-checks.ts';
 import { terminalLines, terminalText } from '../terminal-text.ts';
-import { channelFrom, channelOptions, OPERATOR } from './channel-option.ts';
+import { channelFrom, channelRefOptions, OPERATOR } from './channel-option.ts';
 import { restoreChannelRemotely, restoreFolderRemotely } from './scope-restore-remote.ts';
 
 const restoreOptions = {
-  ...channelOptions,
-  // Over HTTP a channel's name is looked up in the signed-in admin's tenant.
-  channel: { ...channelOptions.channel!, description: 'Channel id (chn_…), or its name (locally together with --tenant)' },
-  tenant: { ...channelOptions.tenant!, only: 'local' },
+  ...channelRefOptions,
   backup: { type: 'string', placeholder: 'TS', description: 'Backup timestamp yyyyMMdd_HHmmss (or --at)' },
   at: { type: 'string', placeholder: 'TIME', description: 'Instead of a backup: the state at this RFC 3339 instant' },
   'dry-run': { type: 'boolean', description: 'Print what would change, change nothing' },

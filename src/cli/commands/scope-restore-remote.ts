@@ -1,4 +1,5 @@
 import type { ScopeRestoreOptions, ScopeRestoreResult } from '../../client/index.ts';
+import { folderName } from '../../files/file-path.ts';
 import type { CommandResult, OptionValues, RemoteContext } from '../command.ts';
 import { stringOption } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption, planTagOption } from '../option-checks.ts';
@@ -37,7 +38,8 @@ function report(channel: string, scope: string, result: ScopeRestoreResult): Com
 export async function restoreFolderRemotely({ values, client }: RemoteContext): Promise<CommandResult> {
   const options = restoreOptionsOf(values);
   const channel = stringOption(values, 'channel');
-  const folder = stringOption(values, 'folder');
+  // The service's own check of the name, here: one it refuses is refused before anything is sent (INVALID_PATH, exit 2).
+  const folder = folderName(stringOption(values, 'folder'));
   return report(channel, `folder ${folder}`, await (await client()).restoreFolder(channel, folder, options));
 }
 

@@ -16,6 +16,9 @@ export function describeInvitation(invitation: Invitation): TerminalText {
   return terminalText`${invitation.id}  ${invitation.state}  expires ${invitation.expiresAt}  for ${wallet}  (permissions: ${invitation.permissions.join(', ') || 'none'}; channels: ${invitation.channelIds.join(', ') || 'none'})`;
 }
 
+/** After a channel's name, in every mode: it takes no upload, delete or restore. */
+export const ARCHIVED_MARK = '  (archived: read-only)';
+
 export function describeChannel(channel: ChannelInfo): TerminalText {
-  return terminalText`${channel.id}  ${channel.name}${channel.archived ? '  (archived: read-only)' : ''}`;
+  return terminalText`${channel.id}  ${channel.name}${channel.archived ? ARCHIVED_MARK : ''}`;
 }
