@@ -287,30 +287,30 @@ describe('the console with a keyboard and a screen reader', () => {
     await injectWallet(page, { privateKey: fixture.ownerWallet.privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
     await page.goto(`${svc.baseUrl}/console/`);
     await page.getByRole('button', { name: 'Sign in with Test Wallet' }).waitFor();
-    assert.equal(await page.title(), 'Sign in · wallet-admin');
-    const tab = (target: Focus, step: string) => keyTo(page, 'Tab', target, step);
+    await assertTitle(page, 'Sign in · wallet-admin');
+    const tab = (target: Focus, step: string, most?: number) => keyTo(page, 'Tab', target, step, most);
     const shiftTab = (target: Focus, step: string) => keyTo(page, 'Shift+Tab', target, step);
 
     // The first Tab is the skip link; then on to the wallet's button, and Enter signs in.
-    await tab({ tag: 'a', name: /^Skip to content$/ }, 'the first Tab');
+    await tab({ tag: 'a', name: /^Skip to content$/ }, 'the first Tab', 1);
     await tab({ tag: 'button', name: /^Sign in with Test Wallet$/ }, 'the sign-in button');
     await page.keyboard.press('Enter');
     await assertFocus(page, { tag: 'h1', name: /^Who am I$/ }, 'signed in: the home view');
-    assert.equal(await page.title(), 'Home · wallet-admin');
+    await assertTitle(page, 'Home · wallet-admin');
 
     // Each view, opened by Enter on a link, takes focus to its heading and names itself in the title.
     await tab({ tag: 'a', name: /^main chn_/ }, 'the channel on the home view');
     await page.keyboard.press('Enter');
     await assertFocus(page, { tag: 'h1', name: /^Folders$/ }, 'the channel');
-    assert.equal(await page.title(), 'Folders · main · wallet-admin');
+    await assertTitle(page, 'Folders · main · wallet-admin');
     await tab({ tag: 'a', name: /^welcome/ }, 'the folder');
     await page.keyboard.press('Enter');
     await assertFocus(page, { tag: 'h1', name: /^welcome/ }, 'the folder');
-    assert.equal(await page.title(), 'welcome · main · wallet-admin');
+    await assertTitle(page, 'welcome · main · wallet-admin');
     await tab({ tag: 'a', name: /^prices\.csv$/ }, 'the file');
     await page.keyboard.press('Enter');
     await assertFocus(page, { tag: 'h1', name: /^prices\.csv$/ }, 'the file');
-    assert.equal(await page.title(), 'prices.csv · welcome · main · wallet-admin');
+    await assertTitle(page, 'prices.csv · welcome · main · wallet-admin');
     const fileUrl = page.url();
 
     // The skip link goes to the main content, and stays on this view (it once opened the home page).
@@ -330,7 +330,8 @@ describe('the console with a keyboard and a screen reader', () => {
     await dialog(page).waitFor({ state: 'detached' });
     await assertFocus(page, { tag: 'button', name: restoreBackup }, 'the dialog cancelled');
     await page.keyboard.press('Space');
-    await tab({ tag: 'button', name: /^Restore$/, inDialog: 'Restore prices.csv?' }, "the dialog's Restore");
+    await assertFocus(page, { tag: 'button', name: /^Cancel$/, inDialog: 'Restore prices.csv?' }, 'the dialog open again');
+    await tab({ tag: 'button', name: /^Restore$/, inDialog: 'Restore prices.csv?' }, "the dialog's Restore", 1);
     await page.keyboard.press('Enter');
     // The backup's button turns "Current" (disabled): focus goes to the status line that says what was done.
     await assertFocus(page, { tag: 'p', name: /^prices\.csv restored: backup of / }, 'restored');
@@ -339,13 +340,13 @@ describe('the console with a keyboard and a screen reader', () => {
     assert.equal(await text(), 'item,price\ntea,3\n', "the backup's bytes");
 
     // Undo, from the status line.
-    await tab({ tag: 'button', name: /^Undo restore$/ }, 'the undo');
+    await tab({ tag: 'button', name: /^Undo restore$/ }, 'the undo, next after the status line', 1);
     await page.keyboard.press('Space');
     await assertFocus(page, { tag: 'p', name: /^Restore of prices\.csv undone\./ }, 'undone');
     assert.equal(await text(), 'item,price\ntea,4\n', 'the bytes before the restore');
 
     // The folder's restore: arrows pick the backup, and the plan, its next step, keeps focus in the dialog.
-    await shiftTab({ tag: 'a', name: /^welcome$/ }, 'the breadcrumb to the folder');
+    await tab({ tag: 'a', name: /^welcome$/ }, 'the breadcrumb to the folder, after the status line');
     await page.keyboard.press('Enter');
     await assertFocus(page, { tag: 'h1', name: /^welcome/ }, 'the folder again');
     await tab({ tag: 'button', name: /^Restore folder…$/ }, 'Restore folder…');
@@ -420,10 +421,19 @@ async function assertFocus(page: Page, target: Focus, step: string): Promise<voi
   }
 }
 
-/** Presses `key` (Tab or Shift+Tab) until focus is on `target`, at most 30 times. */
-async function keyTo(page: Page, key: 'Tab' | 'Shift+Tab', target: Focus, step: string): Promise<void> {
+/** The page's title becomes `title` (it is set once the view has rendered). */
+async function assertTitle(page: Page, title: string): Promise<void> {
+  try {
+    await page.waitForFunction((expected) => document.title === expected, title, { timeout: 10_000 });
+  } catch {
+    assert.equal(await page.title(), title);
+  }
+}
+
+/** Presses `key` (Tab or Shift+Tab) until focus is on `target`, at most `most` times. */
+async function keyTo(page: Page, key: 'Tab' | 'Shift+Tab', target: Focus, step: string, most = 30): Promise<void> {
   const passed: string[] = [];
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < most; i++) {
     await page.keyboard.press(key);
     const now = await focusedNow(page);
     if (matches(now, target)) return;
