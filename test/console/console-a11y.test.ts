@@ -48,6 +48,7 @@ describe('the console with a keyboard and a screen reader', () => {
   /** After the changes: the folder restore's select lists it first, `backup` under it. */
   let latestBackup: string;
   let proposalId: string;
+  let vaultBackup: string;
   let invitationUrl: string;
 
   before(async () => {
@@ -85,7 +86,7 @@ describe('the console with a keyboard and a screen reader', () => {
     // A channel whose restores need two approvals: one held restore waits on the Proposals page.
     await owner.upload(vault.id, 'keys', 'k1.txt', 'one');
     await nextSecond();
-    const vaultBackup = (await owner.createBackup(vault.id)).timestamp;
+    vaultBackup = (await owner.createBackup(vault.id)).timestamp;
     await owner.upload(vault.id, 'keys', 'k1.txt', 'two');
     await owner.putChannelPolicy(vault.id, [{ operation: 'channel.restore', approvals: 2, permission: 'files:restore' }]);
     const held = await owner.restoreChannel(vault.id, { backupTimestamp: vaultBackup }).then(
@@ -270,6 +271,19 @@ describe('the console with a keyboard and a screen reader', () => {
         within: DIALOG,
       },
       { name: 'one proposal', hash: `#/proposals/${proposalId}`, ready: (page) => page.getByRole('article').first().waitFor() },
+      { name: 'vault backups', hash: `#/channels/${vault.id}/backups`, ready: rows },
+      {
+        // Last: it adds a second pending proposal.
+        name: 'a held restore: needs approval',
+        ready: async (page) => {
+          await page.getByRole('button', { name: `Restore the channel from backup ${vaultBackup}` }).click();
+          await dialog(page).getByRole('button', { name: 'Preview the restore' }).click();
+          await dialog(page).getByRole('button', { name: 'Restore 1 file' }).click();
+          await page.getByRole('dialog', { name: 'Needs approval' }).locator('.notice-held').waitFor();
+        },
+        leave: pressEscape,
+        within: DIALOG,
+      },
     ];
     found.push(...(await checkStates(page, states)));
     assert.ok(found.length === 0, `axe found serious or critical violations:\n${found.join('\n')}`);
