@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { type ApprovalsApi, approvalsApi } from './approvals/api.ts';
 import { invitationTokenOf, leaveInvitationPage } from './invitation-token.ts';
-import { hrefOf, type Route, useRoute } from './routing.ts';
+import { hrefOf, type PageView, type Route, titleOf, useRoute } from './routing.ts';
+import { skipToMain } from './ui/focus.ts';
 import { formatClock, shortAddress } from './ui/format.ts';
 import { messageOf } from './ui/problem-notice.tsx';
 import { RenewalDialog } from './ui/renewal-dialog.tsx';
 import { type Status, StatusLine, StatusLineContext } from './ui/status-line.tsx';
+import { useFocusKeeper, useViewFocus } from './ui/view-focus.ts';
 import { AdminsView } from './views/admins.tsx';
 import { AuditView } from './views/audit.tsx';
 import { BackupsView } from './views/backups.tsx';
@@ -36,10 +38,17 @@ export function App({ session }: { session: ConsoleSession }) {
   const linked = useLinkedChannels(client);
   const approvals = useMemo(() => client && approvalsApi(client), [client]);
   const pending = usePendingCount(approvals, hrefOf(route));
+  const shown: PageView = state.status === 'signed-in' ? route : { view: invitationToken !== undefined ? 'invitation' : 'sign-in' };
+  useFocusKeeper();
+  useViewFocus(
+    state.status === 'signed-in' ? hrefOf(route) : shown.view,
+    titleOf(shown, (ref) => linked.items?.find((channel) => channel.id === ref)?.name ?? ref),
+  );
 
   return (
     <>
-      <a class="skip-link" href="#main">
+      {/* biome-ignore lint/a11y/useValidAnchor: an in-page link, to #main; the click moves focus there itself, the hash router being no place for it. */}
+      <a class="skip-link" href="#main" onClick={skipToMain}>
         Skip to content
       </a>
       <header class="topbar">

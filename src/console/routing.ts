@@ -145,15 +145,71 @@ export function hrefOf(route: Route): string {
   }
 }
 
+/** What the page shows: a view of a signed-in admin, or one of the two pages before signing in. */
+export type PageView = Route | { view: 'sign-in' } | { view: 'invitation' };
+
+/**
+ * The page's title: the view, where it is, then the console ("Backups · demo · wallet-admin"), so
+ * that a screen reader, a tab and the browser's history name each view. `channelName` turns a
+ * channel's reference in the URL (its id or name) into its name.
+ */
+export function titleOf(page: PageView, channelName: (ref: string) => string): string {
+  return [...placeOf(page, channelName), 'wallet-admin'].join(' · ');
+}
+
+function placeOf(page: PageView, channelName: (ref: string) => string): string[] {
+  switch (page.view) {
+    case 'sign-in':
+      return ['Sign in'];
+    case 'invitation':
+      return ['Invitation'];
+    case 'home':
+      return ['Home'];
+    case 'folders':
+      return ['Folders', channelName(page.channel)];
+    case 'files':
+      return [page.folder, channelName(page.channel)];
+    case 'file':
+      return [page.filename, page.folder, channelName(page.channel)];
+    case 'deleted':
+      return ['Deleted files', page.folder, channelName(page.channel)];
+    case 'backups':
+      return ['Backups', channelName(page.channel)];
+    case 'changes':
+      return [`Changes since backup ${page.from}`, ...(page.folder ? [page.folder] : []), channelName(page.channel)];
+    case 'audit':
+      return ['Audit log', channelName(page.channel)];
+    case 'admins':
+      return ['Admins'];
+    case 'channel-settings':
+      return ['Channel settings'];
+    case 'tenant-audit':
+      return ['Tenant log'];
+    case 'proposals':
+      return [page.id ? `Proposal ${page.id}` : 'Proposals'];
+  }
+}
+
 export function navigate(route: Route): void {
   window.location.hash = hrefOf(route);
 }
 
-/** The current route, updated on every change of the fragment. */
+/**
+ * A fragment that names an element of the page (`#main`, the skip link's) is a place on the page,
+ * not a view: taken for a route it would open the home page.
+ */
+export function isRouteFragment(hash: string, page: Pick<Document, 'getElementById'>): boolean {
+  const id = hash.replace(/^#/, '');
+  return id === '' || id.startsWith('/') || page.getElementById(id) === null;
+}
+
+/** The current route, updated on every change of the fragment to another view. */
 export function useRoute(): Route {
   const [route, setRoute] = useState(() => parseRoute(window.location.hash));
   useEffect(() => {
-    const update = () => setRoute(parseRoute(window.location.hash));
+    const update = () => {
+      if (isRouteFragment(window.location.hash, document)) setRoute(parseRoute(window.location.hash));
+    };
     window.addEventListener('hashchange', update);
     return () => window.removeEventListener('hashchange', update);
   }, []);

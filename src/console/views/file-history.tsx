@@ -62,8 +62,11 @@ export function FileHistory({ versions, live, canRestore, describe, onRestore }:
                       label={isCurrent ? 'Current' : 'Restore'}
                       disabled={isCurrent}
                       onClick={() => onRestore(version)}
+                      // The name starts with the word shown (WCAG 2.5.3): speech users say "Current" to reach it.
                       aria-label={
-                        isCurrent ? `${describe(version)}: the file already has these bytes` : `Restore ${lowerFirst(describe(version))}`
+                        isCurrent
+                          ? `Current, the same bytes as now: ${lowerFirst(describe(version))}`
+                          : `Restore ${lowerFirst(describe(version))}`
                       }
                     />
                   )}

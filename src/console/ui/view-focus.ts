@@ -1,0 +1,75 @@
+import { useEffect, useRef } from 'preact/hooks';
+import { canTakeFocus, focusByScript, focusFallback, viewHeading } from './focus.ts';
+
+/**
+ * A new view says so, as a new page would: the page's title names it, and focus moves to its
+ * heading, from where a screen reader reads on and Tab reaches the view's controls. `view` tells
+ * one view from another (its fragment). The first view, as the page loads, leaves focus where the
+ * browser puts it (at the top, the skip link next).
+ */
+export function useViewFocus(view: string, title: string): void {
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    const from = document.activeElement;
+    // Where the admin put focus while the view loaded (a field of it, the skip link) stays there.
+    const untouched = () => {
+      const now = document.activeElement;
+      return now === from || now === document.body || !canTakeFocus(now);
+    };
+    /** True once the view shows its heading (focused if untouched). */
+    const take = () => {
+      const heading = viewHeading();
+      if (!heading) return false;
+      if (untouched()) focusByScript(heading);
+      return true;
+    };
+    if (take()) return;
+    // A view that loads before its heading shows: focus goes there once it does.
+    const main = document.querySelector('main');
+    if (!main) return;
+    const observer = new MutationObserver(() => {
+      if (take()) observer.disconnect();
+    });
+    observer.observe(main, { childList: true, subtree: true });
+    return () => observer.disconnect();
+  }, [view]);
+}
+
+/**
+ * Focus is never dropped on the page's body: when the control that has it is removed or disabled
+ * (a restored file's button turning "Current", a deleted row), it goes to the status line that
+ * says what happened, or to the view's heading. An open dialog keeps focus itself (ConfirmDialog).
+ */
+export function useFocusKeeper(): void {
+  useEffect(() => {
+    let last: Element | null = null;
+    const noteFocus = (event: FocusEvent) => {
+      last = event.target instanceof Element ? event.target : null;
+    };
+    const lost = () => {
+      const active = document.activeElement;
+      // On the body by the admin's own click elsewhere, with the control still there: not lost.
+      if (active === null || active === document.body) return last !== null && !canTakeFocus(last);
+      return !canTakeFocus(active);
+    };
+    const observer = new MutationObserver(() => {
+      if (document.querySelector('dialog[open]') || !lost()) return;
+      last = null;
+      focusFallback();
+    });
+    document.addEventListener('focusin', noteFocus);
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });
+    return () => {
+      document.removeEventListener('focusin', noteFocus);
+      observer.disconnect();
+    };
+  }, []);
+}
