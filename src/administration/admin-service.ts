@@ -18,7 +18,7 @@ import {
 import { type AdministrationAudit, adminSnapshot } from './administration-audit.ts';
 import { pageOf } from './list-page.ts';
 import { heldChannel, tenantView } from './tenant-views.ts';
-import type { WalletProofs } from './wallet-proofs.ts';
+import type { IssuedChallenge, WalletProofs } from './wallet-proofs.ts';
 
 export type AdministrationStore = AdminRecords & AdminChanges & ChannelRecords;
 
@@ -41,6 +41,12 @@ export interface NewAdminRequest {
   /** Channel ids or names. */
   channels: readonly string[];
   owner?: boolean | undefined;
+}
+
+/** A challenge's typed data as the service gave it, and the new wallet's eth_signTypedData_v4 signature of it. */
+export interface WalletProof {
+  typedData: unknown;
+  signature: string;
 }
 
 export interface AdminChangeRequest {
@@ -146,25 +152,25 @@ export class AdminService {
     id: string,
     wallet: string,
     chainId: number | undefined,
-  ): Promise<{ message: string; expiresAt: number }> {
+  ): Promise<IssuedChallenge> {
     const view = await tenantView(this.store, actorId);
     const target = this.walletReceiver(view, id);
     if ((await this.store.findAdminByWallet(wallet)) !== undefined) throw walletTaken(wallet);
     return this.proofs.challenge(target, wallet, chainId);
   }
 
-  async addWallet(actorId: string, id: string, message: string, signature: string): Promise<AdminWallet> {
-    return this.addProvenWallet(actorId, id, await this.proveWallet(actorId, id, message, signature));
+  async addWallet(actorId: string, id: string, proof: WalletProof): Promise<AdminWallet> {
+    return this.addProvenWallet(actorId, id, await this.proveWallet(actorId, id, proof));
   }
 
   /**
    * The wallet a signed challenge proves, the challenge used up: the first half of addWallet, which
    * a held wallet.add does when it is proposed (a challenge lives 10 minutes, a proposal days).
    */
-  async proveWallet(actorId: string, id: string, message: string, signature: string): Promise<string> {
+  async proveWallet(actorId: string, id: string, proof: WalletProof): Promise<string> {
     const view = await tenantView(this.store, actorId);
     const target = this.walletReceiver(view, id);
-    return this.proofs.prove(target.id, message, signature);
+    return this.proofs.prove(target.id, proof.typedData, proof.signature);
   }
 
   /** Adds a wallet proven by proveWallet: the second half of addWallet. */

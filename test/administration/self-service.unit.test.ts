@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
@@ -6,7 +7,8 @@ import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts'
 import { request } from '../helpers/http.ts';
 import { noteCredential } from '../helpers/log-secrets.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { newWallet, signIn, type TestWallet } from '../helpers/wallets.ts';
+import { formatSiweMessage } from '../../src/auth/siwe/siwe-message.ts';
+import { base64Header, newWallet, signIn, signTypedData, type TestWallet } from '../helpers/wallets.ts';
 import { AdminApi } from './admin-client.ts';
 
 /**
@@ -197,24 +199,19 @@ for (const engine of ENGINES) {
         'WALLET_TAKEN',
       );
       assertProblem(await member.api.addWallet(member.id, newWallet(), newWallet()), 400, 'WALLET_PROOF_INVALID');
-      const challenge = (
-        await member.api.post(`/api/admins/${member.id}/wallets/challenge`, { wallet: (await (async () => newWallet())()).address })
-      ).json();
+      const challenge = (await member.api.post(`/api/admins/${member.id}/wallets/challenge`, { wallet: newWallet().address })).json();
+      const changed = { ...challenge.typedData, message: { ...challenge.typedData.message, admin: home.owner.id } };
       assertProblem(
-        await member.api.post(`/api/admins/${member.id}/wallets`, { message: `${challenge.message} `, signature: '0x00' }),
+        await member.api.post(`/api/admins/${member.id}/wallets`, { typedData: changed, signature: '0x00' }),
         400,
         'WALLET_PROOF_INVALID',
       );
       // A proof is used once.
       const third = newWallet();
       const thirdChallenge = (await member.api.post(`/api/admins/${member.id}/wallets/challenge`, { wallet: third.address })).json();
-      const signature = await third.account.signMessage({ message: thirdChallenge.message });
-      assert.equal((await member.api.post(`/api/admins/${member.id}/wallets`, { message: thirdChallenge.message, signature })).status, 201);
-      assertProblem(
-        await member.api.post(`/api/admins/${member.id}/wallets`, { message: thirdChallenge.message, signature }),
-        400,
-        'WALLET_PROOF_INVALID',
-      );
+      const proof = { typedData: thirdChallenge.typedData, signature: await signTypedData(third, thirdChallenge.typedData) };
+      assert.equal((await member.api.post(`/api/admins/${member.id}/wallets`, proof)).status, 201);
+      assertProblem(await member.api.post(`/api/admins/${member.id}/wallets`, proof), 400, 'WALLET_PROOF_INVALID');
 
       // Removing a wallet ends its sessions; the last one stays.
       assert.equal((await member.api.delete(`/api/admins/${member.id}/wallets/${second.address}`)).status, 204);
@@ -223,6 +220,63 @@ for (const engine of ENGINES) {
       assertProblem(await member.api.delete(`/api/admins/${member.id}/wallets/${member.wallet.address}`), 409, 'LAST_WALLET');
       // An owner adds a wallet to anyone (with that wallet's signature).
       assert.equal((await owner.addWallet(member.id, newWallet())).status, 201);
+    });
+
+    test('a wallet proof is never a sign-in: its typed data signs nobody in, and a proof in the old EIP-4361 form is refused by both', async () => {
+      const member = await subAdmin(owner, ['files:read']);
+      // An owner relays a colleague's proof: it sees the typed data and the signature.
+      const relayed = newWallet();
+      const challenge = (await owner.post(`/api/admins/${member.id}/wallets/challenge`, { wallet: relayed.address })).json();
+      assert.equal(challenge.typedData.primaryType, 'AddWallet');
+      assert.equal(challenge.typedData.domain.name, 'wallet-admin wallet proof');
+      const signature = await signTypedData(relayed, challenge.typedData);
+      assert.equal((await owner.post(`/api/admins/${member.id}/wallets`, { typedData: challenge.typedData, signature })).status, 201);
+      // The wallet is the member's now; the relayed proof, sent as a sign-in in any form, signs nobody in.
+      for (const mes of [JSON.stringify(challenge.typedData), base64Header(JSON.stringify(challenge.typedData, null, 2))]) {
+        noteCredential(signature);
+        const relay = await request(svc.baseUrl, '/api/auth/test', { headers: { 'X-WAL': relayed.address, 'X-SIG': signature, 'X-MES': mes } });
+        assert.equal(relay.status, 401, relay.body);
+      }
+
+      // A proof in the form of earlier releases, still open in the database: an EIP-4361 message the new wallet signed.
+      const oldProof = async (wallet: TestWallet) => {
+        const issued = Date.now();
+        const message = formatSiweMessage({
+          domain,
+          address: wallet.address,
+          statement:
+            `Add this wallet to the admin ${member.id} of tenant ${home.tenant.id}. ` +
+            'Once added, it signs in as that admin, with everything that admin may do. Sign only if you asked for this.',
+          uri: svc.config.publicBaseUrl,
+          version: '1',
+          chainId: 1,
+          nonce: 'a1b2c3d4e5f6a7b8c9d0e1f2',
+          issuedAt: new Date(issued).toISOString(),
+          expirationTime: new Date(issued + 600_000).toISOString(),
+          resources: [`urn:wallet-admin:add-wallet:${member.id}`],
+        });
+        const messageHash = createHash('sha256').update(message, 'utf8').digest('hex');
+        await svc.service.store.saveWalletChallenge({ messageHash, adminId: member.id, wallet: wallet.address, chainId: 1, expiresAt: issued + 600_000 });
+        return { message, signature: await wallet.account.signMessage({ message }) };
+      };
+      // Signed by a wallet that is an admin's: it does not sign in.
+      const old = await oldProof(relayed);
+      noteCredential(old.signature);
+      const oldSignIn = await request(svc.baseUrl, '/api/auth/test', {
+        headers: { 'X-WAL': relayed.address, 'X-SIG': old.signature, 'X-MES': base64Header(old.message) },
+      });
+      assertProblem(oldSignIn, 401, 'AUTH_MESSAGE_REFUSED');
+      assert.match(oldSignIn.json().detail, /wallet proof/);
+      // Sent as a proof, it is refused saying what to sign instead, and adds nothing.
+      const another = newWallet();
+      const refused = await member.api.post(`/api/admins/${member.id}/wallets`, await oldProof(another));
+      assertProblem(refused, 400, 'WALLET_PROOF_INVALID');
+      assert.match(refused.json().detail, /typedData/);
+      assert.match(refused.json().detail, /eth_signTypedData_v4/);
+      assert.deepEqual(
+        (await member.api.get(`/api/admins/${member.id}/wallets`)).json().items.map((w: { address: string }) => w.address),
+        [member.wallet.address, relayed.address],
+      );
     });
 
     test('the tenant keeps an active owner with a wallet; a second owner only from an owner', async () => {

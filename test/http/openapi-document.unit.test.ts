@@ -7,7 +7,7 @@ import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../h
 import { type HttpResponse, request } from '../helpers/http.ts';
 import { noteCredential } from '../helpers/log-secrets.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { type AuthHeaders, newWallet, signIn } from '../helpers/wallets.ts';
+import { type AuthHeaders, newWallet, signIn, signTypedData } from '../helpers/wallets.ts';
 
 /**
  * /api/openapi.json is checked against the service itself: the document must be valid OpenAPI,
@@ -477,10 +477,8 @@ for (const engine of ['sqlite'] as const) {
       const second = newWallet();
       const challenge = await post(`/api/admins/${helperId}/wallets/challenge`, { wallet: second.address });
       assert.equal(challenge.status, 200, challenge.body);
-      const proof = {
-        message: challenge.json().message,
-        signature: await second.account.signMessage({ message: challenge.json().message }),
-      };
+      const { typedData } = challenge.json();
+      const proof = { typedData, signature: await signTypedData(second, typedData) };
       assert.equal((await post(`/api/admins/${helperId}/wallets`, proof)).status, 201);
       await call('GET', `/api/admins/${helperId}/wallets`);
       assert.equal((await call('DELETE', `/api/admins/${helperId}/wallets/${second.address}`)).status, 204);
