@@ -57,6 +57,7 @@ import jsonBody from './server/json-body.ts';
 import { lazyRequestLogger } from './server/lazy-request-logger.ts';
 import queryParameters from './server/query-parameters.ts';
 import { RequestLog } from './server/request-log.ts';
+import requestValidation from './server/request-validation.ts';
 import responseHeaders, { baseHeaders } from './server/response-headers.ts';
 
 export interface AppDeps {
@@ -133,8 +134,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(errorHandler, { onError: (error) => deps.metrics.error(error.code, error.status) });
   // Before any route: its onRoute hook gives every route the refusal of unknown query parameters.
   await app.register(queryParameters);
-  // Likewise, before any route: an unknown member of a JSON body is refused, never dropped.
+  // Likewise, before any route: an unknown member of a JSON body is refused, never dropped, and a
+  // body is checked as declared, never coerced.
   await app.register(bodyMembers);
+  await app.register(requestValidation);
   // Registered early so that its onResponse hook sees every route.
   await app.register(fp(metricsRoute), { metrics: deps.metrics, token: config.metricsToken });
   await app.register(responseHeaders, { corsOrigins: config.corsOrigins, corsExtras: config.corsExtras });

@@ -31,7 +31,7 @@ export function toAppError(error: FastifyError | Error): AppError {
   if (isAppError(error)) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    return new AppError('VALIDATION_FAILED', `Invalid request: ${fastifyError.message}${allowedValuesOf(fastifyError)}`);
+    return new AppError('VALIDATION_FAILED', `Invalid request: ${unknownMemberOf(fastifyError) ?? fastifyError.message}${allowedValuesOf(fastifyError)}`);
   }
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped) return new AppError(mapped, fastifyError.message);
@@ -40,6 +40,14 @@ export function toAppError(error: FastifyError | Error): AppError {
     return new AppError(status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_FAILED', fastifyError.message);
   }
   return new AppError('INTERNAL_ERROR', 'Internal error; the server log has the details under this requestId');
+}
+
+/** Ajv says "must NOT have additional properties" without naming the one; the caller needs its name. */
+function unknownMemberOf(error: FastifyError): string | undefined {
+  const refusal = error.validation?.find((v) => v.keyword === 'additionalProperties');
+  const member = refusal?.params.additionalProperty;
+  if (refusal === undefined || typeof member !== 'string') return undefined;
+  return `${error.validationContext ?? 'body'}${refusal.instancePath} has the unknown member ${JSON.stringify(member.slice(0, 60))}, which this operation does not take`;
 }
 
 /** Ajv says "must be equal to one of the allowed values" without naming them; the caller needs them. */
