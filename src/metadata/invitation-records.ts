@@ -5,7 +5,7 @@ import { newAdminId, newInvitationId } from '../model/ids.ts';
 import { type Invitation, type InvitationRecords, invitationState, type WalletChallengeRecords } from '../model/invitations.ts';
 import { requireAdmin } from './admin-records.ts';
 import { ADMIN_WALLET_UNIQUE, violates, WALLET_UNIQUE } from './database-errors.ts';
-import { normalizeWallet } from './input-validation.ts';
+import { normalizeWallet, requireName } from './input-validation.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { Database, InvitationsTable } from './schema.ts';
 
@@ -19,7 +19,8 @@ export function invitationRecords(db: Db): InvitationRecords & WalletChallengeRe
         id: newInvitationId(),
         tenantId: input.tenantId,
         inviterAdminId: input.inviterAdminId,
-        displayName: input.displayName,
+        // The name the new admin gets: the one rule of every name, as when an admin is made or renamed.
+        displayName: input.displayName === null ? null : requireName(input.displayName, 'Display name'),
         wallet: input.wallet === null ? null : normalizeWallet(input.wallet),
         permissions: [...input.permissions].sort(),
         channelIds: [...input.channelIds].sort(),
@@ -85,6 +86,8 @@ export function invitationRecords(db: Db): InvitationRecords & WalletChallengeRe
 
     async acceptInvitation(id, { wallet, displayName, at }) {
       const address = normalizeWallet(wallet);
+      // Checked before the invitation is taken: a refused name leaves it pending.
+      const name = requireName(displayName, 'Display name');
       const adminId = newAdminId();
       try {
         await db.transaction().execute(async (trx) => {
@@ -110,7 +113,7 @@ export function invitationRecords(db: Db): InvitationRecords & WalletChallengeRe
               id: adminId,
               tenant_id: invitation.tenantId,
               wallet: address,
-              display_name: displayName,
+              display_name: name,
               owner_admin_id: invitation.inviterAdminId,
               status: 'ACTIVE',
               created_at: at,

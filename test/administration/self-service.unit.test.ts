@@ -392,6 +392,44 @@ for (const engine of ENGINES) {
       assert.equal(audit.items.length, 1);
     });
 
+    test("invitations: a display name, the invitation's or the one given when accepting, follows the one name rule", async () => {
+      const hidden = ['Mallory\u202Egnp.exe', 'Eve\u001b[2J', 'Bob\u0007', 'Tab\tname', 'Zero\u200Bwidth', 'Line\nbreak'];
+      const listed = async () => (await owner.get('/api/invitations?limit=100')).json().items.length;
+      const count = await listed();
+      for (const displayName of hidden) {
+        const refused = await owner.post('/api/invitations', { permissions: ['files:read'], expiresIn: 3600, displayName });
+        assertProblem(refused, 400, 'VALIDATION_FAILED');
+        assert.match(refused.json().detail, /^Display name must not contain/, JSON.stringify(displayName));
+      }
+      assert.equal(await listed(), count, 'no invitation was made');
+
+      const issued = await owner.post('/api/invitations', { permissions: ['files:read'], expiresIn: 3600, displayName: 'Guest' });
+      assert.equal(issued.status, 201, issued.body);
+      const { token, id } = issued.json();
+      noteCredential(token);
+      const invitee = newWallet();
+      for (const displayName of hidden) {
+        const refused = await request(svc.baseUrl, `/api/invitations/${token}/accept`, {
+          method: 'POST',
+          headers: { ...(await signIn(invitee, domain)), 'Content-Type': 'application/json' },
+          body: JSON.stringify({ displayName }),
+        });
+        assertProblem(refused, 400, 'VALIDATION_FAILED');
+        assert.match(refused.json().detail, /^Display name must not contain/, JSON.stringify(displayName));
+      }
+      // Still pending, and the wallet no admin's: a name the rule allows then joins.
+      const invitation = (await owner.get('/api/invitations?limit=100')).json().items.find((i: { id: string }) => i.id === id);
+      assert.equal(invitation.state, 'pending');
+      assert.equal(await svc.service.store.findAdminByWallet(invitee.address), undefined);
+      const accepted = await request(svc.baseUrl, `/api/invitations/${token}/accept`, {
+        method: 'POST',
+        headers: { ...(await signIn(invitee, domain)), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ displayName: ' Zoë ' }),
+      });
+      assert.equal(accepted.status, 201, accepted.body);
+      assert.equal(accepted.json().displayName, 'Zoë');
+    });
+
     test('invitations: revoked, bound to another wallet, inviter narrowed or suspended since, an admin already — all refused', async () => {
       const accept = async (token: string, wallet = newWallet()) =>
         request(svc.baseUrl, `/api/invitations/${token}/accept`, { method: 'POST', headers: await signIn(wallet, domain) });
