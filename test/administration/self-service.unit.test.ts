@@ -138,9 +138,10 @@ for (const engine of ENGINES) {
         'PERMISSION_NOT_HELD',
       );
       assertProblem(await manager.api.patch(`/api/admins/${manager.id}`, { ownerAdminId: null }), 400, 'VALIDATION_FAILED');
-      assertProblem(await manager.api.patch(`/api/admins/${peer.id}`, { status: 'SUSPENDED' }), 403, 'ADMIN_OUT_OF_REACH');
-      assertProblem(await manager.api.patch(`/api/admins/${home.owner.id}`, { status: 'SUSPENDED' }), 403, 'ADMIN_OUT_OF_REACH');
-      assertProblem(await manager.api.delete(`/api/admins/${peer.id}`), 403, 'ADMIN_OUT_OF_REACH');
+      // A peer and the owner are admins it may not see: not found, as an unknown id.
+      assertProblem(await manager.api.patch(`/api/admins/${peer.id}`, { status: 'SUSPENDED' }), 404, 'ADMIN_NOT_FOUND');
+      assertProblem(await manager.api.patch(`/api/admins/${home.owner.id}`, { status: 'SUSPENDED' }), 404, 'ADMIN_NOT_FOUND');
+      assertProblem(await manager.api.delete(`/api/admins/${peer.id}`), 404, 'ADMIN_NOT_FOUND');
       assertProblem(await stranger.get(`/api/admins/${manager.id}`), 404, 'ADMIN_NOT_FOUND');
       assertProblem(await stranger.patch(`/api/admins/${manager.id}`, { status: 'SUSPENDED' }), 404, 'ADMIN_NOT_FOUND');
       // A sub-admin sees itself and those below it only.
@@ -162,6 +163,39 @@ for (const engine of ENGINES) {
       assertProblem(await child.api.get(`/api/admins/${child.id}`), 403, 'ADMIN_SUSPENDED');
       assert.equal((await manager.api.patch(`/api/admins/${child.id}`, { status: 'ACTIVE' })).status, 200);
       assert.equal((await child.api.get(`/api/admins/${child.id}`)).status, 200);
+    });
+
+    test('an admin a sub-admin may not see is answered as an unknown id, on every admin route: the same 404, nothing changed', async () => {
+      const manager = await subAdmin(owner, MANAGER);
+      const peer = await subAdmin(owner, ['files:read']);
+      const unknown = 'adm_00000000000000000000000000';
+      // A well-formed proof (the manager's own challenge): the target is looked up before any proof is.
+      const { typedData } = (await manager.api.post(`/api/admins/${manager.id}/wallets/challenge`, { wallet: newWallet().address })).json();
+      const routes: [method: string, path: (id: string) => string, body?: object][] = [
+        ['GET', (id) => `/api/admins/${id}`],
+        ['PATCH', (id) => `/api/admins/${id}`, { permissions: ['files:read'] }],
+        ['PATCH', (id) => `/api/admins/${id}`, { status: 'SUSPENDED' }],
+        ['PATCH', (id) => `/api/admins/${id}`, { displayName: 'Renamed' }],
+        ['DELETE', (id) => `/api/admins/${id}`],
+        ['GET', (id) => `/api/admins/${id}/wallets`],
+        ['POST', (id) => `/api/admins/${id}/wallets/challenge`, { wallet: newWallet().address }],
+        ['POST', (id) => `/api/admins/${id}/wallets`, { typedData, signature: '0x00' }],
+        ['DELETE', (id) => `/api/admins/${id}/wallets/${home.ownerWallet.address}`],
+        ['PUT', (id) => `/api/channels/${home.channel.id}/admins/${id}`],
+        ['DELETE', (id) => `/api/channels/${home.channel.id}/admins/${id}`],
+      ];
+      const before = (await owner.get('/api/admins?limit=1000')).body;
+      for (const [method, path, body] of routes) {
+        const refusal = async (id: string) => {
+          const answer = await manager.api.send(method, path(id), body);
+          const { instance: _instance, requestId: _requestId, ...problem } = answer.json();
+          return { status: answer.status, ...problem, detail: String(problem.detail).replaceAll(id, '<id>') };
+        };
+        const asUnknown = await refusal(unknown);
+        assert.equal(asUnknown.code, 'ADMIN_NOT_FOUND', `${method} ${path(unknown)}: ${JSON.stringify(asUnknown)}`);
+        for (const hidden of [home.owner.id, peer.id]) assert.deepEqual(await refusal(hidden), asUnknown, `${method} ${path(hidden)}`);
+      }
+      assert.equal((await owner.get('/api/admins?limit=1000')).body, before, 'nothing changed');
     });
 
     test('a sub-admin does not manage an admin holding a permission it lacks', async () => {
@@ -191,8 +225,9 @@ for (const engine of ENGINES) {
         [member.wallet.address, second.address],
       );
 
-      // Nobody adds their own wallet to someone more privileged; a wallet of another admin; a wallet without its signature.
-      assertProblem(await member.api.addWallet(home.owner.id, newWallet()), 403, 'OWNER_REQUIRED');
+      // Nobody adds their own wallet to someone more privileged (the owner, which a sub-admin may not even see); a wallet of
+      // another admin; a wallet without its signature.
+      assertProblem(await member.api.addWallet(home.owner.id, newWallet()), 404, 'ADMIN_NOT_FOUND');
       assertProblem(
         await member.api.post(`/api/admins/${member.id}/wallets/challenge`, { wallet: home.ownerWallet.address }),
         409,
@@ -392,6 +427,31 @@ for (const engine of ENGINES) {
       assert.equal(audit.items.length, 1);
     });
 
+    test("a refused acceptance carries no token: the problem's instance redacts it, as the request log does", async () => {
+      const issued = await owner.post('/api/invitations', { permissions: ['files:read'], expiresIn: 3600 });
+      const { token } = issued.json();
+      noteCredential(token);
+      const accepted = await request(svc.baseUrl, `/api/invitations/${token}/accept`, { method: 'POST', headers: await signIn(newWallet(), domain) });
+      assert.equal(accepted.status, 201, accepted.body);
+      const json = { 'Content-Type': 'application/json' };
+      const refusals = [
+        // Used already; not one; no signature; a body it does not take; a method it does not answer.
+        [409, 'POST', `/api/invitations/${token}/accept`, await signIn(newWallet(), domain)],
+        [404, 'POST', '/api/invitations/wai_never_issued_0123456789/accept', await signIn(newWallet(), domain)],
+        [401, 'POST', `/api/invitations/${token}/accept`, {}],
+        [400, 'POST', `/api/invitations/${token}/accept`, { ...(await signIn(newWallet(), domain)), ...json }, '{"displayName":7}'],
+        [404, 'GET', `/api/invitations/${token}/accept`, {}],
+      ] as const;
+      for (const [status, method, path, headers, body] of refusals) {
+        const answer = await request(svc.baseUrl, path, { method, headers, body });
+        assert.equal(answer.status, status, `${method} ${path}: ${answer.body}`);
+        assert.equal(answer.json().instance, '/api/invitations/[redacted]/accept', answer.body);
+        assert.ok(!answer.body.includes(token), `${method}: the answer carries no token: ${answer.body}`);
+      }
+      assert.ok(!svc.logs.some((line) => line.includes(token)), 'no log line carries the token');
+      assert.ok(svc.logs.some((line) => line.includes('/api/invitations/[redacted]/accept')), 'the request log names the path, redacted');
+    });
+
     test("invitations: a display name, the invitation's or the one given when accepting, follows the one name rule", async () => {
       const hidden = ['Mallory\u202Egnp.exe', 'Eve\u001b[2J', 'Bob\u0007', 'Tab\tname', 'Zero\u200Bwidth', 'Line\nbreak'];
       const listed = async () => (await owner.get('/api/invitations?limit=100')).json().items.length;
@@ -501,8 +561,8 @@ for (const engine of ENGINES) {
       const writer = await subAdmin(owner, ['files:read', 'files:write'], []);
       assert.equal(
         (await manager.api.put(`/api/channels/${channel.id}/admins/${writer.id}`)).status,
-        403,
-        'the writer holds files:write, which the manager lacks',
+        404,
+        'the writer is a peer of the manager, which it may not see',
       );
       assert.equal((await owner.put(`/api/channels/${channel.id}/admins/${writer.id}`)).status, 204);
       const put = await request(svc.baseUrl, file, {

@@ -24,6 +24,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 type Operation = {
   operationId?: string;
+  requestBody?: { content: Record<string, { schema: object }> };
   security?: Record<string, string[]>[];
   parameters?: { in: string; name: string; example?: unknown }[];
   responses: Record<
@@ -643,7 +644,7 @@ for (const engine of ['sqlite'] as const) {
         'PUT /api/channels/{channelRef}/policy': [`${channel}/policy`, { rules: [rule] }],
       };
       const withJsonBodies = operationsOf(document)
-        .filter(([, operation]) => (operation as { requestBody?: { content?: object } }).requestBody?.content?.hasOwnProperty('application/json'))
+        .filter(([, operation]) => operation.requestBody?.content['application/json'] !== undefined)
         .map(([key]) => key);
       assert.deepEqual(Object.keys(bodies).sort(), withJsonBodies.sort(), 'a valid body for every operation that takes JSON');
 
@@ -657,8 +658,7 @@ for (const engine of ['sqlite'] as const) {
       let refused = 0;
       for (const [key, [path, body]] of Object.entries(bodies)) {
         const [method, template] = key.split(' ') as [string, string];
-        const schema = (document.paths[template]![method.toLowerCase()] as { requestBody: { content: Record<string, { schema: object }> } })
-          .requestBody.content['application/json']!.schema;
+        const schema = document.paths[template]![method.toLowerCase()]!.requestBody!.content['application/json']!.schema;
         const valid = ajv.compile(schema);
         assert.ok(valid(body), `${key}: the base body is valid: ${JSON.stringify(valid.errors)}`);
         for (const { changed, names } of changesOf(body)) {

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, type ErrorCode, isAppError } from '../../errors/app-error.ts';
+import { censorUrl } from '../../logging/logger.ts';
 import { PROBLEM_CONTENT_TYPE } from '../schemas/problem.ts';
 import { formatRefusal } from './format-refusals.ts';
 
@@ -56,6 +57,15 @@ function allowedValuesOf(error: FastifyError): string {
   return Array.isArray(allowed) ? ` (${allowed.map((value) => JSON.stringify(value)).join(', ')})` : '';
 }
 
+/**
+ * A problem's `instance`: the request's path, without its query and with what a path may hold of a
+ * secret redacted (an invitation's token, which accepts it), as the request log writes it: a problem
+ * is shown, copied into tickets and logged by clients, and must never carry a credential.
+ */
+export function problemInstance(target: string): string {
+  return censorUrl(target.split('?')[0]!);
+}
+
 function problemOf(request: FastifyRequest, error: AppError): Problem {
   return {
     ...error.extra,
@@ -64,7 +74,7 @@ function problemOf(request: FastifyRequest, error: AppError): Problem {
     status: error.status,
     detail: error.message,
     code: error.code,
-    instance: request.url.split('?')[0]!,
+    instance: problemInstance(request.url),
     requestId: request.id,
   };
 }
@@ -107,7 +117,7 @@ async function errorHandler(app: FastifyInstance, options: { onError?: (error: A
     return sendProblem(request, reply, appError);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`)),
+    sendProblem(request, reply, new AppError('NOT_FOUND', `No route ${request.method} ${problemInstance(request.url)}`)),
   );
 }
 
