@@ -53,7 +53,8 @@ export class HeldAdministration {
     });
     register('invitation.create', async (p) => {
       const issued = await this.invitations.create(p.proposedBy, p.plan.request as unknown as NewInvitationRequest);
-      // The token is the proposer's to pass on: the proposal's view shows it to the proposer only.
+      // The token is the proposer's to pass on: kept until the proposer's first read shows it, then only
+      // its hash (ProposalService.shownTo).
       return { invitationId: issued.invitation.id, token: issued.token };
     });
   }

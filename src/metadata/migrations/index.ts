@@ -18,6 +18,7 @@ import * as selfService from './016-self-service.ts';
 import * as backupLocks from './017-backup-locks.ts';
 import * as auditChain from './018-audit-chain.ts';
 import * as approvals from './019-approvals.ts';
+import * as heldInvitationTokens from './020-held-invitation-tokens.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '017-backup-locks': backupLocks,
   '018-audit-chain': auditChain,
   '019-approvals': approvals,
+  '020-held-invitation-tokens': heldInvitationTokens,
 };
 
 export const migrationProvider: MigrationProvider = {
