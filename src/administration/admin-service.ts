@@ -147,12 +147,7 @@ export class AdminService {
     return this.store.listAdminWallets(target.id);
   }
 
-  async walletChallenge(
-    actorId: string,
-    id: string,
-    wallet: string,
-    chainId: number | undefined,
-  ): Promise<IssuedChallenge> {
+  async walletChallenge(actorId: string, id: string, wallet: string, chainId: number | undefined): Promise<IssuedChallenge> {
     const view = await tenantView(this.store, actorId);
     const target = this.walletReceiver(view, id);
     if ((await this.store.findAdminByWallet(wallet)) !== undefined) throw walletTaken(wallet);

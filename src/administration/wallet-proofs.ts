@@ -6,12 +6,7 @@ import { toEip55 } from '../auth/siwe/eip55.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { Admin } from '../model/admins.ts';
 import type { WalletChallenge, WalletChallengeRecords } from '../model/invitations.ts';
-import {
-  readWalletProofTypedData,
-  type WalletProofTypedData,
-  walletProofDigest,
-  walletProofTypedData,
-} from './wallet-proof-typed-data.ts';
+import { readWalletProofTypedData, type WalletProofTypedData, walletProofDigest, walletProofTypedData } from './wallet-proof-typed-data.ts';
 
 /** How long a new wallet has to sign the challenge. */
 const CHALLENGE_SECONDS = 10 * 60;

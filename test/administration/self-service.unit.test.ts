@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { formatSiweMessage } from '../../src/auth/siwe/siwe-message.ts';
 import { assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { noteCredential } from '../helpers/log-secrets.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { formatSiweMessage } from '../../src/auth/siwe/siwe-message.ts';
 import { base64Header, newWallet, signIn, signTypedData, type TestWallet } from '../helpers/wallets.ts';
 import { AdminApi } from './admin-client.ts';
 
@@ -269,7 +269,9 @@ for (const engine of ENGINES) {
       // The wallet is the member's now; the relayed proof, sent as a sign-in in any form, signs nobody in.
       for (const mes of [JSON.stringify(challenge.typedData), base64Header(JSON.stringify(challenge.typedData, null, 2))]) {
         noteCredential(signature);
-        const relay = await request(svc.baseUrl, '/api/auth/test', { headers: { 'X-WAL': relayed.address, 'X-SIG': signature, 'X-MES': mes } });
+        const relay = await request(svc.baseUrl, '/api/auth/test', {
+          headers: { 'X-WAL': relayed.address, 'X-SIG': signature, 'X-MES': mes },
+        });
         assert.equal(relay.status, 401, relay.body);
       }
 
@@ -291,7 +293,13 @@ for (const engine of ENGINES) {
           resources: [`urn:wallet-admin:add-wallet:${member.id}`],
         });
         const messageHash = createHash('sha256').update(message, 'utf8').digest('hex');
-        await svc.service.store.saveWalletChallenge({ messageHash, adminId: member.id, wallet: wallet.address, chainId: 1, expiresAt: issued + 600_000 });
+        await svc.service.store.saveWalletChallenge({
+          messageHash,
+          adminId: member.id,
+          wallet: wallet.address,
+          chainId: 1,
+          expiresAt: issued + 600_000,
+        });
         return { message, signature: await wallet.account.signMessage({ message }) };
       };
       // Signed by a wallet that is an admin's: it does not sign in.
@@ -431,7 +439,10 @@ for (const engine of ENGINES) {
       const issued = await owner.post('/api/invitations', { permissions: ['files:read'], expiresIn: 3600 });
       const { token } = issued.json();
       noteCredential(token);
-      const accepted = await request(svc.baseUrl, `/api/invitations/${token}/accept`, { method: 'POST', headers: await signIn(newWallet(), domain) });
+      const accepted = await request(svc.baseUrl, `/api/invitations/${token}/accept`, {
+        method: 'POST',
+        headers: await signIn(newWallet(), domain),
+      });
       assert.equal(accepted.status, 201, accepted.body);
       const json = { 'Content-Type': 'application/json' };
       const refusals = [
@@ -449,7 +460,10 @@ for (const engine of ENGINES) {
         assert.ok(!answer.body.includes(token), `${method}: the answer carries no token: ${answer.body}`);
       }
       assert.ok(!svc.logs.some((line) => line.includes(token)), 'no log line carries the token');
-      assert.ok(svc.logs.some((line) => line.includes('/api/invitations/[redacted]/accept')), 'the request log names the path, redacted');
+      assert.ok(
+        svc.logs.some((line) => line.includes('/api/invitations/[redacted]/accept')),
+        'the request log names the path, redacted',
+      );
     });
 
     test("invitations: a display name, the invitation's or the one given when accepting, follows the one name rule", async () => {

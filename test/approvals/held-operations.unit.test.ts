@@ -166,7 +166,10 @@ for (const engine of ENGINES) {
       }
       assert.ok(!JSON.stringify(await stored()).includes(first.token));
       // It is the invitation's own token.
-      const joined = await request(svc.baseUrl, `/api/invitations/${first.token}/accept`, { method: 'POST', headers: await signIn(newWallet(), DOMAIN) });
+      const joined = await request(svc.baseUrl, `/api/invitations/${first.token}/accept`, {
+        method: 'POST',
+        headers: await signIn(newWallet(), DOMAIN),
+      });
       assert.equal(joined.status, 201, joined.body);
 
       // A row an earlier release wrote, with the token in clear: migration 020 keeps only its SHA-256.
@@ -178,7 +181,11 @@ for (const engine of ENGINES) {
         const back = await new Migrator({ db, provider: migrationProvider }).migrateTo('019-approvals');
         assert.equal(back.error, undefined);
         const old = { invitationId: first.invitationId, token: oldToken };
-        await db.updateTable('proposals').set({ result: JSON.stringify(old) }).where('id', '=', invited.id).execute();
+        await db
+          .updateTable('proposals')
+          .set({ result: JSON.stringify(old) })
+          .where('id', '=', invited.id)
+          .execute();
         assert.deepEqual(await migrateToLatest(db, svc.config.databaseUrl ? 'postgres' : 'sqlite'), ['020-held-invitation-tokens']);
       } finally {
         await db.destroy();

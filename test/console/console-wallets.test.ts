@@ -77,7 +77,11 @@ describe('the console and the wallet', () => {
     await wallets.getByText(second.address).waitFor();
     // The new account signed the challenge, typed data; every message (a sign-in) is the first account's.
     assert.deepEqual(
-      injected.signedTypedData.map(({ address, typedData }) => [address, typedData.primaryType, (typedData.message as { wallet: string }).wallet]),
+      injected.signedTypedData.map(({ address, typedData }) => [
+        address,
+        typedData.primaryType,
+        (typedData.message as { wallet: string }).wallet,
+      ]),
       [[second.address, 'AddWallet', second.address]],
     );
     assert.ok(injected.signed.length > 0);

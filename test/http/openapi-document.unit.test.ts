@@ -96,7 +96,8 @@ function* changesOf(body: Record<string, unknown>): Generator<{ changed: unknown
     return ['x'];
   };
   function* visit(value: unknown, path: Path): Generator<{ changed: unknown; names: string }> {
-    if (path.length > 0) for (const other of otherTypes(value)) yield { changed: setAt(body, path, other), names: `body/${path.join('/')}` };
+    if (path.length > 0)
+      for (const other of otherTypes(value)) yield { changed: setAt(body, path, other), names: `body/${path.join('/')}` };
     if (Array.isArray(value)) for (const [i, item] of value.entries()) yield* visit(item, [...path, i]);
     else if (typeof value === 'object' && value !== null) {
       yield { changed: setAt(body, path, { ...value, channel: 'chn_0000000000000000000000000' }), names: 'channel' };
@@ -611,7 +612,8 @@ for (const engine of ['sqlite'] as const) {
       // Signed in afresh: the test before this one signed the owner out.
       owner = await signIn(fixture.ownerWallet, new URL(svc.baseUrl).host);
       const channel = `/api/channels/${fixture.channel.id}`;
-      const member = (await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:read'], displayName: 'Body member' })).admin;
+      const member = (await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:read'], displayName: 'Body member' }))
+        .admin;
       const text = { 'Content-Type': 'text/plain' };
       assert.equal((await call('PUT', `${channel}/folders/bodies/files/a.txt`, { headers: text, body: 'a' })).status, 201);
       await nextSecond(); // a backup of its own, never in the second of another test's
@@ -627,16 +629,34 @@ for (const engine of ['sqlite'] as const) {
           '/api/admins',
           { displayName: 'Body', wallet: newWallet().address, permissions: ['files:read'], channels: [fixture.channel.id], owner: false },
         ],
-        'PATCH /api/admins/{adminId}': [`/api/admins/${member.id}`, { displayName: 'Renamed', permissions: ['files:read'], status: 'ACTIVE' }],
-        'POST /api/admins/{adminId}/wallets': [`/api/admins/${member.id}/wallets`, { typedData: challenge.json().typedData, signature: '0x00' }],
-        'POST /api/admins/{adminId}/wallets/challenge': [`/api/admins/${member.id}/wallets/challenge`, { wallet: newWallet().address, chainId: 1 }],
+        'PATCH /api/admins/{adminId}': [
+          `/api/admins/${member.id}`,
+          { displayName: 'Renamed', permissions: ['files:read'], status: 'ACTIVE' },
+        ],
+        'POST /api/admins/{adminId}/wallets': [
+          `/api/admins/${member.id}/wallets`,
+          { typedData: challenge.json().typedData, signature: '0x00' },
+        ],
+        'POST /api/admins/{adminId}/wallets/challenge': [
+          `/api/admins/${member.id}/wallets/challenge`,
+          { wallet: newWallet().address, chainId: 1 },
+        ],
         'POST /api/invitations': [
           '/api/invitations',
-          { permissions: ['files:read'], channels: [fixture.channel.id], expiresIn: 3600, wallet: newWallet().address, displayName: 'Invitee' },
+          {
+            permissions: ['files:read'],
+            channels: [fixture.channel.id],
+            expiresIn: 3600,
+            wallet: newWallet().address,
+            displayName: 'Invitee',
+          },
         ],
         'POST /api/invitations/{token}/accept': ['/api/invitations/wai_none/accept', { displayName: 'Invitee' }],
         'PUT /api/policies': ['/api/policies', { rules: [rule] }],
-        'POST /api/proposals/{proposalId}/approvals': ['/api/proposals/prp_none/approvals', { wallet: newWallet().address, signature: '0x00' }],
+        'POST /api/proposals/{proposalId}/approvals': [
+          '/api/proposals/prp_none/approvals',
+          { wallet: newWallet().address, signature: '0x00' },
+        ],
         'PUT /api/channels/{channelRef}/backups/{backupTimestamp}/lock': [
           `${channel}/backups/${backup}/lock`,
           { mode: 'governance', until, legalHold: true },

@@ -38,8 +38,8 @@ export function AddWalletDialog({ ctx, onAdded, onClose }: { ctx: ViewContext; o
     <ConfirmDialog title="Add a wallet" confirmLabel="Close" closeOnly busy={action.busy} onConfirm={onClose} onCancel={onClose}>
       <p>
         A second wallet lets you sign in when the first is lost. The new wallet signs a request that names it and this service; it signs
-        nobody in, and nothing is sent on chain. Pick another wallet, or the one you are signed in with and then another of its accounts: you
-        stay signed in as you are.
+        nobody in, and nothing is sent on chain. Pick another wallet, or the one you are signed in with and then another of its accounts:
+        you stay signed in as you are.
       </p>
       <WalletPicker busy={signing} action={(wallet) => `Add from ${wallet.name}`} onPick={add} />
       {signing && <p aria-live="polite">Confirm the requests in {signing.name}.</p>}

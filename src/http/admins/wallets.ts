@@ -22,7 +22,10 @@ const errors = { ...authenticatedErrorResponses, ...problemResponses(404) };
  */
 function refuseSignInProof(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const body = request.body;
-  if (typeof body !== 'object' || body === null || !('message' in body)) return done();
+  if (typeof body !== 'object' || body === null || !('message' in body)) {
+    done();
+    return;
+  }
   done(
     new AppError(
       'WALLET_PROOF_INVALID',

@@ -1,11 +1,7 @@
 import { Type } from 'typebox';
+import { WALLET_PROOF_DOMAIN_NAME, WALLET_PROOF_PRIMARY_TYPE, WALLET_PROOF_VERSION } from '../../administration/wallet-proof-typed-data.ts';
 import { ADMIN_STATUSES } from '../../model/admins.ts';
 import { TENANT_AUDIT_ACTIONS } from '../../model/audit.ts';
-import {
-  WALLET_PROOF_DOMAIN_NAME,
-  WALLET_PROOF_PRIMARY_TYPE,
-  WALLET_PROOF_VERSION,
-} from '../../administration/wallet-proof-typed-data.ts';
 import { INVITATION_STATES } from '../../model/invitations.ts';
 import { ALL_PERMISSIONS } from '../../model/permissions.ts';
 import { EXAMPLE_ADMIN, EXAMPLE_INVITATION, EXAMPLE_ISSUED_INVITATION, EXAMPLE_WALLET_RECORD } from './administration-examples.ts';
@@ -97,14 +93,18 @@ export const WalletChallengeBody = Type.Object(
     chainId: Type.Optional(
       Type.Integer({
         minimum: 1,
-        description: "The chain the typed data's domain names (a contract wallet is asked on it); default the first of AUTH_CHAIN_IDS, else 1",
+        description:
+          "The chain the typed data's domain names (a contract wallet is asked on it); default the first of AUTH_CHAIN_IDS, else 1",
       }),
     ),
   },
   { additionalProperties: false },
 );
 
-const typedDataField = Type.Object({ name: Type.String({ maxLength: 100 }), type: Type.String({ maxLength: 100 }) }, { additionalProperties: false });
+const typedDataField = Type.Object(
+  { name: Type.String({ maxLength: 100 }), type: Type.String({ maxLength: 100 }) },
+  { additionalProperties: false },
+);
 
 /** The EIP-712 typed data of a wallet proof (docs/administration.md): what the new wallet signs, never a sign-in. */
 const WalletProofTypedDataSchema = Type.Object(

@@ -32,7 +32,10 @@ export function toAppError(error: FastifyError | Error): AppError {
   if (isAppError(error)) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    return new AppError('VALIDATION_FAILED', `Invalid request: ${unknownMemberOf(fastifyError) ?? fastifyError.message}${allowedValuesOf(fastifyError)}`);
+    return new AppError(
+      'VALIDATION_FAILED',
+      `Invalid request: ${unknownMemberOf(fastifyError) ?? fastifyError.message}${allowedValuesOf(fastifyError)}`,
+    );
   }
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped) return new AppError(mapped, fastifyError.message);

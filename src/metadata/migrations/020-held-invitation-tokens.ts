@@ -20,7 +20,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     if (typeof result.token !== 'string') continue;
     const { token, ...rest } = result;
     const kept = { ...rest, tokenSha256: createHash('sha256').update(token, 'utf8').digest('hex') };
-    await db.updateTable('proposals').set({ result: JSON.stringify(kept) }).where('id', '=', row.id).execute();
+    await db
+      .updateTable('proposals')
+      .set({ result: JSON.stringify(kept) })
+      .where('id', '=', row.id)
+      .execute();
   }
 }
 

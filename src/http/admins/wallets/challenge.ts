@@ -19,8 +19,7 @@ export default async function walletChallengeRoute(base: FastifyInstance, deps: 
       preValidation: app.requireWallet,
       schema: {
         operationId: 'createWalletChallenge',
-        summary:
-          'The EIP-712 typed data the new wallet signs to join the admin (oneself, or an owner for anyone); valid 10 minutes, once',
+        summary: 'The EIP-712 typed data the new wallet signs to join the admin (oneself, or an owner for anyone); valid 10 minutes, once',
         description:
           'Typed data, signed with eth_signTypedData_v4, so that the proof can never serve as a sign-in (X-MES/X-SIG take personal_sign messages only).',
         tags: ['admins'],
