@@ -65,6 +65,8 @@ export default async function walletRoutes(base: FastifyInstance, deps: Administ
       schema: {
         operationId: 'addAdminWallet',
         summary: "Add a wallet to an admin (oneself, or an owner for anyone): the challenge's typed data, signed by the new wallet",
+        description:
+          'The proof is never a sign-in. A signed EIP-4361 message (`{message, signature}`, the form of earlier releases) is refused with 400 WALLET_PROOF_INVALID.',
         tags: ['admins'],
         security: WALLET_SECURITY,
         params: AdminParams,
