@@ -66,11 +66,19 @@ export function visibleAdmins(view: TenantView): Admin[] {
   return view.admins.filter((a) => a.id === view.actor.id || below.has(a.id));
 }
 
-/** The admin `id` of the actor's tenant, or ADMIN_NOT_FOUND (another tenant's admin is no different from none). */
+/**
+ * The admin `id` of the actor's tenant that the actor may see (visibleAdmins: an owner any, a
+ * sub-admin itself and those below it), or ADMIN_NOT_FOUND: another tenant's admin, or one the actor
+ * may not see (its owner, a peer), is no different from none, so that no answer confirms it exists.
+ */
 export function adminOfTenant(view: TenantView, id: string): Admin {
   const admin = view.admins.find((a) => a.id === id);
-  if (admin === undefined) throw adminNotFound(id);
+  if (admin === undefined || !mayView(view, admin)) throw adminNotFound(id);
   return admin;
+}
+
+function mayView(view: TenantView, admin: Admin): boolean {
+  return isOwner(view.actor) || admin.id === view.actor.id || adminsBelow(view.admins, view.actor.id).has(admin.id);
 }
 
 /**

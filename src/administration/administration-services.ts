@@ -31,8 +31,7 @@ export function administrationServices(deps: {
   const { config, store, logger, signIns } = deps;
   const audit = new AdministrationAudit(store.files, logger);
   const proofs = new WalletProofs(store, deps.recoverer, deps.contractWallets, {
-    domain: config.auth.domains[0] ?? new URL(config.publicBaseUrl).host,
-    uri: config.publicBaseUrl,
+    service: config.publicBaseUrl,
     defaultChainId: config.auth.chainIds?.[0] ?? 1,
     chainIds: config.auth.chainIds,
   });

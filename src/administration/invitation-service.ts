@@ -5,7 +5,7 @@ import type { RunLease } from '../model/actors.ts';
 import type { Admin } from '../model/admins.ts';
 import { type Invitation, type InvitationRecords, invitationState } from '../model/invitations.ts';
 import type { Page, PageRequest } from '../model/paging.ts';
-import { adminOfTenant, adminsBelow, isOwner, requireGrantable, requireHeld, requireReach } from './admin-rules.ts';
+import { adminsBelow, isOwner, requireGrantable, requireHeld, requireReach, visibleAdmins } from './admin-rules.ts';
 import type { AdministrationStore, SignInState } from './admin-service.ts';
 import { type AdministrationAudit, adminSnapshot } from './administration-audit.ts';
 import { heldChannel, tenantView } from './tenant-views.ts';
@@ -92,12 +92,14 @@ export class InvitationService {
   async revoke(actorId: string, id: string, run?: RunLease): Promise<void> {
     const view = await tenantView(this.store, actorId);
     const invitation = await this.store.getInvitation(id);
-    if (invitation === undefined || invitation.tenantId !== view.actor.tenantId) {
-      throw new AppError('INVITATION_NOT_FOUND', `No invitation ${id.slice(0, 100)} in this tenant`);
-    }
+    const notFound = () => new AppError('INVITATION_NOT_FOUND', `No invitation ${id.slice(0, 100)} in this tenant`);
+    if (invitation === undefined || invitation.tenantId !== view.actor.tenantId) throw notFound();
     if (invitation.inviterAdminId !== view.actor.id) {
       requireHeld(view, 'admins:manage');
-      requireReach(view, adminOfTenant(view, invitation.inviterAdminId));
+      // One of an admin the actor may not see (above it, a peer) is not listed to it either: not found.
+      const inviter = visibleAdmins(view).find((a) => a.id === invitation.inviterAdminId);
+      if (inviter === undefined) throw notFound();
+      requireReach(view, inviter);
     }
     const at = this.now();
     const revoked = await this.store.atomically(async (tx) => {

@@ -1,31 +1,42 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
 import type { AddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { parseRecoverableSignature } from '../auth/signature/parse-signature.ts';
-import { recoverPersonalSigner } from '../auth/signature/recover-personal-signer.ts';
-import { formatSiweMessage, toEip55 } from '../auth/siwe/siwe-message.ts';
+import { toEip55 } from '../auth/siwe/eip55.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { Admin } from '../model/admins.ts';
 import type { WalletChallenge, WalletChallengeRecords } from '../model/invitations.ts';
+import { readWalletProofTypedData, type WalletProofTypedData, walletProofDigest, walletProofTypedData } from './wallet-proof-typed-data.ts';
 
 /** How long a new wallet has to sign the challenge. */
 const CHALLENGE_SECONDS = 10 * 60;
 
 export interface WalletProofSettings {
-  /** The domain the message names (the first of AUTH_DOMAINS) and the service's URL. */
-  domain: string;
-  uri: string;
-  /** The chain a message names unless asked for another: the first of AUTH_CHAIN_IDS, else 1. */
+  /** The service's public URL, which every proof names. */
+  service: string;
+  /** The chain the typed data's domain names unless asked for another: the first of AUTH_CHAIN_IDS, else 1. */
   defaultChainId: number;
   /** AUTH_CHAIN_IDS; undefined: any. */
   chainIds: readonly number[] | undefined;
 }
 
+/** A challenge: the typed data the new wallet signs (eth_signTypedData_v4), until expiresAt (epoch ms). */
+export interface IssuedChallenge {
+  typedData: WalletProofTypedData;
+  expiresAt: number;
+}
+
+/** The refusal of a proof that is no open challenge of this service for this admin. */
+const NOT_A_CHALLENGE =
+  'typedData is not an open challenge for this admin: ask POST …/wallets/challenge for one, have the new wallet sign its typedData exactly as given (eth_signTypedData_v4), and send both back within 10 minutes, once';
+
 /**
  * The proof that whoever adds a wallet to an admin holds that wallet: the service writes the exact
- * EIP-4361 message (saying what signing it grants), keeps it by its SHA-256, and accepts it back
- * once, before it expires, signed by that wallet — by its key (personal_sign), or for a contract
- * wallet by EIP-1271 on the message's chain when an RPC node serves it.
+ * EIP-712 typed data (wallet-proof-typed-data.ts: saying what signing it grants), keeps it by its
+ * digest, and accepts it back once, before it expires, signed by that wallet — by its key, or for a
+ * contract wallet by EIP-1271 on the domain's chain when an RPC node serves it. Being typed data, a
+ * proof is never a sign-in: whoever relays it (an owner adding a colleague's wallet, a proxy)
+ * cannot sign in with it as anyone.
  */
 export class WalletProofs {
   constructor(
@@ -36,64 +47,66 @@ export class WalletProofs {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async challenge(admin: Admin, wallet: string, chainId: number | undefined): Promise<{ message: string; expiresAt: number }> {
+  async challenge(admin: Admin, wallet: string, chainId: number | undefined): Promise<IssuedChallenge> {
     const chain = chainId ?? this.settings.defaultChainId;
     if (this.settings.chainIds !== undefined && !this.settings.chainIds.includes(chain)) {
       throw new AppError('VALIDATION_FAILED', `chainId ${chain} is not one this service accepts (${this.settings.chainIds.join(', ')})`);
     }
-    const at = this.now();
-    const expiresAt = at + CHALLENGE_SECONDS * 1000;
-    const message = formatSiweMessage({
-      domain: this.settings.domain,
-      address: toEip55(wallet.toLowerCase()),
-      // A statement is one line of plain ASCII (EIP-4361): the admin by id, not by its display name.
+    // Whole seconds, as the typed data says it.
+    const deadline = Math.floor(this.now() / 1000) + CHALLENGE_SECONDS;
+    const typedData = walletProofTypedData(chain, {
       statement:
         `Add this wallet to the admin ${admin.id} of tenant ${admin.tenantId}. ` +
-        'Once added, it signs in as that admin, with everything that admin may do. Sign only if you asked for this.',
-      uri: this.settings.uri,
-      version: '1',
-      chainId: chain,
-      nonce: randomBytes(12).toString('hex'),
-      issuedAt: new Date(at).toISOString(),
-      expirationTime: new Date(expiresAt).toISOString(),
-      resources: [`urn:wallet-admin:add-wallet:${admin.id}`],
+        'Once added, it signs in as that admin, with everything that admin may do. Sign only if you asked for this. ' +
+        'This signature adds the wallet; it signs nobody in.',
+      service: this.settings.service,
+      tenant: admin.tenantId,
+      admin: admin.id,
+      wallet: toEip55(wallet.toLowerCase()),
+      nonce: `0x${randomBytes(32).toString('hex')}`,
+      deadline,
     });
-    await this.records.saveWalletChallenge({ messageHash: hashOf(message), adminId: admin.id, wallet, chainId: chain, expiresAt });
-    return { message, expiresAt };
+    const expiresAt = deadline * 1000;
+    await this.records.saveWalletChallenge({ messageHash: keyOf(typedData), adminId: admin.id, wallet, chainId: chain, expiresAt });
+    return { typedData, expiresAt };
   }
 
   /**
-   * The wallet the signed challenge adds to `adminId`, used up; WALLET_PROOF_INVALID when the
-   * message is not a challenge this service issued for that admin and still open, or its wallet
-   * did not sign it.
+   * The wallet the signed challenge adds to `adminId`, used up; WALLET_PROOF_INVALID when the typed
+   * data is not a challenge this service issued for that admin and still open, or its wallet did
+   * not sign it.
    */
-  async prove(adminId: string, message: string, signature: string): Promise<string> {
-    const hash = hashOf(message);
-    const challenge = await this.records.useWalletChallenge(hash, this.now());
-    if (challenge === undefined || challenge.adminId !== adminId) {
+  async prove(adminId: string, typedData: unknown, signature: string): Promise<string> {
+    const proof = readWalletProofTypedData(typedData);
+    if (proof === undefined) throw new AppError('WALLET_PROOF_INVALID', NOT_A_CHALLENGE);
+    const digest = walletProofDigest(proof);
+    const challenge = await this.records.useWalletChallenge(Buffer.from(digest).toString('hex'), this.now());
+    if (challenge === undefined || challenge.adminId !== adminId) throw new AppError('WALLET_PROOF_INVALID', NOT_A_CHALLENGE);
+    if (!(await this.signedBy(challenge, digest, signature))) {
       throw new AppError(
         'WALLET_PROOF_INVALID',
-        'message is not an open challenge for this admin: ask POST …/wallets/challenge for one, sign it exactly as given, and send it back within 10 minutes, once',
+        `signature is not the wallet ${toEip55(challenge.wallet)}'s signature (eth_signTypedData_v4) of typedData`,
       );
-    }
-    if (!(await this.signedBy(challenge, message, signature))) {
-      throw new AppError('WALLET_PROOF_INVALID', `signature is not a signature of message by the wallet ${toEip55(challenge.wallet)}`);
     }
     return challenge.wallet;
   }
 
-  private async signedBy(challenge: WalletChallenge, message: string, signature: string): Promise<boolean> {
-    const bytes = new TextEncoder().encode(message);
+  private async signedBy(challenge: WalletChallenge, digest: Uint8Array, signature: string): Promise<boolean> {
     try {
-      if (recoverPersonalSigner(this.recoverer, parseRecoverableSignature(signature), bytes) === challenge.wallet) return true;
+      if (this.recoverer.recover(digest, parseRecoverableSignature(signature)) === challenge.wallet) return true;
     } catch (error) {
       // A signature that is no 65-byte one may still be a contract wallet's (EIP-1271 allows any bytes).
       if (!isAppError(error)) throw error;
     }
     const contracts = this.contractWallets;
     if (contracts === undefined || !contracts.mayVerifyOn(challenge.chainId)) return false;
-    return contracts.verify(challenge.chainId, challenge.wallet, bytes, signature);
+    return contracts.verifyDigest(challenge.chainId, challenge.wallet, digest, signature);
   }
 }
 
-const hashOf = (message: string): string => createHash('sha256').update(message, 'utf8').digest('hex');
+/**
+ * What a challenge is kept by (wallet_challenges.message_hash): its EIP-712 digest in hex. The
+ * column held the SHA-256 of an EIP-4361 text before; no typed data has such a digest, so a proof
+ * in that old form finds nothing.
+ */
+const keyOf = (typedData: WalletProofTypedData): string => Buffer.from(walletProofDigest(typedData)).toString('hex');

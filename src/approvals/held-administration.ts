@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { adminOfTenant, requireGrantable, requireHeld, requireOwner } from '../administration/admin-rules.ts';
-import type { AdminChangeRequest, AdminService, NewAdminRequest } from '../administration/admin-service.ts';
+import type { AdminChangeRequest, AdminService, NewAdminRequest, WalletProof } from '../administration/admin-service.ts';
 import type { InvitationService, IssuedInvitation, NewInvitationRequest } from '../administration/invitation-service.ts';
 import { tenantView } from '../administration/tenant-views.ts';
 import { AppError } from '../errors/app-error.ts';
@@ -93,7 +93,8 @@ export class HeldAdministration {
     );
     const invite = async (p: Proposal, lease: RunLease) => {
       const issued = await this.invitations.create(p.proposedBy, p.plan.request as unknown as NewInvitationRequest, lease);
-      // The token is the proposer's to pass on: the proposal's view shows it to the proposer only.
+      // The token is the proposer's to pass on: kept until the proposer's first read shows it, then only
+      // its hash (ProposalService.shownTo).
       return { invitationId: issued.invitation.id, token: issued.token };
     };
     this.proposals.register('invitation.create', {
@@ -178,12 +179,11 @@ export class HeldAdministration {
     return ran(undefined);
   }
 
-  async addWallet(actorId: string, id: string, message: string, signature: string): Promise<Held<AdminWallet>> {
+  async addWallet(actorId: string, id: string, proof: WalletProof): Promise<Held<AdminWallet>> {
     const view = await tenantView(this.store, actorId);
-    if (!(await this.proposals.holds('wallet.add', view.actor.tenantId, null)))
-      return ran(await this.admins.addWallet(actorId, id, message, signature));
+    if (!(await this.proposals.holds('wallet.add', view.actor.tenantId, null))) return ran(await this.admins.addWallet(actorId, id, proof));
     const target = adminOfTenant(view, id);
-    const wallet = await this.admins.proveWallet(actorId, id, message, signature);
+    const wallet = await this.admins.proveWallet(actorId, id, proof);
     const proposal = await this.hold(view.actor, 'wallet.add', { adminId: id, wallet }, revisionTag(target), {
       summary: `Add the wallet ${wallet} to the admin ${target.displayName} (${id}): it will sign in as that admin`,
       target: id,

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { isOwner, type TenantView } from '../administration/admin-rules.ts';
 import type { AdministrationAudit } from '../administration/administration-audit.ts';
 import { tenantView } from '../administration/tenant-views.ts';
@@ -262,6 +262,22 @@ export class ProposalService {
    */
   async standing(proposal: Proposal): Promise<ProposalStanding> {
     return standingAmong(proposal, await this.store.listAdmins(proposal.tenantId));
+  }
+
+  /**
+   * The proposal as `viewerId` is shown it. A held invitation, once made, has its token in the result
+   * until its proposer first reads the proposal, by any request that answers it: that answer shows the
+   * token and its link, once, and from then on the store keeps only the token's SHA-256, as it does of
+   * every invitation. Anyone else, and the proposer afterwards, sees the hash only.
+   */
+  async shownTo(proposal: Proposal, viewerId: string): Promise<Proposal> {
+    const result = proposal.result;
+    if (result === null || typeof result.token !== 'string') return proposal;
+    const { token, ...rest } = result;
+    const kept = { ...rest, tokenSha256: createHash('sha256').update(token, 'utf8').digest('hex') };
+    const once = viewerId === proposal.proposedBy && (await this.store.replaceProposalResult(proposal.id, result, kept));
+    const url = new URL(`/console/invite#token=${token}`, this.settings.service).href;
+    return { ...proposal, result: once ? { ...kept, token, url } : kept };
   }
 
   /** standing() of a page of one tenant's proposals, its admins read once for all of them. */

@@ -4,9 +4,22 @@ import { hasFraction, type MessageClaims } from './message-claims.ts';
 import type { ParsedSiweMessage } from './siwe/siwe-message.ts';
 import { checkSiweRules } from './siwe-rules.ts';
 
+/**
+ * The resource every wallet proof of releases before typed data named: those proofs were EIP-4361
+ * messages that the service wrote and the new wallet signed, and whoever relayed one could sign in
+ * with it as that admin until it expired. Such a message is never a sign-in, whatever else it says.
+ */
+const WALLET_PROOF_RESOURCE = 'urn:wallet-admin:add-wallet:';
+
 /** A parsed SIWE message's claims: EIP-4361's rules (siwe-rules.ts), then the service's time policy. */
 export function siweClaims(parsed: ParsedSiweMessage, walletAddress: string, config: AuthConfig, now: number): MessageClaims {
   const { message, times } = parsed;
+  if (message.resources?.some((resource) => resource.toLowerCase().startsWith(WALLET_PROOF_RESOURCE))) {
+    throw new AppError(
+      'AUTH_MESSAGE_REFUSED',
+      'X-MES is a wallet proof (it adds a wallet to an admin), which never signs in: sign a Sign-In with Ethereum message of your own',
+    );
+  }
   const skew = config.clockSkewSeconds * 1000;
   checkSiweRules(message, times, {
     domains: config.domains,

@@ -123,7 +123,11 @@ export class WalletAuthenticator {
     }
     const record = await this.state.principalRecord(wal, now);
     if (record === undefined) {
-      throw new AppError('AUTH_UNKNOWN_WALLET', 'The signature is valid but no admin has this wallet');
+      // What to do about it, for whoever holds a wallet nobody invited yet (the console shows it as is).
+      throw new AppError(
+        'AUTH_UNKNOWN_WALLET',
+        'The signature is valid but no admin has this wallet: ask an owner of the tenant for an invitation, then accept it with this wallet',
+      );
     }
     if (record.admin.status !== 'ACTIVE') {
       throw new AppError('ADMIN_SUSPENDED', `The admin of this wallet is ${record.admin.status}`);

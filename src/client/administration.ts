@@ -67,20 +67,27 @@ export function administrationCalls(signed: SignedSender) {
     listWallets: async (adminId: string): Promise<Items<AdminWallet>> =>
       json(await signed({ method: 'GET', path: `${adminPath(adminId)}/wallets` })),
 
-    /** The message the new wallet must sign for addWallet; `chainId` is the chain it names (a contract wallet is asked on it). */
+    /**
+     * The typed data the new wallet must sign for addWallet (eth_signTypedData_v4); `chainId` is the
+     * chain its domain names (a contract wallet is asked on it).
+     */
     walletChallenge: async (adminId: string, wallet: string, chainId?: number): Promise<WalletChallenge> =>
       json(await signed(jsonCall('POST', `${adminPath(adminId)}/wallets/challenge`, { wallet, chainId }))),
 
-    /** Adds `wallet`'s account to the admin: the service's challenge, signed by that wallet, proves it. */
+    /**
+     * Adds `wallet`'s account to the admin: the service's challenge, typed data signed by that wallet
+     * (eth_signTypedData_v4), proves it. The signature is never a sign-in.
+     */
     async addWallet(adminId: string, wallet: WalletSigner): Promise<AdminWallet> {
+      if (wallet.signTypedData === undefined) throw new Error('This wallet signer cannot sign typed data (eth_signTypedData_v4)');
       const [address, chainId] = await Promise.all([wallet.getAddress(), wallet.getChainId()]);
-      const { message } = await json<WalletChallenge>(
+      const { typedData } = await json<WalletChallenge>(
         await signed(jsonCall('POST', `${adminPath(adminId)}/wallets/challenge`, { wallet: address, chainId })),
       );
-      return addWalletSigned(adminId, { message, signature: await wallet.signMessage(message) });
+      return addWalletSigned(adminId, { typedData, signature: await wallet.signTypedData(typedData) });
     },
 
-    /** As addWallet, for a challenge (walletChallenge) that the new wallet signed elsewhere: a hardware wallet, another machine. */
+    /** As addWallet, for a challenge (walletChallenge) whose typed data the new wallet signed elsewhere: a hardware wallet, another machine. */
     addWalletSigned,
 
     /** Its signed-in sessions end; an admin keeps at least one wallet (409 LAST_WALLET). */

@@ -75,6 +75,8 @@ export type {
   Tagged,
   TenantAuditEvent,
   TenantAuditQuery,
+  TypedData,
   WalletChallenge,
   WalletProof,
+  WalletProofTypedData,
 } from './types.ts';

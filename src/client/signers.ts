@@ -1,5 +1,5 @@
 import { hexOfUtf8 } from './encoding.ts';
-import type { IntentTypedData } from './types.ts';
+import type { TypedData } from './types.ts';
 
 /**
  * What the client needs of a wallet. The adapters below take structural types only, so the client
@@ -12,13 +12,16 @@ export interface WalletSigner {
   getChainId(): Promise<number>;
   /** EIP-191 `personal_sign` of the UTF-8 bytes of `message`: `0x` + 130 hex digits. */
   signMessage(message: string): Promise<string>;
-  /** EIP-712 `eth_signTypedData_v4` of a proposal's typed data, exactly as given (approveProposal); absent: this signer cannot. */
-  signTypedData?(typedData: IntentTypedData): Promise<string>;
+  /**
+   * EIP-712 `eth_signTypedData_v4` of typed data exactly as given: a proposal's intent
+   * (approveProposal), a new wallet's proof (addWallet); absent: this signer cannot.
+   */
+  signTypedData?(typedData: TypedData): Promise<string>;
 }
 
 /** The typed data without its EIP712Domain entry, which viem and ethers derive from the domain themselves. */
-function ownTypes(typedData: IntentTypedData): Record<string, { name: string; type: string }[]> {
-  const { EIP712Domain: _domain, ...types } = typedData.types;
+function ownTypes(typedData: TypedData): Record<string, { name: string; type: string }[]> {
+  const { EIP712Domain: _domain, ...types } = typedData.types as Record<string, { name: string; type: string }[]>;
   return types;
 }
 
@@ -27,8 +30,15 @@ export interface Eip1193Provider {
   request(args: { method: string; params?: readonly unknown[] }): Promise<unknown>;
 }
 
-export function fromEip1193(provider: Eip1193Provider): WalletSigner {
+/**
+ * `options.account`: the account that signs, among those the wallet shares with the page; without
+ * it, the wallet's selected one (the first it lists). A wallet holding several accounts signs with
+ * the one named whichever is selected, so a page can keep signing as the account it signed in with
+ * while another of the wallet's accounts proves itself (a second wallet for the same admin).
+ */
+export function fromEip1193(provider: Eip1193Provider, options: { account?: string } = {}): WalletSigner {
   const address = async (): Promise<string> => {
+    if (options.account !== undefined) return options.account;
     // eth_accounts answers without a prompt when the page is already connected; otherwise ask.
     const known = (await provider.request({ method: 'eth_accounts' })) as string[] | undefined;
     const accounts = known?.length ? known : ((await provider.request({ method: 'eth_requestAccounts' })) as string[] | undefined);
@@ -72,7 +82,7 @@ export function fromViemAccount(account: ViemAccountLike, chainId = 1): WalletSi
     ...(account.signTypedData === undefined
       ? {}
       : {
-          signTypedData: (typedData: IntentTypedData) =>
+          signTypedData: (typedData: TypedData) =>
             account.signTypedData!({
               domain: typedData.domain,
               types: ownTypes(typedData),
@@ -100,7 +110,7 @@ export function fromEthersSigner(signer: EthersSignerLike, chainId = 1): WalletS
     ...(signer.signTypedData === undefined
       ? {}
       : {
-          signTypedData: (typedData: IntentTypedData) =>
+          signTypedData: (typedData: TypedData) =>
             signer.signTypedData!(typedData.domain as never, ownTypes(typedData) as never, typedData.message as never),
         }),
   };

@@ -307,16 +307,40 @@ export interface AdminWallet {
   addedAt: string;
 }
 
-/** The EIP-4361 text the new wallet signs to prove it is the caller's to add. */
+/**
+ * The EIP-712 typed data the new wallet signs (eth_signTypedData_v4) to prove it is the caller's to
+ * add. Typed data, not a message: no sign-in ever accepts it, so whoever relays it cannot sign in with it.
+ */
+export interface WalletProofTypedData {
+  domain: { name: 'wallet-admin wallet proof'; version: '1'; chainId: number };
+  types: { EIP712Domain: { name: string; type: string }[]; AddWallet: { name: string; type: string }[] };
+  primaryType: 'AddWallet';
+  message: {
+    /** What signing it does, in words. */
+    statement: string;
+    /** The service's public URL. */
+    service: string;
+    tenant: string;
+    /** The admin the wallet joins. */
+    admin: string;
+    /** The new wallet, EIP-55. */
+    wallet: string;
+    nonce: string;
+    /** Unix seconds. */
+    deadline: number;
+  };
+}
+
+/** A challenge for a new wallet: its typed data, to sign exactly as given. */
 export interface WalletChallenge {
-  message: string;
+  typedData: WalletProofTypedData;
   /** RFC 3339. */
   expiresAt: string;
 }
 
-/** The new wallet's personal_sign of its challenge's message, exactly as the challenge gave it. */
+/** The new wallet's eth_signTypedData_v4 signature of its challenge's typed data, sent with that typed data. */
 export interface WalletProof {
-  message: string;
+  typedData: WalletProofTypedData;
   signature: string;
 }
 
@@ -468,6 +492,9 @@ export interface Policy {
 export type ProposalStatus = 'pending' | 'running' | 'executed' | 'failed' | 'invalidated' | 'withdrawn' | 'expired';
 
 /** EIP-712 typed data, as eth_signTypedData_v4 takes it: sign it exactly as given. */
+/** EIP-712 typed data, as eth_signTypedData_v4 takes it: a proposal's intent, or a wallet proof. */
+export type TypedData = IntentTypedData | WalletProofTypedData;
+
 export interface IntentTypedData {
   domain: { name: string; version: string; chainId: number };
   types: Record<string, { name: string; type: string }[]>;

@@ -58,6 +58,7 @@ import { lazyRequestLogger } from './server/lazy-request-logger.ts';
 import queryParameters from './server/query-parameters.ts';
 import { refusalRecorder } from './server/refusal-audit.ts';
 import { RequestLog } from './server/request-log.ts';
+import requestValidation from './server/request-validation.ts';
 import responseHeaders, { baseHeaders } from './server/response-headers.ts';
 
 export interface AppDeps {
@@ -137,8 +138,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   // Before any route: its onRoute hook gives every route the refusal of unknown query parameters.
   await app.register(queryParameters);
-  // Likewise, before any route: an unknown member of a JSON body is refused, never dropped.
+  // Likewise, before any route: an unknown member of a JSON body is refused, never dropped, and a
+  // body is checked as declared, never coerced.
   await app.register(bodyMembers);
+  await app.register(requestValidation);
   // Registered early so that its onResponse hook sees every route.
   await app.register(fp(metricsRoute), { metrics: deps.metrics, token: config.metricsToken });
   await app.register(responseHeaders, { corsOrigins: config.corsOrigins, corsExtras: config.corsExtras });

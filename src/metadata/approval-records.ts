@@ -170,6 +170,17 @@ export function approvalRecords(db: Db): ApprovalRecords {
         .executeTakeFirst();
       return Number(updated.numUpdatedRows) > 0;
     },
+
+    async replaceProposalResult(id, was, now) {
+      // The text as moveProposal wrote it (JSON.stringify keeps the members' order): compared whole.
+      const updated = await db
+        .updateTable('proposals')
+        .set({ result: JSON.stringify(now) })
+        .where('id', '=', id)
+        .where('result', '=', JSON.stringify(was))
+        .executeTakeFirst();
+      return Number(updated.numUpdatedRows) > 0;
+    },
   };
 
   async function withApprovals(rows: Selectable<ProposalsTable>[]): Promise<Proposal[]> {

@@ -6,7 +6,7 @@ import { type Invitation, type InvitationRecords, invitationState, type WalletCh
 import { requireAdmin } from './admin-records.ts';
 import { ADMIN_WALLET_UNIQUE, violates, WALLET_UNIQUE } from './database-errors.ts';
 import { inTransaction } from './in-transaction.ts';
-import { normalizeWallet } from './input-validation.ts';
+import { normalizeWallet, requireName } from './input-validation.ts';
 import { decodeCursor, pageFrom } from './page-cursor.ts';
 import type { Database, InvitationsTable } from './schema.ts';
 
@@ -20,7 +20,8 @@ export function invitationRecords(db: Db): InvitationRecords & WalletChallengeRe
         id: newInvitationId(),
         tenantId: input.tenantId,
         inviterAdminId: input.inviterAdminId,
-        displayName: input.displayName,
+        // The name the new admin gets: the one rule of every name, as when an admin is made or renamed.
+        displayName: input.displayName === null ? null : requireName(input.displayName, 'Display name'),
         wallet: input.wallet === null ? null : normalizeWallet(input.wallet),
         permissions: [...input.permissions].sort(),
         channelIds: [...input.channelIds].sort(),
@@ -86,6 +87,8 @@ export function invitationRecords(db: Db): InvitationRecords & WalletChallengeRe
 
     async acceptInvitation(id, { wallet, displayName, at }) {
       const address = normalizeWallet(wallet);
+      // Checked before the invitation is taken: a refused name leaves it pending.
+      const name = requireName(displayName, 'Display name');
       const adminId = newAdminId();
       try {
         await inTransaction(db, async (trx) => {
@@ -111,7 +114,7 @@ export function invitationRecords(db: Db): InvitationRecords & WalletChallengeRe
               id: adminId,
               tenant_id: invitation.tenantId,
               wallet: address,
-              display_name: displayName,
+              display_name: name,
               owner_admin_id: invitation.inviterAdminId,
               status: 'ACTIVE',
               created_at: at,

@@ -145,6 +145,11 @@ export interface ApprovalRecords {
    * `lapsed` and still lapsed at `now`, and its attempts count one more. Of racing instances, one wins.
    */
   takeOverRun(id: string, lapsed: string | null, next: { leaseToken: string; leaseUntil: number }, now: number): Promise<boolean>;
+  /**
+   * Replaces an executed proposal's result `was` (as read) by `now`: false when it is no longer `was`,
+   * so that of racing readers exactly one takes what the result held once.
+   */
+  replaceProposalResult(id: string, was: Record<string, unknown>, now: Record<string, unknown>): Promise<boolean>;
 }
 
 /** The intents that let a held operation run, as its audit entry keeps them (docs/audit-chain.md, "Intents"). */

@@ -1,6 +1,6 @@
 import type { HttpResponse } from '../helpers/http.ts';
 import { request } from '../helpers/http.ts';
-import { type AuthHeaders, signIn, type TestWallet } from '../helpers/wallets.ts';
+import { type AuthHeaders, signIn, signTypedData, type TestWallet } from '../helpers/wallets.ts';
 
 /** Requests of the administration API as one wallet, each signed afresh (a logout elsewhere never gets in the way). */
 export class AdminApi {
@@ -26,12 +26,11 @@ export class AdminApi {
   put = (path: string) => this.send('PUT', path);
   delete = (path: string, extra?: Record<string, string>) => this.send('DELETE', path, undefined, extra);
 
-  /** Adds `wallet` to the admin: the challenge, signed by that wallet. */
+  /** Adds `wallet` to the admin: the challenge's typed data, signed by that wallet (eth_signTypedData_v4). */
   async addWallet(adminId: string, wallet: TestWallet, signer: TestWallet = wallet): Promise<HttpResponse> {
     const challenge = await this.post(`/api/admins/${adminId}/wallets/challenge`, { wallet: wallet.address });
     if (challenge.status !== 200) return challenge;
-    const { message } = challenge.json();
-    const signature = await signer.account.signMessage({ message });
-    return this.post(`/api/admins/${adminId}/wallets`, { message, signature });
+    const { typedData } = challenge.json();
+    return this.post(`/api/admins/${adminId}/wallets`, { typedData, signature: await signTypedData(signer, typedData) });
   }
 }

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { formatSiweMessage } from '../../src/auth/siwe/siwe-message.ts';
 import { assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { noteCredential } from '../helpers/log-secrets.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { newWallet, signIn, type TestWallet } from '../helpers/wallets.ts';
+import { base64Header, newWallet, signIn, signTypedData, type TestWallet } from '../helpers/wallets.ts';
 import { AdminApi } from './admin-client.ts';
 
 /**
@@ -136,9 +138,10 @@ for (const engine of ENGINES) {
         'PERMISSION_NOT_HELD',
       );
       assertProblem(await manager.api.patch(`/api/admins/${manager.id}`, { ownerAdminId: null }), 400, 'VALIDATION_FAILED');
-      assertProblem(await manager.api.patch(`/api/admins/${peer.id}`, { status: 'SUSPENDED' }), 403, 'ADMIN_OUT_OF_REACH');
-      assertProblem(await manager.api.patch(`/api/admins/${home.owner.id}`, { status: 'SUSPENDED' }), 403, 'ADMIN_OUT_OF_REACH');
-      assertProblem(await manager.api.delete(`/api/admins/${peer.id}`), 403, 'ADMIN_OUT_OF_REACH');
+      // A peer and the owner are admins it may not see: not found, as an unknown id.
+      assertProblem(await manager.api.patch(`/api/admins/${peer.id}`, { status: 'SUSPENDED' }), 404, 'ADMIN_NOT_FOUND');
+      assertProblem(await manager.api.patch(`/api/admins/${home.owner.id}`, { status: 'SUSPENDED' }), 404, 'ADMIN_NOT_FOUND');
+      assertProblem(await manager.api.delete(`/api/admins/${peer.id}`), 404, 'ADMIN_NOT_FOUND');
       assertProblem(await stranger.get(`/api/admins/${manager.id}`), 404, 'ADMIN_NOT_FOUND');
       assertProblem(await stranger.patch(`/api/admins/${manager.id}`, { status: 'SUSPENDED' }), 404, 'ADMIN_NOT_FOUND');
       // A sub-admin sees itself and those below it only.
@@ -160,6 +163,39 @@ for (const engine of ENGINES) {
       assertProblem(await child.api.get(`/api/admins/${child.id}`), 403, 'ADMIN_SUSPENDED');
       assert.equal((await manager.api.patch(`/api/admins/${child.id}`, { status: 'ACTIVE' })).status, 200);
       assert.equal((await child.api.get(`/api/admins/${child.id}`)).status, 200);
+    });
+
+    test('an admin a sub-admin may not see is answered as an unknown id, on every admin route: the same 404, nothing changed', async () => {
+      const manager = await subAdmin(owner, MANAGER);
+      const peer = await subAdmin(owner, ['files:read']);
+      const unknown = 'adm_00000000000000000000000000';
+      // A well-formed proof (the manager's own challenge): the target is looked up before any proof is.
+      const { typedData } = (await manager.api.post(`/api/admins/${manager.id}/wallets/challenge`, { wallet: newWallet().address })).json();
+      const routes: [method: string, path: (id: string) => string, body?: object][] = [
+        ['GET', (id) => `/api/admins/${id}`],
+        ['PATCH', (id) => `/api/admins/${id}`, { permissions: ['files:read'] }],
+        ['PATCH', (id) => `/api/admins/${id}`, { status: 'SUSPENDED' }],
+        ['PATCH', (id) => `/api/admins/${id}`, { displayName: 'Renamed' }],
+        ['DELETE', (id) => `/api/admins/${id}`],
+        ['GET', (id) => `/api/admins/${id}/wallets`],
+        ['POST', (id) => `/api/admins/${id}/wallets/challenge`, { wallet: newWallet().address }],
+        ['POST', (id) => `/api/admins/${id}/wallets`, { typedData, signature: '0x00' }],
+        ['DELETE', (id) => `/api/admins/${id}/wallets/${home.ownerWallet.address}`],
+        ['PUT', (id) => `/api/channels/${home.channel.id}/admins/${id}`],
+        ['DELETE', (id) => `/api/channels/${home.channel.id}/admins/${id}`],
+      ];
+      const before = (await owner.get('/api/admins?limit=1000')).body;
+      for (const [method, path, body] of routes) {
+        const refusal = async (id: string) => {
+          const answer = await manager.api.send(method, path(id), body);
+          const { instance: _instance, requestId: _requestId, ...problem } = answer.json();
+          return { status: answer.status, ...problem, detail: String(problem.detail).replaceAll(id, '<id>') };
+        };
+        const asUnknown = await refusal(unknown);
+        assert.equal(asUnknown.code, 'ADMIN_NOT_FOUND', `${method} ${path(unknown)}: ${JSON.stringify(asUnknown)}`);
+        for (const hidden of [home.owner.id, peer.id]) assert.deepEqual(await refusal(hidden), asUnknown, `${method} ${path(hidden)}`);
+      }
+      assert.equal((await owner.get('/api/admins?limit=1000')).body, before, 'nothing changed');
     });
 
     test('a sub-admin does not manage an admin holding a permission it lacks', async () => {
@@ -189,32 +225,28 @@ for (const engine of ENGINES) {
         [member.wallet.address, second.address],
       );
 
-      // Nobody adds their own wallet to someone more privileged; a wallet of another admin; a wallet without its signature.
-      assertProblem(await member.api.addWallet(home.owner.id, newWallet()), 403, 'OWNER_REQUIRED');
+      // Nobody adds their own wallet to someone more privileged (the owner, which a sub-admin may not even see); a wallet of
+      // another admin; a wallet without its signature.
+      assertProblem(await member.api.addWallet(home.owner.id, newWallet()), 404, 'ADMIN_NOT_FOUND');
       assertProblem(
         await member.api.post(`/api/admins/${member.id}/wallets/challenge`, { wallet: home.ownerWallet.address }),
         409,
         'WALLET_TAKEN',
       );
       assertProblem(await member.api.addWallet(member.id, newWallet(), newWallet()), 400, 'WALLET_PROOF_INVALID');
-      const challenge = (
-        await member.api.post(`/api/admins/${member.id}/wallets/challenge`, { wallet: (await (async () => newWallet())()).address })
-      ).json();
+      const challenge = (await member.api.post(`/api/admins/${member.id}/wallets/challenge`, { wallet: newWallet().address })).json();
+      const changed = { ...challenge.typedData, message: { ...challenge.typedData.message, admin: home.owner.id } };
       assertProblem(
-        await member.api.post(`/api/admins/${member.id}/wallets`, { message: `${challenge.message} `, signature: '0x00' }),
+        await member.api.post(`/api/admins/${member.id}/wallets`, { typedData: changed, signature: '0x00' }),
         400,
         'WALLET_PROOF_INVALID',
       );
       // A proof is used once.
       const third = newWallet();
       const thirdChallenge = (await member.api.post(`/api/admins/${member.id}/wallets/challenge`, { wallet: third.address })).json();
-      const signature = await third.account.signMessage({ message: thirdChallenge.message });
-      assert.equal((await member.api.post(`/api/admins/${member.id}/wallets`, { message: thirdChallenge.message, signature })).status, 201);
-      assertProblem(
-        await member.api.post(`/api/admins/${member.id}/wallets`, { message: thirdChallenge.message, signature }),
-        400,
-        'WALLET_PROOF_INVALID',
-      );
+      const proof = { typedData: thirdChallenge.typedData, signature: await signTypedData(third, thirdChallenge.typedData) };
+      assert.equal((await member.api.post(`/api/admins/${member.id}/wallets`, proof)).status, 201);
+      assertProblem(await member.api.post(`/api/admins/${member.id}/wallets`, proof), 400, 'WALLET_PROOF_INVALID');
 
       // Removing a wallet ends its sessions; the last one stays.
       assert.equal((await member.api.delete(`/api/admins/${member.id}/wallets/${second.address}`)).status, 204);
@@ -223,6 +255,71 @@ for (const engine of ENGINES) {
       assertProblem(await member.api.delete(`/api/admins/${member.id}/wallets/${member.wallet.address}`), 409, 'LAST_WALLET');
       // An owner adds a wallet to anyone (with that wallet's signature).
       assert.equal((await owner.addWallet(member.id, newWallet())).status, 201);
+    });
+
+    test('a wallet proof is never a sign-in: its typed data signs nobody in, and a proof in the old EIP-4361 form is refused by both', async () => {
+      const member = await subAdmin(owner, ['files:read']);
+      // An owner relays a colleague's proof: it sees the typed data and the signature.
+      const relayed = newWallet();
+      const challenge = (await owner.post(`/api/admins/${member.id}/wallets/challenge`, { wallet: relayed.address })).json();
+      assert.equal(challenge.typedData.primaryType, 'AddWallet');
+      assert.equal(challenge.typedData.domain.name, 'wallet-admin wallet proof');
+      const signature = await signTypedData(relayed, challenge.typedData);
+      assert.equal((await owner.post(`/api/admins/${member.id}/wallets`, { typedData: challenge.typedData, signature })).status, 201);
+      // The wallet is the member's now; the relayed proof, sent as a sign-in in any form, signs nobody in.
+      for (const mes of [JSON.stringify(challenge.typedData), base64Header(JSON.stringify(challenge.typedData, null, 2))]) {
+        noteCredential(signature);
+        const relay = await request(svc.baseUrl, '/api/auth/test', {
+          headers: { 'X-WAL': relayed.address, 'X-SIG': signature, 'X-MES': mes },
+        });
+        assert.equal(relay.status, 401, relay.body);
+      }
+
+      // A proof in the form of earlier releases, still open in the database: an EIP-4361 message the new wallet signed.
+      const oldProof = async (wallet: TestWallet) => {
+        const issued = Date.now();
+        const message = formatSiweMessage({
+          domain,
+          address: wallet.address,
+          statement:
+            `Add this wallet to the admin ${member.id} of tenant ${home.tenant.id}. ` +
+            'Once added, it signs in as that admin, with everything that admin may do. Sign only if you asked for this.',
+          uri: svc.config.publicBaseUrl,
+          version: '1',
+          chainId: 1,
+          nonce: 'a1b2c3d4e5f6a7b8c9d0e1f2',
+          issuedAt: new Date(issued).toISOString(),
+          expirationTime: new Date(issued + 600_000).toISOString(),
+          resources: [`urn:wallet-admin:add-wallet:${member.id}`],
+        });
+        const messageHash = createHash('sha256').update(message, 'utf8').digest('hex');
+        await svc.service.store.saveWalletChallenge({
+          messageHash,
+          adminId: member.id,
+          wallet: wallet.address,
+          chainId: 1,
+          expiresAt: issued + 600_000,
+        });
+        return { message, signature: await wallet.account.signMessage({ message }) };
+      };
+      // Signed by a wallet that is an admin's: it does not sign in.
+      const old = await oldProof(relayed);
+      noteCredential(old.signature);
+      const oldSignIn = await request(svc.baseUrl, '/api/auth/test', {
+        headers: { 'X-WAL': relayed.address, 'X-SIG': old.signature, 'X-MES': base64Header(old.message) },
+      });
+      assertProblem(oldSignIn, 401, 'AUTH_MESSAGE_REFUSED');
+      assert.match(oldSignIn.json().detail, /wallet proof/);
+      // Sent as a proof, it is refused saying what to sign instead, and adds nothing.
+      const another = newWallet();
+      const refused = await member.api.post(`/api/admins/${member.id}/wallets`, await oldProof(another));
+      assertProblem(refused, 400, 'WALLET_PROOF_INVALID');
+      assert.match(refused.json().detail, /typedData/);
+      assert.match(refused.json().detail, /eth_signTypedData_v4/);
+      assert.deepEqual(
+        (await member.api.get(`/api/admins/${member.id}/wallets`)).json().items.map((w: { address: string }) => w.address),
+        [member.wallet.address, relayed.address],
+      );
     });
 
     test('the tenant keeps an active owner with a wallet; a second owner only from an owner', async () => {
@@ -338,6 +435,75 @@ for (const engine of ENGINES) {
       assert.equal(audit.items.length, 1);
     });
 
+    test("a refused acceptance carries no token: the problem's instance redacts it, as the request log does", async () => {
+      const issued = await owner.post('/api/invitations', { permissions: ['files:read'], expiresIn: 3600 });
+      const { token } = issued.json();
+      noteCredential(token);
+      const accepted = await request(svc.baseUrl, `/api/invitations/${token}/accept`, {
+        method: 'POST',
+        headers: await signIn(newWallet(), domain),
+      });
+      assert.equal(accepted.status, 201, accepted.body);
+      const json = { 'Content-Type': 'application/json' };
+      const refusals = [
+        // Used already; not one; no signature; a body it does not take; a method it does not answer.
+        [409, 'POST', `/api/invitations/${token}/accept`, await signIn(newWallet(), domain)],
+        [404, 'POST', '/api/invitations/wai_never_issued_0123456789/accept', await signIn(newWallet(), domain)],
+        [401, 'POST', `/api/invitations/${token}/accept`, {}],
+        [400, 'POST', `/api/invitations/${token}/accept`, { ...(await signIn(newWallet(), domain)), ...json }, '{"displayName":7}'],
+        [404, 'GET', `/api/invitations/${token}/accept`, {}],
+      ] as const;
+      for (const [status, method, path, headers, body] of refusals) {
+        const answer = await request(svc.baseUrl, path, { method, headers, body });
+        assert.equal(answer.status, status, `${method} ${path}: ${answer.body}`);
+        assert.equal(answer.json().instance, '/api/invitations/[redacted]/accept', answer.body);
+        assert.ok(!answer.body.includes(token), `${method}: the answer carries no token: ${answer.body}`);
+      }
+      assert.ok(!svc.logs.some((line) => line.includes(token)), 'no log line carries the token');
+      assert.ok(
+        svc.logs.some((line) => line.includes('/api/invitations/[redacted]/accept')),
+        'the request log names the path, redacted',
+      );
+    });
+
+    test("invitations: a display name, the invitation's or the one given when accepting, follows the one name rule", async () => {
+      const hidden = ['Mallory\u202Egnp.exe', 'Eve\u001b[2J', 'Bob\u0007', 'Tab\tname', 'Zero\u200Bwidth', 'Line\nbreak'];
+      const listed = async () => (await owner.get('/api/invitations?limit=100')).json().items.length;
+      const count = await listed();
+      for (const displayName of hidden) {
+        const refused = await owner.post('/api/invitations', { permissions: ['files:read'], expiresIn: 3600, displayName });
+        assertProblem(refused, 400, 'VALIDATION_FAILED');
+        assert.match(refused.json().detail, /^Display name must not contain/, JSON.stringify(displayName));
+      }
+      assert.equal(await listed(), count, 'no invitation was made');
+
+      const issued = await owner.post('/api/invitations', { permissions: ['files:read'], expiresIn: 3600, displayName: 'Guest' });
+      assert.equal(issued.status, 201, issued.body);
+      const { token, id } = issued.json();
+      noteCredential(token);
+      const invitee = newWallet();
+      for (const displayName of hidden) {
+        const refused = await request(svc.baseUrl, `/api/invitations/${token}/accept`, {
+          method: 'POST',
+          headers: { ...(await signIn(invitee, domain)), 'Content-Type': 'application/json' },
+          body: JSON.stringify({ displayName }),
+        });
+        assertProblem(refused, 400, 'VALIDATION_FAILED');
+        assert.match(refused.json().detail, /^Display name must not contain/, JSON.stringify(displayName));
+      }
+      // Still pending, and the wallet no admin's: a name the rule allows then joins.
+      const invitation = (await owner.get('/api/invitations?limit=100')).json().items.find((i: { id: string }) => i.id === id);
+      assert.equal(invitation.state, 'pending');
+      assert.equal(await svc.service.store.findAdminByWallet(invitee.address), undefined);
+      const accepted = await request(svc.baseUrl, `/api/invitations/${token}/accept`, {
+        method: 'POST',
+        headers: { ...(await signIn(invitee, domain)), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ displayName: ' Zoë ' }),
+      });
+      assert.equal(accepted.status, 201, accepted.body);
+      assert.equal(accepted.json().displayName, 'Zoë');
+    });
+
     test('invitations: revoked, bound to another wallet, inviter narrowed or suspended since, an admin already — all refused', async () => {
       const accept = async (token: string, wallet = newWallet()) =>
         request(svc.baseUrl, `/api/invitations/${token}/accept`, { method: 'POST', headers: await signIn(wallet, domain) });
@@ -409,8 +575,8 @@ for (const engine of ENGINES) {
       const writer = await subAdmin(owner, ['files:read', 'files:write'], []);
       assert.equal(
         (await manager.api.put(`/api/channels/${channel.id}/admins/${writer.id}`)).status,
-        403,
-        'the writer holds files:write, which the manager lacks',
+        404,
+        'the writer is a peer of the manager, which it may not see',
       );
       assert.equal((await owner.put(`/api/channels/${channel.id}/admins/${writer.id}`)).status, 204);
       const put = await request(svc.baseUrl, file, {

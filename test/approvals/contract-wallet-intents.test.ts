@@ -107,6 +107,29 @@ for (const engine of ENGINES) {
       return got.status === 200 ? got.body : null;
     };
 
+    test("a contract wallet joins an admin with its EIP-1271 proof of the challenge's typed data; another key's is refused", async () => {
+      const joining = await deployWallet(chain, walletContract, contractOwnerKey);
+      const challenge = await owner.post(`/api/admins/${fixture.owner.id}/wallets/challenge`, { wallet: joining });
+      assert.equal(challenge.status, 200, challenge.body);
+      const { typedData } = challenge.json();
+      assert.equal(typedData.domain.chainId, chain.chainId, 'the domain names the chain the RPC serves');
+      const forged = await owner.post(`/api/admins/${fixture.owner.id}/wallets`, {
+        typedData,
+        signature: (await contractIntent(joining, newWallet(), typedData)).signature,
+      });
+      await assertProblem(forged, 400, 'WALLET_PROOF_INVALID');
+      // A refused proof used the challenge up: the contract's owner signs a fresh one.
+      const fresh = (await owner.post(`/api/admins/${fixture.owner.id}/wallets/challenge`, { wallet: joining })).json().typedData;
+      const before = chain.rpcMethods.length;
+      const added = await owner.post(`/api/admins/${fixture.owner.id}/wallets`, {
+        typedData: fresh,
+        signature: (await contractIntent(joining, contractOwnerKey, fresh)).signature,
+      });
+      assert.equal(added.status, 201, added.body);
+      assert.equal(added.json().address.toLowerCase(), joining.toLowerCase());
+      assert.ok(chain.rpcMethods.slice(before).includes('eth_call'), 'the contract was asked');
+    });
+
     test('the contract wallet approval counts (kind contract) and the restore runs; wrong key and no RPC are refused; the export verifies', async () => {
       // docs/a.txt backed up, then changed and c.txt added: the restore replaces a and deletes c.
       assert.equal((await files.put('docs', 'a.txt', 'a-old')).status, 201);

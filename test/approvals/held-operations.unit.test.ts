@@ -1,11 +1,19 @@
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Migrator } from 'kysely';
 import { verifyExport } from '../../src/audit-chain/verify-export.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+import { openPostgresDatabase, openSqliteDatabase, SQLITE_FILE_NAME } from '../../src/metadata/database.ts';
+import { migrateToLatest } from '../../src/metadata/migrate.ts';
+import { migrationProvider } from '../../src/metadata/migrations/index.ts';
 import { AdminApi } from '../administration/admin-client.ts';
 import { assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
-import { FilesClient, nextSecond } from '../helpers/files.ts';
+import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { request } from '../helpers/http.ts';
+import { noteCredential } from '../helpers/log-secrets.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { newWallet, signIn, type TestWallet } from '../helpers/wallets.ts';
 
@@ -134,7 +142,56 @@ for (const engine of ENGINES) {
       assert.equal(invited.result.token, undefined, 'the approver does not see the token');
       const seenByProposer = (await owner.get(`/api/proposals/${invited.id}`)).json();
       assert.match(seenByProposer.result.token, /^wai_/);
+      noteCredential(seenByProposer.result.token);
       assert.equal((await owner.get('/api/invitations')).json().items.length, 1);
+    });
+
+    test("a held invitation's token is shown once, to its proposer's first read; then only its SHA-256 is kept, also of earlier releases' rows", async () => {
+      const invited = await approvedByTwo(await owner.post('/api/invitations', { permissions: ['files:restore'], expiresIn: 3600 }));
+      assert.equal(invited.status, 'executed', JSON.stringify(invited));
+      assert.deepEqual(Object.keys(invited.result).sort(), ['invitationId', 'tokenSha256'], 'the approver that ran it sees no token');
+      const stored = async () => (await svc.service.store.getProposal(fixture.tenant.id, invited.id))!.result!;
+      const first = (await owner.get(`/api/proposals/${invited.id}`)).json().result;
+      assert.match(first.token, /^wai_/);
+      noteCredential(first.token);
+      assert.equal(first.url, new URL(`/console/invite#token=${first.token}`, svc.config.publicBaseUrl).href);
+      assert.equal(first.tokenSha256, sha256(first.token));
+      assert.equal(first.tokenSha256, invited.result.tokenSha256);
+      // Shown once: not again, by any read, nor to anyone; the store keeps the hash alone.
+      const again = (await owner.get(`/api/proposals/${invited.id}`)).json().result;
+      const listed = (await owner.get('/api/proposals?limit=100')).json().items.find((p: { id: string }) => p.id === invited.id).result;
+      const byAna = (await ana.api.get(`/api/proposals/${invited.id}`)).json().result;
+      for (const shown of [again, listed, byAna, await stored()]) {
+        assert.deepEqual(shown, { invitationId: first.invitationId, tokenSha256: first.tokenSha256 });
+      }
+      assert.ok(!JSON.stringify(await stored()).includes(first.token));
+      // It is the invitation's own token.
+      const joined = await request(svc.baseUrl, `/api/invitations/${first.token}/accept`, {
+        method: 'POST',
+        headers: await signIn(newWallet(), DOMAIN),
+      });
+      assert.equal(joined.status, 201, joined.body);
+
+      // A row an earlier release wrote, with the token in clear: migration 020 keeps only its SHA-256.
+      const oldToken = 'wai_kept-in-clear-by-an-earlier-release';
+      const db = svc.config.databaseUrl
+        ? await openPostgresDatabase(svc.config.databaseUrl, createLogger('error'))
+        : await openSqliteDatabase(path.join(svc.config.dataDir, SQLITE_FILE_NAME));
+      try {
+        const back = await new Migrator({ db, provider: migrationProvider }).migrateTo('019-approvals');
+        assert.equal(back.error, undefined);
+        const old = { invitationId: first.invitationId, token: oldToken };
+        await db
+          .updateTable('proposals')
+          .set({ result: JSON.stringify(old) })
+          .where('id', '=', invited.id)
+          .execute();
+        assert.deepEqual(await migrateToLatest(db, svc.config.databaseUrl ? 'postgres' : 'sqlite'), ['021-held-invitation-tokens']);
+      } finally {
+        await db.destroy();
+      }
+      assert.deepEqual(await stored(), { invitationId: first.invitationId, tokenSha256: sha256(oldToken) });
+      assert.deepEqual((await owner.get(`/api/proposals/${invited.id}`)).json().result, await stored(), 'nothing left to show');
     });
 
     test('a folder restore runs the approved plan; the log keeps the intents and verifies offline', async () => {

@@ -9,7 +9,7 @@ import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts'
 import { scryptKeystore } from '../helpers/keystores.ts';
 import { noteSecret } from '../helpers/log-secrets.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { newWallet, type TestWallet } from '../helpers/wallets.ts';
+import { newWallet, signTypedData, type TestWallet } from '../helpers/wallets.ts';
 
 const PASSWORD = 'remote password';
 
@@ -206,9 +206,9 @@ describe('wallet-admin over HTTP (remote mode)', () => {
       elsewhere.address,
     );
     assert.equal(challenge.code, 0, challenge.stderr);
-    const messageFile = path.join(dir, 'challenge.txt');
-    await writeFile(messageFile, challenge.stdout);
-    const signature = await elsewhere.account.signMessage({ message: challenge.stdout });
+    const typedDataFile = path.join(dir, 'challenge.json');
+    await writeFile(typedDataFile, challenge.stdout);
+    const signature = await signTypedData(elsewhere, JSON.parse(challenge.stdout));
     const proven = await ok(
       'admin',
       'wallet',
@@ -217,8 +217,8 @@ describe('wallet-admin over HTTP (remote mode)', () => {
       'owner',
       '--admin',
       fixture.owner.id,
-      '--message-file',
-      messageFile,
+      '--typed-data-file',
+      typedDataFile,
       '--signature',
       signature,
     );

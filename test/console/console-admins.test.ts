@@ -164,9 +164,11 @@ describe('administering the tenant in the console', () => {
     await page.getByRole('status').getByText(`Wallet ${spare.address} added`).waitFor();
     await wallets.getByText(spare.address).waitFor();
     assert.equal(await wallets.getByRole('listitem').count(), 2);
-    // What the spare wallet signed is the service's challenge for its own address, not a sign-in.
-    assert.equal(spareWallet?.signed.length, 1);
-    assert.match(spareWallet.signed[0]!.text, new RegExp(spare.address, 'i'));
+    // What the spare wallet signed is the service's challenge for its own address, typed data that signs nobody in.
+    assert.equal(spareWallet?.signed.length, 0, 'no message (personal_sign), which could be a sign-in');
+    assert.equal(spareWallet.signedTypedData.length, 1);
+    const proof = spareWallet.signedTypedData[0]!.typedData as { primaryType: string; message: { wallet: string } };
+    assert.deepEqual([proof.primaryType, proof.message.wallet], ['AddWallet', spare.address]);
 
     const asSpare = await browser.newPage(LOCALE);
     await injectWallet(asSpare, { privateKey: spare.privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });

@@ -174,12 +174,16 @@ export interface SignedMessage {
   /** The same bytes as UTF-8 text (a SIWE message reads as itself). */
   text: string;
   signature: `0x${string}`;
+  /** The account the page asked to sign. */
+  address: string;
 }
 
 export interface SignedTypedData {
   /** The typed data as the page passed it to eth_signTypedData_v4 (JSON text, parsed). */
   typedData: Record<string, unknown>;
   signature: `0x${string}`;
+  /** The account the page asked to sign. */
+  address: string;
 }
 
 export interface InjectedWallet {
@@ -190,6 +194,13 @@ export interface InjectedWallet {
   signedTypedData: SignedTypedData[];
   /** As when the admin picks another account in the wallet: it signs with that key and emits accountsChanged. */
   switchAccount(privateKey: `0x${string}`): Promise<void>;
+  /**
+   * As when the admin creates or imports a second account in the wallet: the wallet holds it, but
+   * shares it with the page only once the page asks for accounts (wallet_requestPermissions), when
+   * the admin picks it (it becomes the selected one) and keeps the others shared, as MetaMask's
+   * account picker does. It signs with its own key when the page names it.
+   */
+  addAccount(privateKey: `0x${string}`): Promise<void>;
 }
 
 /** What the page-side provider gets; serializable. */
@@ -203,6 +214,8 @@ interface ProviderConfig {
   signTypedDataFunction: string;
   /** The page-global function through which Node switches the account. */
   switchFunction: string;
+  /** The page-global function through which Node gives the wallet another account. */
+  addAccountFunction: string;
   info: { uuid: string; name: string; icon: string; rdns: string };
 }
 
@@ -217,33 +230,50 @@ const WALLET_ICON = `data:image/svg+xml;base64,${Buffer.from(
  */
 export async function injectWallet(page: Page, options: WalletOptions): Promise<InjectedWallet> {
   let account = privateKeyToAccount(options.privateKey);
+  /** The wallet's accounts by address (lowercase): the page names the one that signs. */
+  const keys = new Map([[(options.accountAddress ?? account.address).toLowerCase(), account]]);
+  const signer = (address: string) => {
+    const key = keys.get(address.toLowerCase());
+    if (key === undefined) throw new Error(`The test wallet holds no key for ${address}`);
+    return key;
+  };
   // Names of their own, so that two wallets on one page sign with their own keys.
   const id = randomUUID().replaceAll('-', '');
   const signFunction = `__walletSign_${id}`;
   const signTypedDataFunction = `__walletSignTypedData_${id}`;
   const switchFunction = `__walletSwitch_${id}`;
+  const addAccountFunction = `__walletAddAccount_${id}`;
   const wallet: InjectedWallet = {
     address: options.accountAddress ?? account.address,
     signed: [],
     signedTypedData: [],
     async switchAccount(privateKey) {
       account = privateKeyToAccount(privateKey);
+      keys.set(account.address.toLowerCase(), account);
       wallet.address = account.address;
       await page.evaluate(({ name, address }) => (globalThis as unknown as Record<string, (a: string) => void>)[name]!(address), {
         name: switchFunction,
         address: account.address,
       });
     },
+    async addAccount(privateKey) {
+      const added = privateKeyToAccount(privateKey);
+      keys.set(added.address.toLowerCase(), added);
+      await page.evaluate(({ name, address }) => (globalThis as unknown as Record<string, (a: string) => void>)[name]!(address), {
+        name: addAccountFunction,
+        address: added.address,
+      });
+    },
   };
-  await page.exposeFunction(signFunction, async (hex: `0x${string}`) => {
-    const signature = await account.signMessage({ message: { raw: hex } });
-    wallet.signed.push({ hex, text: Buffer.from(hex.slice(2), 'hex').toString('utf8'), signature });
+  await page.exposeFunction(signFunction, async (hex: `0x${string}`, address: string) => {
+    const signature = await signer(address).signMessage({ message: { raw: hex } });
+    wallet.signed.push({ hex, text: Buffer.from(hex.slice(2), 'hex').toString('utf8'), signature, address });
     return signature;
   });
-  await page.exposeFunction(signTypedDataFunction, async (json: string) => {
+  await page.exposeFunction(signTypedDataFunction, async (json: string, address: string) => {
     // As a wallet does: the JSON text parsed and signed as it is, its EIP712Domain type included.
-    const signature = await account.signTypedData(JSON.parse(json) as Parameters<typeof account.signTypedData>[0]);
-    wallet.signedTypedData.push({ typedData: JSON.parse(json) as Record<string, unknown>, signature });
+    const signature = await signer(address).signTypedData(JSON.parse(json) as Parameters<typeof account.signTypedData>[0]);
+    wallet.signedTypedData.push({ typedData: JSON.parse(json) as Record<string, unknown>, signature, address });
     return signature;
   });
   const config: ProviderConfig = {
@@ -254,6 +284,7 @@ export async function injectWallet(page: Page, options: WalletOptions): Promise<
     signFunction,
     signTypedDataFunction,
     switchFunction,
+    addAccountFunction,
     info: { uuid: options.uuid ?? randomUUID(), name: options.name, icon: WALLET_ICON, rdns: options.rdns },
   };
   await page.addInitScript(installProvider, config);
@@ -270,50 +301,69 @@ function installProvider(config: ProviderConfig): void {
   const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
   const hexOf = (text: string) => `0x${Array.from(new TextEncoder().encode(text), (b) => b.toString(16).padStart(2, '0')).join('')}`;
   // Looked up at each call: Playwright installs exposed functions by init scripts of its own.
-  const sign = (hex: string) => (globalThis as unknown as Record<string, (hex: string) => Promise<string>>)[config.signFunction]!(hex);
-  const signTypedData = (json: string) =>
-    (globalThis as unknown as Record<string, (json: string) => Promise<string>>)[config.signTypedDataFunction]!(json);
+  const sign = (hex: string, address: string) =>
+    (globalThis as unknown as Record<string, (hex: string, address: string) => Promise<string>>)[config.signFunction]!(hex, address);
+  const signTypedData = (json: string, address: string) =>
+    (globalThis as unknown as Record<string, (json: string, address: string) => Promise<string>>)[config.signTypedDataFunction]!(
+      json,
+      address,
+    );
   let connected = false;
   let chainId = config.chainId;
+  /** The wallet's accounts, the selected one first; `shared`: those the page may see and use. */
+  let accounts = [config.address];
+  let shared: string[] = [];
+  const exposed = () => (connected ? accounts.filter((a) => shared.includes(a)) : []);
+  const isShared = (address: unknown) => typeof address === 'string' && shared.some((a) => a.toLowerCase() === address.toLowerCase());
   (globalThis as unknown as Record<string, (address: string) => void>)[config.switchFunction] = (address) => {
-    config.address = address;
-    if (connected) emit('accountsChanged', [address]);
+    // The wallet holds and shares that one account now.
+    accounts = [address];
+    shared = [address];
+    if (connected) emit('accountsChanged', exposed());
+  };
+  (globalThis as unknown as Record<string, (address: string) => void>)[config.addAccountFunction] = (address) => {
+    accounts = [...accounts, address];
   };
 
   const provider = {
     async request({ method, params }: { method: string; params?: unknown[] }): Promise<unknown> {
       switch (method) {
         case 'eth_accounts':
-          return connected ? [config.address] : [];
+          return exposed();
         case 'eth_requestAccounts':
           if (!connected) {
             connected = true;
+            shared = [accounts[0]!];
             emit('connect', { chainId: `0x${chainId.toString(16)}` });
-            emit('accountsChanged', [config.address]);
+            emit('accountsChanged', exposed());
           }
-          return [config.address];
+          return exposed();
+        case 'wallet_requestPermissions': {
+          // The admin, in the wallet's account picker, shares every account and picks the newest.
+          connected = true;
+          shared = [...accounts];
+          accounts = [accounts[accounts.length - 1]!, ...accounts.slice(0, -1)];
+          emit('accountsChanged', exposed());
+          return [{ parentCapability: 'eth_accounts' }];
+        }
         case 'eth_chainId':
           return `0x${chainId.toString(16)}`;
         case 'personal_sign': {
           const [message, address] = (params ?? []) as [string, string];
           if (!connected) throw rpcError(4100, 'The site is not connected: call eth_requestAccounts first');
-          if (typeof address !== 'string' || address.toLowerCase() !== config.address.toLowerCase()) {
-            throw rpcError(4100, `This wallet holds ${config.address}, not ${address}`);
-          }
+          if (!isShared(address)) throw rpcError(4100, `This wallet shares ${shared.join(', ')} with the site, not ${address}`);
           if (config.rejectSignatures) throw rpcError(4001, 'User rejected the request.');
           // Wallets take the message as hex (what EIP-1193 dapps send) or, leniently, as text.
-          return sign(/^0x([0-9a-fA-F]{2})*$/.test(message) ? message : hexOf(message));
+          return sign(/^0x([0-9a-fA-F]{2})*$/.test(message) ? message : hexOf(message), address);
         }
         case 'eth_signTypedData_v4': {
           // EIP-712: the address first, then the typed data as JSON text (MetaMask's order).
           const [address, json] = (params ?? []) as [string, string];
           if (!connected) throw rpcError(4100, 'The site is not connected: call eth_requestAccounts first');
-          if (typeof address !== 'string' || address.toLowerCase() !== config.address.toLowerCase()) {
-            throw rpcError(4100, `This wallet holds ${config.address}, not ${address}`);
-          }
+          if (!isShared(address)) throw rpcError(4100, `This wallet shares ${shared.join(', ')} with the site, not ${address}`);
           if (config.rejectSignatures) throw rpcError(4001, 'User rejected the request.');
           if (typeof json !== 'string') throw rpcError(-32602, 'eth_signTypedData_v4 takes the typed data as JSON text');
-          return signTypedData(json);
+          return signTypedData(json, address);
         }
         case 'wallet_switchEthereumChain': {
           const [{ chainId: wanted }] = (params ?? [{}]) as [{ chainId: string }];

@@ -85,3 +85,12 @@ export async function badSignatureHeaders(wallet: TestWallet, domain: string): P
   const flipped = good['X-SIG'].slice(0, 10) + (good['X-SIG'][10] === 'a' ? 'b' : 'a') + good['X-SIG'].slice(11);
   return { ...good, 'X-SIG': flipped };
 }
+
+/** A wallet's eth_signTypedData_v4 signature of typed data as the service publishes it (EIP712Domain listed, as wallets take it). */
+export function signTypedData(
+  wallet: TestWallet,
+  typedData: { domain: object; types: Record<string, unknown>; primaryType: string; message: object },
+): Promise<`0x${string}`> {
+  const { EIP712Domain: _domain, ...types } = typedData.types;
+  return wallet.account.signTypedData({ ...typedData, types } as never);
+}

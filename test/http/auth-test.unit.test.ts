@@ -199,6 +199,12 @@ for (const engine of ENGINES) {
       assertProblem(await get(await authHeaders(fixture.ownerWallet, broken)), 401, 'AUTH_MESSAGE_MALFORMED');
     });
 
+    test('a valid signature of a wallet no admin holds: 401 AUTH_UNKNOWN_WALLET, saying to ask an owner of the tenant for an invitation', async () => {
+      const refused = await get(await signIn(newWallet(), domain));
+      assertProblem(refused, 401, 'AUTH_UNKNOWN_WALLET');
+      assert.match(refused.json().detail, /no admin has this wallet: ask an owner of the tenant for an invitation/);
+    });
+
     test('unknown wallet → 401; suspended admin → 403; reactivated → a new message 200, the old one stays ended', async () => {
       assertProblem(await get(await signIn(newWallet(), domain)), 401, 'AUTH_UNKNOWN_WALLET');
       const member = await createMemberAdmin(svc.service.store, fixture);

@@ -3,11 +3,12 @@ import { after, before, describe, test } from 'node:test';
 import { dereference, validate } from '@readme/openapi-parser';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { nextSecond } from '../helpers/files.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { type HttpResponse, request } from '../helpers/http.ts';
 import { noteCredential } from '../helpers/log-secrets.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { type AuthHeaders, newWallet, signIn } from '../helpers/wallets.ts';
+import { type AuthHeaders, newWallet, signIn, signTypedData } from '../helpers/wallets.ts';
 
 /**
  * /api/openapi.json is checked against the service itself: the document must be valid OpenAPI,
@@ -23,6 +24,7 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
 type Operation = {
   operationId?: string;
+  requestBody?: { content: Record<string, { schema: object }> };
   security?: Record<string, string[]>[];
   parameters?: { in: string; name: string; example?: unknown }[];
   responses: Record<
@@ -67,6 +69,42 @@ function operationKeyOf(document: Document, method: string, path: string): strin
     return new RegExp(`^${pattern}$`).test(bare) && document.paths[candidate]![method.toLowerCase()] !== undefined;
   });
   return template === undefined ? undefined : `${method} ${template}`;
+}
+
+const jsonBody = (body: unknown) => ({ headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+/**
+ * Each way to spoil one member of a valid JSON body: another JSON type in its place (the text of a
+ * number or boolean, a number for a text, a list for one item, one item for a list, 1 for true), and
+ * an unknown member beside it, at every depth; with what the refusal must name (the member's path,
+ * or the unknown member).
+ */
+function* changesOf(body: Record<string, unknown>): Generator<{ changed: unknown; names: string }> {
+  type Path = (string | number)[];
+  const setAt = (root: unknown, path: Path, value: unknown): unknown => {
+    if (path.length === 0) return value;
+    const [head, ...rest] = path as [string | number, ...Path];
+    const copy = (Array.isArray(root) ? [...root] : { ...(root as object) }) as Record<string | number, unknown>;
+    copy[head] = setAt(copy[head], rest, value);
+    return copy;
+  };
+  const otherTypes = (value: unknown): unknown[] => {
+    if (typeof value === 'string') return [123, [value]];
+    if (typeof value === 'number') return [String(value)];
+    if (typeof value === 'boolean') return [String(value), value ? 1 : 0];
+    if (Array.isArray(value)) return [value[0] ?? 'x'];
+    return ['x'];
+  };
+  function* visit(value: unknown, path: Path): Generator<{ changed: unknown; names: string }> {
+    if (path.length > 0)
+      for (const other of otherTypes(value)) yield { changed: setAt(body, path, other), names: `body/${path.join('/')}` };
+    if (Array.isArray(value)) for (const [i, item] of value.entries()) yield* visit(item, [...path, i]);
+    else if (typeof value === 'object' && value !== null) {
+      yield { changed: setAt(body, path, { ...value, channel: 'chn_0000000000000000000000000' }), names: 'channel' };
+      for (const [name, member] of Object.entries(value)) yield* visit(member, [...path, name]);
+    }
+  }
+  yield* visit(body, []);
 }
 
 for (const engine of ['sqlite'] as const) {
@@ -477,10 +515,8 @@ for (const engine of ['sqlite'] as const) {
       const second = newWallet();
       const challenge = await post(`/api/admins/${helperId}/wallets/challenge`, { wallet: second.address });
       assert.equal(challenge.status, 200, challenge.body);
-      const proof = {
-        message: challenge.json().message,
-        signature: await second.account.signMessage({ message: challenge.json().message }),
-      };
+      const { typedData } = challenge.json();
+      const proof = { typedData, signature: await signTypedData(second, typedData) };
       assert.equal((await post(`/api/admins/${helperId}/wallets`, proof)).status, 201);
       await call('GET', `/api/admins/${helperId}/wallets`);
       assert.equal((await call('DELETE', `/api/admins/${helperId}/wallets/${second.address}`)).status, 204);
@@ -570,6 +606,93 @@ for (const engine of ['sqlite'] as const) {
           }
         }
       }
+    });
+
+    test('every JSON body is checked as declared: a member of another type, or unknown at any depth, is a 400 naming it; nothing changes', async () => {
+      // Signed in afresh: the test before this one signed the owner out.
+      owner = await signIn(fixture.ownerWallet, new URL(svc.baseUrl).host);
+      const channel = `/api/channels/${fixture.channel.id}`;
+      const member = (await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:read'], displayName: 'Body member' }))
+        .admin;
+      const text = { 'Content-Type': 'text/plain' };
+      assert.equal((await call('PUT', `${channel}/folders/bodies/files/a.txt`, { headers: text, body: 'a' })).status, 201);
+      await nextSecond(); // a backup of its own, never in the second of another test's
+      const backup = (await call('POST', `${channel}/backups`)).json().timestamp;
+      const challenge = await call('POST', `/api/admins/${member.id}/wallets/challenge`, jsonBody({ wallet: newWallet().address }));
+      const rule = { operation: 'backup.delete', approvals: 1, permission: 'backups:delete' };
+      const until = new Date(Date.now() + 86_400_000).toISOString();
+      // One valid body per operation that takes JSON; each request below changes one member of it.
+      const bodies: Record<string, [path: string, body: Record<string, unknown>]> = {
+        'POST /api/channels': ['/api/channels', { name: 'bodies' }],
+        'PATCH /api/channels/{channelRef}': [channel, { name: 'renamed', archived: false }],
+        'POST /api/admins': [
+          '/api/admins',
+          { displayName: 'Body', wallet: newWallet().address, permissions: ['files:read'], channels: [fixture.channel.id], owner: false },
+        ],
+        'PATCH /api/admins/{adminId}': [
+          `/api/admins/${member.id}`,
+          { displayName: 'Renamed', permissions: ['files:read'], status: 'ACTIVE' },
+        ],
+        'POST /api/admins/{adminId}/wallets': [
+          `/api/admins/${member.id}/wallets`,
+          { typedData: challenge.json().typedData, signature: '0x00' },
+        ],
+        'POST /api/admins/{adminId}/wallets/challenge': [
+          `/api/admins/${member.id}/wallets/challenge`,
+          { wallet: newWallet().address, chainId: 1 },
+        ],
+        'POST /api/invitations': [
+          '/api/invitations',
+          {
+            permissions: ['files:read'],
+            channels: [fixture.channel.id],
+            expiresIn: 3600,
+            wallet: newWallet().address,
+            displayName: 'Invitee',
+          },
+        ],
+        'POST /api/invitations/{token}/accept': ['/api/invitations/wai_none/accept', { displayName: 'Invitee' }],
+        'PUT /api/policies': ['/api/policies', { rules: [rule] }],
+        'POST /api/proposals/{proposalId}/approvals': [
+          '/api/proposals/prp_none/approvals',
+          { wallet: newWallet().address, signature: '0x00' },
+        ],
+        'PUT /api/channels/{channelRef}/backups/{backupTimestamp}/lock': [
+          `${channel}/backups/${backup}/lock`,
+          { mode: 'governance', until, legalHold: true },
+        ],
+        'PUT /api/channels/{channelRef}/policy': [`${channel}/policy`, { rules: [rule] }],
+      };
+      const withJsonBodies = operationsOf(document)
+        .filter(([, operation]) => operation.requestBody?.content['application/json'] !== undefined)
+        .map(([key]) => key);
+      assert.deepEqual(Object.keys(bodies).sort(), withJsonBodies.sort(), 'a valid body for every operation that takes JSON');
+
+      const state = async () =>
+        Promise.all(
+          ['/api/admins?limit=1000', '/api/invitations', '/api/policies', `${channel}/policy`, '/api/channels', `${channel}/backups`].map(
+            async (path) => (await request(svc.baseUrl, path, { headers: owner })).body,
+          ),
+        );
+      const before = await state();
+      let refused = 0;
+      for (const [key, [path, body]] of Object.entries(bodies)) {
+        const [method, template] = key.split(' ') as [string, string];
+        const schema = document.paths[template]![method.toLowerCase()]!.requestBody!.content['application/json']!.schema;
+        const valid = ajv.compile(schema);
+        assert.ok(valid(body), `${key}: the base body is valid: ${JSON.stringify(valid.errors)}`);
+        for (const { changed, names } of changesOf(body)) {
+          const where = `${key} ${JSON.stringify(changed)}`;
+          assert.ok(!valid(changed), `${where} is invalid by the document`);
+          const answer = await call(method, path, jsonBody(changed));
+          assert.equal(answer.status, 400, `${where}: ${answer.body}`);
+          assert.equal(answer.json().code, 'VALIDATION_FAILED', where);
+          assert.ok(answer.json().detail.includes(names), `${where}: "${answer.json().detail}" names ${names}`);
+          refused++;
+        }
+      }
+      assert.deepEqual(await state(), before, 'nothing changed');
+      assert.ok(refused > 100, `${refused} bodies refused`);
     });
   });
 }

@@ -1,11 +1,12 @@
+import type { WalletProofTypedData } from '../../client/index.ts';
 import type { Command } from '../command.ts';
 import { type OptionValues, optionalString, stringOption, UsageError } from '../command.ts';
 import { atMostOneOf } from '../option-checks.ts';
 import { readOptionFile, readPipedInput } from '../secret-input.ts';
 import { exactText, terminalLines, terminalText } from '../terminal-text.ts';
 
-/** A challenge is a few hundred bytes. */
-const MESSAGE_MAX_BYTES = 64 * 1024;
+/** A challenge's typed data is about a kilobyte. */
+const TYPED_DATA_MAX_BYTES = 64 * 1024;
 
 /** The new wallet's keystore (viem and the keystore code load only for a command that signs, as for sign). */
 async function newKeystoreSigner(values: OptionValues) {
@@ -17,14 +18,18 @@ async function newKeystoreSigner(values: OptionValues) {
   );
 }
 
-/** The challenge signed elsewhere, from --message-file or stdin, as its bytes were signed. */
-async function signedChallenge(values: OptionValues): Promise<string> {
-  const file = optionalString(values, 'message-file');
+/** The challenge's typed data signed elsewhere, from --typed-data-file or stdin, as `admin wallet challenge` printed it. */
+async function signedChallenge(values: OptionValues): Promise<WalletProofTypedData> {
+  const file = optionalString(values, 'typed-data-file');
   const bytes =
     file === undefined || file === '-'
-      ? await readPipedInput(process.stdin, 'the signed challenge', MESSAGE_MAX_BYTES)
-      : await readOptionFile(file, 'message-file', MESSAGE_MAX_BYTES);
-  return bytes.toString('utf8');
+      ? await readPipedInput(process.stdin, 'the signed typed data', TYPED_DATA_MAX_BYTES)
+      : await readOptionFile(file, 'typed-data-file', TYPED_DATA_MAX_BYTES);
+  try {
+    return JSON.parse(bytes.toString('utf8')) as WalletProofTypedData;
+  } catch {
+    throw new UsageError('The signed typed data is not JSON: give what admin wallet challenge printed, unchanged');
+  }
 }
 
 const adminOption = {
@@ -33,9 +38,9 @@ const adminOption = {
 
 /**
  * An admin's wallets over HTTP. A wallet is added only with its own signature of the service's
- * challenge: `add` signs one with the new wallet's keystore, or takes the signature of one that
- * `challenge` printed and another wallet signed (locally, the operator moves an admin with
- * `admin set-wallet`).
+ * challenge, EIP-712 typed data (never a sign-in): `add` signs one with the new wallet's keystore,
+ * or takes the signature of one that `challenge` printed and another wallet signed (locally, the
+ * operator moves an admin with `admin set-wallet`).
  */
 export const walletCommands: Command[] = [
   {
@@ -50,15 +55,15 @@ export const walletCommands: Command[] = [
   },
   {
     words: ['admin', 'wallet', 'challenge'],
-    summary: "Print the service's challenge for a new wallet to sign elsewhere (then: admin wallet add --signature)",
+    summary: "Print the service's challenge, typed data for a new wallet to sign elsewhere (then: admin wallet add --signature)",
     options: {
       ...adminOption,
       wallet: { type: 'string', required: true, placeholder: '0x…', description: 'The new wallet, which will sign it' },
     },
     async remote({ values, client }) {
       const challenge = await (await client()).walletChallenge(stringOption(values, 'admin'), stringOption(values, 'wallet'));
-      // Bytes to sign: printed exactly, with no newline when piped into a file.
-      return { json: { ...challenge }, text: exactText(challenge.message), exact: true };
+      // The typed data as eth_signTypedData_v4 takes it: printed exactly, with no newline when piped into a file.
+      return { json: { ...challenge }, text: exactText(JSON.stringify(challenge.typedData)), exact: true };
     },
   },
   {
@@ -76,24 +81,24 @@ export const walletCommands: Command[] = [
       signature: {
         type: 'string',
         placeholder: '0x…',
-        description: "Instead: the new wallet's personal_sign of the message admin wallet challenge printed",
+        description: "Instead: the new wallet's eth_signTypedData_v4 signature of the typed data admin wallet challenge printed",
       },
-      'message-file': {
+      'typed-data-file': {
         type: 'string',
         placeholder: 'FILE',
-        description: 'With --signature: that message, byte for byte (default: stdin)',
+        description: 'With --signature: that typed data, as printed (default: stdin)',
       },
     },
     async remote({ values, client }) {
       atMostOneOf(values, ['new-keystore', 'signature'], true);
-      if (values['message-file'] !== undefined && values.signature === undefined)
-        throw new UsageError('--message-file goes with --signature');
+      if (values['typed-data-file'] !== undefined && values.signature === undefined)
+        throw new UsageError('--typed-data-file goes with --signature');
       const adminId = stringOption(values, 'admin');
       const api = await client();
       const wallet =
         values.signature === undefined
           ? await api.addWallet(adminId, await newKeystoreSigner(values))
-          : await api.addWalletSigned(adminId, { message: await signedChallenge(values), signature: stringOption(values, 'signature') });
+          : await api.addWalletSigned(adminId, { typedData: await signedChallenge(values), signature: stringOption(values, 'signature') });
       return { json: { adminId, ...wallet }, text: terminalText`Added ${wallet.address} to ${adminId}` };
     },
   },

@@ -6,6 +6,8 @@ interface RowButtonProps {
   /** A destructive action is styled as one. */
   danger?: boolean;
   disabled?: boolean;
+  /** The id of the text saying why it is disabled (or what it does), read with the button. */
+  describedBy?: string;
   /** While the row's action runs, the button says so (`pendingLabel`, "Restoring…"). */
   pending?: boolean;
   pendingLabel?: string;
@@ -20,6 +22,7 @@ export function RowButton(props: RowButtonProps) {
       disabled={props.disabled}
       onClick={props.onClick}
       aria-label={props['aria-label']}
+      aria-describedby={props.describedBy}
     >
       {props.pending && props.pendingLabel ? props.pendingLabel : props.label}
     </button>

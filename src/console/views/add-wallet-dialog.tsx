@@ -4,14 +4,16 @@ import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { useAction } from '../ui/use-action.ts';
 import { WalletPicker } from '../ui/wallet-picker.tsx';
+import { newAccountOf } from '../wallet/accounts.ts';
 import type { WalletChoice } from '../wallet/discovery.ts';
 import type { ViewContext } from './context.ts';
 import { NeedsApprovalDialog } from './needs-approval-dialog.tsx';
 
 /**
  * Adds a wallet to the signed-in admin: the new wallet signs the challenge the service issued for
- * its address, which proves it is theirs. It must be another wallet or account than the one signed
- * in: switching accounts in the signed-in wallet would sign this page out.
+ * its address (typed data, which proves it is theirs and signs nobody in). It may be another
+ * account of the very wallet signed in with: the wallet is asked to share one more account with
+ * the page, that account signs, and the session stays the signed-in account's.
  */
 export function AddWalletDialog({ ctx, onAdded, onClose }: { ctx: ViewContext; onAdded(address: string): void; onClose(): void }) {
   const [signing, setSigning] = useState<WalletChoice>();
@@ -22,13 +24,9 @@ export function AddWalletDialog({ ctx, onAdded, onClose }: { ctx: ViewContext; o
     setSigning(wallet);
     void action
       .run(async () => {
-        const signer = fromEip1193(wallet.provider);
-        const address = await signer.getAddress();
-        if (address.toLowerCase() === me.walletAddress.toLowerCase()) {
-          throw new Error(`${wallet.name} holds ${address}, the wallet you are signed in with: pick another wallet or account.`);
-        }
-        // The client asks the service's challenge for the new wallet's address and has that wallet sign it.
-        const added = await ctx.client.addWallet(me.principal.id, signer);
+        const address = await newAccountOf(wallet, me.walletAddress, wallet.provider === ctx.signedIn.wallet.provider);
+        // The client asks the service's challenge for that account and has that account, named, sign it.
+        const added = await ctx.client.addWallet(me.principal.id, fromEip1193(wallet.provider, { account: address }));
         onAdded(added.address);
       })
       .finally(() => setSigning(undefined));
@@ -39,11 +37,12 @@ export function AddWalletDialog({ ctx, onAdded, onClose }: { ctx: ViewContext; o
   return (
     <ConfirmDialog title="Add a wallet" confirmLabel="Close" closeOnly busy={action.busy} onConfirm={onClose} onCancel={onClose}>
       <p>
-        A second wallet lets you sign in when the first is lost. The new wallet signs a message that names it and this service; nothing is
-        sent on chain. Pick a wallet other than the one you are signed in with.
+        A second wallet lets you sign in when the first is lost. The new wallet signs a request that names it and this service; it signs
+        nobody in, and nothing is sent on chain. Pick another wallet, or the one you are signed in with and then another of its accounts:
+        you stay signed in as you are.
       </p>
       <WalletPicker busy={signing} action={(wallet) => `Add from ${wallet.name}`} onPick={add} />
-      {signing && <p aria-live="polite">Confirm the signature request in {signing.name}.</p>}
+      {signing && <p aria-live="polite">Confirm the requests in {signing.name}.</p>}
       <ProblemNotice error={action.error} title="No wallet added" />
     </ConfirmDialog>
   );

@@ -11,6 +11,8 @@ import { EditPermissionsDialog } from './edit-permissions-dialog.tsx';
 import { InvitationLink } from './invitation-link.tsx';
 import { InvitationsCard } from './invitations-card.tsx';
 import { InviteDialog } from './invite-dialog.tsx';
+import { LAST_WALLET_REASON } from './my-wallets.tsx';
+import { RemoveWalletDialog } from './remove-wallet-dialog.tsx';
 
 type AdminStatus = Admin['status'];
 
@@ -23,6 +25,7 @@ export function AdminsView({ ctx }: { ctx: ViewContext }) {
   const [status, setStatus] = useState<AdminStatus>();
   const admins = usePagedLoad((cursor) => ctx.client.listAdmins({ limit: 50, cursor, status }), status ?? '');
   const [editing, setEditing] = useState<Editing>();
+  const [removingWallet, setRemovingWallet] = useState<{ admin: Admin; address: string }>();
   const [invitation, setInvitation] = useState<IssuedInvitation>();
   /** Raised by each invitation made, for the list of invitations to show it. */
   const [invited, setInvited] = useState(0);
@@ -121,18 +124,41 @@ export function AdminsView({ ctx }: { ctx: ViewContext }) {
             },
             {
               header: 'Wallets',
-              cell: (admin) =>
-                admin.wallets.length === 0 ? (
-                  <span class="muted">None</span>
-                ) : (
-                  <ul class="plain-list">
-                    {admin.wallets.map((wallet) => (
-                      <li key={wallet}>
-                        <code title={wallet}>{shortAddress(wallet)}</code>
-                      </li>
-                    ))}
-                  </ul>
-                ),
+              cell: (admin) => {
+                if (admin.wallets.length === 0) return <span class="muted">None</span>;
+                // Removable here: another admin's wallets within reach (one's own are on the home page), never the last.
+                const removable = manages && withinReach(ctx.signedIn.me.principal, admin);
+                const only = admin.wallets.length === 1;
+                return (
+                  <>
+                    <ul class="plain-list" aria-label={`Wallets of ${admin.displayName}`}>
+                      {admin.wallets.map((wallet) => (
+                        <li key={wallet}>
+                          <code title={wallet}>{shortAddress(wallet)}</code>
+                          {removable && (
+                            <>
+                              {' '}
+                              <RowButton
+                                label="Remove…"
+                                aria-label={`Remove wallet ${wallet} of ${admin.displayName}`}
+                                danger
+                                disabled={only}
+                                describedBy={only ? `last-wallet-${admin.id}` : undefined}
+                                onClick={() => setRemovingWallet({ admin, address: wallet })}
+                              />
+                            </>
+                          )}
+                        </li>
+                      ))}
+                    </ul>
+                    {removable && only && (
+                      <p id={`last-wallet-${admin.id}`} class="muted">
+                        {LAST_WALLET_REASON}
+                      </p>
+                    )}
+                  </>
+                );
+              },
             },
           ]}
           actions={(admin) => manages && withinReach(ctx.signedIn.me.principal, admin) && <RowActions admin={admin} onEdit={setEditing} />}
@@ -154,6 +180,19 @@ export function AdminsView({ ctx }: { ctx: ViewContext }) {
             admin={editing.admin}
             onClose={() => setEditing(undefined)}
             onSaved={(updated) => changed(`The permissions of ${updated.displayName} are saved.`)}
+          />
+        )}
+        {removingWallet && (
+          <RemoveWalletDialog
+            ctx={ctx}
+            adminId={removingWallet.admin.id}
+            adminName={removingWallet.admin.displayName}
+            address={removingWallet.address}
+            onClose={() => setRemovingWallet(undefined)}
+            onRemoved={(message) => {
+              setRemovingWallet(undefined);
+              changed(message);
+            }}
           />
         )}
         {editing && 'admin' in editing && editing.change !== 'permissions' && (

@@ -115,16 +115,21 @@ export class ConsoleSession {
 
   #clientFor(wallet: WalletChoice, lifetimeSeconds: number): WalletAdminClient {
     let signedOnce = false;
-    const walletSigner = fromEip1193(wallet.provider);
+    // The account that signed in signs every later message too (a renewal), named to the wallet,
+    // whichever of the wallet's accounts is selected by then: adding a second account of the same
+    // wallet selects that one, and the session must stay the first's.
+    let account: string | undefined;
+    const walletSigner = (): WalletSigner => fromEip1193(wallet.provider, { account });
     const signer: WalletSigner = {
-      getAddress: () => walletSigner.getAddress(),
-      getChainId: () => walletSigner.getChainId(),
+      getAddress: async () => (account ??= await walletSigner().getAddress()),
+      getChainId: () => walletSigner().getChainId(),
       signMessage: async (message) => {
+        account ??= await walletSigner().getAddress();
         if (!signedOnce) {
           signedOnce = true;
-          return walletSigner.signMessage(message);
+          return walletSigner().signMessage(message);
         }
-        return this.#renew(() => walletSigner.signMessage(message));
+        return this.#renew(() => walletSigner().signMessage(message));
       },
     };
     return createClient({
@@ -196,16 +201,20 @@ export class ConsoleSession {
   }
 
   /**
-   * The admin picked another account in the wallet: the console must not go on acting as the old
-   * one behind the wallet's back, so it signs that message out and asks to sign in again.
+   * The wallet stopped sharing the signed-in account with the page (the admin switched to another
+   * account, not connected here, or disconnected it): the console must not go on acting as that
+   * account behind the wallet's back, so it signs that message out and asks to sign in again. While
+   * the wallet still shares it, the session stays that account's whichever is selected: connecting
+   * a second account (to add it as a wallet) does not sign the first out.
    */
   #watchAccounts(wallet: WalletChoice, client: WalletAdminClient, address: string): void {
     const provider = wallet.provider as EventedProvider;
     const changed = (accounts: unknown) => {
-      const next = Array.isArray(accounts) && typeof accounts[0] === 'string' ? accounts[0] : undefined;
+      const shared = Array.isArray(accounts) ? accounts.filter((a): a is string => typeof a === 'string') : [];
       const state = this.#state;
-      if (state.status !== 'signed-in' || state.client !== client || next?.toLowerCase() === address.toLowerCase()) return;
-      const to = next ? ` (${next})` : '';
+      if (state.status !== 'signed-in' || state.client !== client) return;
+      if (shared.some((a) => a.toLowerCase() === address.toLowerCase())) return;
+      const to = shared[0] ? ` (${shared[0]})` : '';
       void this.signOut(new Error(`The wallet switched to another account${to}. Sign in again to act as that account.`));
     };
     provider.on?.('accountsChanged', changed);

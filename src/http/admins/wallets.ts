@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { Type } from 'typebox';
+import { AppError } from '../../errors/app-error.ts';
 import { authenticationOf } from '../auth/wallet-auth.ts';
 import { sendProposal, shownProposal } from '../proposals/support/views.ts';
 import { AdminParams, WalletParams, WalletProofBody, WalletSchema } from '../schemas/administration.ts';
@@ -14,7 +15,27 @@ import { walletView } from './support/views.ts';
 
 const errors = { ...authenticatedErrorResponses, ...problemResponses(404) };
 
-/** An admin's wallets: several per admin, each signing in as it; a new one only with its own signature. */
+/**
+ * A proof in the form of releases before typed data: `{message, signature}`, an EIP-4361 text
+ * signed with personal_sign. That form was a valid sign-in too, so it is refused outright, saying
+ * what to sign instead (before the unknown member would be refused in general terms).
+ */
+function refuseSignInProof(request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || !('message' in body)) {
+    done();
+    return;
+  }
+  done(
+    new AppError(
+      'WALLET_PROOF_INVALID',
+      'A signed message (EIP-4361, personal_sign) is no longer a wallet proof: it would sign in as the admin too. ' +
+        'Ask POST …/wallets/challenge for its typedData, have the new wallet sign that with eth_signTypedData_v4, and send {typedData, signature}',
+    ),
+  );
+}
+
+/** An admin's wallets: several per admin, each signing in as it; a new one only with its own signature of typed data. */
 export default async function walletRoutes(base: FastifyInstance, deps: AdministrationRouteDeps): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -41,10 +62,12 @@ export default async function walletRoutes(base: FastifyInstance, deps: Administ
     '/api/admins/:adminId/wallets',
     {
       config: { auditRefusalsAs: 'wallet.add' },
-      preValidation: app.requireWallet,
+      preValidation: [app.requireWallet, refuseSignInProof],
       schema: {
         operationId: 'addAdminWallet',
-        summary: 'Add a wallet to an admin (oneself, or an owner for anyone): the challenge message, signed by the new wallet',
+        summary: "Add a wallet to an admin (oneself, or an owner for anyone): the challenge's typed data, signed by the new wallet",
+        description:
+          'The proof is never a sign-in. A signed EIP-4361 message (`{message, signature}`, the form of earlier releases) is refused with 400 WALLET_PROOF_INVALID.',
         tags: ['admins'],
         security: WALLET_SECURITY,
         params: AdminParams,
@@ -58,9 +81,8 @@ export default async function walletRoutes(base: FastifyInstance, deps: Administ
       },
     },
     async (request, reply) => {
-      const { message, signature } = request.body;
       const actorId = authenticationOf(request).principal.id;
-      const held = await deps.held.addWallet(actorId, request.params.adminId, message, signature);
+      const held = await deps.held.addWallet(actorId, request.params.adminId, request.body);
       if (held.proposal !== undefined) return sendProposal(reply, await shownProposal(deps.proposals, held.proposal, actorId));
       return reply.code(201).send(walletView(held.ran));
     },

@@ -1,4 +1,5 @@
 import { PROBLEM_CONTENT_TYPE } from '../schemas/problem.ts';
+import { problemInstance } from '../server/error-handler.ts';
 import { unknownQueryParameters } from '../server/query-parameters.ts';
 
 /*
@@ -21,7 +22,7 @@ export function operationExamples<D>(document: D): D {
   for (const [path, item] of Object.entries(paths)) {
     for (const operation of Object.values(item)) {
       const parameters = operation.parameters ?? [];
-      const instance = concretePath(path, parameters);
+      const instance = problemInstance(concretePath(path, parameters));
       const takes = parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name);
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const media = response.content?.[PROBLEM_CONTENT_TYPE];

@@ -1,3 +1,4 @@
+import { walletProofTypedData } from '../../administration/wallet-proof-typed-data.ts';
 import { EXAMPLE_ADMIN_ID, EXAMPLE_CHANNEL_ID, EXAMPLE_TENANT_ID, EXAMPLE_TIME } from './examples.ts';
 
 /** Real answers of the administration operations, as the reference shows them. */
@@ -25,13 +26,18 @@ export const EXAMPLE_WALLET_RECORD = { address: '0x70997970C51812dc3A010C7d01b50
 export const EXAMPLE_WALLET_PAGE = { items: [EXAMPLE_WALLET_RECORD] };
 
 export const EXAMPLE_WALLET_CHALLENGE = {
-  message:
-    '127.0.0.1:8080 wants you to sign in with your Ethereum account:\n0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC\n\n' +
-    `Add this wallet to the admin ${SUB_ADMIN_ID} of tenant ${EXAMPLE_TENANT_ID}. Once added, it signs in as that admin, ` +
-    'with everything that admin may do. Sign only if you asked for this.\n\nURI: http://127.0.0.1:8080\nVersion: 1\nChain ID: 1\n' +
-    'Nonce: 5f0c2b8e91d4a7c3e6b0f1a2\nIssued At: 2026-11-26T12:38:14.441Z\nExpiration Time: 2026-11-26T12:48:14.441Z\n' +
-    `Resources:\n- urn:wallet-admin:add-wallet:${SUB_ADMIN_ID}`,
-  expiresAt: '2026-11-26T12:48:14.441Z',
+  typedData: walletProofTypedData(1, {
+    statement:
+      `Add this wallet to the admin ${SUB_ADMIN_ID} of tenant ${EXAMPLE_TENANT_ID}. Once added, it signs in as that admin, ` +
+      'with everything that admin may do. Sign only if you asked for this. This signature adds the wallet; it signs nobody in.',
+    service: 'http://127.0.0.1:8080',
+    tenant: EXAMPLE_TENANT_ID,
+    admin: SUB_ADMIN_ID,
+    wallet: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
+    nonce: '0x5f0c2b8e91d4a7c3e6b0f1a2d9c84e7b3a6f1d0c5e8b2a7f4c1d6e9b0a3f5c27',
+    deadline: 1795697294,
+  }),
+  expiresAt: '2026-11-26T12:48:14.000Z',
 };
 
 export const EXAMPLE_INVITATION = {

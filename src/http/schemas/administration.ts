@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { WALLET_PROOF_DOMAIN_NAME, WALLET_PROOF_PRIMARY_TYPE, WALLET_PROOF_VERSION } from '../../administration/wallet-proof-typed-data.ts';
 import { ADMIN_STATUSES } from '../../model/admins.ts';
 import { TENANT_AUDIT_ACTIONS } from '../../model/audit.ts';
 import { INVITATION_STATES } from '../../model/invitations.ts';
@@ -92,22 +93,67 @@ export const WalletChallengeBody = Type.Object(
     chainId: Type.Optional(
       Type.Integer({
         minimum: 1,
-        description: 'The chain the message names (a contract wallet is asked on it); default the first of AUTH_CHAIN_IDS, else 1',
+        description:
+          "The chain the typed data's domain names (a contract wallet is asked on it); default the first of AUTH_CHAIN_IDS, else 1",
       }),
     ),
   },
   { additionalProperties: false },
 );
 
+const typedDataField = Type.Object(
+  { name: Type.String({ maxLength: 100 }), type: Type.String({ maxLength: 100 }) },
+  { additionalProperties: false },
+);
+
+/** The EIP-712 typed data of a wallet proof (docs/administration.md): what the new wallet signs, never a sign-in. */
+const WalletProofTypedDataSchema = Type.Object(
+  {
+    domain: Type.Object(
+      {
+        name: Type.Literal(WALLET_PROOF_DOMAIN_NAME),
+        version: Type.Literal(WALLET_PROOF_VERSION),
+        chainId: Type.Integer({ minimum: 1 }),
+      },
+      { additionalProperties: false },
+    ),
+    types: Type.Object(
+      {
+        EIP712Domain: Type.Array(typedDataField, { maxItems: 10 }),
+        AddWallet: Type.Array(typedDataField, { maxItems: 20 }),
+      },
+      { additionalProperties: false },
+    ),
+    primaryType: Type.Literal(WALLET_PROOF_PRIMARY_TYPE),
+    message: Type.Object(
+      {
+        statement: Type.String({ maxLength: 1000, description: 'What signing it does, in words' }),
+        service: Type.String({ maxLength: 1000, description: "The service's public URL" }),
+        tenant: Type.String({ maxLength: 200 }),
+        admin: Type.String({ maxLength: 200, description: 'The admin the wallet joins' }),
+        wallet: Type.String({ pattern: '^0x[0-9a-fA-F]{40}$', description: 'The new wallet, EIP-55' }),
+        nonce: Type.String({ pattern: '^0x[0-9a-fA-F]{64}$' }),
+        deadline: Type.Integer({ minimum: 0, description: 'Unix seconds: refused from then on' }),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, description: 'EIP-712 typed data, as eth_signTypedData_v4 takes it' },
+);
+
 export const WalletChallengeSchema = Type.Object({
-  message: Type.String({ description: 'The EIP-4361 message to sign with the new wallet, exactly as given' }),
+  typedData: WalletProofTypedDataSchema,
   expiresAt: Type.String({ format: 'date-time' }),
 });
 
 export const WalletProofBody = Type.Object(
   {
-    message: Type.String({ minLength: 1, maxLength: 4000 }),
-    signature: Type.String({ pattern: '^0x[0-9a-fA-F]*$', maxLength: 20000 }),
+    typedData: { ...WalletProofTypedDataSchema, description: "The challenge's typedData, exactly as POST …/wallets/challenge gave it" },
+    signature: Type.String({
+      pattern: '^0x[0-9a-fA-F]*$',
+      maxLength: 20000,
+      description: "The new wallet's eth_signTypedData_v4 signature of typedData (a contract wallet's: any length, checked by EIP-1271)",
+    }),
   },
   { additionalProperties: false },
 );

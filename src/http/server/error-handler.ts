@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, type ErrorCode, isAppError } from '../../errors/app-error.ts';
+import { censorUrl } from '../../logging/logger.ts';
 import { PROBLEM_CONTENT_TYPE } from '../schemas/problem.ts';
 import { formatRefusal } from './format-refusals.ts';
 
@@ -31,7 +32,10 @@ export function toAppError(error: FastifyError | Error): AppError {
   if (isAppError(error)) return error;
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
-    return new AppError('VALIDATION_FAILED', `Invalid request: ${fastifyError.message}${allowedValuesOf(fastifyError)}`);
+    return new AppError(
+      'VALIDATION_FAILED',
+      `Invalid request: ${unknownMemberOf(fastifyError) ?? fastifyError.message}${allowedValuesOf(fastifyError)}`,
+    );
   }
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped) return new AppError(mapped, fastifyError.message);
@@ -42,10 +46,27 @@ export function toAppError(error: FastifyError | Error): AppError {
   return new AppError('INTERNAL_ERROR', 'Internal error; the server log has the details under this requestId');
 }
 
+/** Ajv says "must NOT have additional properties" without naming the one; the caller needs its name. */
+function unknownMemberOf(error: FastifyError): string | undefined {
+  const refusal = error.validation?.find((v) => v.keyword === 'additionalProperties');
+  const member = refusal?.params.additionalProperty;
+  if (refusal === undefined || typeof member !== 'string') return undefined;
+  return `${error.validationContext ?? 'body'}${refusal.instancePath} has the unknown member ${JSON.stringify(member.slice(0, 60))}, which this operation does not take`;
+}
+
 /** Ajv says "must be equal to one of the allowed values" without naming them; the caller needs them. */
 function allowedValuesOf(error: FastifyError): string {
   const allowed = error.validation?.find((v) => v.keyword === 'enum')?.params.allowedValues;
   return Array.isArray(allowed) ? ` (${allowed.map((value) => JSON.stringify(value)).join(', ')})` : '';
+}
+
+/**
+ * A problem's `instance`: the request's path, without its query and with what a path may hold of a
+ * secret redacted (an invitation's token, which accepts it), as the request log writes it: a problem
+ * is shown, copied into tickets and logged by clients, and must never carry a credential.
+ */
+export function problemInstance(target: string): string {
+  return censorUrl(target.split('?')[0]!);
 }
 
 function problemOf(request: FastifyRequest, error: AppError): Problem {
@@ -56,7 +77,7 @@ function problemOf(request: FastifyRequest, error: AppError): Problem {
     status: error.status,
     detail: error.message,
     code: error.code,
-    instance: request.url.split('?')[0]!,
+    instance: problemInstance(request.url),
     requestId: request.id,
   };
 }
@@ -107,7 +128,7 @@ async function errorHandler(app: FastifyInstance, options: ErrorHandlerOptions):
     return sendProblem(request, reply, appError);
   });
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, new AppError('NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`)),
+    sendProblem(request, reply, new AppError('NOT_FOUND', `No route ${request.method} ${problemInstance(request.url)}`)),
   );
 }
 

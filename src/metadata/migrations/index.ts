@@ -19,6 +19,7 @@ import * as backupLocks from './017-backup-locks.ts';
 import * as auditChain from './018-audit-chain.ts';
 import * as approvals from './019-approvals.ts';
 import * as completeHistory from './020-complete-history.ts';
+import * as heldInvitationTokens from './021-held-invitation-tokens.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '018-audit-chain': auditChain,
   '019-approvals': approvals,
   '020-complete-history': completeHistory,
+  '021-held-invitation-tokens': heldInvitationTokens,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -9,7 +9,7 @@ import { authenticatedErrorResponses, problemResponses } from '../../schemas/pro
 import { WALLET_SECURITY } from '../../schemas/security.ts';
 import type { AdministrationRouteDeps } from '../support/deps.ts';
 
-/** The message a new wallet signs to join an admin: what it grants, a nonce, 10 minutes. */
+/** The typed data a new wallet signs to join an admin: what it grants, a nonce, 10 minutes; never a sign-in. */
 export default async function walletChallengeRoute(base: FastifyInstance, deps: AdministrationRouteDeps): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -19,7 +19,9 @@ export default async function walletChallengeRoute(base: FastifyInstance, deps: 
       preValidation: app.requireWallet,
       schema: {
         operationId: 'createWalletChallenge',
-        summary: 'The EIP-4361 message the new wallet signs to join the admin (oneself, or an owner for anyone); valid 10 minutes, once',
+        summary: 'The EIP-712 typed data the new wallet signs to join the admin (oneself, or an owner for anyone); valid 10 minutes, once',
+        description:
+          'Typed data, signed with eth_signTypedData_v4, so that the proof can never serve as a sign-in (X-MES/X-SIG take personal_sign messages only).',
         tags: ['admins'],
         security: WALLET_SECURITY,
         params: AdminParams,
@@ -27,7 +29,7 @@ export default async function walletChallengeRoute(base: FastifyInstance, deps: 
         response: {
           200: jsonAnswer(
             WalletChallengeSchema,
-            'Sign message with the new wallet and send it to POST …/wallets',
+            'Sign typedData with the new wallet (eth_signTypedData_v4) and send both to POST …/wallets',
             EXAMPLE_WALLET_CHALLENGE,
           ),
           ...authenticatedErrorResponses,
@@ -38,7 +40,7 @@ export default async function walletChallengeRoute(base: FastifyInstance, deps: 
     async (request) => {
       const { wallet, chainId } = request.body;
       const challenge = await deps.admins.walletChallenge(authenticationOf(request).principal.id, request.params.adminId, wallet, chainId);
-      return { message: challenge.message, expiresAt: formatRfc3339(challenge.expiresAt) };
+      return { typedData: challenge.typedData, expiresAt: formatRfc3339(challenge.expiresAt) };
     },
   );
 }

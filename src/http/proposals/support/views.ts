@@ -4,13 +4,8 @@ import type { ProposalService } from '../../../approvals/proposal-service.ts';
 import type { Policy, PolicyRule, Proposal } from '../../../model/approvals.ts';
 import { formatRfc3339 } from '../../../time/rfc3339.ts';
 
-/** A proposal as the API shows it to `viewerId`: an invitation's token only to its proposer, who passes it on. */
-export function proposalView(
-  proposal: Proposal,
-  viewerId: string,
-  { counted, adminNames }: { counted: readonly string[]; adminNames: Record<string, string> },
-) {
-  const result = proposal.result !== null && proposal.proposedBy !== viewerId ? withoutToken(proposal.result) : proposal.result;
+/** A proposal as the API shows it, as ProposalService.shownTo made it for its viewer (a held invitation's token once, to its proposer). */
+function proposalView(proposal: Proposal, { counted, adminNames }: { counted: readonly string[]; adminNames: Record<string, string> }) {
   return {
     id: proposal.id,
     tenantId: proposal.tenantId,
@@ -38,14 +33,9 @@ export function proposalView(
     eligibleAdminIds: proposal.eligibleAdminIds,
     adminNames,
     reason: proposal.reason,
-    result,
+    result: proposal.result,
     ...(proposal.finishedAt === null ? {} : { finishedAt: formatRfc3339(proposal.finishedAt) }),
   };
-}
-
-function withoutToken(result: Record<string, unknown>): Record<string, unknown> {
-  const { token: _token, ...rest } = result;
-  return rest;
 }
 
 export function policyView(policy: Policy, tenantRules?: PolicyRule[]) {
@@ -79,12 +69,17 @@ export interface ApprovalRouteDeps {
 }
 
 /** The proposal as `viewerId` sees it, with which of its approvals count now and who its admins are. */
-export async function shownProposal(proposals: Pick<ProposalService, 'standing'>, proposal: Proposal, viewerId: string) {
-  return proposalView(proposal, viewerId, await proposals.standing(proposal));
+export async function shownProposal(proposals: Pick<ProposalService, 'standing' | 'shownTo'>, proposal: Proposal, viewerId: string) {
+  return proposalView(await proposals.shownTo(proposal, viewerId), await proposals.standing(proposal));
 }
 
 /** shownProposal() of a page of proposals, the tenant's admins read once for the page. */
-export async function shownProposals(proposals: Pick<ProposalService, 'standingOfEach'>, page: readonly Proposal[], viewerId: string) {
+export async function shownProposals(
+  proposals: Pick<ProposalService, 'standingOfEach' | 'shownTo'>,
+  page: readonly Proposal[],
+  viewerId: string,
+) {
   const standings = await proposals.standingOfEach(page);
-  return page.map((proposal, i) => proposalView(proposal, viewerId, standings[i]!));
+  const shown = await Promise.all(page.map((proposal) => proposals.shownTo(proposal, viewerId)));
+  return shown.map((proposal, i) => proposalView(proposal, standings[i]!));
 }

@@ -1,0 +1,33 @@
+import { Ajv, type Options } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+// ajv-formats is CommonJS, typed as an ES module: under Node its default import is the function itself.
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+const SHARED: Options = { useDefaults: true, allErrors: false, addUsedSchema: false };
+
+/**
+ * A JSON body is checked exactly as its schema declares it: no coercion (`"displayName": 123` is not
+ * "123", `"legalHold": "true"` or `1` is no boolean, `["x"]` is no string), and a member its
+ * schema does not declare, at any depth, is refused rather than dropped (a policy rule's unknown
+ * `"channel"` would otherwise leave a rule for the whole tenant). Fastify's one validator coerces
+ * and strips for every part of a request, so the body gets a validator of its own.
+ */
+const BODY: Options = { ...SHARED, coerceTypes: false, removeAdditional: false };
+
+/**
+ * Query strings, path parameters and headers are text: Fastify's own settings, which read `limit=10`
+ * as a number and `?status=a` as a list where one is declared, and which the documented parsing of
+ * every query parameter rests on (unknown ones are refused by query-parameters.ts).
+ */
+const TEXT_PARTS: Options = { ...SHARED, coerceTypes: 'array', removeAdditional: true };
+
+async function requestValidation(app: FastifyInstance): Promise<void> {
+  const body = addFormats(new Ajv(BODY));
+  const text = addFormats(new Ajv(TEXT_PARTS));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema));
+}
+
+export default fp(requestValidation, { name: 'request-validation' });
