@@ -21,6 +21,7 @@ export {
 } from './client.ts';
 export { HeldForApproval, HttpError, ProblemError } from './errors.ts';
 export { paginate } from './paginate.ts';
+export { PERMISSIONS } from './permissions.ts';
 export type { SignedHeaders } from './sign-in.ts';
 export {
   type Eip1193Provider,

@@ -121,12 +121,14 @@ test("the client's sources import nothing outside src/client but @noble/hashes, 
   assert.equal(sameAsTheSchemas.length, 30);
 });
 
-test("the client's lists of the audit logs' filter values are the service's", async () => {
+test("the client's lists of the audit logs' filter values and of the permissions are the service's", async () => {
   const Client = await import('../../src/client/index.ts');
   const model = await import('../../src/model/audit.ts');
   assert.deepEqual([...Client.CHANNEL_AUDIT_ACTIONS], [...model.AUDIT_ACTIONS]);
   assert.deepEqual([...Client.TENANT_AUDIT_ACTIONS].sort(), [...model.TENANT_AUDIT_ACTIONS].sort());
   assert.deepEqual([...Client.AUDIT_RESULTS], [...model.AUDIT_RESULTS]);
+  const permissions = await import('../../src/model/permissions.ts');
+  assert.deepEqual([...Client.PERMISSIONS], [...permissions.ALL_PERMISSIONS]);
   const approvals = await import('../../src/model/approvals.ts');
   assert.deepEqual([...Client.HELD_OPERATIONS], [...approvals.HELD_OPERATIONS]);
 });
