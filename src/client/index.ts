@@ -19,7 +19,7 @@ export {
   type UploadResult,
   type WalletAdminClient,
 } from './client.ts';
-export { HeldForApproval, HttpError, ProblemError } from './errors.ts';
+export { errorOf, HeldForApproval, HttpError, ProblemError } from './errors.ts';
 export { paginate } from './paginate.ts';
 export { PERMISSIONS } from './permissions.ts';
 export type { SignedHeaders } from './sign-in.ts';
