@@ -14,6 +14,7 @@ import { ChannelSettingsView } from './views/channel-settings.tsx';
 import { ChannelsMenu } from './views/channels-menu.tsx';
 import type { ViewContext } from './views/context.ts';
 import { DeletedView } from './views/deleted.tsx';
+import { DemoKeyBanner } from './views/demo-key-banner.tsx';
 import { FileView } from './views/file.tsx';
 import { FilesView } from './views/files.tsx';
 import { FoldersView } from './views/folders.tsx';
@@ -160,6 +161,7 @@ function SignedInConsole({
 
   return (
     <StatusLineContext.Provider value={statusLine}>
+      <DemoKeyBanner walletAddress={me.walletAddress} adminId={me.principal.id} />
       <StatusLine
         status={status}
         onDismiss={() => setStatus(undefined)}

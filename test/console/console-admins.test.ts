@@ -42,6 +42,8 @@ describe('administering the tenant in the console', () => {
     // The admins, apart from the invitations listed under them.
     const adminList = owner.getByRole('region', { name: 'Admins', exact: true });
     await adminList.getByRole('rowheader', { name: /Admins owner/ }).waitFor();
+    // A wallet of one's own: no warning of a published key (first-run.test.ts shows it for the demo's).
+    assert.equal(await owner.getByRole('complementary', { name: /key is public/ }).count(), 0);
 
     // The owner invites: files:read, backups:create and audit:read, on "main" only.
     await owner.getByRole('button', { name: 'Invite an admin…' }).click();
