@@ -20,6 +20,7 @@ export {
   type WalletAdminClient,
 } from './client.ts';
 export { errorOf, HeldForApproval, HttpError, ProblemError } from './errors.ts';
+export { previewInvitation } from './invitation-preview.ts';
 export { paginate } from './paginate.ts';
 export { PERMISSIONS } from './permissions.ts';
 export type { SignedHeaders } from './sign-in.ts';
@@ -58,6 +59,7 @@ export type {
   HeldOperation,
   IntentTypedData,
   Invitation,
+  InvitationPreview,
   IssuedInvitation,
   Items,
   NewAdmin,

@@ -7,6 +7,7 @@ import type {
   AdminChangeBody,
   AdminListQuery,
   AdminSchema,
+  InvitationPreviewSchema,
   InvitationSchema,
   IssuedInvitationSchema,
   NewAdminBody,
@@ -71,11 +72,13 @@ export const sameAsTheSchemas: [
   Equal<Client.WalletProof, Static<typeof WalletProofBody>>,
   Equal<Client.Invitation, Static<typeof InvitationSchema>>,
   Equal<Client.IssuedInvitation, Static<typeof IssuedInvitationSchema>>,
+  Equal<Client.InvitationPreview, Static<typeof InvitationPreviewSchema>>,
   Equal<Client.NewInvitation, Static<typeof NewInvitationBody>>,
   Equal<Client.TenantAuditEvent, Static<typeof TenantAuditEventSchema>>,
   Equal<Client.TenantAuditQuery, Static<typeof TenantAuditQuery>>,
   Equal<Client.AuditHead, Static<typeof AuditHeadSchema>>,
 ] = [
+  true,
   true,
   true,
   true,
@@ -118,7 +121,7 @@ test("the client's sources import nothing outside src/client but @noble/hashes, 
       assert.ok(/^\.\/[\w-]+\.ts$/.test(specifier!) || specifier!.startsWith('@noble/hashes/'), `${name} imports ${specifier}`);
     }
   }
-  assert.equal(sameAsTheSchemas.length, 30);
+  assert.equal(sameAsTheSchemas.length, 31);
 });
 
 test("the client's lists of the audit logs' filter values and of the permissions are the service's", async () => {

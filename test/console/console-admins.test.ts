@@ -68,8 +68,22 @@ describe('administering the tenant in the console', () => {
     await injectWallet(invitee, { privateKey: inviteeWallet.privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
     await invitee.goto(url);
     await invitee.getByRole('heading', { name: 'You are invited' }).waitFor();
+    // Before any wallet signs: who invites, to which tenant, and exactly what accepting grants.
+    const grants = invitee.getByRole('definition').filter({ has: invitee.getByRole('list', { name: 'Permissions granted' }) });
+    await grants.waitFor();
+    await invitee.getByText(`${fixture.owner.displayName} invites you to administer the tenant ${fixture.tenant.name}`).waitFor();
+    assert.deepEqual((await invitee.getByRole('list', { name: 'Permissions granted' }).getByRole('listitem').allTextContents()).sort(), [
+      'audit:read',
+      'backups:create',
+      'files:read',
+    ]);
+    assert.deepEqual(await invitee.getByRole('list', { name: 'Channels granted' }).getByRole('listitem').allTextContents(), ['main']);
+    await invitee.getByText(`A sub-admin below ${fixture.owner.displayName}, not an owner`).waitFor();
+    assert.equal(await invitee.getByRole('button', { name: 'Accept the invitation' }).count(), 0, 'nothing to accept before signing in');
     await screenshots(invitee, 'invitation');
     await invitee.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
+    // The name the inviter gave is offered; the invitee may give another.
+    assert.equal(await invitee.getByLabel('Your name, as other admins see it (optional)').inputValue(), 'Iris Invitee');
     await invitee.getByRole('button', { name: 'Accept the invitation' }).click();
     await invitee.getByRole('heading', { name: 'Who am I' }).waitFor();
     assert.equal(new URL(invitee.url()).hash, '#/', 'the token is gone from the address bar');
@@ -124,6 +138,7 @@ describe('administering the tenant in the console', () => {
     await invitee.getByRole('banner').getByRole('link', { name: 'Tenant log' }).waitFor({ state: 'detached' });
     assert.equal(await invitee.getByRole('link', { name: 'Audit log', exact: true }).count(), 0, "the channel's Audit log tab is gone");
     await invitee.getByRole('link', { name: 'wallet-admin' }).click();
+    await invitee.getByRole('heading', { name: 'Who am I' }).waitFor();
     assert.deepEqual(await heldShown(), ['files:read']);
 
     // The owner suspends the invitee, after a confirmation saying what that ends.
@@ -189,10 +204,15 @@ describe('administering the tenant in the console', () => {
     const invitee = await browser.newPage(LOCALE);
     await injectWallet(invitee, { privateKey: newWallet().privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
     await invitee.goto(url);
-    await invitee.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
-    await invitee.getByRole('button', { name: 'Accept the invitation' }).click();
+    // Refused before any wallet is asked: the page says why, and offers no sign-in.
+    await invitee.getByRole('heading', { name: 'Invitation' }).waitFor();
     await invitee.getByRole('alert').getByText('INVITATION_REVOKED').waitFor();
-    await invitee.getByRole('heading', { name: 'You are invited' }).waitFor();
+    await invitee.getByText('This invitation cannot be accepted').waitFor();
+    assert.equal(await invitee.getByRole('button', { name: 'Sign in with Test Wallet' }).count(), 0);
+    // A link whose token opens nothing says so the same way. (Another page first: a new fragment alone loads nothing.)
+    await invitee.goto('about:blank');
+    await invitee.goto(`${new URL(url).origin}/console/invite#token=wai_made_up`);
+    await invitee.getByRole('alert').getByText('INVITATION_NOT_FOUND').waitFor();
     assertNoConsoleErrors(owner);
   });
 
