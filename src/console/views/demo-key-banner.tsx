@@ -1,3 +1,4 @@
+import { Fragment } from 'preact';
 import { shortAddress } from '../ui/format.ts';
 
 /**
@@ -22,8 +23,18 @@ export function DemoKeyBanner({ walletAddress, adminId }: { walletAddress: strin
       </p>
       <p>
         To replace it, add your own wallet (<a href="#/">Your wallets</a> → <strong>Add a wallet…</strong>), sign in with it and remove this
-        one; or, where the service runs, give this admin your wallet:{' '}
-        <code class="wrap">wallet-admin admin set-wallet --admin {adminId} --wallet 0xYOUR_WALLET_ADDRESS</code>.
+        one; or, where the service runs, give this admin your wallet:
+      </p>
+      {/* On a line of its own, broken only between its words on a phone: a command is read and copied whole. */}
+      <p class="demo-key-command">
+        <code>
+          {['wallet-admin', 'admin', 'set-wallet', '--admin', adminId, '--wallet', '0xYOUR_WALLET_ADDRESS'].map((word, i) => (
+            <Fragment key={word}>
+              {i > 0 && ' '}
+              <span class="unbroken">{word}</span>
+            </Fragment>
+          ))}
+        </code>
       </p>
     </aside>
   );
