@@ -187,6 +187,8 @@ export async function buildApiReference() {
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
+    // Minified, as the console is: every reader of the reference downloads it (test/console/console-bundle.unit.test.ts holds its size).
+    minify: true,
     entryPoints: [`${REPO_ROOT}src/api-reference/start.ts`],
     outfile: `${REPO_ROOT}dist/api-reference/start.js`,
     logLevel: 'warning',

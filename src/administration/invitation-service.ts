@@ -5,6 +5,7 @@ import type { RunLease } from '../model/actors.ts';
 import type { Admin } from '../model/admins.ts';
 import { type Invitation, type InvitationRecords, invitationState } from '../model/invitations.ts';
 import type { Page, PageRequest } from '../model/paging.ts';
+import type { TenantRecords } from '../model/tenants.ts';
 import { adminsBelow, isOwner, requireGrantable, requireHeld, requireReach, visibleAdmins } from './admin-rules.ts';
 import type { AdministrationStore, SignInState } from './admin-service.ts';
 import { type AdministrationAudit, adminSnapshot } from './administration-audit.ts';
@@ -18,6 +19,19 @@ export interface NewInvitationRequest {
   expiresIn: number;
   wallet?: string | undefined;
   displayName?: string | undefined;
+}
+
+/**
+ * What the holder of an invitation's link is shown before accepting (docs/administration.md): who
+ * invites, to which tenant, and exactly what accepting grants. An invitation makes a sub-admin below
+ * its inviter, never an owner.
+ */
+export interface InvitationPreview {
+  invitation: Invitation;
+  tenant: { id: string; name: string };
+  inviter: { id: string; displayName: string };
+  /** The channels it links the new admin to, by name. */
+  channels: { id: string; name: string }[];
 }
 
 /** The token in clear is answered once, at creation; the store keeps its SHA-256 only. */
@@ -37,7 +51,7 @@ export const tokenHash = (token: string): string => createHash('sha256').update(
  */
 export class InvitationService {
   constructor(
-    private readonly store: AdministrationStore & InvitationRecords,
+    private readonly store: AdministrationStore & InvitationRecords & Pick<TenantRecords, 'getTenant'>,
     private readonly audit: AdministrationAudit,
     private readonly signIns: SignInState,
     /** INVITATION_MAX_SECONDS */
@@ -135,6 +149,27 @@ export class InvitationService {
       );
     }
     return invitation;
+  }
+
+  /**
+   * The pending invitation a token opens, with what its link's holder needs to decide: the
+   * inviter's name, the tenant's, the channels' names. Refused as `open` refuses; nothing changes.
+   */
+  async preview(token: string): Promise<InvitationPreview> {
+    const invitation = await this.open(token);
+    const [tenant, inviter] = await Promise.all([
+      this.store.getTenant(invitation.tenantId),
+      this.store.getAdmin(invitation.inviterAdminId),
+    ]);
+    const channels = await Promise.all(
+      invitation.channelIds.map(async (id) => ({ id, name: (await this.store.getChannel(id))?.name ?? id })),
+    );
+    return {
+      invitation,
+      tenant: { id: invitation.tenantId, name: tenant?.name ?? invitation.tenantId },
+      inviter: { id: invitation.inviterAdminId, displayName: inviter?.displayName ?? invitation.inviterAdminId },
+      channels,
+    };
   }
 
   /** The invitee, signed in with `wallet` (no admin's yet), accepts: its admin is made below the inviter. */

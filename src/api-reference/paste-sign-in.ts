@@ -1,48 +1,16 @@
-import { parsePastedHeaders, SIGN_IN_HEADERS, type SignInHeaderName } from './signed-headers.ts';
+import { parsePastedHeaders } from './signed-headers.ts';
+import { authorizeSignedHeaders, type Component, type ImmutableMap, type SecurityScheme, type SwaggerSystem } from './swagger-system.ts';
+import { WalletSignInBox } from './wallet-sign-in.ts';
 
 /*
- * A Swagger UI plugin: the Authorize dialog gets, above the X-WAL scheme's form, a box that takes
- * everything `wallet-admin sign` prints and authorizes the three wallet schemes at once. Without it
- * a signed-in request takes three pastes and three Authorize presses, one per header.
+ * A Swagger UI plugin: the Authorize dialog gets, above the X-WAL scheme's form, the sign-in with a
+ * browser wallet (wallet-sign-in.ts) and a box that takes everything `wallet-admin sign` prints;
+ * either authorizes the three wallet schemes at once. Without them a signed-in request takes three
+ * pastes and three Authorize presses, one per header.
  */
 
-/** The little of Swagger UI's plugin system this uses (its own types are not published). */
-interface SecurityScheme {
-  type?: string;
-  in?: string;
-  name?: string;
-}
-interface ImmutableMap<V> {
-  toJS(): Record<string, V>;
-  some(predicate: (value: { get(key: string): unknown }) => boolean): boolean;
-}
-type Element = object;
-type Component<P> = (props: P) => Element | null;
-interface React {
-  createElement(type: string | Component<never>, props?: object | null, ...children: (Element | string | null | false)[]): Element;
-  useState<S>(initial: S): [S, (next: S) => void];
-}
-interface SwaggerSystem {
-  React: React;
-  specSelectors: { securityDefinitions(): ImmutableMap<SecurityScheme> | undefined };
-  authActions: {
-    authorize(payload: Record<string, { name: string; schema: SecurityScheme; value: string }>): void;
-    showDefinitions(shown: boolean): void;
-  };
-}
 interface AuthsProps {
   definitions: ImmutableMap<SecurityScheme>;
-}
-
-/** The scheme (by its name in the document) that sends each header. */
-function schemesByHeader(system: SwaggerSystem): Map<SignInHeaderName, [string, SecurityScheme]> {
-  const schemes = Object.entries(system.specSelectors.securityDefinitions()?.toJS() ?? {});
-  const found = new Map<SignInHeaderName, [string, SecurityScheme]>();
-  for (const header of SIGN_IN_HEADERS) {
-    const scheme = schemes.find(([, value]) => value.type === 'apiKey' && value.in === 'header' && value.name === header);
-    if (scheme !== undefined) found.set(header, scheme);
-  }
-  return found;
 }
 
 function PasteBox(system: SwaggerSystem): Component<Record<string, never>> {
@@ -58,10 +26,7 @@ function PasteBox(system: SwaggerSystem): Component<Record<string, never>> {
         setProblem(pasted.problem);
         return;
       }
-      const payload: Parameters<SwaggerSystem['authActions']['authorize']>[0] = {};
-      for (const [header, [name, schema]] of schemesByHeader(system)) payload[name] = { name, schema, value: pasted.headers[header] };
-      system.authActions.authorize(payload);
-      system.authActions.showDefinitions(false);
+      authorizeSignedHeaders(system, pasted.headers);
     };
     return h(
       'form',
@@ -104,11 +69,12 @@ export function pasteSignInPlugin() {
     wrapComponents: {
       auths: (Original: Component<AuthsProps>, system: SwaggerSystem) => {
         const Box = PasteBox(system);
+        const Wallets = WalletSignInBox(system);
         const h = system.React.createElement;
         return (props: AuthsProps) => {
           const sendsAddress = props.definitions.some((scheme) => scheme.get('in') === 'header' && scheme.get('name') === 'X-WAL');
           const original = h(Original as Component<never>, props);
-          return sendsAddress ? h('div', null, h(Box), original) : original;
+          return sendsAddress ? h('div', null, h(Wallets), h(Box), original) : original;
         };
       },
     },

@@ -19,8 +19,10 @@ export {
   type UploadResult,
   type WalletAdminClient,
 } from './client.ts';
-export { HeldForApproval, HttpError, ProblemError } from './errors.ts';
+export { errorOf, HeldForApproval, HttpError, ProblemError } from './errors.ts';
+export { previewInvitation } from './invitation-preview.ts';
 export { paginate } from './paginate.ts';
+export { PERMISSIONS } from './permissions.ts';
 export type { SignedHeaders } from './sign-in.ts';
 export {
   type Eip1193Provider,
@@ -57,6 +59,7 @@ export type {
   HeldOperation,
   IntentTypedData,
   Invitation,
+  InvitationPreview,
   IssuedInvitation,
   Items,
   NewAdmin,

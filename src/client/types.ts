@@ -371,6 +371,23 @@ export interface Invitation {
 }
 
 /** A new invitation: its token (shown once; the service keeps only its SHA-256) and the console's URL carrying it in the fragment. */
+/** What an invitation grants and who invites: what its link's holder reads before accepting (previewInvitation). */
+export interface InvitationPreview {
+  id: string;
+  tenant: { id: string; name: string };
+  inviter: { id: string; displayName: string };
+  /** The name the inviter suggested; the invitee may give another. */
+  displayName: string | null;
+  /** The one wallet that may accept it; null: any. */
+  wallet: string | null;
+  permissions: string[];
+  channels: { id: string; name: string }[];
+  /** An invitation makes a sub-admin below its inviter, never an owner. */
+  owner: false;
+  /** RFC 3339. */
+  expiresAt: string;
+}
+
 export interface IssuedInvitation extends Invitation {
   token: string;
   url: string;

@@ -215,7 +215,7 @@ export const SETTINGS: readonly SettingInfo[] = [
     fallback: '100',
     meaning: 'failed sign-ins a client address may make per minute; then 429',
     details:
-      'failed sign-ins (401) a client address may make per minute; then `429 RATE_LIMITED` with `Retry-After`. It also bounds the contract-wallet checks a client makes the RPC node answer (see [Signing in](signing-in.md)). Counted per IPv4 address (an IPv4-mapped IPv6 address `::ffff:a.b.c.d` counts as `a.b.c.d`) and per IPv6 network (`AUTH_FAIL_IPV6_PREFIX`), never per claimed wallet',
+      'failed sign-ins (401) and wrong invitation tokens (`404 INVITATION_NOT_FOUND`, see [Administering a tenant](administration.md)) a client address may make per minute; then `429 RATE_LIMITED` with `Retry-After`. It also bounds the contract-wallet checks a client makes the RPC node answer (see [Signing in](signing-in.md)). Counted per IPv4 address (an IPv4-mapped IPv6 address `::ffff:a.b.c.d` counts as `a.b.c.d`) and per IPv6 network (`AUTH_FAIL_IPV6_PREFIX`), never per claimed wallet',
   },
   {
     name: 'AUTH_RECOVERY_THREADS',

@@ -16,6 +16,7 @@ import { ChannelSettingsView } from './views/channel-settings.tsx';
 import { ChannelsMenu } from './views/channels-menu.tsx';
 import type { ViewContext } from './views/context.ts';
 import { DeletedView } from './views/deleted.tsx';
+import { DemoKeyBanner } from './views/demo-key-banner.tsx';
 import { FileView } from './views/file.tsx';
 import { FilesView } from './views/files.tsx';
 import { FoldersView } from './views/folders.tsx';
@@ -108,6 +109,7 @@ export function App({ session }: { session: ConsoleSession }) {
             busy={state.status === 'signing-in' ? state.wallet : undefined}
             error={state.status === 'signed-out' ? state.error : undefined}
             notice={state.status === 'signed-out' ? state.notice : undefined}
+            ended={state.status === 'signed-out' ? state.ended : undefined}
             onSignIn={(wallet, lifetime) => session.signIn(wallet, lifetime)}
           />
         )}
@@ -147,6 +149,7 @@ function SignedInConsole({
 
   const announce = useCallback((message: string, action?: Status['action']) => setStatus({ message, action }), []);
   const permissions = me.principal.effectivePermissions;
+  usePrincipalFollowed(session, where, permissions, announce);
   const ctx = useMemo<ViewContext>(
     () => ({
       client,
@@ -154,6 +157,7 @@ function SignedInConsole({
       session,
       signedIn,
       can: (permission) => permissions.includes(permission),
+      channels: linked.items,
       channelName: (id) => channelNames.get(id) ?? id,
       isLinkedChannel: (ref) =>
         linked.items?.some((channel) => channel.id === ref || channel.name === ref) || (linked.complete ? false : undefined),
@@ -166,6 +170,7 @@ function SignedInConsole({
 
   return (
     <StatusLineContext.Provider value={statusLine}>
+      <DemoKeyBanner walletAddress={me.walletAddress} adminId={me.principal.id} />
       <StatusLine
         status={status}
         onDismiss={() => setStatus(undefined)}
@@ -219,6 +224,37 @@ function SignedInConsole({
       )}
     </StatusLineContext.Provider>
   );
+}
+
+/**
+ * Who the admin is, kept current: read again at each move to another view (after the sign-in's own
+ * read), and by the session whenever a request is refused PERMISSION_DENIED. A change of
+ * permissions is said in the status line; the views then offer only what the admin may do now.
+ */
+function usePrincipalFollowed(
+  session: ConsoleSession,
+  where: string,
+  permissions: readonly string[],
+  announce: (message: string) => void,
+): void {
+  const shownOne = useRef(false);
+  useEffect(() => {
+    if (shownOne.current) void session.refreshPrincipal();
+    shownOne.current = true;
+  }, [session, where]);
+  const held = useRef(permissions);
+  useEffect(() => {
+    const before = held.current;
+    held.current = permissions;
+    const lost = before.filter((permission) => !permissions.includes(permission));
+    const gained = permissions.filter((permission) => !before.includes(permission));
+    if (lost.length === 0 && gained.length === 0) return;
+    const changes = [
+      lost.length > 0 && `you no longer hold ${lost.join(', ')}`,
+      gained.length > 0 && `you now hold ${gained.join(', ')}`,
+    ].filter(Boolean);
+    announce(`Your permissions changed: ${changes.join('; ')}.`);
+  }, [permissions, announce]);
 }
 
 /** The channel a view is of, for the menu to mark; none on the home page and the tenant's pages. */

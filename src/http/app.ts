@@ -40,6 +40,7 @@ import consoleRoutes from './console/pages.ts';
 import apiReferenceRoutes from './docs.ts';
 import healthRoute from './healthz.ts';
 import acceptInvitationRoute from './invitations/accept.ts';
+import invitationPreviewRoute from './invitations/preview.ts';
 import invitationRoutes from './invitations.ts';
 import metricsRoute from './metrics.ts';
 import openapi from './openapi.ts';
@@ -163,7 +164,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(walletRoutes, deps.administration);
   await app.register(walletChallengeRoute, deps.administration);
   await app.register(invitationRoutes, deps.administration);
-  await app.register(acceptInvitationRoute, deps.administration);
+  await app.register(invitationPreviewRoute, { ...deps.administration, failures: deps.failures });
+  await app.register(acceptInvitationRoute, { ...deps.administration, failures: deps.failures });
   await app.register(channelAdminRoutes, deps.administration);
   await app.register(tenantAuditRoute, deps.administration);
   await app.register(auditExportRoute, deps.administration);

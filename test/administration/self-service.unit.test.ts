@@ -404,6 +404,33 @@ for (const engine of ENGINES) {
       noteCredential(token);
       assert.equal(new URL(url).hash, `#token=${token}`, 'the token travels in the fragment');
       assert.equal(new URL(url).pathname, '/console/invite');
+      // Before any wallet signs, the token alone shows who invites and what accepting grants; nothing changes.
+      const preview = async (body: unknown) =>
+        request(svc.baseUrl, '/api/invitations/preview', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const previewed = await preview({ token });
+      assert.equal(previewed.status, 200, previewed.body);
+      assert.deepEqual(previewed.json(), {
+        id: issued.json().id,
+        tenant: { id: home.tenant.id, name: home.tenant.name },
+        inviter: { id: home.owner.id, displayName: home.owner.displayName },
+        displayName: 'Guest',
+        wallet: null,
+        permissions: ['files:read'],
+        channels: [{ id: home.channel.id, name: 'main' }],
+        owner: false,
+        expiresAt: issued.json().expiresAt,
+      });
+      assertProblem(await preview({ token: 'wai_nothing' }), 404, 'INVITATION_NOT_FOUND');
+      assertProblem(await preview({}), 400, 'VALIDATION_FAILED');
+      assertProblem(await preview({ token, more: 1 }), 400, 'VALIDATION_FAILED');
+      assert.equal(
+        (await owner.get('/api/invitations')).json().items.find((i: { id: string }) => i.id === issued.json().id).state,
+        'pending',
+      );
       const invitee = newWallet();
       const accepted = await request(svc.baseUrl, `/api/invitations/${token}/accept`, {
         method: 'POST',
@@ -428,6 +455,8 @@ for (const engine of ENGINES) {
         404,
         'INVITATION_NOT_FOUND',
       );
+      // Accepted: its preview says so, as its acceptance does.
+      assertProblem(await preview({ token }), 409, 'INVITATION_USED');
       // The token is stored only hashed, never listed, and never in a log line.
       assert.ok(!(await owner.get('/api/invitations')).body.includes(token));
       assert.ok(!svc.logs.some((line) => line.includes(token)), 'the token reaches no log');

@@ -7,6 +7,7 @@ import type {
   AdminChangeBody,
   AdminListQuery,
   AdminSchema,
+  InvitationPreviewSchema,
   InvitationSchema,
   IssuedInvitationSchema,
   NewAdminBody,
@@ -71,11 +72,13 @@ export const sameAsTheSchemas: [
   Equal<Client.WalletProof, Static<typeof WalletProofBody>>,
   Equal<Client.Invitation, Static<typeof InvitationSchema>>,
   Equal<Client.IssuedInvitation, Static<typeof IssuedInvitationSchema>>,
+  Equal<Client.InvitationPreview, Static<typeof InvitationPreviewSchema>>,
   Equal<Client.NewInvitation, Static<typeof NewInvitationBody>>,
   Equal<Client.TenantAuditEvent, Static<typeof TenantAuditEventSchema>>,
   Equal<Client.TenantAuditQuery, Static<typeof TenantAuditQuery>>,
   Equal<Client.AuditHead, Static<typeof AuditHeadSchema>>,
 ] = [
+  true,
   true,
   true,
   true,
@@ -118,15 +121,17 @@ test("the client's sources import nothing outside src/client but @noble/hashes, 
       assert.ok(/^\.\/[\w-]+\.ts$/.test(specifier!) || specifier!.startsWith('@noble/hashes/'), `${name} imports ${specifier}`);
     }
   }
-  assert.equal(sameAsTheSchemas.length, 30);
+  assert.equal(sameAsTheSchemas.length, 31);
 });
 
-test("the client's lists of the audit logs' filter values are the service's", async () => {
+test("the client's lists of the audit logs' filter values and of the permissions are the service's", async () => {
   const Client = await import('../../src/client/index.ts');
   const model = await import('../../src/model/audit.ts');
   assert.deepEqual([...Client.CHANNEL_AUDIT_ACTIONS], [...model.AUDIT_ACTIONS]);
   assert.deepEqual([...Client.TENANT_AUDIT_ACTIONS].sort(), [...model.TENANT_AUDIT_ACTIONS].sort());
   assert.deepEqual([...Client.AUDIT_RESULTS], [...model.AUDIT_RESULTS]);
+  const permissions = await import('../../src/model/permissions.ts');
+  assert.deepEqual([...Client.PERMISSIONS], [...permissions.ALL_PERMISSIONS]);
   const approvals = await import('../../src/model/approvals.ts');
   assert.deepEqual([...Client.HELD_OPERATIONS], [...approvals.HELD_OPERATIONS]);
 });

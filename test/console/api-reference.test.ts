@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { assertNoConsoleErrors, useBrowser } from '../helpers/browser.ts';
+import { assertNoConsoleErrors, injectWallet, useBrowser } from '../helpers/browser.ts';
 import { runCli } from '../helpers/cli.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { newWallet } from '../helpers/wallets.ts';
 
 describe('the API reference (/api/docs) in Chromium', () => {
   const browser = useBrowser();
@@ -114,6 +115,42 @@ describe('the API reference (/api/docs) in Chromium', () => {
     await page.getByRole('button', { name: 'Authorize all three' }).click();
     await page.locator('.auth-wrapper .authorize.locked').waitFor();
     assert.equal((await tryAuthTest(page)).status, '200');
+    assertNoConsoleErrors(page);
+  });
+
+  test('Authorize offers the browser wallets that announce themselves (EIP-6963): a refusal authorizes nothing; one signature does, and "Try it out" signs in', async () => {
+    const page = await browser.newPage();
+    // Two wallets announce themselves: one whose owner declines, then the owner's.
+    await injectWallet(page, { privateKey: newWallet().privateKey, name: 'Shy Wallet', rdns: 'org.example.shy', rejectSignatures: true });
+    const wallet = await injectWallet(page, {
+      privateKey: fixture.ownerWallet.privateKey,
+      name: 'Test Wallet',
+      rdns: 'org.example.testwallet',
+    });
+    await openAuthorizeDialog(page);
+    await page.getByRole('button', { name: 'Sign in with Shy Wallet' }).click();
+    await page.getByRole('alert').getByText('The wallet declined to sign. Nothing was signed.').waitFor();
+    assert.equal(await page.locator('.auth-wrapper .authorize.locked').count(), 0, 'nothing authorized');
+
+    await page.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
+    await page.locator('.dialog-ux').waitFor({ state: 'detached' });
+    await page.locator('.auth-wrapper .authorize.locked').waitFor();
+
+    // The wallet signed one Sign-In with Ethereum message for this site, with a nonce of the service.
+    assert.equal(wallet.signed.length, 1);
+    const origin = new URL(svc.baseUrl);
+    assert.match(
+      wallet.signed[0]!.text,
+      new RegExp(`^${origin.host} wants you to sign in with your Ethereum account:\n${fixture.ownerWallet.address}\n`),
+    );
+    assert.match(wallet.signed[0]!.text, /\nSign in to the wallet-admin API reference\.\n/);
+    assert.match(wallet.signed[0]!.text, new RegExp(`\nURI: ${origin.origin}\n`));
+
+    const { status, sent } = await tryAuthTest(page);
+    assert.equal(status, '200');
+    assert.equal(sent['X-WAL'], fixture.ownerWallet.address);
+    assert.equal(sent['X-SIG'], wallet.signed[0]!.signature);
+    await page.getByText(`"walletAddress": "${fixture.ownerWallet.address}"`).first().waitFor();
     assertNoConsoleErrors(page);
   });
 

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { createClient, fromViemAccount, type WalletAdminClient } from '../../src/client/index.ts';
 import type { Channel } from '../../src/model/channels.ts';
+import { ALL_PERMISSIONS } from '../../src/model/permissions.ts';
 import { assertNoConsoleErrors, consoleErrors, type InjectedWallet, injectWallet, screenshot, useBrowser } from '../helpers/browser.ts';
 import { openSignedIn } from '../helpers/console-page.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
@@ -23,12 +25,15 @@ describe('administering the tenant in the console', () => {
   let fixture: TenantFixture;
   /** A channel the owner is linked to but does not grant: the invitee must not get it. */
   let finance: Channel;
+  /** The owner's own API client, beside the browsers: a change "through the API" while a console is open. */
+  let api: WalletAdminClient;
 
   before(async () => {
     svc = await startTestService('sqlite', { transport: 'socket', env: { AUTH_STATE_REFRESH: String(AUTH_STATE_REFRESH_SECONDS) } });
     fixture = await createTenantFixture(svc.service.store, 'Admins');
     finance = await svc.service.store.createChannel({ tenantId: fixture.tenant.id, name: 'finance' });
     await svc.service.store.linkChannel(finance.id, fixture.owner.id);
+    api = createClient({ baseUrl: svc.baseUrl, signer: fromViemAccount(fixture.ownerWallet.account) });
   });
   after(() => svc.close());
 
@@ -37,13 +42,21 @@ describe('administering the tenant in the console', () => {
     // The admins, apart from the invitations listed under them.
     const adminList = owner.getByRole('region', { name: 'Admins', exact: true });
     await adminList.getByRole('rowheader', { name: /Admins owner/ }).waitFor();
+    // A wallet of one's own: no warning of a published key (first-run.test.ts shows it for the demo's).
+    assert.equal(await owner.getByRole('complementary', { name: /key is public/ }).count(), 0);
 
-    // The owner invites: files:read and backups:create, on "main" only.
+    // The owner invites: files:read, backups:create and audit:read, on "main" only.
     await owner.getByRole('button', { name: 'Invite an admin…' }).click();
     const invite = owner.getByRole('dialog');
     await invite.getByLabel('Their name (optional)').fill('Iris Invitee');
+    // The grid offers every permission the service has, from its one list: the owner holds them all.
+    const offered = await invite
+      .locator('.permission-matrix input[type=checkbox]')
+      .evaluateAll((boxes) => boxes.map((box) => box.getAttribute('aria-label')));
+    assert.deepEqual([...offered].sort(), [...ALL_PERMISSIONS].sort());
     assert.equal(await invite.getByRole('checkbox', { name: 'files:read' }).isChecked(), true);
     await invite.getByRole('checkbox', { name: 'backups:create' }).check();
+    await invite.getByRole('checkbox', { name: 'audit:read' }).check();
     await invite.getByRole('checkbox', { name: 'main' }).check();
     await invite.getByRole('button', { name: 'Create the invitation' }).click();
     const url = await owner.getByLabel('Invitation link').inputValue();
@@ -55,22 +68,35 @@ describe('administering the tenant in the console', () => {
     await injectWallet(invitee, { privateKey: inviteeWallet.privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
     await invitee.goto(url);
     await invitee.getByRole('heading', { name: 'You are invited' }).waitFor();
+    // Before any wallet signs: who invites, to which tenant, and exactly what accepting grants.
+    const grants = invitee.getByRole('definition').filter({ has: invitee.getByRole('list', { name: 'Permissions granted' }) });
+    await grants.waitFor();
+    await invitee.getByText(`${fixture.owner.displayName} invites you to administer the tenant ${fixture.tenant.name}`).waitFor();
+    assert.deepEqual((await invitee.getByRole('list', { name: 'Permissions granted' }).getByRole('listitem').allTextContents()).sort(), [
+      'audit:read',
+      'backups:create',
+      'files:read',
+    ]);
+    assert.deepEqual(await invitee.getByRole('list', { name: 'Channels granted' }).getByRole('listitem').allTextContents(), ['main']);
+    await invitee.getByText(`A sub-admin below ${fixture.owner.displayName}, not an owner`).waitFor();
+    assert.equal(await invitee.getByRole('button', { name: 'Accept the invitation' }).count(), 0, 'nothing to accept before signing in');
     await screenshots(invitee, 'invitation');
     await invitee.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
+    // The name the inviter gave is offered; the invitee may give another.
+    assert.equal(await invitee.getByLabel('Your name, as other admins see it (optional)').inputValue(), 'Iris Invitee');
     await invitee.getByRole('button', { name: 'Accept the invitation' }).click();
     await invitee.getByRole('heading', { name: 'Who am I' }).waitFor();
     assert.equal(new URL(invitee.url()).hash, '#/', 'the token is gone from the address bar');
 
-    // Exactly what was granted: the one channel, the two permissions, and no page needing more.
+    // Exactly what was granted: the one channel, the three permissions, and no page needing more.
     await invitee.getByRole('link', { name: /^main/ }).waitFor();
     assert.deepEqual(await invitee.locator('#channels-title ~ ul.link-list strong').allTextContents(), ['main']);
-    assert.deepEqual((await invitee.getByRole('list', { name: 'Permissions' }).getByRole('listitem').allTextContents()).sort(), [
-      'backups:create',
-      'files:read',
-    ]);
+    const heldShown = async () => (await invitee.getByRole('list', { name: 'Permissions' }).getByRole('listitem').allTextContents()).sort();
+    assert.deepEqual(await heldShown(), ['audit:read', 'backups:create', 'files:read']);
     assert.equal(await invitee.getByRole('banner').getByRole('link', { name: 'Admins' }).count(), 0);
-    assert.equal(await invitee.getByRole('banner').getByRole('link', { name: 'Tenant log' }).count(), 0);
+    await invitee.getByRole('banner').getByRole('link', { name: 'Tenant log' }).waitFor();
     await invitee.getByText('Iris Invitee').first().waitFor();
+    const inviteeId = (await api.listAdmins()).items.find((admin) => admin.displayName === 'Iris Invitee')!.id;
 
     // The invitee can back up "main" now…
     await invitee.goto(`${svc.baseUrl}/console/#/channels/${fixture.channel.id}/backups`);
@@ -80,7 +106,7 @@ describe('administering the tenant in the console', () => {
       .getByText(/^Backup \d{8}_\d{6} made/)
       .waitFor();
 
-    // …until the owner takes backups:create away.
+    // …until the owner takes backups:create away (in the console, below).
     // (Away and back: a reload would sign the page out, its signed message lives in its memory only.)
     await owner.getByRole('link', { name: 'wallet-admin' }).click();
     await owner.getByRole('banner').getByRole('link', { name: 'Admins' }).click();
@@ -92,13 +118,28 @@ describe('administering the tenant in the console', () => {
     await matrix.getByRole('button', { name: 'Save permissions' }).click();
     await owner.getByRole('status').getByText('The permissions of Iris Invitee are saved.').waitFor();
     const row = adminList.getByRole('row', { name: /Iris Invitee/ });
-    assert.deepEqual(await row.getByRole('list', { name: 'Permissions of Iris Invitee' }).getByRole('listitem').allTextContents(), [
-      'files:read',
-    ]);
+    assert.deepEqual(
+      (await row.getByRole('list', { name: 'Permissions of Iris Invitee' }).getByRole('listitem').allTextContents()).sort(),
+      ['audit:read', 'files:read'],
+    );
 
+    // The invitee's next request is refused: their page reads who they are again, says what changed, and no longer offers the button.
     await waitPastAuthStateRefresh();
     await invitee.getByRole('button', { name: 'Back up now' }).click();
     await invitee.getByRole('alert').getByText('PERMISSION_DENIED').waitFor();
+    await invitee.getByRole('status').getByText('Your permissions changed: you no longer hold backups:create.').waitFor();
+    await invitee.getByRole('button', { name: 'Back up now' }).waitFor({ state: 'detached' });
+
+    // The owner takes audit:read away through the API: the invitee's next move to another view shows it, with or without a refusal.
+    await api.updateAdmin(inviteeId, { permissions: ['files:read'] });
+    await waitPastAuthStateRefresh();
+    await invitee.getByRole('link', { name: 'Files', exact: true }).click();
+    await invitee.getByRole('status').getByText('Your permissions changed: you no longer hold audit:read.').waitFor();
+    await invitee.getByRole('banner').getByRole('link', { name: 'Tenant log' }).waitFor({ state: 'detached' });
+    assert.equal(await invitee.getByRole('link', { name: 'Audit log', exact: true }).count(), 0, "the channel's Audit log tab is gone");
+    await invitee.getByRole('link', { name: 'wallet-admin' }).click();
+    await invitee.getByRole('heading', { name: 'Who am I' }).waitFor();
+    assert.deepEqual(await heldShown(), ['files:read']);
 
     // The owner suspends the invitee, after a confirmation saying what that ends.
     await owner.getByRole('button', { name: 'Suspend Iris Invitee' }).click();
@@ -107,20 +148,44 @@ describe('administering the tenant in the console', () => {
     await suspend.getByRole('button', { name: 'Suspend', exact: true }).click();
     await row.getByText('Suspended', { exact: true }).waitFor();
 
-    // The invitee's next request is refused, and the page says why and asks to sign in again.
+    // The invitee's next request (any: here the move to a channel) is refused, and the page says why and asks to sign in again.
     await waitPastAuthStateRefresh();
-    await invitee.getByRole('button', { name: 'Back up now' }).click();
+    await invitee.getByRole('link', { name: /^main/ }).click();
     await invitee.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await invitee.getByRole('alert').getByText('ADMIN_SUSPENDED').waitFor();
+    const ended = invitee.getByRole('alert');
+    await ended.getByText('ADMIN_SUSPENDED').waitFor();
+    await ended.getByText(/^You were signed out: an admin of your tenant suspended your account\./).waitFor();
 
     assertNoConsoleErrors(owner);
-    // The browser logs each refused answer ("Failed to load resource"): the two refusals provoked, nothing else.
+    // The browser logs each refused answer ("Failed to load resource"): the 403s provoked (the backup, then the
+    // suspended admin's requests), nothing else.
     const refusal = /^console\.error: Failed to load resource: the server responded with a status of 403 /;
     assert.deepEqual(
       consoleErrors(invitee).filter((line) => !refusal.test(line)),
       [],
     );
-    assert.equal(consoleErrors(invitee).length, 2, consoleErrors(invitee).join('\n'));
+    assert.ok(consoleErrors(invitee).length >= 2, consoleErrors(invitee).join('\n'));
+  });
+
+  test("a removed admin's open console signs out at its next request, saying why", async () => {
+    const member = await createMemberAdmin(svc.service.store, fixture, {
+      permissions: ['files:read'],
+      channels: [fixture.channel],
+      displayName: 'Rory Removed',
+    });
+    const { page } = await openSignedIn(browser, svc.baseUrl, member.wallet, LOCALE);
+    await page.getByRole('link', { name: /^main/ }).waitFor();
+    await api.removeAdmin(member.admin.id);
+    await waitPastAuthStateRefresh();
+    await page.getByRole('link', { name: /^main/ }).click();
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    const ended = page.getByRole('alert');
+    await ended
+      .getByText(/^You were signed out: (this wallet no longer belongs to an admin here|your admin account was removed)/)
+      .waitFor();
+    // Signing in again is refused too: the wallet is no admin's.
+    await page.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
+    await page.getByRole('alert').getByText('AUTH_UNKNOWN_WALLET').first().waitFor();
   });
 
   test('a pending invitation is revoked: its link is then refused, saying so', async () => {
@@ -139,10 +204,15 @@ describe('administering the tenant in the console', () => {
     const invitee = await browser.newPage(LOCALE);
     await injectWallet(invitee, { privateKey: newWallet().privateKey, name: 'Test Wallet', rdns: 'org.example.testwallet' });
     await invitee.goto(url);
-    await invitee.getByRole('button', { name: 'Sign in with Test Wallet' }).click();
-    await invitee.getByRole('button', { name: 'Accept the invitation' }).click();
+    // Refused before any wallet is asked: the page says why, and offers no sign-in.
+    await invitee.getByRole('heading', { name: 'Invitation' }).waitFor();
     await invitee.getByRole('alert').getByText('INVITATION_REVOKED').waitFor();
-    await invitee.getByRole('heading', { name: 'You are invited' }).waitFor();
+    await invitee.getByText('This invitation cannot be accepted').waitFor();
+    assert.equal(await invitee.getByRole('button', { name: 'Sign in with Test Wallet' }).count(), 0);
+    // A link whose token opens nothing says so the same way. (Another page first: a new fragment alone loads nothing.)
+    await invitee.goto('about:blank');
+    await invitee.goto(`${new URL(url).origin}/console/invite#token=wai_made_up`);
+    await invitee.getByRole('alert').getByText('INVITATION_NOT_FOUND').waitFor();
     assertNoConsoleErrors(owner);
   });
 
@@ -240,6 +310,27 @@ describe('administering the tenant in the console', () => {
     await page.waitForURL(/#\/audit\?action=channel\.unlink$/);
     await log.getByRole('link', { name: 'channel.unlink', exact: true }).first().waitFor();
     assert.deepEqual(await log.locator('tr td:nth-child(2) a').allTextContents(), ['channel.unlink']);
+
+    // Who, whom and the channel are picked by name; the URL keeps their ids.
+    const filter = (label: string) =>
+      page
+        .getByRole('form', { name: 'Filter the audit log' })
+        .locator('label')
+        .filter({ has: page.locator('span', { hasText: new RegExp(`^${label}$`) }) })
+        .locator('select');
+    await page.getByRole('link', { name: 'Clear', exact: true }).click();
+    await page.waitForURL(/#\/audit$/);
+    await filter('Who').selectOption({ label: fixture.owner.displayName });
+    await filter('Whom').selectOption({ label: 'Cole League' });
+    await filter('Channel').selectOption({ label: 'legal-2027' });
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/#\/audit\?.*channelId=/);
+    const query = new URLSearchParams(new URL(page.url()).hash.split('?')[1]);
+    assert.deepEqual(Object.fromEntries(query), { adminId: fixture.owner.id, targetAdminId: colleague.admin.id, channelId: legal.id });
+    await log.getByRole('link', { name: 'channel.link', exact: true }).waitFor();
+    assert.deepEqual((await log.locator('tr td:nth-child(2) a').allTextContents()).sort(), ['channel.link', 'channel.unlink']);
+    // The form shows the filters by name.
+    assert.equal(await filter('Whom').locator('option:checked').innerText(), 'Cole League');
     assertNoConsoleErrors(page);
   });
 });

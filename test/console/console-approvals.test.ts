@@ -118,6 +118,10 @@ describe('approving a held channel restore in the console', () => {
     await ownersCard.getByRole('list', { name: 'Approved by' }).getByText(fixture.owner.displayName).waitFor();
     await ownersCard.getByRole('list', { name: 'May approve' }).getByText('Sam Second').waitFor();
     await ownersCard.getByRole('list', { name: 'Planned changes' }).waitFor();
+    // The rules that hold it: the channel's own, which the owner set, and the tenant's (none for this operation).
+    const rules = ownersCard.getByRole('list', { name: 'Rules' });
+    await rules.getByText(/^main's policy: channel\.restore needs 2 approvals of admins with files:restore$/).waitFor();
+    await rules.getByText(/^The tenant's policy: no rule for channel\.restore$/).waitFor();
     assert.equal(await ownersCard.getByRole('button', { name: 'Approve…' }).count(), 0, 'the owner approved already');
     await ownersCard.getByRole('button', { name: /^Withdraw proposal/ }).waitFor();
     await screenshots(owner, 'proposals');
@@ -149,10 +153,28 @@ describe('approving a held channel restore in the console', () => {
     await other.getByRole('dialog', { name: 'Approval recorded' }).getByRole('button', { name: 'Close' }).click();
     await other.getByText('No proposal is waiting for approval.').waitFor();
     await other.getByLabel('Status').selectOption('executed');
-    await other
-      .getByRole('article', { name: /Restore/ })
-      .getByText(/^Done: it ran/)
-      .waitFor();
+    const executed = other.getByRole('article', { name: /Restore/ });
+    await executed.getByText(/^Done: it ran/).waitFor();
+
+    // What it did, the safety backup it took first, and an undo: that backup restored to the channel, deleting what it lacks.
+    const { safetyBackup, ...counts } = (await api.getProposal(proposalId)).result as { safetyBackup: string };
+    assert.match(safetyBackup, /^\d{8}_\d{6}$/);
+    assert.deepEqual(counts, { replaced: 1, created: 1, deleted: 1, unchanged: 0 });
+    await executed.getByText('1 replaced, 1 brought back, 1 deleted, 0 unchanged', { exact: true }).waitFor();
+    await executed.getByText(safetyBackup, { exact: true }).waitFor();
+    await executed.getByRole('button', { name: 'Undo restore…' }).click();
+    await other.getByRole('dialog', { name: 'Undo this restore?' }).getByRole('button', { name: 'Undo restore' }).click();
+    // The undo is a channel restore too, which the 2-of-2 rule holds: a new proposal, nothing changed yet.
+    const undoHeld = other.getByRole('status').filter({ hasText: /^The undo of the restore of the whole channel main held for approval/ });
+    await undoHeld.getByRole('button', { name: 'Open the proposal' }).waitFor();
+    const undo = (await api.listProposals({ status: 'pending' })).items;
+    assert.equal(undo.length, 1);
+    assert.equal(undo[0]!.operation, 'channel.restore');
+    assert.deepEqual([undo[0]!.plan.backupTimestamp, undo[0]!.plan.delete, undo[0]!.plan.folder], [safetyBackup, true, null]);
+    assert.deepEqual(await liveFiles(), ['gone.txt', 'plan.txt']);
+    // Its proposer, the second admin, takes it back: the next test starts with nothing pending.
+    const secondApi = createClient({ baseUrl: svc.baseUrl, signer: fromViemAccount(second.wallet.account) });
+    await secondApi.withdrawProposal(undo[0]!.id);
     // The browser logs the refused answer ("Failed to load resource"): the one refusal provoked, nothing else.
     const refusal = /^console\.error: Failed to load resource: the server responded with a status of 409 .*\/policy:/;
     assert.deepEqual(
@@ -199,6 +221,10 @@ describe('approving a held channel restore in the console', () => {
     await card.locator('.change del').getByText('files:read', { exact: true }).waitFor();
     await card.locator('.change ins').getByText('files:read, files:write').waitFor();
     await card.getByRole('list', { name: 'May approve' }).getByText(coOwner.admin.displayName).waitFor();
+    // An operation on no channel: the tenant's rule holds it, and no channel's is named.
+    const rules = card.getByRole('list', { name: 'Rules' });
+    await rules.getByText(/^The tenant's policy: admin\.change needs 2 approvals of admins with admins:manage$/).waitFor();
+    assert.equal(await rules.getByRole('listitem').count(), 1);
 
     // Its proposer withdraws it, after a confirmation: it is closed, and nothing ran.
     await card.getByRole('button', { name: /^Withdraw proposal/ }).click();

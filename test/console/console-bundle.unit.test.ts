@@ -5,6 +5,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { DEFAULT_CONSOLE_DIR } from '../../src/http/console/assets.ts';
+import { PACKAGE_ROOT } from '../../src/package-root.ts';
 
 /**
  * The console's size budget: what every admin's browser downloads before the page can be used. A
@@ -143,4 +144,19 @@ describe('the console bundle', () => {
     );
     assert.ok(size < BUDGET.css, `the console's CSS is ${kb(size)} gzipped, over its budget of ${kb(BUDGET.css)}`);
   });
+});
+
+/**
+ * The API reference's own script (dist/api-reference/start.js: the Authorize dialog's wallet
+ * sign-in and paste box), beside Swagger UI's prebuilt bundle: what this project adds to the page.
+ */
+const API_REFERENCE_SCRIPT_BUDGET = 10_000;
+
+test(`the API reference's own script is under ${kb(API_REFERENCE_SCRIPT_BUDGET)} gzipped`, async (t) => {
+  const file = path.join(PACKAGE_ROOT, 'dist', 'api-reference', 'start.js');
+  assert.ok(existsSync(file), 'dist/api-reference/start.js is missing: run `npm run build` first');
+  const bytes = await readFile(file);
+  const size = gzipSync(bytes, { level: 9 }).length;
+  t.diagnostic(`start.js: ${kb(bytes.length)}, gzip ${kb(size)}`);
+  assert.ok(size < API_REFERENCE_SCRIPT_BUDGET, `start.js is ${kb(size)} gzipped, over its budget of ${kb(API_REFERENCE_SCRIPT_BUDGET)}`);
 });

@@ -38,6 +38,11 @@ describe('first run: from the printed console URL to a restore in the audit log'
     await injectWallet(page, { privateKey: DEMO_PRIVATE_KEY, name: 'MetaMask', rdns: 'io.metamask' });
     await page.goto(consoleUrl);
     await page.getByRole('button', { name: 'Sign in with MetaMask' }).click();
+    // The published key is signed in: every page says so, and how to put a wallet of one's own in its place.
+    const banner = page.getByRole('complementary', { name: "This wallet's key is public." });
+    await banner.getByText(/^wallet-admin admin set-wallet --admin adm_\w+ --wallet 0xYOUR_WALLET_ADDRESS$/).waitFor();
+    await banner.getByText(/Hardhat\/Anvil account #0/).waitFor();
+    await banner.getByRole('link', { name: 'Your wallets' }).waitFor();
     // As docs/console.md walks through it: Channels (top left) → demo → welcome → prices.csv.
     await page.getByRole('banner').getByText('Channels', { exact: true }).click();
     await page.getByRole('list', { name: 'Your channels' }).getByRole('link', { name: 'demo' }).click();
@@ -54,6 +59,7 @@ describe('first run: from the printed console URL to a restore in the audit log'
     // The backup the demo data came with says so, rather than passing for the owner's own.
     await page.getByRole('link', { name: 'Backups' }).click();
     await page.getByRole('cell', { name: /^Demo data/ }).waitFor();
+    await banner.waitFor();
     assertNoConsoleErrors(page);
   });
 });

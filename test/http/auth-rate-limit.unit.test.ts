@@ -3,8 +3,9 @@ import { after, before, describe, test } from 'node:test';
 import { assertProblem } from '../helpers/assertions.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
+import { noteCredential } from '../helpers/log-secrets.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { badSignatureHeaders, signIn } from '../helpers/wallets.ts';
+import { badSignatureHeaders, newWallet, signIn } from '../helpers/wallets.ts';
 
 const LIMIT = 5;
 /** Random client addresses, so that one test's failures never count for another's. */
@@ -42,6 +43,42 @@ describe('failed-authentication limit per client address (in-process)', () => {
       'another address signs in',
     );
     assertProblem(await request(svc.baseUrl, '/api/auth/test', { headers: { ...good, 'X-Forwarded-For': attacker } }), 429, 'RATE_LIMITED');
+  });
+
+  test("an invitation's token is a credential: wrong ones, previewed or accepted, count as failures; then even a right one is 429", async () => {
+    const attacker = address(5);
+    const from = { 'X-Forwarded-For': attacker };
+    const preview = (token: string) =>
+      request(svc.baseUrl, '/api/invitations/preview', {
+        method: 'POST',
+        headers: { ...from, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token }),
+      });
+    const accept = async (token: string) =>
+      request(svc.baseUrl, `/api/invitations/${token}/accept`, {
+        method: 'POST',
+        headers: { ...from, ...(await signIn(newWallet(), domain)) },
+      });
+    const owner = await signIn(fixture.ownerWallet, domain);
+    const issued = await request(svc.baseUrl, '/api/invitations', {
+      method: 'POST',
+      headers: { ...owner, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ permissions: [], expiresIn: 600 }),
+    });
+    assert.equal(issued.status, 201, issued.body);
+    const { token } = issued.json();
+    noteCredential(token);
+    assert.equal((await preview(token)).status, 200, 'a right token, before any failure');
+    for (let i = 0; i < LIMIT; i++) assertProblem(await (i % 2 === 0 ? preview : accept)(`wai_wrong${i}`), 404, 'INVITATION_NOT_FOUND');
+    assertProblem(await preview(token), 429, 'RATE_LIMITED');
+    assertProblem(await accept(token), 429, 'RATE_LIMITED');
+    // Another address is not slowed, and the invitation is still there to accept.
+    const elsewhere = await request(svc.baseUrl, '/api/invitations/preview', {
+      method: 'POST',
+      headers: { 'X-Forwarded-For': address(6), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ token }),
+    });
+    assert.equal(elsewhere.status, 200, elsewhere.body);
   });
 
   test('failures claiming a wallet do not lock that wallet out elsewhere', async () => {

@@ -256,6 +256,7 @@ for (const engine of ['sqlite'] as const) {
         ['POST /api/invitations', 'createInvitation'],
         ['GET /api/invitations', 'listInvitations'],
         ['DELETE /api/invitations/{invitationId}', 'revokeInvitation'],
+        ['POST /api/invitations/preview', 'previewInvitation'],
         ['POST /api/invitations/{token}/accept', 'acceptInvitation'],
         ['GET /api/channels/{channelRef}/admins', 'listChannelAdmins'],
         ['PUT /api/channels/{channelRef}/admins/{adminId}', 'linkChannelAdmin'],
@@ -531,9 +532,14 @@ for (const engine of ['sqlite'] as const) {
       assert.equal(invited.status, 201, invited.body);
       noteCredential(invited.json().token);
       await call('GET', '/api/invitations');
+      const preview = (token: string) =>
+        call('POST', '/api/invitations/preview', { headers: json, body: JSON.stringify({ token }), auth: false });
+      assert.equal((await preview(invited.json().token)).status, 200);
+      assert.equal((await preview('wai_none')).status, 404);
       const invitee = await signIn(newWallet(), new URL(svc.baseUrl).host);
       assert.equal((await call('POST', `/api/invitations/${invited.json().token}/accept`, { headers: invitee, auth: false })).status, 201);
       assert.equal((await call('POST', `/api/invitations/${invited.json().token}/accept`, { headers: invitee, auth: false })).status, 409);
+      assert.equal((await preview(invited.json().token)).status, 409);
       const revocable = await post('/api/invitations', { permissions: [], expiresIn: 3600 });
       noteCredential(revocable.json().token);
       assert.equal((await call('DELETE', `/api/invitations/${revocable.json().id}`)).status, 204);

@@ -3,6 +3,7 @@ import { type Backup, type BackupLock, HeldForApproval, ProblemError, type Propo
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { formatTime } from '../ui/format.ts';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
+import { RowButton } from '../ui/row-button.tsx';
 import { Time } from '../ui/time.tsx';
 import { useAction } from '../ui/use-action.ts';
 import type { ViewContext } from './context.ts';
@@ -13,8 +14,38 @@ export function retentionHolds(lock: BackupLock | null, now = Date.now()): boole
 }
 
 /** Whether the service refuses to delete the backup now: a legal hold, or a lock before its date. */
-export function deleteRefused(lock: BackupLock | null): boolean {
+function deleteRefused(lock: BackupLock | null): boolean {
   return lock !== null && (lock.legalHold || retentionHolds(lock));
+}
+
+/**
+ * A backup's Delete… button. While the service would refuse the delete (409 BACKUP_LOCKED), it is
+ * disabled and says why beside it, in words a screen reader reads with the button: a button that
+ * can only be refused is no offer, and the reason tells the admin what would let it go.
+ */
+export function DeleteBackupButton({ backup, onClick }: { backup: Backup; onClick(): void }) {
+  const label = `Delete backup ${backup.timestamp}`;
+  const lock = backup.lock;
+  if (!deleteRefused(lock)) return <RowButton label="Delete…" danger onClick={onClick} aria-label={label} />;
+  const reasonId = `delete-refused-${backup.timestamp}`;
+  const locked = retentionHolds(lock) && lock?.until ? lock.until : undefined;
+  return (
+    <>
+      <button type="button" class="button button-small button-danger" disabled aria-label={label} aria-describedby={reasonId}>
+        Delete…
+      </button>
+      <span id={reasonId} class="muted action-reason">
+        Cannot be deleted:{' '}
+        {locked && (
+          <>
+            locked until <Time value={locked} />
+          </>
+        )}
+        {locked && lock?.legalHold && ', and '}
+        {lock?.legalHold && 'under legal hold until an owner releases it'}.
+      </span>
+    </>
+  );
 }
 
 const MODE_NAME = { governance: 'Governance', compliance: 'Compliance' } as const;
@@ -200,11 +231,6 @@ export function DeleteBackupDialog({ ctx, channel, backup, onDone, onHeld, onClo
         retention's next run, unless another backup or the versions' own keep time still keeps them. This cannot be undone.
       </p>
       <p class="muted">The files as they are now are not touched.</p>
-      {deleteRefused(backup.lock) && (
-        <p class="notice" role="note">
-          This backup is locked or under legal hold: the service refuses to delete it until the lock ends or is lifted.
-        </p>
-      )}
       <ProblemNotice error={action.error} title="Not deleted" />
     </ConfirmDialog>
   );

@@ -9,7 +9,7 @@ import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { RowButton } from '../ui/row-button.tsx';
 import { BackupTime } from '../ui/time.tsx';
 import { AdminName } from './admin-name.tsx';
-import { DeleteBackupDialog, heldOr, LockBadges, LockDialog, retentionHolds, UnlockDialog } from './backup-lock.tsx';
+import { DeleteBackupButton, DeleteBackupDialog, heldOr, LockBadges, LockDialog, retentionHolds, UnlockDialog } from './backup-lock.tsx';
 import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
 import type { ViewContext } from './context.ts';
 import { ScopeRestoreDialog } from './scope-restore-dialog.tsx';
@@ -164,14 +164,7 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
                   />
                 </>
               )}
-              {canDelete && (
-                <RowButton
-                  label="Delete…"
-                  danger
-                  onClick={() => setDialog({ kind: 'delete', backup })}
-                  aria-label={`Delete backup ${backup.timestamp}`}
-                />
-              )}
+              {canDelete && <DeleteBackupButton backup={backup} onClick={() => setDialog({ kind: 'delete', backup })} />}
             </>
           )}
         />

@@ -1,4 +1,4 @@
-import type { WalletAdminClient } from '../../client/index.ts';
+import type { ChannelInfo, WalletAdminClient } from '../../client/index.ts';
 import type { ApprovalsApi } from '../approvals/api.ts';
 import type { ConsoleSession, SignedIn } from '../wallet/console-session.ts';
 
@@ -10,6 +10,8 @@ export interface ViewContext {
   session: ConsoleSession;
   signedIn: SignedIn;
   can(permission: string): boolean;
+  /** The channels the admin is linked to, by name; undefined until listed. */
+  channels: readonly ChannelInfo[] | undefined;
   /** The channel's name when known (the admin's linked channels), else its id. */
   channelName(id: string): string;
   /**

@@ -1,13 +1,22 @@
-/** The permissions by what they are on (rows) and what they allow (columns), as the service names them. */
-const SUBJECTS: { label: string; permissions: Partial<Record<Verb, string>> }[] = [
-  { label: 'Files', permissions: { read: 'files:read', write: 'files:write', restore: 'files:restore' } },
-  { label: 'Backups', permissions: { create: 'backups:create' } },
-  { label: 'Audit log', permissions: { read: 'audit:read' } },
-  { label: 'Admins', permissions: { read: 'admins:read', manage: 'admins:manage' } },
-  { label: 'Channels', permissions: { manage: 'channels:manage' } },
-];
-const VERBS = ['read', 'write', 'restore', 'create', 'manage'] as const;
-type Verb = (typeof VERBS)[number];
+import { PERMISSIONS } from '../../client/index.ts';
+
+/** How a row reads, by the part of a permission before its colon; one not named here reads as that part. */
+const SUBJECT_LABELS: Record<string, string> = {
+  files: 'Files',
+  backups: 'Backups',
+  audit: 'Audit log',
+  admins: 'Admins',
+  channels: 'Channels',
+};
+
+/**
+ * The service's permissions (the client's list, held equal to the service's) by what they are on
+ * (rows, the part before the colon) and what they allow (columns, the part after it): a permission
+ * the service adds shows up here without a second list to keep.
+ */
+const SUBJECTS = [...new Set(PERMISSIONS.map((permission) => permission.split(':')[0]!))];
+const VERBS = [...new Set(PERMISSIONS.map((permission) => permission.split(':')[1]!))];
+const permissionOf = (subject: string, verb: string) => PERMISSIONS.find((permission) => permission === `${subject}:${verb}`);
 
 interface PermissionMatrixProps {
   /** The permissions ticked. */
@@ -40,10 +49,10 @@ export function PermissionMatrix({ value, grantable, onChange }: PermissionMatri
         </thead>
         <tbody>
           {SUBJECTS.map((subject) => (
-            <tr key={subject.label}>
-              <th scope="row">{subject.label}</th>
+            <tr key={subject}>
+              <th scope="row">{SUBJECT_LABELS[subject] ?? subject}</th>
               {VERBS.map((verb) => {
-                const permission = subject.permissions[verb];
+                const permission = permissionOf(subject, verb);
                 if (!permission) return <td key={verb} />;
                 const held = grantable.includes(permission);
                 const granted = value.includes(permission);

@@ -1,18 +1,6 @@
+// The permissions a rule can count: the service's own, from the client's list (held equal to the service's).
+import { PERMISSIONS } from '../../client/index.ts';
 import { OPERATIONS, type Operation, type PolicyRule } from '../approvals/types.ts';
-
-/** The permissions a rule can count (the service's own names). */
-const PERMISSIONS = [
-  'files:restore',
-  'files:write',
-  'files:read',
-  'backups:create',
-  'backups:delete',
-  'backups:lock',
-  'audit:read',
-  'admins:read',
-  'admins:manage',
-  'channels:manage',
-] as const;
 
 const MAX_APPROVALS = 20;
 

@@ -5,18 +5,20 @@ import { RowButton } from '../ui/row-button.tsx';
 import { Time } from '../ui/time.tsx';
 import { AdminName } from './admin-name.tsx';
 import type { ViewContext } from './context.ts';
+import { type PolicyOf, ProposalResult, ProposalRules } from './proposal-outcome.tsx';
 import { ProposalPlan } from './proposal-plan.tsx';
 
 interface ProposalCardProps {
   ctx: ViewContext;
   proposal: Proposal;
   adminName(id: string): string | null;
+  policyOf: PolicyOf;
   onApprove(proposal: Proposal): void;
   onWithdraw(proposal: Proposal): void;
 }
 
 /** One proposal: what it will do, where it stands, who approved and who may, and what the admin can do about it. */
-export function ProposalCard({ ctx, proposal, adminName, onApprove, onWithdraw }: ProposalCardProps) {
+export function ProposalCard({ ctx, proposal, adminName, policyOf, onApprove, onWithdraw }: ProposalCardProps) {
   const me = ctx.signedIn.me.principal.id;
   const pending = proposal.status === 'pending';
   const approvedByMe = proposal.approvals.some((approval) => approval.adminId === me);
@@ -48,6 +50,10 @@ export function ProposalCard({ ctx, proposal, adminName, onApprove, onWithdraw }
         <dd>
           {countOf(proposal)}, from admins holding <code>{proposal.permission}</code>
         </dd>
+        <dt>Held by</dt>
+        <dd>
+          <ProposalRules ctx={ctx} proposal={proposal} policyOf={policyOf} />
+        </dd>
         <dt>Approved by</dt>
         <dd>
           {proposal.approvals.length === 0 ? (
@@ -77,6 +83,7 @@ export function ProposalCard({ ctx, proposal, adminName, onApprove, onWithdraw }
         </dd>
         <dt>{pending ? 'Expires' : 'Finished'}</dt>
         <dd>{pending ? <Time value={proposal.expiresAt} /> : proposal.finishedAt && <Time value={proposal.finishedAt} />}</dd>
+        <ProposalResult ctx={ctx} proposal={proposal} />
       </dl>
       <details class="proposal-plan" open={pending}>
         <summary>What it will do</summary>

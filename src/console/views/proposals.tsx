@@ -1,6 +1,6 @@
 import type { JSX } from 'preact';
-import { useState } from 'preact/hooks';
-import type { Proposal } from '../approvals/types.ts';
+import { useCallback, useRef, useState } from 'preact/hooks';
+import type { Policy, Proposal } from '../approvals/types.ts';
 import { hrefOf, type ProposalFilter } from '../routing.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { PagedList, usePagedLoad } from '../ui/paged-list.tsx';
@@ -11,6 +11,7 @@ import { useAdminNames } from './admin-names.ts';
 import { ApproveDialog } from './approve-dialog.tsx';
 import type { ViewContext } from './context.ts';
 import { ProposalCard } from './proposal-card.tsx';
+import type { PolicyOf } from './proposal-outcome.tsx';
 import { TenantPolicyCard } from './tenant-policy-card.tsx';
 
 const FILTERS: { value: ProposalFilter; label: string }[] = [
@@ -32,6 +33,7 @@ export function ProposalsView({ ctx, id, status = 'pending' }: { ctx: ViewContex
     status,
   );
   const adminName = useAdminNames(ctx);
+  const policyOf = usePolicies(ctx);
   const [acting, setActing] = useState<Acting>();
   /** Raised by each approval or withdrawal, for the one proposal shown above the list to be read again. */
   const [round, setRound] = useState(0);
@@ -46,6 +48,7 @@ export function ProposalsView({ ctx, id, status = 'pending' }: { ctx: ViewContex
       ctx={ctx}
       proposal={proposal}
       adminName={adminName}
+      policyOf={policyOf}
       onApprove={(approve) => setActing({ approve })}
       onWithdraw={(withdraw) => setActing({ withdraw })}
     />
@@ -107,6 +110,26 @@ export function ProposalsView({ ctx, id, status = 'pending' }: { ctx: ViewContex
         />
       )}
     </>
+  );
+}
+
+/**
+ * The policies that hold the page's proposals, each read once per visit of the page however many
+ * proposals it holds: a channel's (with the tenant's rules beside), or the tenant's.
+ */
+function usePolicies(ctx: ViewContext): PolicyOf {
+  const read = useRef(new Map<string, Promise<Policy>>());
+  return useCallback(
+    (channelId: string | null) => {
+      const key = channelId ?? '';
+      let policy = read.current.get(key);
+      if (!policy) {
+        policy = channelId === null ? ctx.approvals.getPolicy() : ctx.approvals.getChannelPolicy(channelId);
+        read.current.set(key, policy);
+      }
+      return policy;
+    },
+    [ctx.approvals],
   );
 }
 

@@ -1,13 +1,22 @@
 import { useMemo, useState } from 'preact/hooks';
-import { AUDIT_RESULTS, ProblemError, TENANT_AUDIT_ACTIONS, type TenantAuditQuery } from '../../client/index.ts';
+import {
+  type Admin,
+  AUDIT_RESULTS,
+  ProblemError,
+  TENANT_AUDIT_ACTIONS,
+  type TenantAuditEvent,
+  type TenantAuditQuery,
+} from '../../client/index.ts';
 import { hrefOf, navigate, type TenantAuditFilters } from '../routing.ts';
 import { ChoiceFilter } from '../ui/choice-filter.tsx';
+import { FilePath } from '../ui/file-name.tsx';
 import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { Time } from '../ui/time.tsx';
 import { useLoad } from '../ui/use-load.ts';
 import { AdminName } from './admin-name.tsx';
+import { BackupOrVersion, operationSummary } from './audit-event-parts.tsx';
 import { IntentsMarker } from './audit-intents.tsx';
 import { ChangeSummary } from './change-summary.tsx';
 import type { ViewContext } from './context.ts';
@@ -19,16 +28,17 @@ import { VerifyLog } from './verify-log.tsx';
 const NAMED_ADMINS = 1000;
 
 /**
- * The names of the admins an event acted on: events name who acted, not whom. Only with
- * admins:read, which lists them; without it they stay ids.
+ * The admins the caller may list, for the names of those an event acted on (events name who acted,
+ * not whom) and for the filters' choices. Only with admins:read; without it, undefined: ids stay ids.
  */
-function useAdminNames(ctx: ViewContext): Map<string, string> {
+function useListedAdmins(ctx: ViewContext): readonly Admin[] | undefined {
   const readsAdmins = ctx.can('admins:read');
   const admins = useLoad(
-    () => (readsAdmins ? ctx.client.listAdmins({ limit: NAMED_ADMINS }) : Promise.resolve({ items: [], next: null })),
-    'admin-names',
+    () => (readsAdmins ? ctx.client.listAdmins({ limit: NAMED_ADMINS }) : Promise.resolve(undefined)),
+    `admin-names\n${readsAdmins}`,
   );
-  return useMemo(() => new Map(admins.data?.items.map((admin) => [admin.id, admin.displayName])), [admins.data]);
+  // Until they are listed, none: the filters offer "Any" (and the value of the URL) rather than an id to type.
+  return readsAdmins ? (admins.data?.items ?? []) : undefined;
 }
 
 /**
@@ -46,7 +56,10 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
   const set = (name: keyof TenantAuditFilters) => (event: Event) =>
     setDraft({ ...draft, [name]: (event.target as HTMLInputElement).value || undefined });
   const filtered = (more: TenantAuditFilters) => hrefOf({ view: 'tenant-audit', filters: { ...filters, ...more } });
-  const adminNames = useAdminNames(ctx);
+  const admins = useListedAdmins(ctx);
+  const adminNames = useMemo(() => new Map(admins?.map((admin) => [admin.id, admin.displayName])), [admins]);
+  const adminChoices = admins?.map((admin) => ({ value: admin.id, label: admin.displayName }));
+  const channelChoices = (ctx.channels ?? []).map((channel) => ({ value: channel.id, label: channel.name }));
   const filterable = events.data !== undefined || (events.error instanceof ProblemError && events.error.status === 400);
 
   // The export is an owner's (a sub-admin's part of the log could not be told from a log with entries cut).
@@ -70,18 +83,15 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
           >
             <ChoiceFilter label="Action" value={draft.action} choices={TENANT_AUDIT_ACTIONS} onChange={set('action')} />
             <ChoiceFilter label="Result" value={draft.result} choices={AUDIT_RESULTS} onChange={set('result')} />
-            <label class="field">
-              <span>Who (admin id)</span>
-              <input value={draft.adminId ?? ''} onInput={set('adminId')} placeholder="adm_…" />
-            </label>
-            <label class="field">
-              <span>Whom (admin id)</span>
-              <input value={draft.targetAdminId ?? ''} onInput={set('targetAdminId')} placeholder="adm_…" />
-            </label>
-            <label class="field">
-              <span>Channel id</span>
-              <input value={draft.channelId ?? ''} onInput={set('channelId')} placeholder="chn_…" />
-            </label>
+            <NamedFilter label="Who" value={draft.adminId} choices={adminChoices} placeholder="adm_…" onChange={set('adminId')} />
+            <NamedFilter
+              label="Whom"
+              value={draft.targetAdminId}
+              choices={adminChoices}
+              placeholder="adm_…"
+              onChange={set('targetAdminId')}
+            />
+            <NamedFilter label="Channel" value={draft.channelId} choices={channelChoices} placeholder="chn_…" onChange={set('channelId')} />
             <label class="field">
               <span>Folder</span>
               <input value={draft.folder ?? ''} onInput={set('folder')} />
@@ -158,12 +168,91 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
                   <span class="muted">—</span>
                 ),
             },
-            { header: 'Change', cellClass: 'change-cell', cell: (event) => <ChangeSummary change={event.change} action={event.action} /> },
+            {
+              header: 'What',
+              cellClass: 'change-cell',
+              cell: (event) => (
+                <EventWhat
+                  event={event}
+                  fileHref={event.folder ? filtered({ folder: event.folder, filename: event.filename ?? undefined }) : undefined}
+                />
+              ),
+            },
           ]}
         />
       </section>
       {/* After the log, so that the page's one h1 comes first. */}
       {owner && ctx.can('audit:read') && <VerifyLog ctx={ctx} />}
     </>
+  );
+}
+
+/**
+ * What an event was about: the file (a link to its events) and the backup or version of a file,
+ * restore or backup event, as the channel's log names them, a folder or channel restore's summary;
+ * an administration event's fields before → after.
+ */
+function EventWhat({ event, fileHref }: { event: TenantAuditEvent; fileHref: string | undefined }) {
+  // A backup's lock or delete says its backup in its change already.
+  const source = event.change === null && (event.backupTimestamp || event.at || event.versionId);
+  if (!fileHref && !source && !event.operation) return <ChangeSummary change={event.change} action={event.action} />;
+  return (
+    <>
+      {fileHref && event.folder && (
+        <a class="block" href={fileHref} title="Only this file's events">
+          <FilePath folder={event.folder} filename={event.filename ?? ''} />
+        </a>
+      )}
+      {event.operation && <span class="muted block">{operationSummary(event.operation)}</span>}
+      {source && (
+        <span class="block">
+          <BackupOrVersion event={event} />
+        </span>
+      )}
+      {event.change && <ChangeSummary change={event.change} action={event.action} />}
+    </>
+  );
+}
+
+/**
+ * A filter that picks an admin or a channel by name (the value sent is its id). A value that is
+ * none of the choices (an id from a link, of an admin since removed) stays offered, by its id;
+ * without choices (the caller may not list admins), the id is typed.
+ */
+function NamedFilter({
+  label,
+  value,
+  choices,
+  placeholder,
+  onChange,
+}: {
+  label: string;
+  value: string | undefined;
+  choices: { value: string; label: string }[] | undefined;
+  placeholder: string;
+  onChange(event: Event): void;
+}) {
+  if (choices === undefined) {
+    return (
+      <label class="field">
+        <span>{label} (id)</span>
+        <input value={value ?? ''} onInput={onChange} placeholder={placeholder} />
+      </label>
+    );
+  }
+  const unknown = value !== undefined && !choices.some((choice) => choice.value === value);
+  return (
+    <label class="field">
+      <span>{label}</span>
+      <select value={value ?? ''} onChange={onChange}>
+        <option value="">Any</option>
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+        {unknown && <option value={value}>{value}</option>}
+      </select>
+    </label>
   );
 }

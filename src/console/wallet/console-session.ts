@@ -1,6 +1,7 @@
 import {
   type AuthTestResponse,
   createClient,
+  errorOf,
   fromEip1193,
   ProblemError,
   type WalletAdminClient,
@@ -26,7 +27,14 @@ interface EventedProvider {
 const STATEMENT = 'Sign in to the wallet-admin console.';
 
 export type SessionState =
-  | { status: 'signed-out'; error?: unknown /** What the sign-out did, when it did more than this page's. */; notice?: string }
+  | {
+      status: 'signed-out';
+      error?: unknown;
+      /** What the sign-out did, when it did more than this page's. */
+      notice?: string;
+      /** Why the service ended the session (the admin was suspended or removed), and its refusal. */
+      ended?: SessionEnd;
+    }
   | { status: 'signing-in'; wallet: WalletChoice }
   | Invitee
   | SignedIn;
@@ -49,6 +57,12 @@ export interface SignedIn {
   renewal?: Renewal;
 }
 
+/** The service refused a signed-in admin for good: said in a sentence, with the service's own answer. */
+export interface SessionEnd {
+  reason: string;
+  refusal: ProblemError;
+}
+
 export interface Renewal {
   /** The admin agreed: the wallet is asked to sign the new message. */
   confirm(): void;
@@ -69,6 +83,8 @@ export class ConsoleSession {
   readonly #listeners = new Set<(state: SessionState) => void>();
   /** Stops following the wallet's account changes of the current session. */
   #unwatchAccounts = () => {};
+  /** The principal being read again, shared by the requests that ask for it meanwhile. */
+  #refreshing: Promise<void> | undefined;
 
   get state(): SessionState {
     return this.#state;
@@ -132,14 +148,63 @@ export class ConsoleSession {
         return this.#renew(() => walletSigner().signMessage(message));
       },
     };
-    return createClient({
+    const client: WalletAdminClient = createClient({
       baseUrl: window.location.origin,
       signer,
       lifetimeSeconds,
       statement: STATEMENT,
       // A request a policy holds (202, a proposal) reaches the view as the client's HeldForApproval: never as done.
-      fetch: progressFetch,
+      // Every answer is watched, whichever view asked: a suspension or a narrowing is seen at the next request.
+      fetch: (input, init) =>
+        progressFetch(input, init).then((response) => {
+          if (response.status === 401 || response.status === 403) void this.#refused(client, response.clone());
+          return response;
+        }),
     });
+    return client;
+  }
+
+  /**
+   * A refusal of one of the client's requests, whatever view made it. ADMIN_SUSPENDED, and a 401 that
+   * a new signature cannot cure (the wallet is no admin's any more: removed), end the session, saying
+   * why; PERMISSION_DENIED means the admin may hold less than the page thinks: who they are is read
+   * again, and every view shows what they may do now.
+   */
+  async #refused(client: WalletAdminClient, response: Response): Promise<void> {
+    const state = this.#state;
+    if (state.status !== 'signed-in' || state.client !== client) return;
+    const refusal = await problemOf(response);
+    if (refusal === undefined) return;
+    if (endsSession(refusal)) this.#end(refusal);
+    else if (refusal.code === 'PERMISSION_DENIED') await this.refreshPrincipal();
+  }
+
+  /** The session is over: the sign-in screen comes back, saying why. */
+  #end(refusal: ProblemError): void {
+    if (this.#state.status !== 'signed-in') return;
+    this.#unwatchAccounts();
+    this.#set({ status: 'signed-out', ended: { reason: endReason(refusal), refusal } });
+  }
+
+  /**
+   * Reads who the signed-in admin is again (GET /api/auth/test): an admin narrowed, widened or
+   * unlinked meanwhile sees what they may do now. Calls made while one runs share it.
+   */
+  refreshPrincipal(): Promise<void> {
+    this.#refreshing ??= this.#readPrincipal().finally(() => {
+      this.#refreshing = undefined;
+    });
+    return this.#refreshing;
+  }
+
+  async #readPrincipal(): Promise<void> {
+    const state = this.#state;
+    if (state.status !== 'signed-in') return;
+    // A refusal here is watched like any other (a suspension ends the session); nothing else to do.
+    const me = await state.client.authTest().catch(() => undefined);
+    const now = this.#state;
+    if (me === undefined || now.status !== 'signed-in' || now.client !== state.client) return;
+    if (JSON.stringify(me.principal) !== JSON.stringify(now.me.principal)) this.#set({ ...now, me });
   }
 
   /** Signed in as the admin the client's message belongs to. */
@@ -194,10 +259,7 @@ export class ConsoleSession {
    * suspended them): the sign-in screen comes back, saying why.
    */
   noticeError(error: unknown): void {
-    const ended = error instanceof ProblemError && (error.status === 401 || error.code === 'ADMIN_SUSPENDED');
-    if (ended && this.#state.status === 'signed-in') {
-      this.#set({ status: 'signed-out', error });
-    }
+    if (error instanceof ProblemError && endsSession(error)) this.#end(error);
   }
 
   /**
@@ -257,4 +319,31 @@ export class ConsoleSession {
     this.#state = state;
     for (const listener of this.#listeners) listener(state);
   }
+}
+
+/** Refusals that a fresh signature cures: the client signs anew (asking the admin first) and sends the request again. */
+const RESIGN_CODES = new Set(['AUTH_MESSAGE_EXPIRED', 'AUTH_MESSAGE_REVOKED']);
+
+/** A refusal that ends a signed-in session: a suspended (or removed) admin, or a 401 no new signature cures. */
+function endsSession(refusal: ProblemError): boolean {
+  return refusal.code === 'ADMIN_SUSPENDED' || (refusal.status === 401 && !RESIGN_CODES.has(refusal.code));
+}
+
+/** Why the session ended, in a sentence for the sign-in screen. */
+function endReason(refusal: ProblemError): string {
+  if (refusal.code === 'ADMIN_SUSPENDED') {
+    return /REMOVED/.test(refusal.detail)
+      ? 'You were signed out: your admin account was removed from the tenant.'
+      : 'You were signed out: an admin of your tenant suspended your account. An admin who may manage you can reactivate it.';
+  }
+  if (refusal.code === 'AUTH_UNKNOWN_WALLET') {
+    return 'You were signed out: this wallet no longer belongs to an admin here. Your admin account was removed, or this wallet was taken off it.';
+  }
+  return 'You were signed out: the service no longer accepts your signature.';
+}
+
+/** The problem document of a refusal; undefined for any other body. */
+async function problemOf(response: Response): Promise<ProblemError | undefined> {
+  const error = await errorOf(response);
+  return error instanceof ProblemError ? error : undefined;
 }

@@ -35,23 +35,32 @@ export function authenticationOf(request: FastifyRequest): Authentication {
   return request.authentication;
 }
 
+/**
+ * The address of the request's client, refused (429) while it is over AUTH_FAIL_LIMIT failures this
+ * minute: what every request that presents a credential (a signature, an invitation's token) passes first.
+ */
+export async function unblockedClient(request: FastifyRequest, failures: Pick<FailureLimiter, 'blockedFor'>): Promise<string> {
+  const client = clientAddress(request);
+  // Nobody is waiting for an answer any more.
+  if (client === undefined) throw new AppError('HTTP_MALFORMED', 'The connection closed before the request was handled');
+  const retryAfterSeconds = await failures.blockedFor(client, Date.now());
+  if (retryAfterSeconds !== undefined) {
+    throw new AppError(
+      'RATE_LIMITED',
+      `Too many failed sign-ins from this address (for IPv6, from its network); try again in ${retryAfterSeconds} s`,
+      {
+        retryAfterSeconds,
+      },
+    );
+  }
+  return client;
+}
+
 async function walletAuth(app: FastifyInstance, options: { authenticator: WalletAuthenticator; failures: FailureLimiter }): Promise<void> {
   const { authenticator, failures } = options;
   app.decorateRequest('authentication', null);
   app.decorate('requireWallet', async function requireWallet(request: FastifyRequest) {
-    const client = clientAddress(request);
-    // Nobody is waiting for an answer any more.
-    if (client === undefined) throw new AppError('HTTP_MALFORMED', 'The connection closed before the request was handled');
-    const retryAfterSeconds = await failures.blockedFor(client, Date.now());
-    if (retryAfterSeconds !== undefined) {
-      throw new AppError(
-        'RATE_LIMITED',
-        `Too many failed sign-ins from this address (for IPv6, from its network); try again in ${retryAfterSeconds} s`,
-        {
-          retryAfterSeconds,
-        },
-      );
-    }
+    const client = await unblockedClient(request, failures);
     try {
       request.authentication = await authenticator.authenticate(walletHeaders(request), client);
     } catch (error) {

@@ -61,6 +61,18 @@ export const EXAMPLE_ISSUED_INVITATION = {
 
 export const EXAMPLE_INVITATION_PAGE = { items: [EXAMPLE_INVITATION], next: null };
 
+export const EXAMPLE_INVITATION_PREVIEW = {
+  id: EXAMPLE_INVITATION.id,
+  tenant: { id: EXAMPLE_TENANT_ID, name: 'Demo tenant' },
+  inviter: { id: EXAMPLE_ADMIN_ID, displayName: 'Demo owner' },
+  displayName: EXAMPLE_INVITATION.displayName,
+  wallet: null,
+  permissions: EXAMPLE_INVITATION.permissions,
+  channels: [{ id: EXAMPLE_CHANNEL_ID, name: 'demo' }],
+  owner: false as const,
+  expiresAt: EXAMPLE_INVITATION.expiresAt,
+};
+
 export const EXAMPLE_MANAGED_CHANNEL = { id: EXAMPLE_CHANNEL_ID, name: 'demo', archived: false, createdAt: EXAMPLE_TIME };
 
 export const EXAMPLE_TENANT_AUDIT_PAGE = {

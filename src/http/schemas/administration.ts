@@ -193,6 +193,25 @@ export const IssuedInvitationSchema = Type.Object({
 
 export const AcceptInvitationBody = Type.Object({ displayName: Type.Optional(displayName) }, { additionalProperties: false });
 
+/** The token in the body, not the URL: a URL reaches the access logs of every proxy on the way, a body does not. */
+export const InvitationPreviewBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the invitation link (after #token=)' }) },
+  { additionalProperties: false },
+);
+
+/** What accepting an invitation grants, and who asks: shown to its link's holder before they accept. */
+export const InvitationPreviewSchema = Type.Object({
+  id: Type.String({ pattern: '^inv_' }),
+  tenant: Type.Object({ id: Type.String({ pattern: '^t_' }), name: Type.String() }),
+  inviter: Type.Object({ id: Type.String({ pattern: '^adm_' }), displayName: Type.String() }),
+  displayName: Type.Union([Type.String(), Type.Null()], { description: 'The name the inviter suggested; the invitee may give another' }),
+  wallet: Type.Union([Type.String(), Type.Null()], { description: 'The one wallet that may accept it; null: any' }),
+  permissions: Type.Array(Type.String()),
+  channels: Type.Array(Type.Object({ id: Type.String({ pattern: '^chn_' }), name: Type.String() })),
+  owner: Type.Literal(false, { description: 'An invitation makes a sub-admin below its inviter, never an owner' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+
 export const NewChannelBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 255, description: 'Unique in the tenant; not starting with chn_' }) },
   { additionalProperties: false },
