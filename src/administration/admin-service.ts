@@ -156,6 +156,26 @@ export class AdminService {
     this.signIns.forgetWallets(target.wallets);
   }
 
+  /**
+   * Ends every message the admin has signed until now, on every instance (logout?all=true): its
+   * record says from when messages count again, and the tenant's log says when it was done.
+   */
+  async signOutEverywhere(actorId: string): Promise<void> {
+    const view = await tenantView(this.store, actorId);
+    await this.store.atomically(async (tx) => {
+      const after = await tx.signOutEverywhere(view.actor.id);
+      await this.audit.append(tx.files, {
+        tenantId: view.actor.tenantId,
+        adminId: view.actor.id,
+        action: 'admin.sign-out',
+        targetAdminId: view.actor.id,
+        before: { signedOutBefore: isoOrNull(view.actor.signedOutBefore) },
+        after: { signedOutBefore: isoOrNull(after.signedOutBefore) },
+      });
+    });
+    this.signIns.forgetWallets(view.actor.wallets);
+  }
+
   async wallets(actorId: string, id: string): Promise<AdminWallet[]> {
     const view = await tenantView(this.store, actorId);
     const target = await this.readable(view, id);
@@ -263,6 +283,8 @@ export class AdminService {
     });
   }
 }
+
+const isoOrNull = (at: number | null): string | null => (at === null ? null : new Date(at).toISOString());
 
 function removed(id: string): AppError {
   return new AppError('ADMIN_REMOVED', `Admin ${id} was removed; its record is kept for the audit log only`);

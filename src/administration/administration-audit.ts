@@ -50,7 +50,8 @@ export class AdministrationAudit {
 
   constructor(
     private readonly log: AuditLog,
-    private readonly logger: Logger,
+    /** Where a refusal that could not be recorded is reported; only the service records refusals. */
+    private readonly logger: Logger = STDERR,
     private readonly now: () => number = Date.now,
     allowance?: RefusalAllowance,
   ) {
@@ -102,6 +103,11 @@ export class AdministrationAudit {
     }
   }
 }
+
+const STDERR: Logger = {
+  warn: (details, message) => console.error(message, details),
+  error: (details, message) => console.error(message, details),
+};
 
 /** The members every administration entry shares: no file, no backup, no restore. */
 function base(tenantId: string, channelId: string | null, createdAt: number) {

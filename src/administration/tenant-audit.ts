@@ -38,17 +38,7 @@ export class TenantAudit {
    * is checked before the first line, so a refusal is an answer of its own, not a broken stream.
    */
   async exportLines(actorId: string, afterSeq: number): Promise<AsyncIterable<string>> {
-    const tenantId = await this.wholeLogOf(actorId);
-    const log = this.log;
-    return (async function* lines() {
-      let after = afterSeq;
-      for (;;) {
-        const page = await log.chainedAudit(tenantId, after, EXPORT_PAGE);
-        if (page.length > 0) yield page.map((chained) => exportLine(storedEntry(chained))).join('');
-        if (page.length < EXPORT_PAGE) return;
-        after = page[page.length - 1]!.seq;
-      }
-    })();
+    return chainExport(this.log, await this.wholeLogOf(actorId), afterSeq);
   }
 
   /**
@@ -66,5 +56,19 @@ export class TenantAudit {
       );
     }
     return view.actor.tenantId;
+  }
+}
+
+/**
+ * A chain after seq `afterSeq` (a tenant's, or the service-wide one), oldest first, as the export
+ * writes it: the entries as stored, one canonical JSON line each, a page of lines at a time.
+ */
+export async function* chainExport(log: Pick<AuditLog, 'chainedAudit'>, chainId: string, afterSeq: number): AsyncIterable<string> {
+  let after = afterSeq;
+  for (;;) {
+    const page = await log.chainedAudit(chainId, after, EXPORT_PAGE);
+    if (page.length > 0) yield page.map((chained) => exportLine(storedEntry(chained))).join('');
+    if (page.length < EXPORT_PAGE) return;
+    after = page[page.length - 1]!.seq;
   }
 }

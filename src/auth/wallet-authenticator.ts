@@ -220,15 +220,6 @@ export class WalletAuthenticator {
   }
 
   /**
-   * Ends every message the signed-in admin has signed, this one included, on every instance: its
-   * admin record says from when messages count again, and every request reads that record.
-   */
-  async logoutEverywhere(authentication: Authentication): Promise<void> {
-    await this.deps.store.signOutEverywhere(authentication.principal.id);
-    this.state.forgetPrincipal(authentication.walletAddress);
-  }
-
-  /**
    * A new credential: the message and its signer checked (checkMessage: on a worker when the pool
    * has them), then what needs the service's state — the nonce's own check, a contract wallet's
    * approval. The nonce is claimed later, once the admin is known (see authenticate).

@@ -1,6 +1,8 @@
 import type { WalletAdminClient, WalletSigner } from '../client/index.ts';
 import type { Config } from '../config/config.ts';
+import type { DirectoryChanges } from '../administration/directory-changes.ts';
 import type { FileServices } from '../files/file-services.ts';
+import type { Who } from '../model/actors.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import type { TerminalText } from './terminal-text.ts';
 
@@ -30,6 +32,10 @@ export interface CommandContext {
   store(): Promise<MetadataStore>;
   /** The file, backup and restore services over the same store and DATA_DIR storage as the server. */
   fileServices(): Promise<FileServices>;
+  /** Tenants, admins and channels changed as the operator, each with its audit entry (directory-changes.ts). */
+  directory(): Promise<DirectoryChanges>;
+  /** Who the local CLI acts as in the audit log: the operator, by OPERATOR_LABEL, with no admin id. */
+  operator: Who;
 }
 
 /** What a command run over HTTP has: its options, and the client signed in as the admin (asked on first use). */

@@ -191,11 +191,22 @@ async function runLocally(command: Command, values: OptionValues): Promise<Comma
       // No recovery: a server may be writing beside the CLI.
       return openFileServices(config, (await openStore()).files, createLogger('warn', process.stderr), { recover: false });
     };
+    const operator = { adminId: null, operator: config.operatorLabel };
+    const openDirectory = async () => {
+      const [{ DirectoryChanges }, { AdministrationAudit }] = await Promise.all([
+        import('../administration/directory-changes.ts'),
+        import('../administration/administration-audit.ts'),
+      ]);
+      const opened = await openStore();
+      return new DirectoryChanges(opened, new AdministrationAudit(opened.files), operator);
+    };
     return await command.run!({
       values,
       config,
       store: openStore,
       fileServices: async () => (fileServices ??= await openServices()),
+      directory: openDirectory,
+      operator,
     });
   } finally {
     await fileServices?.close();

@@ -1,6 +1,9 @@
+import { AdministrationAudit } from '../administration/administration-audit.ts';
+import { DirectoryChanges } from '../administration/directory-changes.ts';
 import type { Config } from '../config/config.ts';
 import { isLoopbackHost } from '../config/loopback.ts';
 import type { FileServices } from '../files/file-services.ts';
+import type { MetadataStore } from '../model/metadata-store.ts';
 import type { DemoSeedingRecords, TenantDirectory } from '../model/tenants.ts';
 import { DEMO_FILE_STEPS, type StepDone, seedDemoFiles } from './demo-files.ts';
 
@@ -113,11 +116,16 @@ export function firstAdminBanner(reason: string, links: ServiceLinks): string {
   );
 }
 
-/** What seeds the demo: the directory records, and the demo channel's files through the file services. */
-export type DemoSeedingStore = TenantDirectory & DemoSeedingRecords;
+/**
+ * What seeds the demo: the directory records (each change with its audit entry, the service as
+ * actor: directory-changes.ts), and the demo channel's files through the file services.
+ */
+export type DemoSeedingStore = TenantDirectory & DemoSeedingRecords & Pick<MetadataStore, 'atomically' | 'files'>;
 
 const DEMO_TENANT_NAME = 'Demo tenant';
 const DEMO_CHANNEL_NAME = 'demo';
+/** The demo is the service's own doing: its entries carry no admin and no operator. */
+const SERVICE = { adminId: null };
 
 /** Every step of the demo's seeding, in order: what `stepDone` is told (a test stops the seeding after each). */
 export const DEMO_STEPS = ['create the tenant', 'create the owner admin', 'create the channel', 'link the channel', ...DEMO_FILE_STEPS];
@@ -137,6 +145,7 @@ export async function seedDemo(
 ): Promise<DemoData | undefined> {
   const state = await store.demoSeeding();
   if (state === 'complete') return undefined;
+  const directory = new DirectoryChanges(store, new AdministrationAudit(store.files), SERVICE);
   if (state === 'none' && !(await store.beginDemoSeeding())) return undefined;
   // The owner is the one admin of the published wallet; a tenant made by a start that stopped before
   // it is found by its name (no other tenant can exist: the seeding began on a store without any).
@@ -144,16 +153,16 @@ export async function seedDemo(
   const tenant =
     (admin && (await store.getTenant(admin.tenantId))) ??
     (await store.listTenants()).find((t) => t.name === DEMO_TENANT_NAME) ??
-    (await store.createTenant({ name: DEMO_TENANT_NAME }));
+    (await directory.createTenant({ name: DEMO_TENANT_NAME }));
   await stepDone(DEMO_STEPS[0]!);
-  admin ??= await store.createAdmin({ tenantId: tenant.id, wallet: DEMO_WALLET, displayName: 'Demo owner' });
+  admin ??= await directory.createAdmin({ tenantId: tenant.id, wallet: DEMO_WALLET, displayName: 'Demo owner' });
   await stepDone(DEMO_STEPS[1]!);
   const channel =
     (await store.findChannelByName(tenant.id, DEMO_CHANNEL_NAME)) ??
-    (await store.createChannel({ tenantId: tenant.id, name: DEMO_CHANNEL_NAME }));
+    (await directory.createChannel({ tenantId: tenant.id, name: DEMO_CHANNEL_NAME }));
   await stepDone(DEMO_STEPS[2]!);
-  // Linking twice links once.
-  await store.linkChannel(channel.id, admin.id);
+  // Linking twice links once, and records once.
+  await directory.link(channel, admin.id, true);
   await stepDone(DEMO_STEPS[3]!);
   await seedDemoFiles(services, channel, { adminId: admin.id }, stepDone);
   await store.completeDemoSeeding();

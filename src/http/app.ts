@@ -157,7 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(apiReferenceRoutes);
   await app.register(authTestRoute, { authenticator });
   await app.register(nonceRoute, { authenticator });
-  await app.register(logoutRoute, { authenticator });
+  await app.register(logoutRoute, { authenticator, admins: deps.administration.admins });
   await app.register(linkedChannelsRoute, deps.files);
   await app.register(channelManagementRoutes, deps.administration);
   await app.register(adminRoutes, deps.administration);

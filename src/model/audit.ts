@@ -44,6 +44,12 @@ export type AdministrationAction = (typeof ADMINISTRATION_ACTIONS)[number];
 export type ChainAction = (typeof CHAIN_ACTIONS)[number];
 export type AuditAction = FileAuditAction | AdministrationAction | ChainAction;
 
+/**
+ * The head of the service-wide chain: the entries of changes that concern no tenant yet (a tenant's
+ * creation, by the operator's CLI or the demo seed). No tenant can take it: tenant ids begin t_.
+ */
+export const SERVICE_CHAIN = 'service';
+
 /** Every action of a tenant's log. */
 export const TENANT_AUDIT_ACTIONS: readonly AuditAction[] = [...AUDIT_ACTIONS, ...ADMINISTRATION_ACTIONS, ...CHAIN_ACTIONS];
 

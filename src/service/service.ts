@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { administrationServices } from '../administration/administration-services.ts';
 import { approvalServices } from '../approvals/approval-services.ts';
+import { RunTakeovers } from '../approvals/proposal-runs.ts';
 import type { ContractWalletVerifier } from '../auth/contract-wallet-verifier.ts';
 import { ChainCheckAllowance } from '../auth/limits/chain-check-allowance.ts';
 import type { FailureLimiter } from '../auth/limits/failure-limiter.ts';
@@ -129,6 +130,9 @@ export async function createService(config: Config, logger: Logger, options: Ser
     logger,
   });
   scheduler.start();
+  // A held operation whose run an instance left behind (it died mid-run) is taken over here.
+  const takeovers = new RunTakeovers(store, approvals.proposals, config.proposalRunLeaseSeconds * 1000, logger, options.now);
+  takeovers.start();
 
   const purge = setInterval(() => {
     store.purgeExpired(Date.now()).catch((err: unknown) => logger.warn({ err }, 'purging expired nonces and revocations failed'));
@@ -155,6 +159,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
       }
       await checker?.close();
       await scheduler.stop();
+      await takeovers.stop();
       await fileServices.close();
       await failures.close();
       await store.close();

@@ -68,8 +68,8 @@ export const adminCommands: Command[] = [
       },
     },
     remote: createAdminRemotely,
-    async run({ values, store }) {
-      const admin = await (await store()).createAdmin({
+    async run({ values, directory }) {
+      const admin = await (await directory()).createAdmin({
         tenantId: stringOption(values, 'tenant'),
         wallet: stringOption(values, 'wallet'),
         displayName: stringOption(values, 'name'),
@@ -85,7 +85,7 @@ export const adminCommands: Command[] = [
     summary: 'Suspend or reactivate an admin',
     options: { ...adminOption, status: { type: 'string', required: true, placeholder: 'STATUS', description: 'ACTIVE or SUSPENDED' } },
     remote: setStatusRemotely,
-    async run({ values, store }) {
+    async run({ values, directory }) {
       const status = stringOption(values, 'status').toUpperCase();
       if (!ADMIN_STATUSES.includes(status as AdminStatus)) {
         throw new AppError(
@@ -93,7 +93,7 @@ export const adminCommands: Command[] = [
           `--status must be ${ADMIN_STATUSES.join(' or ')} (got "${stringOption(values, 'status')}")`,
         );
       }
-      const admin = await (await store()).setAdminStatus(stringOption(values, 'admin'), status as AdminStatus);
+      const admin = await (await directory()).setAdminStatus(stringOption(values, 'admin'), status as AdminStatus);
       return { json: adminJson(admin), text: terminalText`Admin ${describe(admin)}` };
     },
   },
@@ -102,8 +102,8 @@ export const adminCommands: Command[] = [
     summary: 'Grant a permission',
     options: { ...adminOption, ...permissionOption },
     remote: changePermissionRemotely('grant'),
-    async run({ values, store }) {
-      const admin = await (await store()).grantPermission(stringOption(values, 'admin'), stringOption(values, 'permission'));
+    async run({ values, directory }) {
+      const admin = await (await directory()).grantPermission(stringOption(values, 'admin'), stringOption(values, 'permission'));
       return { json: adminJson(admin), text: terminalText`Admin ${describe(admin)}` };
     },
   },
@@ -112,9 +112,9 @@ export const adminCommands: Command[] = [
     summary: 'Revoke a permission',
     options: { ...adminOption, ...permissionOption },
     remote: changePermissionRemotely('revoke'),
-    async run({ values, store }) {
+    async run({ values, directory }) {
       // The store refuses an unknown permission, unless the admin holds it (stored before they were checked).
-      const admin = await (await store()).revokePermission(stringOption(values, 'admin'), stringOption(values, 'permission'));
+      const admin = await (await directory()).revokePermission(stringOption(values, 'admin'), stringOption(values, 'permission'));
       return { json: adminJson(admin), text: terminalText`Admin ${describe(admin)}` };
     },
   },
@@ -122,8 +122,8 @@ export const adminCommands: Command[] = [
     words: ['admin', 'logout'],
     summary: 'End every message the admin has signed, on every instance (log out everywhere); new sign-ins work as before',
     options: adminOption,
-    async run({ values, store }) {
-      const admin = await (await store()).signOutEverywhere(stringOption(values, 'admin'));
+    async run({ values, directory }) {
+      const admin = await (await directory()).signOutEverywhere(stringOption(values, 'admin'));
       const since = formatRfc3339(admin.signedOutBefore!);
       return {
         json: adminJson(admin),
@@ -135,8 +135,8 @@ export const adminCommands: Command[] = [
     words: ['admin', 'set-wallet'],
     summary: "Move an admin to another wallet (the old wallet's signatures stop working)",
     options: { ...adminOption, wallet: { type: 'string', required: true, placeholder: '0x…', description: 'New wallet address' } },
-    async run({ values, store }) {
-      const admin = await (await store()).setAdminWallet(stringOption(values, 'admin'), stringOption(values, 'wallet'));
+    async run({ values, directory }) {
+      const admin = await (await directory()).setAdminWallet(stringOption(values, 'admin'), stringOption(values, 'wallet'));
       return { json: adminJson(admin), text: terminalText`Admin ${describe(admin)}` };
     },
   },

@@ -1,6 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { AppError } from '../../errors/app-error.ts';
+import { tenantNotFound } from '../../errors/common-errors.ts';
+import { SERVICE_CHAIN } from '../../model/audit.ts';
+import type { MetadataStore } from '../../model/metadata-store.ts';
+import { formatRfc3339 } from '../../time/rfc3339.ts';
 import type { Command, OptionValues } from '../command.ts';
 import { optionalString, UsageError } from '../command.ts';
 import { readOptionFile } from '../secret-input.ts';
@@ -76,7 +80,9 @@ export const auditVerifyCommand: Command = {
       throw new AppError('AUDIT_CHAIN_BROKEN', `The audit export does not verify at ${which}: ${f.reason}`, { ...f });
     }
     const lines = [
-      terminalText`Verified ${summary.entries} entries of tenant ${summary.tenantId ?? '(none)'}: the chain is whole.`,
+      summary.tenantId === SERVICE_CHAIN
+        ? terminalText`Verified ${summary.entries} entries of the service-wide chain: the chain is whole.`
+        : terminalText`Verified ${summary.entries} entries of tenant ${summary.tenantId ?? '(none)'}: the chain is whole.`,
       terminalText`Head: seq ${summary.head.seq}, hash ${summary.head.hash}${head === undefined ? ' (no published head given: a truncation or a rewrite of the whole chain cannot be told from here)' : ' (reaches the published head)'}`,
       terminalText`Intents: ${summary.intents.entries} entries, ${summary.intents.verifiedSignatures} signatures recovered; ${summary.intents.needChainLookup} contract-wallet approvals need a chain lookup (EIP-1271)${summary.intents.quorumsNeedingChainLookup > 0 ? `, ${summary.intents.quorumsNeedingChainLookup} quorums rest on them` : ''}.`,
     ];
@@ -89,36 +95,74 @@ export const auditVerifyCommand: Command = {
   },
 };
 
-/** The tenant's export (an owner's), as JSON Lines on standard output: the file `audit verify` checks. */
+/** Locally, which chain: a tenant's (--tenant) or the service-wide one (--service), exactly one. */
+const chainOptions = {
+  tenant: { type: 'string', placeholder: 'ID', description: "A tenant's chain (t_…); over HTTP, the signed-in owner's", only: 'local' },
+  service: {
+    type: 'boolean',
+    description: "The service-wide chain: the changes that concern no tenant yet (a tenant's creation)",
+    only: 'local',
+  },
+} as const;
+
+async function chainOf(values: OptionValues, store: () => Promise<MetadataStore>): Promise<string> {
+  const tenantId = optionalString(values, 'tenant');
+  const service = values.service === true;
+  if ((tenantId === undefined) === !service) throw new UsageError('Locally, give --tenant ID or --service (exactly one): which chain');
+  if (service) return SERVICE_CHAIN;
+  if ((await (await store()).getTenant(tenantId!)) === undefined) throw tenantNotFound(tenantId!);
+  return tenantId!;
+}
+
+function afterOption(values: OptionValues): number | undefined {
+  const after = optionalString(values, 'after');
+  if (after !== undefined && !/^\d{1,15}$/.test(after)) throw new UsageError(`--after must be a whole number, a seq (got "${after.slice(0, 40)}")`);
+  return after === undefined ? undefined : Number(after);
+}
+
+/** A chain's export as JSON Lines on standard output: the file `audit verify` checks. */
 const auditExportCommand: Command = {
   words: ['audit', 'export'],
-  summary: "Print the tenant's hash-chained audit log as JSON Lines (GET /api/audit/export; an owner), for audit verify",
+  summary:
+    "Print a hash-chained audit log as JSON Lines, for audit verify: over HTTP the tenant's (GET /api/audit/export; an owner), locally a tenant's or the service-wide one",
   options: {
     after: {
       type: 'string',
       placeholder: 'SEQ',
       description: 'Only the entries after this seq (default 0: the whole log, which verify needs)',
     },
+    ...chainOptions,
   },
   printsJson: false,
   remote: async ({ values, client }) => {
-    const after = optionalString(values, 'after');
-    if (after !== undefined && !/^\d{1,15}$/.test(after))
-      throw new UsageError(`--after must be a whole number, a seq (got "${after.slice(0, 40)}")`);
-    const lines = await (await client()).exportTenantAudit({ after: after === undefined ? undefined : Number(after) });
+    const lines = await (await client()).exportTenantAudit({ after: afterOption(values) });
     // Exactly as answered: one canonical JSON entry a line, which is what the hashes cover.
+    return { json: {}, text: exactText(lines), exact: true };
+  },
+  async run({ values, store }) {
+    const after = afterOption(values) ?? 0;
+    const chain = await chainOf(values, store);
+    // Loaded here: the chain's hashing is for this command only.
+    const { chainExport } = await import('../../administration/tenant-audit.ts');
+    let lines = '';
+    for await (const page of chainExport((await store()).files, chain, after)) lines += page;
     return { json: {}, text: exactText(lines), exact: true };
   },
 };
 
-/** The chain's head (an owner's): what to publish where the operator cannot rewrite it. */
+/** The chain's head: what to publish where the operator cannot rewrite it. */
 const auditHeadCommand: Command = {
   words: ['audit', 'head'],
   summary:
-    "The tenant's audit chain head, { seq, hash } (GET /api/audit/head; an owner): publish it elsewhere, verify against it with --head-file",
-  options: {},
+    "An audit chain's head, { seq, hash }, to publish elsewhere and verify against with --head-file: over HTTP the tenant's (GET /api/audit/head; an owner), locally a tenant's or the service-wide one",
+  options: chainOptions,
   remote: async ({ client }) => {
     const head = await (await client()).auditHead();
+    return { json: { ...head }, text: terminalText`${JSON.stringify(head)}` };
+  },
+  async run({ values, store }) {
+    const stored = await (await store()).files.auditHead(await chainOf(values, store));
+    const head = { ...stored, at: stored.at === null ? null : formatRfc3339(stored.at) };
     return { json: { ...head }, text: terminalText`${JSON.stringify(head)}` };
   },
 };

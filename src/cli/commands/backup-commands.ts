@@ -7,7 +7,7 @@ import { backupJson } from '../record-views.ts';
 import { terminalText } from '../terminal-text.ts';
 import { backupLockCommands } from './backup-lock-commands.ts';
 import { createBackupRemotely, listBackupsRemotely } from './backup-remote.ts';
-import { channelFrom, channelOptions, channelRefOptions, OPERATOR } from './channel-option.ts';
+import { channelFrom, channelOptions, channelRefOptions } from './channel-option.ts';
 
 export const backupCommands: Command[] = [
   {
@@ -15,9 +15,9 @@ export const backupCommands: Command[] = [
     summary: 'Back up every folder of a channel now',
     options: channelRefOptions,
     remote: createBackupRemotely,
-    async run({ values, store, fileServices }) {
+    async run({ values, store, fileServices, operator }) {
       const channel = await channelFrom(await store(), values);
-      const backup = await (await fileServices()).backups.create(channel, OPERATOR, 'cli');
+      const backup = await (await fileServices()).backups.create(channel, operator, 'cli');
       const json = {
         channelId: channel.id,
         timestamp: backup.timestamp,

@@ -1,4 +1,3 @@
-import type { LockActor } from '../../files/backup-locks.ts';
 import { lockText } from '../backup-views.ts';
 import type { Command } from '../command.ts';
 import { backupOption } from '../option-checks.ts';
@@ -14,7 +13,6 @@ import { channelFrom, channelRefOptions } from './channel-option.ts';
  * date (docs/backup-locks.md). Its audit entries carry no admin id. Over HTTP the signed-in
  * admin's powers are the service's to decide.
  */
-const OPERATOR: LockActor = { adminId: null, authority: 'operator' };
 
 const backupOptions = {
   ...channelRefOptions,
@@ -35,11 +33,11 @@ export const backupLockCommands: Command[] = [
       },
     },
     remote: deleteBackupRemotely,
-    async run({ values, store, fileServices }) {
+    async run({ values, store, fileServices, operator }) {
       const timestamp = backupOption(values, 'backup')!;
       const channel = await channelFrom(await store(), values);
       const bypassGovernance = values['bypass-governance'] === true;
-      await (await fileServices()).backupLocks.delete(channel, OPERATOR, timestamp, { bypassGovernance });
+      await (await fileServices()).backupLocks.delete(channel, { ...operator, authority: 'operator' }, timestamp, { bypassGovernance });
       return {
         json: { channelId: channel.id, timestamp, deleted: true },
         text: terminalText`Deleted backup ${timestamp} of ${channel.id}; the versions it named are now retention's to keep or remove`,
@@ -65,11 +63,11 @@ export const backupLockCommands: Command[] = [
       },
     },
     remote: lockBackupRemotely,
-    async run({ values, store, fileServices }) {
+    async run({ values, store, fileServices, operator }) {
       const timestamp = backupOption(values, 'backup')!;
       const change = lockChangeOptions(values);
       const channel = await channelFrom(await store(), values);
-      const backup = backupJson(await (await fileServices()).backupLocks.change(channel, OPERATOR, timestamp, change));
+      const backup = backupJson(await (await fileServices()).backupLocks.change(channel, { ...operator, authority: 'operator' }, timestamp, change));
       return {
         json: { channelId: channel.id, ...backup },
         text: terminalText`Backup ${backup.timestamp} of ${channel.id}: ${lockText(backup.lock, '') || 'not locked'}`,

@@ -29,8 +29,8 @@ export const channelCommands: Command[] = [
       name: { type: 'string', required: true, placeholder: 'NAME', description: 'Channel name, unique in the tenant' },
     },
     remote: createChannelRemotely,
-    async run({ values, store }) {
-      const channel = await (await store()).createChannel({ tenantId: stringOption(values, 'tenant'), name: stringOption(values, 'name') });
+    async run({ values, directory }) {
+      const channel = await (await directory()).createChannel({ tenantId: stringOption(values, 'tenant'), name: stringOption(values, 'name') });
       return { json: channelJson(channel), text: terminalText`Created channel ${channel.id} (${channel.name}) in ${channel.tenantId}` };
     },
   },
@@ -58,11 +58,10 @@ export const channelCommands: Command[] = [
     summary: 'Let an admin act on a channel',
     options: linkOptions,
     remote: linkRemotely(true),
-    async run({ values, store }) {
-      const s = await store();
-      const channel = await channelFrom(s, values);
+    async run({ values, store, directory }) {
+      const channel = await channelFrom(await store(), values);
       const adminId = stringOption(values, 'admin');
-      await s.linkChannel(channel.id, adminId);
+      await (await directory()).link(channel, adminId, true);
       return {
         json: { channelId: channel.id, adminId, linked: true },
         text: terminalText`Linked ${adminId} to ${channel.id} (${channel.name})`,
@@ -74,11 +73,10 @@ export const channelCommands: Command[] = [
     summary: 'Stop an admin acting on a channel',
     options: linkOptions,
     remote: linkRemotely(false),
-    async run({ values, store }) {
-      const s = await store();
-      const channel = await channelFrom(s, values);
+    async run({ values, store, directory }) {
+      const channel = await channelFrom(await store(), values);
       const adminId = stringOption(values, 'admin');
-      await s.unlinkChannel(channel.id, adminId);
+      await (await directory()).link(channel, adminId, false);
       return {
         json: { channelId: channel.id, adminId, linked: false },
         text: terminalText`Unlinked ${adminId} from ${channel.id} (${channel.name})`,
@@ -93,9 +91,9 @@ export const channelCommands: Command[] = [
       name: { type: 'string', required: true, placeholder: 'NAME', description: 'New name, unique in the tenant' },
     },
     remote: renameChannelRemotely,
-    async run({ values, store }) {
-      const s = await store();
-      const channel = await s.renameChannel((await channelFrom(s, values)).id, stringOption(values, 'name'));
+    async run({ values, store, directory }) {
+      const named = await channelFrom(await store(), values);
+      const channel = await (await directory()).renameChannel(named.id, stringOption(values, 'name'));
       return { json: channelJson(channel), text: terminalText`Channel ${channel.id} is now ${channel.name}` };
     },
   },
@@ -116,9 +114,9 @@ export const channelCommands: Command[] = [
 ];
 
 function archiveLocally(archived: boolean): NonNullable<Command['run']> {
-  return async ({ values, store }) => {
-    const s = await store();
-    const channel = await s.setChannelArchived((await channelFrom(s, values)).id, archived);
+  return async ({ values, store, directory }) => {
+    const named = await channelFrom(await store(), values);
+    const channel = await (await directory()).setChannelArchived(named.id, archived);
     return {
       json: channelJson(channel),
       text: terminalText`Channel ${channel.id} (${channel.name}) is ${archived ? 'archived: read-only' : 'writable again'}`,

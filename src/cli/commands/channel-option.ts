@@ -52,5 +52,3 @@ export async function channelFrom(store: Lookup, values: OptionValues): Promise<
   throw new AppError('CHANNEL_NOT_FOUND', `Channel "${ref}" not found${hint}`);
 }
 
-/** The CLI acts as the operator, not as an admin: audit entries carry no admin id. */
-export const OPERATOR = { adminId: null };

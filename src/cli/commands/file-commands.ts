@@ -4,7 +4,7 @@ import { type Command, optionalString, stringOption } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption } from '../option-checks.ts';
 import { pageOptions, pageRequestOf, pageText } from '../paging.ts';
 import { terminalText } from '../terminal-text.ts';
-import { channelFrom, channelOptions, channelRefOptions, OPERATOR } from './channel-option.ts';
+import { channelFrom, channelOptions, channelRefOptions } from './channel-option.ts';
 import { restoreFileRemotely } from './file-restore-remote.ts';
 
 const fileOptions = {
@@ -25,7 +25,7 @@ export const fileCommands: Command[] = [
       at: { type: 'string', placeholder: 'TIME', description: 'Instead of a backup: the file as it was at this RFC 3339 instant' },
     },
     remote: restoreFileRemotely,
-    async run({ values, store, fileServices }) {
+    async run({ values, store, fileServices, operator }) {
       atMostOneOf(values, ['backup', 'version', 'at']);
       const source = {
         backupTimestamp: backupOption(values, 'backup'),
@@ -34,7 +34,7 @@ export const fileCommands: Command[] = [
       };
       const channel = await channelFrom(await store(), values);
       const requested = filePath(stringOption(values, 'folder'), stringOption(values, 'file'));
-      const outcome = await (await fileServices()).restores.restore(channel, OPERATOR, requested, source);
+      const outcome = await (await fileServices()).restores.restore(channel, operator, requested, source);
       // No source: the file held its live bytes at the instant.
       const from =
         outcome.source === null

@@ -4,7 +4,7 @@ import type { Channel } from '../../model/channels.ts';
 import { type Command, type OptionValues, stringOption } from '../command.ts';
 import { atMostOneOf, backupOption, instantOption, planTagOption } from '../option-checks.ts';
 import { terminalLines, terminalText } from '../terminal-text.ts';
-import { channelFrom, channelRefOptions, OPERATOR } from './channel-option.ts';
+import { channelFrom, channelRefOptions } from './channel-option.ts';
 import { restoreChannelRemotely, restoreFolderRemotely } from './scope-restore-remote.ts';
 
 const restoreOptions = {
@@ -26,13 +26,13 @@ export const scopeRestoreCommands: Command[] = [
     summary: 'Restore a folder from a backup or to an instant (a backup of the channel is taken first, to undo it)',
     options: { ...restoreOptions, folder: { type: 'string', required: true, description: 'Folder name' } },
     remote: restoreFolderRemotely,
-    async run({ values, store, fileServices }) {
+    async run({ values, store, fileServices, operator }) {
       const options = optionsOf(values);
       const channel = await channelFrom(await store(), values);
       const folder = stringOption(values, 'folder');
       const outcome = await withCliNames(
         `folder ${folder}`,
-        (await fileServices()).scopeRestores.restore(channel, OPERATOR, { folder, ...options }),
+        (await fileServices()).scopeRestores.restore(channel, operator, { folder, ...options }),
       );
       return report(channel, `folder ${folder}`, outcome);
     },
@@ -42,10 +42,10 @@ export const scopeRestoreCommands: Command[] = [
     summary: 'Restore every folder of a channel from a backup or to an instant (a backup of the channel is taken first, to undo it)',
     options: restoreOptions,
     remote: restoreChannelRemotely,
-    async run({ values, store, fileServices }) {
+    async run({ values, store, fileServices, operator }) {
       const options = optionsOf(values);
       const channel = await channelFrom(await store(), values);
-      const outcome = await withCliNames(`channel ${channel.id}`, (await fileServices()).scopeRestores.restore(channel, OPERATOR, options));
+      const outcome = await withCliNames(`channel ${channel.id}`, (await fileServices()).scopeRestores.restore(channel, operator, options));
       return report(channel, `channel ${channel.id}`, outcome);
     },
   },

@@ -8,8 +8,8 @@ export const tenantCommands: Command[] = [
     words: ['tenant', 'create'],
     summary: 'Create a tenant',
     options: { name: { type: 'string', required: true, placeholder: 'NAME', description: 'Tenant name' } },
-    async run({ values, store }) {
-      const tenant = await (await store()).createTenant({ name: stringOption(values, 'name') });
+    async run({ values, directory }) {
+      const tenant = await (await directory()).createTenant({ name: stringOption(values, 'name') });
       return { json: tenantJson(tenant), text: terminalText`Created tenant ${tenant.id} (${tenant.name})` };
     },
   },
@@ -38,8 +38,8 @@ export const tenantCommands: Command[] = [
           "A label of your own, which your applications read from the principal's effectiveFeatures (the service gates nothing on it); lowercase letters and digits, words joined by . _ : - (beta, editor:v2)",
       },
     },
-    async run({ values, store }) {
-      const tenant = await (await store()).addTenantFeature(stringOption(values, 'tenant'), stringOption(values, 'feature'));
+    async run({ values, directory }) {
+      const tenant = await (await directory()).addTenantFeature(stringOption(values, 'tenant'), stringOption(values, 'feature'));
       return { json: tenantJson(tenant), text: terminalText`Tenant ${tenant.id} features: ${tenant.features.join(', ')}` };
     },
   },

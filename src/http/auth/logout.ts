@@ -1,5 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
+import type { AdminService } from '../../administration/admin-service.ts';
 import type { WalletAuthenticator } from '../../auth/wallet-authenticator.ts';
 import { LogoutQuery, WalletHeadersSchema } from '../schemas/auth.ts';
 import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
@@ -7,7 +8,10 @@ import { WALLET_SECURITY } from '../schemas/security.ts';
 import { authenticationOf } from './wallet-auth.ts';
 
 /** POST /api/auth/logout. */
-export default async function logoutRoute(base: FastifyInstance, options: { authenticator: WalletAuthenticator }): Promise<void> {
+export default async function logoutRoute(
+  base: FastifyInstance,
+  options: { authenticator: WalletAuthenticator; admins: Pick<AdminService, 'signOutEverywhere'> },
+): Promise<void> {
   const app = base.withTypeProvider<TypeBoxTypeProvider>();
 
   app.post(
@@ -26,7 +30,8 @@ export default async function logoutRoute(base: FastifyInstance, options: { auth
     },
     async (request, reply) => {
       const authentication = authenticationOf(request);
-      if (request.query.all === 'true') await options.authenticator.logoutEverywhere(authentication);
+      // Every message: a change of the admin's record, audited (admin.sign-out). One message: a revocation only.
+      if (request.query.all === 'true') await options.admins.signOutEverywhere(authentication.principal.id);
       else await options.authenticator.logout(authentication);
       return reply.code(204).send(null);
     },
