@@ -67,9 +67,14 @@ export class DirectoryChanges {
 
   /** Its snapshot does not change (a sign-out ends messages, not the record): the entry says when. */
   signOutEverywhere(id: string): Promise<Admin> {
-    return this.changeAdmin(id, 'admin.sign-out', (tx) => tx.signOutEverywhere(id), (admin) => ({
-      signedOutBefore: admin.signedOutBefore === null ? null : new Date(admin.signedOutBefore).toISOString(),
-    }));
+    return this.changeAdmin(
+      id,
+      'admin.sign-out',
+      (tx) => tx.signOutEverywhere(id),
+      (admin) => ({
+        signedOutBefore: admin.signedOutBefore === null ? null : new Date(admin.signedOutBefore).toISOString(),
+      }),
+    );
   }
 
   setAdminWallet(id: string, wallet: string): Promise<Admin> {

@@ -1,6 +1,6 @@
+import type { DirectoryChanges } from '../administration/directory-changes.ts';
 import type { WalletAdminClient, WalletSigner } from '../client/index.ts';
 import type { Config } from '../config/config.ts';
-import type { DirectoryChanges } from '../administration/directory-changes.ts';
 import type { FileServices } from '../files/file-services.ts';
 import type { Who } from '../model/actors.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';

@@ -172,13 +172,13 @@ for (const engine of ENGINES) {
       });
       assert.equal(joined.status, 201, joined.body);
 
-      // A row an earlier release wrote, with the token in clear: migration 020 keeps only its SHA-256.
+      // A row an earlier release wrote, with the token in clear: migration 021 keeps only its SHA-256.
       const oldToken = 'wai_kept-in-clear-by-an-earlier-release';
       const db = svc.config.databaseUrl
         ? await openPostgresDatabase(svc.config.databaseUrl, createLogger('error'))
         : await openSqliteDatabase(path.join(svc.config.dataDir, SQLITE_FILE_NAME));
       try {
-        const back = await new Migrator({ db, provider: migrationProvider }).migrateTo('019-approvals');
+        const back = await new Migrator({ db, provider: migrationProvider }).migrateTo('020-complete-history');
         assert.equal(back.error, undefined);
         const old = { invitationId: first.invitationId, token: oldToken };
         await db

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { type AddressInfo, createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,7 +18,7 @@ for (const engine of ENGINES) {
 
     before(async () => {
       storage = await createStorage(engine);
-      env = { DATA_DIR: storage.dataDir, DATABASE_URL: storage.databaseUrl };
+      env = { DATA_DIR: storage.dataDir, DATABASE_URL: storage.databaseUrl, OPERATOR_LABEL: 'ops alice' };
     });
     after(() => storage.drop());
 
@@ -90,6 +90,82 @@ for (const engine of ENGINES) {
 
       const human = await runCli(['admin', 'list', '--tenant', tenantId], env);
       assert.match(human.stdout, /Owner/);
+
+      // Every change above, and these, is in the tenant's chain: the operator as actor, by its label (docs/audit-chain.md).
+      assert.equal((await cli('admin', 'logout', '--admin', memberId)).code, 0);
+      assert.equal((await cli('channel', 'rename', '--channel', channel.json().id, '--name', 'headlines')).code, 0);
+      assert.equal((await cli('channel', 'archive', '--channel', channel.json().id)).code, 0);
+      assert.equal((await cli('channel', 'unarchive', '--channel', channel.json().id)).code, 0);
+      // Linking what is linked already changes nothing, and records nothing.
+      assert.equal((await cli('channel', 'unlink', '--channel', channel.json().id, '--admin', memberId)).code, 0);
+      const exported = await runCli(['audit', 'export', '--tenant', tenantId], env);
+      assert.equal(exported.code, 0, exported.stderr);
+      const entries = exported.stdout
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line));
+      assert.deepEqual(
+        entries.map((e) => [e.action, e.targetAdminId === memberId ? 'member' : e.targetAdminId === owner.json().id ? 'owner' : null]),
+        [
+          ['tenant.update', null],
+          ['admin.create', 'owner'],
+          ['admin.create', 'member'],
+          ['admin.update', 'member'],
+          ['admin.update', 'member'],
+          ['admin.update', 'member'],
+          ['admin.update', 'member'],
+          ['channel.create', null],
+          ['channel.link', 'member'],
+          ['channel.unlink', 'member'],
+          ['admin.sign-out', 'member'],
+          ['channel.update', null],
+          ['channel.update', null],
+          ['channel.update', null],
+        ],
+      );
+      for (const entry of entries) {
+        assert.equal(entry.adminId, null, entry.action);
+        assert.equal(entry.operator, 'ops alice', entry.action);
+        assert.equal(entry.result, 'ok', entry.action);
+      }
+      assert.deepEqual(entries[3].change.before.permissions, ['files:read', 'files:write']);
+      assert.deepEqual(entries[3].change.after.permissions, ['audit:read', 'files:read', 'files:write']);
+      assert.deepEqual(entries[11].change.after.name, 'headlines');
+      const exportFile = path.join(storage.dataDir, 'tenant-export.jsonl');
+      await writeFile(exportFile, exported.stdout);
+      const verified = await cli('audit', 'verify', exportFile);
+      assert.equal(verified.code, 0, verified.stderr);
+      assert.equal(verified.json().entries, entries.length);
+
+      // The tenant's creation concerns no tenant yet: the service-wide chain has it, headed and verified the same way.
+      const service = await runCli(['audit', 'export', '--service'], env);
+      const created = service.stdout
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line))
+        .find((e) => e.change.after.id === tenantId);
+      assert.equal(created.action, 'tenant.create');
+      assert.equal(created.tenantId, 'service');
+      assert.equal(created.operator, 'ops alice');
+      const serviceFile = path.join(storage.dataDir, 'service-export.jsonl');
+      await writeFile(serviceFile, service.stdout);
+      const head = await cli('audit', 'head', '--service');
+      assert.equal(head.code, 0, head.stderr);
+      const headFile = path.join(storage.dataDir, 'service-head.json');
+      await writeFile(headFile, JSON.stringify(head.json()));
+      const reached = await runCli(['audit', 'verify', serviceFile, '--head-file', headFile], env);
+      assert.equal(reached.code, 0, reached.stderr);
+      assert.match(reached.stdout, /entries of the service-wide chain: the chain is whole/);
+      assert.match(reached.stdout, /reaches the published head/);
+      const which = await cli('audit', 'head');
+      assert.equal(which.code, 2);
+      assert.match(which.stderr, /--tenant ID or --service/);
+    });
+
+    test('OPERATOR_LABEL is a plain short name, or the CLI stops naming it', async () => {
+      const result = await runCli(['tenant', 'list'], { ...env, OPERATOR_LABEL: 'root@host\u202e' });
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /OPERATOR_LABEL must be 1 to 64 letters/);
     });
 
     test('bad input exits non-zero with a clear message (and a JSON error with --json)', async () => {

@@ -98,6 +98,14 @@ for (const setup of FILE_SETUPS) {
 
       const kept = (await store.files.listBackups(channel.id, { limit: 100 })).items.map((b) => b.timestamp);
       assert.deepEqual(kept, [timestamps[4], timestamps[3]]);
+      // One entry for the run, the service as actor, committed with what it removed (docs/audit-chain.md).
+      const pruned = (await store.files.listAudit(channel.id, { limit: 10 }, { action: 'retention' })).items;
+      assert.equal(pruned.length, 1);
+      assert.equal(pruned[0]!.adminId, null);
+      assert.equal(pruned[0]!.operator, null);
+      assert.deepEqual((pruned[0]!.change!.before as { backups: string[] }).backups, timestamps.slice(0, 3));
+      assert.ok((pruned[0]!.change!.before as { versions: number }).versions > 0);
+      assert.equal((pruned[0]!.change!.before as { blobs: number }).blobs, blobsRemoved);
       const versionsOf = async (name: string) => (await store.files.listVersions(channel.id, 'docs', name, { limit: 100 })).items;
       // Exactly what a kept backup or version needs is kept: every stored blob but the live files'
       // is the bytes of a listed version, and every listed version's bytes are stored.
@@ -135,6 +143,11 @@ for (const setup of FILE_SETUPS) {
       await s.restores.restore(channel, SERVICE, { folder: 'docs', filename: 'a.txt' }, { backupTimestamp: timestamps[3] });
       assert.equal(await read(s, 'a.txt'), 'a4');
       assert.equal((await s.retention.apply(channel)).blobsRemoved, 0, 'a second run finds nothing more to remove');
+      assert.equal(
+        (await store.files.listAudit(channel.id, { limit: 10 }, { action: 'retention' })).items.length,
+        1,
+        'a run that removes nothing writes no entry',
+      );
     });
 
     test('a replaced or deleted version past VERSION_KEEP_DAYS stays while a kept backup names an instant of its span, and goes (row and bytes) once that backup does', async () => {

@@ -116,7 +116,8 @@ async function chainOf(values: OptionValues, store: () => Promise<MetadataStore>
 
 function afterOption(values: OptionValues): number | undefined {
   const after = optionalString(values, 'after');
-  if (after !== undefined && !/^\d{1,15}$/.test(after)) throw new UsageError(`--after must be a whole number, a seq (got "${after.slice(0, 40)}")`);
+  if (after !== undefined && !/^\d{1,15}$/.test(after))
+    throw new UsageError(`--after must be a whole number, a seq (got "${after.slice(0, 40)}")`);
   return after === undefined ? undefined : Number(after);
 }
 

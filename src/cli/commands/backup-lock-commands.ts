@@ -67,7 +67,9 @@ export const backupLockCommands: Command[] = [
       const timestamp = backupOption(values, 'backup')!;
       const change = lockChangeOptions(values);
       const channel = await channelFrom(await store(), values);
-      const backup = backupJson(await (await fileServices()).backupLocks.change(channel, { ...operator, authority: 'operator' }, timestamp, change));
+      const backup = backupJson(
+        await (await fileServices()).backupLocks.change(channel, { ...operator, authority: 'operator' }, timestamp, change),
+      );
       return {
         json: { channelId: channel.id, ...backup },
         text: terminalText`Backup ${backup.timestamp} of ${channel.id}: ${lockText(backup.lock, '') || 'not locked'}`,

@@ -30,7 +30,10 @@ export const channelCommands: Command[] = [
     },
     remote: createChannelRemotely,
     async run({ values, directory }) {
-      const channel = await (await directory()).createChannel({ tenantId: stringOption(values, 'tenant'), name: stringOption(values, 'name') });
+      const channel = await (await directory()).createChannel({
+        tenantId: stringOption(values, 'tenant'),
+        name: stringOption(values, 'name'),
+      });
       return { json: channelJson(channel), text: terminalText`Created channel ${channel.id} (${channel.name}) in ${channel.tenantId}` };
     },
   },

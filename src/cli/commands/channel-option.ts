@@ -51,4 +51,3 @@ export async function channelFrom(store: Lookup, values: OptionValues): Promise<
         : '; to name a channel by its name, add --tenant (see: wallet-admin channel list)';
   throw new AppError('CHANNEL_NOT_FOUND', `Channel "${ref}" not found${hint}`);
 }
-
