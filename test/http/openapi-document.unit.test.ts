@@ -658,6 +658,7 @@ for (const engine of ['sqlite'] as const) {
           },
         ],
         'POST /api/invitations/{token}/accept': ['/api/invitations/wai_none/accept', { displayName: 'Invitee' }],
+        'POST /api/invitations/preview': ['/api/invitations/preview', { token: 'wai_none' }],
         'PUT /api/policies': ['/api/policies', { rules: [rule] }],
         'POST /api/proposals/{proposalId}/approvals': [
           '/api/proposals/prp_none/approvals',
@@ -699,6 +700,31 @@ for (const engine of ['sqlite'] as const) {
       }
       assert.deepEqual(await state(), before, 'nothing changed');
       assert.ok(refused > 100, `${refused} bodies refused`);
+
+      // An operation that declares no body reads none: one that says something is refused, naming it, not ignored.
+      const concrete = (template: string) =>
+        template
+          .replace('{channelRef}', fixture.channel.id)
+          .replace('{backupTimestamp}', backup)
+          .replace('{folderName}', 'bodies')
+          .replace('{filename}', 'a.txt')
+          .replace('{adminId}', member.id)
+          .replace('{proposalId}', 'prp_none')
+          .replace('{invitationId}', 'inv_none')
+          .replace('{address}', newWallet().address)
+          .replace('{token}', 'wai_none');
+      const bodiless = operationsOf(document).filter(
+        ([key, operation]) => /^(POST|PUT|PATCH|DELETE) /.test(key) && operation.requestBody === undefined,
+      );
+      assert.ok(bodiless.length >= 10, `${bodiless.length} operations without a body`);
+      for (const [key] of bodiless) {
+        const [method, template] = key.split(' ') as [string, string];
+        const answer = await call(method, concrete(template), jsonBody({ legalHold: true }));
+        assert.equal(answer.status, 400, `${key}: ${answer.body}`);
+        assert.equal(answer.json().code, 'VALIDATION_FAILED', key);
+        assert.match(answer.json().detail, /legalHold/, key);
+      }
+      assert.deepEqual(await state(), before, 'nothing changed by the bodies no operation reads');
     });
   });
 }

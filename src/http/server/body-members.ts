@@ -20,10 +20,18 @@ interface ObjectSchema {
 async function bodyMembers(app: FastifyInstance): Promise<void> {
   app.addHook('onRoute', (route: RouteOptions) => {
     const body = route.schema?.body as ObjectSchema | undefined;
-    if (body?.additionalProperties !== false || body.properties === undefined) return;
+    if (body === undefined) {
+      // Last of the route's own checks (after sign-in, and after a restore's own body check, which says more).
+      if (takesBody(route)) route.preHandler = [...[route.preHandler ?? []].flat(), refuseUnreadBody];
+      return;
+    }
+    if (body.additionalProperties !== false || body.properties === undefined) return;
     route.preValidation = [...[route.preValidation ?? []].flat(), refuseUnknownMembers(body)];
   });
 }
+
+/** A method whose request may carry a body. */
+const takesBody = (route: RouteOptions) => [route.method].flat().some((method) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method));
 
 function refuseUnknownMembers(schema: ObjectSchema): BodyCheck {
   const known = new Set(Object.keys(schema.properties ?? {}));
@@ -45,5 +53,55 @@ function refuseUnknownMembers(schema: ObjectSchema): BodyCheck {
     );
   };
 }
+
+/** The longest streamed body read to see whether it says nothing (`{}`, `null`, blanks). */
+const SAYS_NOTHING_MAX_BYTES = 64;
+
+/**
+ * A route that declares no body reads none: one that says something (`{"legalHold": true}` sent to
+ * POST …/backups, or to DELETE …/files/{filename}) is refused, naming what it said, instead of being
+ * ignored as if it had been acted on. No body, an empty one, `{}` and `null` say nothing. A PUT's
+ * streamed body is an upload's bytes, the route's own.
+ */
+async function refuseUnreadBody(request: FastifyRequest): Promise<void> {
+  let body = request.body;
+  if (isStreamed(body)) {
+    if (request.method === 'PUT') return;
+    body = await smallJson(request, body as NodeJS.ReadableStream);
+  }
+  if (body === undefined || body === null) return;
+  if (typeof body === 'string' && body.trim() === '') return;
+  if (typeof body === 'object' && !Array.isArray(body)) {
+    const members = Object.keys(body);
+    if (members.length === 0) return;
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `This operation reads no body (send none, {} or null); this one has ${plural('member', members.length)} ${nameList(members)}, which it would not read`,
+    );
+  }
+  throw new AppError('VALIDATION_FAILED', 'This operation reads no body (send none, {} or null)');
+}
+
+/** What a streamed body holds, when it is short enough to be nothing; otherwise a stand-in that is not nothing. */
+async function smallJson(request: FastifyRequest, stream: NodeJS.ReadableStream): Promise<unknown> {
+  const length = Number(request.headers['content-length'] ?? Number.NaN);
+  if (request.headers['transfer-encoding'] === undefined && length === 0) return undefined;
+  if (!(length <= SAYS_NOTHING_MAX_BYTES)) return UNREAD;
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (text === '' || text === 'null') return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return UNREAD;
+  }
+}
+
+/** A body that says something this operation cannot read. */
+const UNREAD = 'body';
+
+const isStreamed = (body: unknown) =>
+  Buffer.isBuffer(body) || (typeof body === 'object' && body !== null && typeof (body as { pipe?: unknown }).pipe === 'function');
 
 export default fp(bodyMembers, { name: 'body-members' });
