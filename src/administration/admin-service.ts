@@ -189,8 +189,12 @@ export class AdminService {
     return this.proofs.challenge(target, wallet, chainId);
   }
 
+  /** Adds the wallet a signed challenge proves; the challenge is used up in the transaction that adds it, or stays good. */
   async addWallet(actorId: string, id: string, proof: WalletProof): Promise<AdminWallet> {
-    return this.addProvenWallet(actorId, id, await this.proveWallet(actorId, id, proof));
+    const view = await tenantView(this.store, actorId);
+    const target = this.walletReceiver(view, id);
+    const checked = await this.proofs.check(target.id, proof.typedData, proof.signature);
+    return this.addProvenWallet(actorId, id, checked.wallet, undefined, (tx) => this.proofs.use(tx, checked.key));
   }
 
   /**
@@ -204,10 +208,17 @@ export class AdminService {
   }
 
   /** Adds a wallet proven by proveWallet: the second half of addWallet. */
-  async addProvenWallet(actorId: string, id: string, wallet: string, run?: RunLease): Promise<AdminWallet> {
+  async addProvenWallet(
+    actorId: string,
+    id: string,
+    wallet: string,
+    run?: RunLease,
+    useProof: (tx: MetadataStore) => Promise<void> = async () => {},
+  ): Promise<AdminWallet> {
     const view = await tenantView(this.store, actorId);
     const target = this.walletReceiver(view, id);
     const added = await this.store.atomically(async (tx) => {
+      await useProof(tx);
       const stored = await tx.addAdminWallet(target.id, wallet);
       const after = (await tx.getAdmin(target.id))!;
       await this.record(tx, view, 'wallet.add', after, target, after, run);

@@ -77,18 +77,36 @@ export class WalletProofs {
    * not sign it.
    */
   async prove(adminId: string, typedData: unknown, signature: string): Promise<string> {
+    const checked = await this.check(adminId, typedData, signature);
+    await useChallenge(this.records, checked.key, this.now());
+    return checked.wallet;
+  }
+
+  /**
+   * The wallet the signed challenge proves for `adminId`, the challenge left open: the caller uses
+   * it up (useChallenge) in the transaction that adds the wallet, so that a wallet that could not be
+   * added leaves its proof good for a retry. WALLET_PROOF_INVALID as prove().
+   */
+  async check(adminId: string, typedData: unknown, signature: string): Promise<{ wallet: string; key: string }> {
     const proof = readWalletProofTypedData(typedData);
     if (proof === undefined) throw new AppError('WALLET_PROOF_INVALID', NOT_A_CHALLENGE);
     const digest = walletProofDigest(proof);
-    const challenge = await this.records.useWalletChallenge(Buffer.from(digest).toString('hex'), this.now());
+    const key = Buffer.from(digest).toString('hex');
+    const challenge = await this.records.openWalletChallenge(key, this.now());
     if (challenge === undefined || challenge.adminId !== adminId) throw new AppError('WALLET_PROOF_INVALID', NOT_A_CHALLENGE);
+    // Checked before anything is written: a contract wallet's check asks its chain, outside any transaction.
     if (!(await this.signedBy(challenge, digest, signature))) {
       throw new AppError(
         'WALLET_PROOF_INVALID',
         `signature is not the wallet ${toEip55(challenge.wallet)}'s signature (eth_signTypedData_v4) of typedData`,
       );
     }
-    return challenge.wallet;
+    return { wallet: challenge.wallet, key };
+  }
+
+  /** Uses up a checked challenge (`key`, from check) in `records` (a transaction's), once: WALLET_PROOF_INVALID when used since. */
+  use(records: Pick<WalletChallengeRecords, 'useWalletChallenge'>, key: string): Promise<void> {
+    return useChallenge(records, key, this.now());
   }
 
   private async signedBy(challenge: WalletChallenge, digest: Uint8Array, signature: string): Promise<boolean> {
@@ -102,6 +120,11 @@ export class WalletProofs {
     if (contracts === undefined || !contracts.mayVerifyOn(challenge.chainId)) return false;
     return contracts.verifyDigest(challenge.chainId, challenge.wallet, digest, signature);
   }
+}
+
+/** Uses up a checked challenge, once: WALLET_PROOF_INVALID when another request used it (or it expired) since. */
+async function useChallenge(records: Pick<WalletChallengeRecords, 'useWalletChallenge'>, key: string, at: number): Promise<void> {
+  if ((await records.useWalletChallenge(key, at)) === undefined) throw new AppError('WALLET_PROOF_INVALID', NOT_A_CHALLENGE);
 }
 
 /**

@@ -134,7 +134,12 @@ export class ScopeRestoreService {
       });
       if (plan.changes.length === 0) return { value: outcome(request.safetyBackup ?? null), details: { bytes: 0 } };
       operation.safetyBackup = request.safetyBackup ?? (await this.safetyBackup(channel, within));
-      const bytes = await this.apply(channel, within, source, plan.changes, operation.counts);
+      let bytes: number;
+      try {
+        bytes = await this.apply(channel, within, source, plan.changes, operation.counts);
+      } catch (error) {
+        throw stoppedPartway(error, operation);
+      }
       // At an instant there is no backup to name: the per-file events name the versions restored.
       return { value: outcome(operation.safetyBackup), details: { backupTimestamp: source.backupTimestamp ?? null, bytes } };
     });
@@ -237,6 +242,25 @@ export class ScopeRestoreService {
     }
     return 0;
   }
+}
+
+/**
+ * A restore that stopped after its safety backup: the failing file's own answer ("nothing was
+ * changed") is true of that file only. The answer keeps its code and status, and says what was done:
+ * `outcome: "partial"`, the files done so far, and the safety backup that undoes them (running the
+ * same restore again does what is left).
+ */
+function stoppedPartway(error: unknown, operation: AuditOperation): unknown {
+  if (!isAppError(error)) return error;
+  const { replaced, created, deleted } = operation.counts;
+  const done = replaced + created + deleted;
+  return new AppError(
+    error.code,
+    `${error.message.replace(/[.;:]?\s*$/, '')}. The ${operation.scope} restore stopped there, after ${done} of its files ` +
+      `(the safety backup ${operation.safetyBackup} undoes them; the same restore again does what is left)`,
+    { ...error.extra, outcome: 'partial', safetyBackup: operation.safetyBackup, counts: { ...operation.counts } },
+    { cause: error },
+  );
 }
 
 /** A change as the answer shows it: the live bytes it acts on are part of the plan's ETag, not of the answer. */

@@ -170,6 +170,25 @@ export function invitationRecords(db: Db): InvitationRecords & WalletChallengeRe
         .execute();
     },
 
+    async openWalletChallenge(messageHash, at) {
+      const row = await db
+        .selectFrom('wallet_challenges')
+        .selectAll()
+        .where('message_hash', '=', messageHash)
+        .where('used_at', 'is', null)
+        .where('expires_at', '>', at)
+        .executeTakeFirst();
+      return (
+        row && {
+          messageHash: row.message_hash,
+          adminId: row.admin_id,
+          wallet: row.wallet,
+          chainId: Number(row.chain_id),
+          expiresAt: Number(row.expires_at),
+        }
+      );
+    },
+
     async useWalletChallenge(messageHash, at) {
       const used = await db
         .updateTable('wallet_challenges')

@@ -64,4 +64,6 @@ export interface WalletChallengeRecords {
   saveWalletChallenge(challenge: WalletChallenge): Promise<void>;
   /** Marks the challenge used, at most once: the challenge, or undefined when unknown, used already or expired at `at`. */
   useWalletChallenge(messageHash: string, at: number): Promise<WalletChallenge | undefined>;
+  /** The challenge while it is open (not used, not expired at `at`), without using it. */
+  openWalletChallenge(messageHash: string, at: number): Promise<WalletChallenge | undefined>;
 }

@@ -15,7 +15,7 @@ import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../h
 import { type HttpResponse, request } from '../helpers/http.ts';
 import { noteCredential } from '../helpers/log-secrets.ts';
 import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
-import { newWallet, signIn } from '../helpers/wallets.ts';
+import { newWallet, signIn, signTypedData } from '../helpers/wallets.ts';
 
 /**
  * Issue 34, "one truthful history": every change appends its audit entry in its own transaction.
@@ -368,6 +368,23 @@ for (const engine of ENGINES) {
         },
       },
       {
+        // The challenge is used up in the transaction that adds the wallet: a failed add leaves the same proof good.
+        name: 'wallet add (a signed challenge)',
+        async prepare() {
+          const wallet = newWallet();
+          const owner = fixture.owner.id;
+          const challenge = await send('POST', `/api/admins/${owner}/wallets/challenge`, { wallet: wallet.address });
+          assert.equal(challenge.status, 200, challenge.body);
+          const { typedData } = challenge.json();
+          const signature = await signTypedData(wallet, typedData);
+          return {
+            send: () => send('POST', `/api/admins/${owner}/wallets`, { typedData, signature }),
+            succeeds: 201,
+            view: () => read(`/api/admins/${owner}/wallets`),
+          };
+        },
+      },
+      {
         name: 'invitation create',
         async prepare() {
           return {
@@ -530,8 +547,11 @@ for (const engine of ENGINES) {
         } finally {
           await run(fault.drop[engine]);
         }
-        // The failing step's own problem; its "unchanged" speaks for that step: the restore had taken its safety backup.
+        // The failing step's code; the answer says the restore stopped partway, after its safety backup, with no file done.
         assertProblem(failed, 503, 'SERVICE_UNAVAILABLE');
+        assert.equal(failed.json().outcome, 'partial', failed.body);
+        assert.equal(failed.json().counts.replaced + failed.json().counts.created + failed.json().counts.deleted, 0);
+        assert.match(failed.json().detail, /stopped there, after 0 of its files \(the safety backup \d{8}_\d{6} undoes them/);
         assert.deepEqual(await scopedFile(), view, 'the file is as it was');
         // Beside the safety backup's row and entry (checked below), every row and blob is as it was: the step's bytes are gone.
         const besides = ({ backups: _b, audit_events: _e, audit_heads: _h, ...rest }: Snapshot) => rest;

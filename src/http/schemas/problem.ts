@@ -21,10 +21,22 @@ export const ProblemSchema = Type.Object(
     ),
     size: Type.Optional(Type.Integer({ description: "416: the file's length in bytes (also Content-Range: bytes */size)" })),
     outcome: Type.Optional(
-      Type.Union([Type.Literal('unchanged'), Type.Literal('unknown')], {
+      Type.Union([Type.Literal('unchanged'), Type.Literal('unknown'), Type.Literal('partial')], {
         description:
-          "503 of a write: 'unchanged' when it was undone (nothing changed), 'unknown' when the database stopped answering while it was recorded (it took effect whole or not at all; the file's ETag tells which once the database is back)",
+          "503 of a write: 'unchanged' when it was undone (nothing changed), 'unknown' when the database stopped answering while it was recorded (it took effect whole or not at all; the file's ETag tells which once the database is back); " +
+          "'partial' when a folder or channel restore stopped after its safety backup (counts says how far it got, safetyBackup undoes it, the same restore again does what is left)",
       }),
+    ),
+    safetyBackup: Type.Optional(
+      Type.String({
+        description: 'A folder or channel restore stopped partway: the backup taken before its first change, which undoes it',
+      }),
+    ),
+    counts: Type.Optional(
+      Type.Object(
+        { replaced: Type.Integer(), created: Type.Integer(), deleted: Type.Integer(), unchanged: Type.Integer(), failed: Type.Integer() },
+        { description: 'A folder or channel restore stopped partway: the files it had done, left alone, and failed' },
+      ),
     ),
     lookalikes: Type.Optional(
       Type.Array(
