@@ -22,7 +22,7 @@ import { newWallet, signIn } from '../helpers/wallets.ts';
  * permissions, channel links) at once; after the last restart the exported chain must verify, and
  * the live state and the chain must tell the same story, counted change by change.
  *
- * Each kill costs a start of the service and a run until it (about 1.5 s). The full sizes are
+ * Each kill costs a start of the service and a run until it (about 2 s on a loaded 2-core machine). The full sizes are
  * `npm run soak`'s; `npm test` runs the CI sizes (test/helpers/test-size.ts).
  */
 const KILLS: Record<string, number> = testSize({ sqlite: 10, postgres: 10 }, { sqlite: 40, postgres: 30 });
@@ -38,7 +38,7 @@ const ADMIN_WORKERS = 2;
 const MEMBERS = 2;
 const GRANTABLE = ['files:read', 'files:write', 'audit:read', 'admins:read'];
 
-const silent: Logger = { warn() {}, error() {} } as unknown as Logger;
+const silent: Logger = { warn() {}, error() {} };
 
 /** What an answered request says happened: done (2xx), refused (an expected 4xx), or a 503's outcome. */
 type Outcome = 'done' | 'refused' | 'unchanged' | 'unknown';
