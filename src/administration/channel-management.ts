@@ -91,8 +91,10 @@ export class ChannelManagement {
     requireReach(view, target);
     if (target.channelIds.includes(channel.id) === linked) return; // already so: nothing to change or record
     await this.store.atomically(async (tx) => {
-      if (linked) await tx.linkChannel(channel.id, target.id);
-      else await tx.unlinkChannel(channel.id, target.id);
+      // The view above was read before this transaction: a request alike may have made the change
+      // since, and that change has its entry already. Only a write that changed the link records one.
+      const changed = linked ? await tx.linkChannel(channel.id, target.id) : await tx.unlinkChannel(channel.id, target.id);
+      if (!changed) return;
       const after = (await tx.getAdmin(target.id))!;
       await this.audit.append(tx.files, {
         tenantId: view.actor.tenantId,

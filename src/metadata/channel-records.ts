@@ -142,18 +142,27 @@ export function channelRecords(db: Db, now: () => number, spellings: LegacySpell
 
     async linkChannel(channelId, adminId) {
       const tenantId = await requireSameTenant(db, channelId, adminId);
-      await db
+      const inserted = await db
         .insertInto('channel_admins')
         .values({ channel_id: channelId, admin_id: adminId, tenant_id: tenantId })
         .onConflict((oc) => oc.columns(['channel_id', 'admin_id']).doNothing())
-        .execute();
-      await touchAdmin(db, adminId);
+        .executeTakeFirst();
+      // Counted by the write itself: a link another transaction made meanwhile is no change of this one.
+      const linked = inserted.numInsertedOrUpdatedRows === 1n;
+      if (linked) await touchAdmin(db, adminId);
+      return linked;
     },
 
     async unlinkChannel(channelId, adminId) {
       await requireSameTenant(db, channelId, adminId);
-      await db.deleteFrom('channel_admins').where('channel_id', '=', channelId).where('admin_id', '=', adminId).execute();
-      await touchAdmin(db, adminId);
+      const deleted = await db
+        .deleteFrom('channel_admins')
+        .where('channel_id', '=', channelId)
+        .where('admin_id', '=', adminId)
+        .executeTakeFirst();
+      const unlinked = deleted.numDeletedRows === 1n;
+      if (unlinked) await touchAdmin(db, adminId);
+      return unlinked;
     },
   };
 }

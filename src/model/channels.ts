@@ -33,8 +33,10 @@ export interface ChannelRecords extends ChannelLookup, LinkedChannelListing {
   findChannelByName(tenantId: string, name: string): Promise<Channel | undefined>;
   /** The channels of that name in every tenant (names are unique per tenant only), oldest first. */
   findChannelsByName(name: string): Promise<Channel[]>;
-  linkChannel(channelId: string, adminId: string): Promise<void>;
-  unlinkChannel(channelId: string, adminId: string): Promise<void>;
+  /** True when this call made the link; false when it was there already (then nothing changed). */
+  linkChannel(channelId: string, adminId: string): Promise<boolean>;
+  /** True when this call removed the link; false when there was none (then nothing changed). */
+  unlinkChannel(channelId: string, adminId: string): Promise<boolean>;
   /** CHANNEL_NAME_TAKEN when another channel of the tenant has that name (in any spelling). */
   renameChannel(id: string, name: string): Promise<Channel>;
   setChannelArchived(id: string, archived: boolean): Promise<Channel>;

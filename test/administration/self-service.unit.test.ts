@@ -648,6 +648,27 @@ for (const engine of ENGINES) {
       assertProblem(await stranger.patch(`/api/channels/${channel.id}`, { archived: true }), 404, 'CHANNEL_NOT_FOUND');
     });
 
+    test('links that race: of four links of one admin to one channel at once, one changes it and has the entry; so of four unlinks', async () => {
+      const linked = await subAdmin(owner, ['files:read'], []);
+      const entriesOf = async (action: string) =>
+        (await owner.get('/api/audit?limit=1000'))
+          .json()
+          .items.filter((e: { action: string; targetAdminId: string }) => e.action === action && e.targetAdminId === linked.id);
+      const path = `/api/channels/${home.channel.id}/admins/${linked.id}`;
+      const links = await Promise.all(Array.from({ length: 4 }, () => owner.put(path)));
+      assert.deepEqual(
+        links.map((r) => r.status),
+        [204, 204, 204, 204],
+      );
+      assert.equal((await entriesOf('channel.link')).length, 1, 'one link made, one entry');
+      const unlinks = await Promise.all(Array.from({ length: 4 }, () => owner.delete(path)));
+      assert.deepEqual(
+        unlinks.map((r) => r.status),
+        [204, 204, 204, 204],
+      );
+      assert.equal((await entriesOf('channel.unlink')).length, 1, 'one link removed, one entry');
+    });
+
     test("the tenant's audit log: owners see every event, a sub-admin its channels' and those below it", async () => {
       const manager = await subAdmin(owner, MANAGER);
       const child = await subAdmin(manager.api, ['files:read']);
