@@ -126,8 +126,9 @@ export class AdminService {
       if (request.permissions !== undefined) requireGrantable(view, request.permissions);
     }
     const admin = await this.store.atomically(async (tx) => {
+      const before = await this.heldBefore(tx, target);
       const changed = await tx.updateAdmin(id, request, ifRevision);
-      await this.record(tx, view, 'admin.update', changed, target, changed, run);
+      await this.record(tx, view, 'admin.update', changed, before, changed, run);
       return changed;
     });
     // Read afresh on their next request here (elsewhere within AUTH_STATE_REFRESH): a suspension, a
@@ -144,13 +145,15 @@ export class AdminService {
     if (target.id === view.actor.id) throw new AppError('ADMIN_OUT_OF_REACH', 'An admin does not remove itself; ask another admin');
     requireReach(view, target);
     await this.store.atomically(async (tx) => {
+      const before = await this.heldBefore(tx, target);
+      const below = (await tx.listAdmins(target.tenantId)).filter((a) => a.ownerAdminId === target.id);
       const { admin, moved } = await tx.removeAdmin(id, view.actor.id, ifRevision);
-      await this.record(tx, view, 'admin.remove', admin, target, admin, run);
+      await this.record(tx, view, 'admin.remove', admin, before, admin, run);
       // The admins below it moved to the actor: each change has its entry, in the same transaction.
       for (const movedId of moved) {
-        const before = view.admins.find((a) => a.id === movedId);
+        const was = below.find((a) => a.id === movedId);
         const after = await tx.getAdmin(movedId);
-        if (before && after) await this.record(tx, view, 'admin.update', after, before, after, run);
+        if (was && after) await this.record(tx, view, 'admin.update', after, was, after, run);
       }
     });
     this.signIns.forgetWallets(target.wallets);
@@ -219,9 +222,10 @@ export class AdminService {
     const target = this.walletReceiver(view, id);
     const added = await this.store.atomically(async (tx) => {
       await useProof(tx);
+      const before = await this.heldBefore(tx, target);
       const stored = await tx.addAdminWallet(target.id, wallet);
       const after = (await tx.getAdmin(target.id))!;
-      await this.record(tx, view, 'wallet.add', after, target, after, run);
+      await this.record(tx, view, 'wallet.add', after, before, after, run);
       return stored;
     });
     // This instance may hold "no admin" for the wallet from an earlier try: it signs in at once.
@@ -237,9 +241,10 @@ export class AdminService {
       requireReach(view, target);
     }
     await this.store.atomically(async (tx) => {
+      const before = await this.heldBefore(tx, target);
       await tx.removeAdminWallet(target.id, address);
       const after = (await tx.getAdmin(target.id))!;
-      await this.record(tx, view, 'wallet.remove', after, target, after);
+      await this.record(tx, view, 'wallet.remove', after, before, after);
     });
     this.signIns.forgetWallets([address]);
   }
@@ -271,6 +276,15 @@ export class AdminService {
         });
       }
     }
+  }
+
+  /**
+   * The admin as it is when the change's transaction holds its tenant: the entry's `before`, exact
+   * even when another change of it committed since the request read it (that one has its own entry).
+   */
+  private async heldBefore(tx: MetadataStore, target: Admin): Promise<Admin> {
+    await tx.holdTenant(target.tenantId);
+    return (await tx.getAdmin(target.id)) ?? target;
   }
 
   /** Appends the change's entry in its transaction (`tx`). */

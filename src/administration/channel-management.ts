@@ -102,12 +102,20 @@ export class ChannelManagement {
         action: linked ? 'channel.link' : 'channel.unlink',
         channelId: channel.id,
         targetAdminId: target.id,
-        before: { channelIds: target.channelIds },
-        after: { channelIds: after.channelIds },
+        ...linkChange(after.channelIds, channel.id, linked),
       });
     });
     this.signIns.forgetWallets(target.wallets);
   }
+}
+
+/**
+ * The admin's channels before and after a link (or an unlink) that changed exactly that link, both
+ * from what the transaction reads after it: exact, however many changes raced before it.
+ */
+export function linkChange(after: readonly string[], channelId: string, linked: boolean) {
+  const before = linked ? after.filter((id) => id !== channelId) : [...after, channelId].sort();
+  return { before: { channelIds: before }, after: { channelIds: [...after] } };
 }
 
 /** A channel is named by id or by name in every URL: a name that looks like an id would be read as one. */

@@ -6,7 +6,7 @@ import type { Channel } from '../model/channels.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import type { Tenant } from '../model/tenants.ts';
 import { type AdministrationAudit, adminSnapshot } from './administration-audit.ts';
-import { channelSnapshot } from './channel-management.ts';
+import { channelSnapshot, linkChange } from './channel-management.ts';
 
 /** What an entry records of a tenant. */
 const tenantSnapshot = (tenant: Tenant): Record<string, unknown> => ({ id: tenant.id, name: tenant.name, features: tenant.features });
@@ -100,17 +100,14 @@ export class DirectoryChanges {
   /** Links (or unlinks) the admin; one already so changes nothing and records nothing. */
   link(channel: Channel, adminId: string, linked: boolean): Promise<void> {
     return this.store.atomically(async (tx) => {
-      const before = await tx.getAdmin(adminId);
-      if (before === undefined) throw adminNotFound(adminId);
-      if (before.channelIds.includes(channel.id) === linked) return;
-      if (linked) await tx.linkChannel(channel.id, adminId);
-      else await tx.unlinkChannel(channel.id, adminId);
+      if ((await tx.getAdmin(adminId)) === undefined) throw adminNotFound(adminId);
+      const changed = linked ? await tx.linkChannel(channel.id, adminId) : await tx.unlinkChannel(channel.id, adminId);
+      if (!changed) return;
       const after = (await tx.getAdmin(adminId))!;
       await this.record(tx, channel.tenantId, linked ? 'channel.link' : 'channel.unlink', {
         channelId: channel.id,
         targetAdminId: adminId,
-        before: { channelIds: before.channelIds },
-        after: { channelIds: after.channelIds },
+        ...linkChange(after.channelIds, channel.id, linked),
       });
     });
   }
@@ -122,8 +119,11 @@ export class DirectoryChanges {
     shown: (admin: Admin) => Record<string, unknown> = adminSnapshot,
   ): Promise<Admin> {
     return this.store.atomically(async (tx) => {
-      const before = await tx.getAdmin(id);
-      if (before === undefined) throw adminNotFound(id);
+      const found = await tx.getAdmin(id);
+      if (found === undefined) throw adminNotFound(id);
+      // Held, then read again: the record the change changes, whatever committed since the first read.
+      await tx.holdTenant(found.tenantId);
+      const before = (await tx.getAdmin(id))!;
       const after = await change(tx);
       await this.record(tx, after.tenantId, action, { targetAdminId: id, before: shown(before), after: shown(after) });
       return after;

@@ -20,6 +20,10 @@ type Trx = Transaction<Database>;
  */
 export function adminChanges(db: Db, now: () => number): AdminChanges {
   return {
+    async holdTenant(tenantId) {
+      await db.updateTable('tenants').set({ name: sql`name` }).where('id', '=', tenantId).execute();
+    },
+
     async updateAdmin(id, change, ifRevision) {
       const at = now();
       const displayName = change.displayName === undefined ? undefined : requireName(change.displayName, 'Display name');

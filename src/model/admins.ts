@@ -87,6 +87,12 @@ export interface AdminRecords extends AdminNameLookup {
  * with `ifRevision`, one whose admin has another revision now (PRECONDITION_FAILED).
  */
 export interface AdminChanges {
+  /**
+   * Inside a transaction (MetadataStore.atomically): holds the tenant's admins still until it ends,
+   * as each change below does, so that what is read after it (an admin's record before a change, for
+   * its audit entry) is what the change then changes.
+   */
+  holdTenant(tenantId: string): Promise<void>;
   updateAdmin(id: string, change: AdminUpdate, ifRevision?: number): Promise<Admin>;
   /**
    * Removes the admin (its record stays, status REMOVED, with no wallet and no channel) and moves
