@@ -140,6 +140,8 @@ export interface AuditEvent {
   operator: string | null;
   /** The proposal whose run made this event (every step of a held operation); null otherwise. */
   proposalId: string | null;
+  /** A change of a record kept beside the files (a backup's lock; what a retention run removed), before and after; null otherwise. */
+  change: { before: Record<string, unknown> | null; after: Record<string, unknown> | null } | null;
 }
 
 export interface ChannelInfo {
@@ -416,8 +418,6 @@ export interface TenantAuditEvent extends AuditEvent {
   channelId: string | null;
   /** The admin acted upon. */
   targetAdminId: string | null;
-  /** An administration event's record before and after (null: created, or removed). */
-  change: { before: Record<string, unknown> | null; after: Record<string, unknown> | null } | null;
 }
 
 /** A held operation's intents in the tenant's log: the proposal, its quorum and who approved it. */

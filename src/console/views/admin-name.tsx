@@ -34,3 +34,16 @@ export function AdminName({ id, name, none = '—', noneTitle, href, hrefTitle }
     </span>
   );
 }
+
+/**
+ * Who acted when no admin did, as an entry says it: the operator's CLI by its label
+ * (OPERATOR_LABEL), or the service itself (the schedule, retention, the first start's demo).
+ */
+export function noAdmin(event: { operator: string | null }): { none: string; noneTitle: string } {
+  return event.operator === null
+    ? { none: 'The service', noneTitle: "The service itself: a scheduled backup, retention, the first start's demo" }
+    : {
+        none: `Operator: ${event.operator}`,
+        noneTitle: "The operator's command line on the service's database (wallet-admin without --url)",
+      };
+}

@@ -42,7 +42,19 @@ export function BackupOrVersion({ event }: { event: AuditEvent }) {
   if (event.versionId) {
     return <span title={event.versionId}>{event.action === 'delete' ? 'Kept as a version' : 'A kept version'}</span>;
   }
+  if (event.action === 'retention') return <Pruned change={event.change} />;
   return <span class="muted">—</span>;
+}
+
+/** What a retention run removed: the backups by name, and how many versions. */
+function Pruned({ change }: { change: AuditEvent['change'] }) {
+  const { backups = [], versions = 0 } = (change?.before ?? {}) as { backups?: string[]; versions?: number };
+  const named = backups.length === 0 ? 'no backup' : backups.length === 1 ? '1 backup' : `${backups.length} backups`;
+  return (
+    <span title={backups.join(', ')}>
+      Removed {named} and {versions === 1 ? '1 version' : `${versions} versions`}
+    </span>
+  );
 }
 
 /** An instant as asked: shown in the admin's zone when it is one, else exactly as it was sent (a refused one). */

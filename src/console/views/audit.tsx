@@ -7,7 +7,7 @@ import { usePagedLoad } from '../ui/paged-list.tsx';
 import { PagedTable } from '../ui/paged-table.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { Time } from '../ui/time.tsx';
-import { AdminName } from './admin-name.tsx';
+import { AdminName, noAdmin } from './admin-name.tsx';
 import { BackupOrVersion, operationSummary } from './audit-event-parts.tsx';
 import { IntentsMarker } from './audit-intents.tsx';
 import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
@@ -141,8 +141,7 @@ export function AuditView({ ctx, channel, filters }: { ctx: ViewContext; channel
                 <AdminName
                   id={event.adminId}
                   name={event.adminName}
-                  none="No admin"
-                  noneTitle="The CLI or the service itself (a scheduled backup)"
+                  {...noAdmin(event)}
                   href={event.adminId ? hrefOf({ view: 'audit', channel, filters: { ...filters, adminId: event.adminId } }) : undefined}
                   hrefTitle="only this admin's events"
                 />

@@ -115,7 +115,17 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
                 </>
               ),
             },
-            { header: 'Files', class: 'num', cell: (backup) => backup.files },
+            {
+              header: 'Files',
+              class: 'num',
+              // The unit shows on a phone only, where the row is a card without the column's header.
+              cell: (backup) => (
+                <>
+                  {backup.files}
+                  <span class="count-unit"> {backup.files === 1 ? 'file' : 'files'}</span>
+                </>
+              ),
+            },
             { header: 'Size', class: 'num', cell: (backup) => formatBytes(backup.bytes) },
             { header: 'Made by', cell: (backup) => <MadeBy backup={backup} /> },
             { header: 'Lock', cell: (backup) => <LockBadges lock={backup.lock} /> },

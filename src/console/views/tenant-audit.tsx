@@ -15,7 +15,7 @@ import { PagedTable } from '../ui/paged-table.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { Time } from '../ui/time.tsx';
 import { useLoad } from '../ui/use-load.ts';
-import { AdminName } from './admin-name.tsx';
+import { AdminName, noAdmin } from './admin-name.tsx';
 import { BackupOrVersion, operationSummary } from './audit-event-parts.tsx';
 import { IntentsMarker } from './audit-intents.tsx';
 import { ChangeSummary } from './change-summary.tsx';
@@ -139,8 +139,7 @@ export function TenantAuditView({ ctx, filters }: { ctx: ViewContext; filters: T
                 <AdminName
                   id={event.adminId}
                   name={event.adminName}
-                  none="No admin"
-                  noneTitle="The CLI or the service itself"
+                  {...noAdmin(event)}
                   href={event.adminId ? filtered({ adminId: event.adminId }) : undefined}
                   hrefTitle="only this admin's events"
                 />

@@ -126,7 +126,7 @@ export const EXAMPLE_VERSION_PAGE = {
 
 export const EXAMPLE_BACKUP_PAGE = { items: [EXAMPLE_BACKUP], next: null };
 
-const NOT_A_RESTORE = { at: null, operationId: null, operation: null, intents: null, operator: null, proposalId: null };
+const NOT_A_RESTORE = { at: null, operationId: null, operation: null, intents: null, operator: null, proposalId: null, change: null };
 
 export const EXAMPLE_AUDIT_PAGE = {
   items: [

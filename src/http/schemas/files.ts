@@ -204,6 +204,19 @@ export const AuditEventSchema = Type.Object({
   proposalId: Type.Union([Type.String(), Type.Null()], {
     description: 'The proposal (prp_…) whose run made this event: every step of a held operation carries it; null otherwise',
   }),
+  change: Type.Union(
+    [
+      Type.Object({
+        before: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+        after: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+      }),
+      Type.Null(),
+    ],
+    {
+      description:
+        "What a change of a record kept beside the files did, before and after: a backup's lock (backup.lock, backup.delete), what a retention run removed (retention: before holds { backups, versions, blobs }); null for every other event",
+    },
+  ),
 });
 
 export const pageOf = <T extends ReturnType<typeof Type.Object>>(item: T) =>

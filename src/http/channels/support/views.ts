@@ -86,6 +86,7 @@ export const auditView = (e: AuditEvent, names: AdminNameMap) => ({
   operation: e.operation,
   intents: e.intents && intentsSummary(e.intents),
   proposalId: e.proposalId,
+  change: e.change,
 });
 
 export const channelView = (c: Channel) => ({ id: c.id, name: c.name, archived: c.archivedAt !== null, createdAt: iso(c.createdAt) });
