@@ -50,6 +50,12 @@ export interface NewAdminRequest {
 }
 
 /** A challenge's typed data as the service gave it, and the new wallet's eth_signTypedData_v4 signature of it. */
+/** A wallet's proof checked, its challenge not yet used up (AdminService.proveWallet). */
+export interface ProvenWallet {
+  wallet: string;
+  use(tx: MetadataStore): Promise<void>;
+}
+
 export interface WalletProof {
   typedData: unknown;
   signature: string;
@@ -194,20 +200,21 @@ export class AdminService {
 
   /** Adds the wallet a signed challenge proves; the challenge is used up in the transaction that adds it, or stays good. */
   async addWallet(actorId: string, id: string, proof: WalletProof): Promise<AdminWallet> {
-    const view = await tenantView(this.store, actorId);
-    const target = this.walletReceiver(view, id);
-    const checked = await this.proofs.check(target.id, proof.typedData, proof.signature);
-    return this.addProvenWallet(actorId, id, checked.wallet, undefined, (tx) => this.proofs.use(tx, checked.key));
+    const proven = await this.proveWallet(actorId, id, proof);
+    return this.addProvenWallet(actorId, id, proven.wallet, undefined, proven.use);
   }
 
   /**
-   * The wallet a signed challenge proves, the challenge used up: the first half of addWallet, which
-   * a held wallet.add does when it is proposed (a challenge lives 10 minutes, a proposal days).
+   * The wallet a signed challenge proves, its signature checked, the challenge still open: `use`
+   * uses it up, in the transaction that acts on it (the one that adds the wallet, or the one that
+   * records a held wallet.add's proposal: a challenge lives 10 minutes, a proposal days), so that
+   * a failed write leaves the proof good for a retry, and two cannot both use it.
    */
-  async proveWallet(actorId: string, id: string, proof: WalletProof): Promise<string> {
+  async proveWallet(actorId: string, id: string, proof: WalletProof): Promise<ProvenWallet> {
     const view = await tenantView(this.store, actorId);
     const target = this.walletReceiver(view, id);
-    return this.proofs.prove(target.id, proof.typedData, proof.signature);
+    const checked = await this.proofs.check(target.id, proof.typedData, proof.signature);
+    return { wallet: checked.wallet, use: (tx) => this.proofs.use(tx, checked.key) };
   }
 
   /** Adds a wallet proven by proveWallet: the second half of addWallet. */

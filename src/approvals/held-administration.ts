@@ -183,13 +183,19 @@ export class HeldAdministration {
     const view = await tenantView(this.store, actorId);
     if (!(await this.proposals.holds('wallet.add', view.actor.tenantId, null))) return ran(await this.admins.addWallet(actorId, id, proof));
     const target = adminOfTenant(view, id);
-    const wallet = await this.admins.proveWallet(actorId, id, proof);
-    const proposal = await this.hold(view.actor, 'wallet.add', { adminId: id, wallet }, revisionTag(target), {
-      summary: `Add the wallet ${wallet} to the admin ${target.displayName} (${id}): it will sign in as that admin`,
-      target: id,
-    });
+    const proven = await this.admins.proveWallet(actorId, id, proof);
+    const { wallet } = proven;
+    const proposal = await this.hold(
+      view.actor,
+      'wallet.add',
+      { adminId: id, wallet },
+      revisionTag(target),
+      { summary: `Add the wallet ${wallet} to the admin ${target.displayName} (${id}): it will sign in as that admin`, target: id },
+      // The proof is used up by the proposal it becomes, in the transaction that records it.
+      proven.use,
+    );
     if (proposal !== undefined) return { proposal };
-    return ran(await this.admins.addProvenWallet(actorId, id, wallet));
+    return ran(await this.admins.addProvenWallet(actorId, id, wallet, undefined, proven.use));
   }
 
   async createInvitation(actorId: string, request: NewInvitationRequest): Promise<Held<IssuedInvitation>> {
@@ -219,6 +225,7 @@ export class HeldAdministration {
     plan: Record<string, unknown>,
     planEtag: string,
     shown: { summary: string; target: string },
+    withProposal?: HeldRequest['withProposal'],
   ) {
     const request: HeldRequest = {
       operation,
@@ -229,6 +236,7 @@ export class HeldAdministration {
       planEtag,
       summary: shown.summary,
       intent: { target: shown.target },
+      withProposal,
     };
     return this.proposals.hold(request);
   }

@@ -29,6 +29,8 @@ export interface HeldRequest {
   summary: string;
   /** The typed data's fields the operation has (docs/approvals.md): the others are empty. */
   intent: { scope?: string; source?: string; delete?: boolean; target?: string };
+  /** Done in the transaction that records the proposal (a wallet's proof used up): both, or neither. */
+  withProposal?: ((tx: MetadataStore) => Promise<void>) | undefined;
 }
 
 /**
@@ -159,6 +161,7 @@ export class ProposalService {
       deadline: Math.floor(expiresAt / 1000),
     });
     return this.store.atomically(async (tx) => {
+      await request.withProposal?.(tx);
       const proposal = await tx.createProposal({
         id,
         tenantId: request.tenantId,

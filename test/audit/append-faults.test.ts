@@ -257,6 +257,14 @@ for (const engine of ENGINES) {
     });
 
     const main = () => fixture.channel;
+    /** The tenant's policy, set aside the API: a wallet.add rule (2 approvals), or none. */
+    async function walletAddPolicy(held: boolean): Promise<void> {
+      const store = svc.service.store;
+      const rules = held ? [{ operation: 'wallet.add' as const, approvals: 2, permission: 'admins:manage' }] : [];
+      const current = await store.getPolicy(fixture.tenant.id, null);
+      if (JSON.stringify(current.rules) !== JSON.stringify(rules))
+        await store.putPolicy(fixture.tenant.id, null, rules, fixture.owner.id, Date.now());
+    }
     const CASES: Case[] = [
       {
         name: 'upload of a new file',
@@ -371,6 +379,7 @@ for (const engine of ENGINES) {
         // The challenge is used up in the transaction that adds the wallet: a failed add leaves the same proof good.
         name: 'wallet add (a signed challenge)',
         async prepare() {
+          await walletAddPolicy(false);
           const wallet = newWallet();
           const owner = fixture.owner.id;
           const challenge = await send('POST', `/api/admins/${owner}/wallets/challenge`, { wallet: wallet.address });
@@ -381,6 +390,24 @@ for (const engine of ENGINES) {
             send: () => send('POST', `/api/admins/${owner}/wallets`, { typedData, signature }),
             succeeds: 201,
             view: () => read(`/api/admins/${owner}/wallets`),
+          };
+        },
+      },
+      {
+        // The challenge is used up in the transaction that adds the wallet: a failed add leaves the same proof good.
+        name: 'wallet add held by the policy: the proof is used up by the proposal, in its transaction',
+        async prepare() {
+          await walletAddPolicy(true);
+          const wallet = newWallet();
+          const owner = fixture.owner.id;
+          const challenge = await send('POST', `/api/admins/${owner}/wallets/challenge`, { wallet: wallet.address });
+          assert.equal(challenge.status, 200, challenge.body);
+          const { typedData } = challenge.json();
+          const signature = await signTypedData(wallet, typedData);
+          return {
+            send: () => send('POST', `/api/admins/${owner}/wallets`, { typedData, signature }),
+            succeeds: 202,
+            view: async () => ({ wallets: await read(`/api/admins/${owner}/wallets`), proposals: await read('/api/proposals?limit=1000') }),
           };
         },
       },

@@ -70,7 +70,7 @@ describe('the console in Chromium', () => {
     assert.equal(found.chainId, '0x1');
     const signature = found.signature as `0x${string}`;
     assert.ok(await verifyMessage({ address: wallet.address, message, signature }), 'a real signature of the message');
-    assert.deepEqual(wallet.signed, [{ hex: found.hex, text: message, signature }]);
+    assert.deepEqual(wallet.signed, [{ hex: found.hex, text: message, signature, address: wallet.address }]);
     assertNoConsoleErrors(page);
   });
 

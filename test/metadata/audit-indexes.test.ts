@@ -74,6 +74,8 @@ for (const engine of ENGINES) {
           prev_hash,
           entry_hash,
           intents,
+          operator,
+          proposal_id,
           ...older
         } = auditRow(`aud_${String(i).padStart(4, '0')}`, event(i));
         await db.insertInto('audit_events').values(older).execute();
