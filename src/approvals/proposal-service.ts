@@ -14,6 +14,7 @@ import { canonicalPlan } from './canonical-plan.ts';
 import type { IntentSignatures } from './intent-signatures.ts';
 import { type IntentTypedData, intentTypedData } from './intent-typed-data.ts';
 import { eligibleAdmins, ruleFor } from './policy-rules.ts';
+import { type ActsOn, sinceRunBegan } from './run-history.ts';
 
 /** A request for a dangerous operation, described so that a proposal can show it, sign it and run it later. */
 export interface HeldRequest {
@@ -31,19 +32,6 @@ export interface HeldRequest {
   intent: { scope?: string; source?: string; delete?: boolean; target?: string };
   /** Done in the transaction that records the proposal (a wallet's proof used up): both, or neither. */
   withProposal?: ((tx: MetadataStore) => Promise<void>) | undefined;
-}
-
-/**
- * What a held operation acts on, as its audit entries name it: an entry of one of `actions` that
- * matches every other member given. A run taken over after a crash completes only if no such entry
- * since it began is another's (proposal-runs.ts).
- */
-export interface ActsOn {
-  actions: readonly string[];
-  channelId?: string | null;
-  folder?: string | null;
-  backupTimestamp?: string;
-  targetAdminId?: string;
 }
 
 /** How a held operation runs once approved: each operation's module registers one (approvals/held-*.ts). */
@@ -86,9 +74,6 @@ export type ProposalStore = ApprovalRecords &
   Pick<MetadataStore, 'atomically'> & { files: Pick<MetadataStore['files'], 'auditHead' | 'chainedAudit'> };
 
 type Step = 'create' | 'approve' | 'withdraw' | 'close' | 'execute';
-
-/** Entries of the tenant's chain read per query when a takeover looks at what changed since a run began. */
-const CHAIN_PAGE = 500;
 
 /**
  * Proposals: a request a policy holds becomes one (hold), admins add signed intents (approve), and
@@ -364,7 +349,7 @@ export class ProposalService {
       return true;
     }
     const runner = this.runnerOf(proposal);
-    const { own, foreign } = await this.sinceRunBegan(proposal, fromSeq, runner.actsOn(proposal));
+    const { own, foreign } = await sinceRunBegan(this.store.files, proposal, fromSeq, runner.actsOn(proposal));
     if (foreign !== undefined) {
       const who = foreign.adminId ?? (foreign.operator === null ? 'the service' : `the operator (${foreign.operator})`);
       await fail(
@@ -408,29 +393,6 @@ export class ProposalService {
       // The tenant's log keeps the intents with the entry saying what they made run (docs/audit-chain.md).
       await this.record(tx, { ...proposal, status: 'executed', result }, 'execute', proposal.proposedBy, intents);
     });
-  }
-
-  /**
-   * The entries committed since a run began (seq > fromSeq) that touch what it acts on: its own
-   * (carrying its proposal id), and the first of anyone else's, if any.
-   */
-  private async sinceRunBegan(
-    proposal: Proposal,
-    fromSeq: number,
-    actsOn: ActsOn | undefined,
-  ): Promise<{ own: AuditEvent[]; foreign: AuditEvent | undefined }> {
-    const own: AuditEvent[] = [];
-    let after = fromSeq;
-    for (;;) {
-      const page = await this.store.files.chainedAudit(proposal.tenantId, after, CHAIN_PAGE);
-      for (const { event } of page) {
-        if (event.result !== 'ok') continue;
-        if (event.proposalId === proposal.id) own.push(event);
-        else if (actsOn !== undefined && touches(event, actsOn)) return { own, foreign: event };
-      }
-      if (page.length < CHAIN_PAGE) return { own, foreign: undefined };
-      after = page[page.length - 1]!.seq;
-    }
   }
 
   private runnerOf(proposal: Proposal): OperationRunner {
@@ -518,16 +480,6 @@ function intentsOf(proposal: Proposal, counted: readonly string[]): ProposalInte
       .filter((a) => counted.includes(a.adminId))
       .map(({ adminId, wallet, signature, kind }) => ({ adminId, wallet, signature, kind })),
   };
-}
-
-/** Whether `event` acts on what `actsOn` names. */
-function touches(event: AuditEvent, actsOn: ActsOn): boolean {
-  if (!actsOn.actions.includes(event.action)) return false;
-  if (actsOn.channelId !== undefined && event.channelId !== actsOn.channelId) return false;
-  if (actsOn.folder != null && event.folder !== actsOn.folder) return false;
-  if (actsOn.backupTimestamp !== undefined && event.backupTimestamp !== actsOn.backupTimestamp) return false;
-  if (actsOn.targetAdminId !== undefined && event.targetAdminId !== actsOn.targetAdminId) return false;
-  return true;
 }
 
 function closed(proposal: Proposal): AppError {

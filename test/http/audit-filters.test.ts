@@ -208,7 +208,15 @@ for (const engine of ENGINES) {
         'operationId',
         'result',
       ]);
-      assert.deepEqual(parameters.action.schema.enum, ['upload', 'delete', 'backup', 'restore', 'backup.delete', 'backup.lock', 'retention']);
+      assert.deepEqual(parameters.action.schema.enum, [
+        'upload',
+        'delete',
+        'backup',
+        'restore',
+        'backup.delete',
+        'backup.lock',
+        'retention',
+      ]);
       assert.deepEqual(parameters.result.schema.enum, ['ok', 'refused', 'failed']);
       assert.equal(parameters.folder.schema.maxLength, 255);
       assert.equal(parameters.folder.required, false);
