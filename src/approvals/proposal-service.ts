@@ -215,7 +215,9 @@ export class ProposalService {
       await this.record(tx, withIt, 'approve', signer.id);
       return withIt;
     });
-    await this.settle(approved);
+    // Read again once committed: an approval that committed meanwhile was invisible inside this
+    // transaction, and of approvals that race, the last to commit must see them all to run it.
+    await this.settle((await this.store.getProposal(approved.tenantId, approved.id))!);
     return (await this.store.getProposal(proposal.tenantId, proposal.id))!;
   }
 
