@@ -69,17 +69,30 @@ async function refuseUnreadBody(request: FastifyRequest): Promise<void> {
     if (request.method === 'PUT') return;
     body = await smallJson(request, body as NodeJS.ReadableStream);
   }
-  if (body === undefined || body === null) return;
-  if (typeof body === 'string' && body.trim() === '') return;
-  if (typeof body === 'object' && !Array.isArray(body)) {
-    const members = Object.keys(body);
-    if (members.length === 0) return;
+  const said = whatBodySays(body);
+  if (said === undefined) return;
+  if ('members' in said) {
     throw new AppError(
       'VALIDATION_FAILED',
-      `This operation reads no body (send none, {} or null); this one has ${plural('member', members.length)} ${nameList(members)}, which it would not read`,
+      `This operation reads no body (send none, {} or null); this one has ${plural('member', said.members.length)} ${nameList(said.members)}, which it would not read`,
     );
   }
   throw new AppError('VALIDATION_FAILED', 'This operation reads no body (send none, {} or null)');
+}
+
+/**
+ * What a parsed body says: nothing (undefined: none, null, an empty string or `{}`), the members
+ * of an object, or the kind of anything else (an array, text, a number).
+ */
+export function whatBodySays(body: unknown): { members: string[] } | { kind: string } | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === 'string' && body.trim() === '') return undefined;
+  if (typeof body === 'object' && !Array.isArray(body)) {
+    const members = Object.keys(body);
+    return members.length === 0 ? undefined : { members };
+  }
+  if (Array.isArray(body)) return { kind: 'an array' };
+  return { kind: typeof body === 'string' ? 'text' : `a ${typeof body}` };
 }
 
 /** What a streamed body holds, when it is short enough to be nothing; otherwise a stand-in that is not nothing. */

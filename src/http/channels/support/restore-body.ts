@@ -1,4 +1,5 @@
 import { AppError } from '../../../errors/app-error.ts';
+import { whatBodySays } from '../../server/body-members.ts';
 import { nameList, plural } from '../../server/name-list.ts';
 
 /**
@@ -8,22 +9,13 @@ import { nameList, plural } from '../../server/name-list.ts';
  * naming what it said, because ignoring it would restore another backup than the one meant.
  */
 export function requireEmptyRestoreBody(body: unknown, takes: string): void {
-  if (body === undefined || body === null) return;
-  // text/plain, which Fastify reads as a string: only an empty one says nothing.
-  if (typeof body === 'string' && body.trim() === '') return;
-  if (typeof body === 'object' && !Array.isArray(body)) {
-    const members = Object.keys(body);
-    if (members.length === 0) return;
+  const said = whatBodySays(body);
+  if (said === undefined) return;
+  if ('members' in said) {
     throw new AppError(
       'VALIDATION_FAILED',
-      `The restore body must be empty, {} or null; it has ${plural('member', members.length)} ${nameList(members)}, which a restore does not read: ${takes} in the query`,
+      `The restore body must be empty, {} or null; it has ${plural('member', said.members.length)} ${nameList(said.members)}, which a restore does not read: ${takes} in the query`,
     );
   }
-  throw new AppError('VALIDATION_FAILED', `The restore body must be empty, {} or null, not ${kindOf(body)}: ${takes} in the query`);
-}
-
-function kindOf(body: unknown): string {
-  if (Array.isArray(body)) return 'an array';
-  if (typeof body === 'string') return 'text';
-  return `a ${typeof body}`;
+  throw new AppError('VALIDATION_FAILED', `The restore body must be empty, {} or null, not ${said.kind}: ${takes} in the query`);
 }
