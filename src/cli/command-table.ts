@@ -5,6 +5,7 @@ import { backupCommands } from './commands/backup-commands.ts';
 import { channelCommands } from './commands/channel-commands.ts';
 import { fileCommands } from './commands/file-commands.ts';
 import { invitationCommands } from './commands/invitation-commands.ts';
+import { offsiteCommands } from './commands/offsite-commands.ts';
 import { policyCommands } from './commands/policy-commands.ts';
 import { profileCommands } from './commands/profile-commands.ts';
 import { profileSignInCommand } from './commands/profile-sign-in-command.ts';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   ...fileCommands,
   ...scopeRestoreCommands,
   ...auditCommands,
+  ...offsiteCommands,
   ...policyCommands,
   ...proposalCommands,
   signCommand,

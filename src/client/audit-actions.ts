@@ -40,6 +40,9 @@ export const TENANT_AUDIT_ACTIONS: readonly NonNullable<TenantAuditQuery['action
   'proposal.execute',
   'tenant.update',
   'tenant.create',
+  'offsite.rebuild',
+  'offsite.check',
+  'offsite.drill',
   'audit.chain-start',
 ];
 

@@ -463,7 +463,10 @@ export type AdministrationAction =
   | 'proposal.close'
   | 'proposal.execute'
   | 'tenant.update'
-  | 'tenant.create';
+  | 'tenant.create'
+  | 'offsite.rebuild'
+  | 'offsite.check'
+  | 'offsite.drill';
 
 /** The tenant's audit log's filters (AND): a channel log's, and the admin acted upon and the channel; and the page. */
 export interface TenantAuditQuery extends Omit<AuditQuery, 'action'> {

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { type RpcNode, readChainIds, readRpcNodes } from './chain-settings.ts';
 import { type Env, EnvReader } from './env-readers.ts';
+import { type OffsiteConfig, readOffsiteConfig } from './offsite-config.ts';
 import { redactUrl, shownValue } from './redaction.ts';
 
 export type PlainMessagePolicy = 'off' | 'timestamped' | 'any';
@@ -143,6 +144,8 @@ export interface Config {
   proposalRunLeaseSeconds: number;
   /** The name the operator's local CLI acts under in the audit log (OPERATOR_LABEL). */
   operatorLabel: string;
+  /** Encrypted off-site copies (OFFSITE_URL and the settings after it); undefined: none. */
+  offsite: OffsiteConfig | undefined;
   /**
    * How long a SIGTERM/SIGINT lets requests in flight finish before their connections are cut: an
    * upload whose client keeps sending would otherwise hold the shutdown as long as it likes.
@@ -391,10 +394,16 @@ export function loadConfig(env: Env = process.env): Config {
       versionKeepDays: read.integer('VERSION_KEEP_DAYS', 30, 0, 100_000),
     },
     storage,
+    offsite: undefined,
     trustProxy: read.list('TRUST_PROXY') ?? [],
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:'])?.href,
     metricsToken: read.raw('METRICS_TOKEN'),
   };
+  config.offsite = readOffsiteConfig(read, {
+    dataDir: config.dataDir,
+    s3: storage.s3 ? { bucket: storage.s3.bucket, endpoint: storage.s3.endpoint } : undefined,
+    accessKeyId: read.raw('AWS_ACCESS_KEY_ID'),
+  });
   checkUrlSigning(config, read.problems);
   checkS3Timeout(config, read.problems);
   if (read.problems.length > 0) throw new ConfigError(read.problems);

@@ -211,6 +211,76 @@ export const SETTINGS: readonly SettingInfo[] = [
       "the name (1 to 64 letters, digits, spaces and `. _ : @ -`, starting with a letter or digit) that the audit entries of the operator's local CLI (`wallet-admin` without `--url`) carry as `operator`, with no admin id; `operator` by default. Set it per operator (`OPERATOR_LABEL=alice`) to tell them apart: it is written into the tenants' audit chains and exports, so no host or OS user name is taken from the machine (see [Audit chain](audit-chain.md))",
   },
   {
+    name: 'OFFSITE_URL',
+    fallback: 'unset',
+    meaning: 'file:///path or s3://bucket/prefix: where encrypted off-site copies are shipped',
+    details:
+      '`file:///absolute/path` (a mounted NAS or second disk; it must exist, outside `DATA_DIR`) or `s3://bucket/prefix` (any S3-compatible store, with the `OFFSITE_S3_*` settings): every committed change and the bytes of every file, version and backup reach it, encrypted to `OFFSITE_RECIPIENTS`, within about `OFFSITE_SHIP_INTERVAL` (see [Off-site copies](offsite.md)). Unset: nothing is shipped, nothing is captured',
+  },
+  {
+    name: 'OFFSITE_RECIPIENTS',
+    fallback: 'unset',
+    meaning: 'the age recipients (age1…, comma-separated) off-site copies are encrypted to',
+    details:
+      'the age X25519 recipients (`age1…`, separated by commas or spaces) every segment and blob is encrypted to; required with `OFFSITE_URL`. The service holds only these public keys: keep the identities (`age-keygen -o key.txt`) offline, where `offsite verify`, `restore` and `drill` run',
+  },
+  {
+    name: 'OFFSITE_S3_ENDPOINT',
+    fallback: 'unset',
+    meaning: 'the S3 endpoint of an s3:// OFFSITE_URL (unset: AWS)',
+  },
+  {
+    name: 'OFFSITE_S3_REGION',
+    fallback: 'us-east-1',
+    meaning: 'the region of an s3:// OFFSITE_URL',
+  },
+  {
+    name: 'OFFSITE_S3_FORCE_PATH_STYLE',
+    fallback: 'false',
+    meaning: 'true: path-style requests to the off-site bucket (MinIO, s3rver)',
+  },
+  {
+    name: 'OFFSITE_S3_ACCESS_KEY_ID',
+    fallback: 'unset',
+    meaning: "the off-site bucket's access key (never the primary's)",
+    details:
+      "the access key of an `s3://` `OFFSITE_URL`, required with it; refused when it is the primary bucket's `AWS_ACCESS_KEY_ID`. Give it a key that can write and read but not delete, and leave expiry to the bucket's lifecycle rules (see [Off-site copies](offsite.md#the-target))",
+  },
+  {
+    name: 'OFFSITE_S3_SECRET_ACCESS_KEY',
+    fallback: 'unset',
+    meaning: "the off-site bucket's secret key; never logged",
+  },
+  {
+    name: 'OFFSITE_SHIP_INTERVAL',
+    fallback: '1000',
+    meaning: "milliseconds between the shipper's looks for new changes",
+  },
+  {
+    name: 'OFFSITE_SNAPSHOT_INTERVAL',
+    fallback: '86400',
+    meaning: 'seconds after which the copy starts a new generation with a fresh snapshot',
+  },
+  {
+    name: 'OFFSITE_KEEP_DAYS',
+    fallback: '0',
+    meaning: 'days off-site generations are kept (0: all)',
+    details:
+      "generations older than this many days are removed from the target, whole, only once a newer snapshot has passed a check, never one still under `OFFSITE_LOCK_DAYS`; 0 (the default) keeps all, for the target's lifecycle rules to expire",
+  },
+  {
+    name: 'OFFSITE_LOCK_DAYS',
+    fallback: '0',
+    meaning: 'S3 Object Lock days on every off-site object (0: none)',
+    details:
+      "with an `s3://` target whose bucket has Object Lock enabled: every object is written with `COMPLIANCE` retention for this many days, so that no credentials (the service's included) can delete or overwrite it before then",
+  },
+  {
+    name: 'OFFSITE_CHECK_INTERVAL',
+    fallback: '0',
+    meaning: 'seconds between checks that every off-site object is there with its hash (0: off)',
+  },
+  {
     name: 'AUTH_FAIL_LIMIT',
     fallback: '100',
     meaning: 'failed sign-ins a client address may make per minute; then 429',

@@ -18,6 +18,8 @@ export const ErrorCodes = {
   KEYSTORE_PASSWORD_WRONG: 400,
   // 400, CLI only (`wallet-admin audit verify`): the export does not verify (docs/audit-chain.md)
   AUDIT_CHAIN_BROKEN: 400,
+  // 400, CLI only (`wallet-admin offsite verify|restore|drill`): the off-site copy does not verify, or a rebuild was refused (docs/offsite.md)
+  OFFSITE_COPY_BROKEN: 400,
   // 401 — who are you
   AUTH_HEADERS_MISSING: 401,
   AUTH_ADDRESS_MALFORMED: 401,

@@ -11,6 +11,7 @@ import { inTransaction } from './in-transaction.ts';
 import { invitationRecords } from './invitation-records.ts';
 import { legacySpellings } from './legacy-spellings.ts';
 import { nonceAndRevocationRecords } from './nonce-and-revocation-records.ts';
+import { offsiteRecords } from './offsite/offsite-records.ts';
 import { principalLookup } from './principal-lookup.ts';
 import type { Database, Engine } from './schema.ts';
 import { serviceSecrets } from './service-secrets.ts';
@@ -21,12 +22,13 @@ import { tenantRecords } from './tenant-records.ts';
  * rules and SQL (the same for both engines): their methods are the store's, not forwarded to it.
  * The file catalog stays a member of its own, since the file services are handed it alone.
  */
-export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => number = Date.now): MetadataStore {
+export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => number = Date.now, sqliteFile?: string): MetadataStore {
   let closing: Promise<void> | undefined;
   const spellings = legacySpellings(db);
   return {
     engine,
     files: fileCatalog(db, durableTransaction(db, engine), spellings),
+    offsite: offsiteRecords(db, engine, sqliteFile),
     ...tenantRecords(db, now),
     ...adminRecords(db, now),
     ...adminChanges(db, now),
@@ -38,7 +40,7 @@ export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => n
     ...serviceSecrets(db),
     ...demoSeedingRecords(db, now),
 
-    atomically: (work) => inTransaction(db, (trx) => work(metadataStore(trx, engine, now))),
+    atomically: (work) => inTransaction(db, (trx) => work(metadataStore(trx, engine, now, sqliteFile))),
 
     async ping() {
       await sql`select 1`.execute(db);

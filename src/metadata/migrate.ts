@@ -1,6 +1,6 @@
 import { type Kysely, type MigrationResultSet, Migrator, sql } from 'kysely';
 import { isAppError } from '../errors/app-error.ts';
-import { migrationProvider } from './migrations/index.ts';
+import { migrationNames, migrationProvider } from './migrations/index.ts';
 import type { Database, Engine } from './schema.ts';
 
 /**
@@ -41,4 +41,18 @@ function applied(result: MigrationResultSet): string[] {
     throw new Error(`${what}: ${reason}`, { cause: result.error });
   }
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * Brings a fresh database to one migration exactly (a rebuild loads a copy's rows under the schema
+ * they were written in, then migrates on). Refuses a name this release does not know: a copy
+ * written by a newer release.
+ */
+export async function migrateExactlyTo(db: Kysely<Database>, name: string): Promise<void> {
+  if (!migrationNames.includes(name)) {
+    throw new Error(
+      `the copy's schema is ${name}, which this release does not know (it knows up to ${migrationNames[migrationNames.length - 1]}): rebuild with a release at least as new as the one that shipped it`,
+    );
+  }
+  applied(await new Migrator({ db, provider: migrationProvider }).migrateTo(name));
 }

@@ -1,8 +1,10 @@
+import path from 'node:path';
 import type { Logger } from '../logging/logger.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
-import { openDatabase } from './database.ts';
+import { openDatabase, SQLITE_FILE_NAME } from './database.ts';
 import { metadataStore } from './metadata-store.ts';
 import { migrateToLatest } from './migrate.ts';
+import { refreshChangeCapture } from './offsite/change-capture.ts';
 
 /** The SQLite file's name in DATA_DIR, for checks made before the store opens (writable-data-dir.ts). */
 export { SQLITE_FILE_NAME } from './database.ts';
@@ -28,10 +30,11 @@ export async function openMetadataStore(options: StoreOptions): Promise<Metadata
     logger: options.logger ?? stderrLogger,
   });
   try {
-    await migrateToLatest(db, engine);
+    // A migration may add a column: the off-site capture's triggers, where they exist, name it too.
+    if ((await migrateToLatest(db, engine)).length > 0) await refreshChangeCapture(db, engine);
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return metadataStore(db, engine);
+  return metadataStore(db, engine, Date.now, engine === 'sqlite' ? path.join(options.dataDir, SQLITE_FILE_NAME) : undefined);
 }

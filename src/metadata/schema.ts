@@ -323,6 +323,59 @@ export interface LegacySpellingsTable {
   name: string;
 }
 
+/** Migration 022 (src/offsite): every change of a shipped table, captured by a trigger in its own transaction. */
+export interface OffsiteChangesTable {
+  seq: Generated<number>;
+  table_name: string;
+  op: 'insert' | 'update' | 'delete';
+  /** JSON of the primary key before an update or delete. */
+  old_key: string | null;
+  /** JSON of the row after an insert or update. */
+  row: string | null;
+  /** PostgreSQL's transaction id (txid_current()); null on SQLite, whose commits are in seq order. */
+  xid: number | null;
+  at: number;
+  segment: number | null;
+}
+
+/** Migration 022: the shipper's position and what `offsite status` shows; one row, name 'shipper'. */
+export interface OffsiteStateTable {
+  name: string;
+  target: string;
+  target_id: string;
+  generation: string | null;
+  generation_at: number | null;
+  schema_version: string | null;
+  segment: number | null;
+  segment_hash: string | null;
+  segment_at: number | null;
+  audit_heads: string | null;
+  pending_segment: number | null;
+  pending_at: number | null;
+  capture_from: number | null;
+  lease_token: string | null;
+  lease_until: number | null;
+  bytes_shipped: Generated<number>;
+  objects_shipped: Generated<number>;
+  last_error: string | null;
+  last_error_at: number | null;
+  last_check_at: number | null;
+  last_check: string | null;
+  last_drill_at: number | null;
+  last_drill: string | null;
+}
+
+/** Migration 022: every object written to the off-site target. */
+export interface OffsiteObjectsTable {
+  name: string;
+  kind: 'blob' | 'segment';
+  generation: string | null;
+  blob_key: string | null;
+  cipher_sha256: string;
+  size: number;
+  shipped_at: number;
+}
+
 export interface Database {
   tenants: TenantsTable;
   tenant_features: TenantFeaturesTable;
@@ -352,6 +405,9 @@ export interface Database {
   pending_writes: PendingWritesTable;
   public_copies_due: PublicCopiesDueTable;
   legacy_spellings: LegacySpellingsTable;
+  offsite_changes: OffsiteChangesTable;
+  offsite_state: OffsiteStateTable;
+  offsite_objects: OffsiteObjectsTable;
 }
 
 export type Engine = 'sqlite' | 'postgres';

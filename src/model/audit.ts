@@ -31,6 +31,11 @@ export const ADMINISTRATION_ACTIONS = [
   // The operator's CLI: a tenant's features changed (its own chain), a tenant created (the service-wide chain).
   'tenant.update',
   'tenant.create',
+  // Off-site copies (docs/offsite.md): a rebuild to an earlier instant (each tenant's chain says where
+  // it stopped), and a scheduled check or a drill of the copy (the service-wide chain).
+  'offsite.rebuild',
+  'offsite.check',
+  'offsite.drill',
 ] as const;
 
 /**

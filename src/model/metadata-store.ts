@@ -5,6 +5,7 @@ import type { Backups } from './backups.ts';
 import type { LiveFiles } from './files.ts';
 import type { ChannelHistory } from './history.ts';
 import type { InvitationRecords, WalletChallengeRecords } from './invitations.ts';
+import type { OffsiteRecords } from './offsite.ts';
 import type { NonceAndRevocationRecords, ServiceSecrets } from './sign-in-records.ts';
 import type { DemoSeedingRecords, TenantDirectory } from './tenants.ts';
 import type { KeptVersions } from './versions.ts';
@@ -35,6 +36,8 @@ export interface MetadataStore
   readonly engine: 'sqlite' | 'postgres';
   /** Files, versions, backups and the audit log, on the same database. */
   readonly files: FileCatalog;
+  /** The off-site shipper's queue, position and objects (docs/offsite.md). */
+  readonly offsite: OffsiteRecords;
   /**
    * Runs `work` in one transaction, over the store bound to it: what it writes (a change and its
    * audit entry, above all) commits together, or nothing does when it throws. Inside, use only

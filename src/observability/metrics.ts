@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 const PREFIX = 'wallet_admin_';
 const MAX_REQUEST_SERIES = 10_000;
@@ -107,6 +107,20 @@ export class Metrics {
         },
       });
     }
+  }
+
+  /** A value read when metrics are scraped (the off-site lag, the last check's result). */
+  gauge(name: string, description: string, read: () => Promise<number | undefined>): void {
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help: description,
+      registers: [this.registry],
+      async collect() {
+        const value = await read().catch(() => undefined);
+        if (value === undefined) this.reset();
+        else this.set(value);
+      },
+    });
   }
 
   request(method: string, route: string, status: number, seconds: number): void {

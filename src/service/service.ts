@@ -23,6 +23,7 @@ import { openMetadataStore } from '../metadata/open-metadata-store.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import { Metrics } from '../observability/metrics.ts';
 import { Readiness } from '../observability/readiness.ts';
+import { type Offsite, startOffsite } from '../offsite/offsite-service.ts';
 import { assertDataDirWritable } from './writable-data-dir.ts';
 
 export interface Service {
@@ -31,6 +32,8 @@ export interface Service {
   authenticator: WalletAuthenticator;
   /** The file, backup and restore services the routes use (the demo seeds its files through them). */
   files: FileServices;
+  /** Off-site copies: the shipper, when OFFSITE_URL is set. */
+  offsite: Offsite;
   /**
    * Stops accepting connections, lets the requests in flight finish for at most `deadlineMs`, then
    * cuts the connections still open (an upload cut midway stores nothing), and closes the stores.
@@ -134,6 +137,8 @@ export async function createService(config: Config, logger: Logger, options: Ser
   const takeovers = new RunTakeovers(store, approvals.proposals, config.proposalRunLeaseSeconds * 1000, logger, options.now);
   takeovers.start();
 
+  const offsite = await startOffsite({ config: config.offsite, store, blobs: fileServices.blobs, logger, metrics });
+
   const purge = setInterval(() => {
     store.purgeExpired(Date.now()).catch((err: unknown) => logger.warn({ err }, 'purging expired nonces and revocations failed'));
   }, PURGE_INTERVAL_MS);
@@ -144,6 +149,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
     store,
     authenticator,
     files: fileServices,
+    offsite,
     async close(deadlineMs = Number.POSITIVE_INFINITY) {
       clearInterval(purge);
       const cut = Number.isFinite(deadlineMs)
@@ -160,6 +166,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
       await checker?.close();
       await scheduler.stop();
       await takeovers.stop();
+      await offsite.close();
       await fileServices.close();
       await failures.close();
       await store.close();

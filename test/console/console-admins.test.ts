@@ -340,7 +340,9 @@ describe('administering the tenant in the console', () => {
  */
 async function actionsShown(page: Page, expected: string[]): Promise<string[]> {
   const shown = () =>
-    page.evaluate(() => [...document.querySelectorAll('.tenant-audit-table tbody tr td:nth-child(2) a')].map((a) => a.textContent ?? '').sort());
+    page.evaluate(() =>
+      [...document.querySelectorAll('.tenant-audit-table tbody tr td:nth-child(2) a')].map((a) => a.textContent ?? '').sort(),
+    );
   await page
     .waitForFunction(
       (want) => {

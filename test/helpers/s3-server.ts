@@ -18,6 +18,14 @@ export interface S3Request {
   path: string;
   /** A server-side copy (x-amz-copy-source): the bytes stay in the store. */
   copy: boolean;
+  /** With recordHeaders only: the query string ('uploads', 'partNumber=1&uploadId=…') and the headers, names lower-case. */
+  query?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestS3Options {
+  /** Also record each request's query and headers (what a write asked for: Object Lock, checksums). */
+  recordHeaders?: boolean;
 }
 
 export interface TestS3 {
@@ -93,7 +101,10 @@ async function decodeCopySourceAsS3Does(ctx: KoaContext, next: () => Promise<voi
  * credentials from the standard AWS variables, as in production; they are set here so that it
  * never goes looking for instance metadata.
  */
-export async function startTestS3(bucket = `wallet-admin-${Math.random().toString(36).slice(2, 10)}`): Promise<TestS3> {
+export async function startTestS3(
+  bucket = `wallet-admin-${Math.random().toString(36).slice(2, 10)}`,
+  options: TestS3Options = {},
+): Promise<TestS3> {
   serverNeeded('An S3 server (s3rver)');
   process.env.AWS_ACCESS_KEY_ID = ACCESS_KEY;
   process.env.AWS_SECRET_ACCESS_KEY = ACCESS_KEY;
@@ -108,7 +119,14 @@ export async function startTestS3(bucket = `wallet-admin-${Math.random().toStrin
     inFlight = counter;
     server.middleware.unshift(
       async (ctx, next) => {
-        requests.push({ method: ctx.method, path: ctx.path, copy: 'x-amz-copy-source' in ctx.headers });
+        const request: S3Request = { method: ctx.method, path: ctx.path, copy: 'x-amz-copy-source' in ctx.headers };
+        if (options.recordHeaders) {
+          request.query = ctx.querystring;
+          request.headers = Object.fromEntries(
+            Object.entries(ctx.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+          );
+        }
+        requests.push(request);
         counter.handling++;
         try {
           await next();

@@ -20,6 +20,7 @@ import * as auditChain from './018-audit-chain.ts';
 import * as approvals from './019-approvals.ts';
 import * as completeHistory from './020-complete-history.ts';
 import * as heldInvitationTokens from './021-held-invitation-tokens.ts';
+import * as offsiteCopies from './022-offsite-copies.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '019-approvals': approvals,
   '020-complete-history': completeHistory,
   '021-held-invitation-tokens': heldInvitationTokens,
+  '022-offsite-copies': offsiteCopies,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,267 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { BlobStorage } from '../blobs/blob-storage.ts';
+import type { Logger } from '../logging/logger.ts';
+import { BLOB_COLUMNS } from '../metadata/offsite/shipped-tables.ts';
+import type { MetadataStore } from '../model/metadata-store.ts';
+import type { CapturedChange, OffsiteState, ShippedObject } from '../model/offsite.ts';
+import { ageEncrypt } from './age/age-encrypt.ts';
+import { blobName, newGeneration, newTargetId, segmentName } from './object-names.ts';
+import { type BlobEntry, changeRecord, encodeSegment, SEGMENT_FORMAT, type SegmentHeader, sha256Hex } from './segment-format.ts';
+import type { OffsiteTarget } from './target/offsite-target.ts';
+
+/** The tables whose rows name a blob (shipped-tables.ts): the bytes go before the rows. */
+const BLOB_TABLES = new Set<string>(Object.keys(BLOB_COLUMNS));
+/** Changes per segment: a segment is read, encrypted and sent whole. */
+const CHANGES_PER_SEGMENT = 5000;
+/** The key the blobs' names are made under (object-names.ts), shared by every instance through the database. */
+const NAMING_SECRET = 'offsite-blob-names';
+
+export interface ShipperOptions {
+  store: MetadataStore;
+  blobs: BlobStorage;
+  target: OffsiteTarget;
+  recipients: Uint8Array[];
+  logger: Logger;
+  /** How often it looks for changes: the bound on the delay, with the time a segment takes to send. */
+  intervalMs: number;
+  leaseMs: number;
+  /** A new generation (snapshot) after this long, so that old ones can be let go (OFFSITE_KEEP_DAYS). */
+  snapshotEveryMs: number;
+  now?: () => number;
+}
+
+/**
+ * Ships every committed change to the off-site target (docs/offsite.md): a snapshot, then
+ * segments of the changes after it, each with the blobs its rows name sent before it. One
+ * instance ships at a time (a lease in the database); what it ships is marked in the database
+ * before it is sent, so that whoever retries after a crash sends the very same segment.
+ */
+export class OffsiteShipper {
+  private readonly now: () => number;
+  private readonly token = randomUUID();
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private namingKey: string | undefined;
+  private stopped = false;
+
+  constructor(private readonly options: ShipperOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  get target(): OffsiteTarget {
+    return this.options.target;
+  }
+
+  start(): void {
+    this.stopped = false;
+    void this.shipOnce();
+    this.timer = setInterval(() => void this.shipOnce(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+    await this.options.store.offsite.releaseLease(this.token).catch(() => undefined);
+  }
+
+  /** One round now (the timer, and tests): everything shippable is shipped; a round under way is joined. */
+  shipOnce(): Promise<void> {
+    this.running ??= this.round().finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  /** Ships until nothing is left (tests and the CLI's `offsite ship`); throws the round's error. */
+  async drain(): Promise<void> {
+    await this.running;
+    await this.round(true);
+  }
+
+  private async round(rethrow = false): Promise<void> {
+    const { store, logger } = this.options;
+    try {
+      let state = await store.offsite.state();
+      if (state === undefined || state.target !== this.options.target.description) {
+        await store.offsite.beginTarget(this.options.target.description, newTargetId());
+        state = await store.offsite.state();
+      }
+      if (!(await store.offsite.holdLease(this.token, this.now() + this.options.leaseMs, this.now()))) return;
+      this.namingKey ??= await store.serviceSecret(NAMING_SECRET, () => randomUUID() + randomUUID());
+      state = (await store.offsite.state())!;
+      const schema = await store.offsite.schemaVersion();
+      const stale = state.generationAt !== null && this.now() - state.generationAt >= this.options.snapshotEveryMs;
+      if (state.generation === null || state.segment === null || state.schemaVersion !== schema || stale) {
+        await this.snapshot(state);
+        state = (await store.offsite.state())!;
+      }
+      while (!this.stopped) {
+        if (!(await store.offsite.holdLease(this.token, this.now() + this.options.leaseMs, this.now()))) return;
+        const next = (state.segment ?? 0) + 1;
+        const changes = await store.offsite.nextChanges(next, CHANGES_PER_SEGMENT, this.now());
+        if (changes.length === 0) break;
+        await this.shipChanges(state, next, changes);
+        state = (await store.offsite.state())!;
+      }
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      logger.error(
+        { err, target: this.options.target.description },
+        'off-site shipping failed; changes stay queued and the next round tries again',
+      );
+      await store.offsite.noteError(message, this.now()).catch(() => undefined);
+      if (rethrow) throw err;
+    }
+  }
+
+  private async snapshot(previous: OffsiteState): Promise<void> {
+    const { store } = this.options;
+    const at = this.now();
+    const generation = newGeneration(at);
+    const snapshot = await store.offsite.takeSnapshot(generation, at);
+    const blobs: BlobEntry[] = [];
+    const records: { t: string; r: Record<string, unknown> }[] = [];
+    const auditHeads: SegmentHeader['auditHeads'] = {};
+    for (const table of snapshot.tables) {
+      for (const row of table.rows) {
+        records.push({ t: table.name, r: row });
+        if (BLOB_TABLES.has(table.name)) blobs.push(await this.shipBlob(row));
+        if (table.name === 'audit_heads') auditHeads[String(row.tenant_id)] = { seq: Number(row.seq), hash: String(row.hash) };
+      }
+    }
+    const unique = uniqueBlobs(blobs);
+    const header: SegmentHeader = {
+      format: SEGMENT_FORMAT,
+      target: previous.targetId,
+      generation,
+      segment: 0,
+      kind: 'snapshot',
+      prev: null,
+      previousGeneration:
+        previous.generation !== null && previous.segment !== null && previous.segmentHash !== null
+          ? { generation: previous.generation, segment: previous.segment, hash: previous.segmentHash }
+          : null,
+      schema: snapshot.schemaVersion,
+      createdAt: at,
+      auditHeads,
+      blobs: unique.length,
+      records: records.length,
+    };
+    const plaintext = encodeSegment(header, unique, records);
+    const { hash, object } = await this.putSegment(generation, 0, plaintext);
+    await store.offsite.snapshotShipped(generation, hash, this.now(), auditHeads, object);
+  }
+
+  private async shipChanges(state: OffsiteState, segment: number, changes: CapturedChange[]): Promise<void> {
+    const { store } = this.options;
+    const blobs: BlobEntry[] = [];
+    const auditHeads = { ...state.auditHeads };
+    for (const change of changes) {
+      if (change.row && BLOB_TABLES.has(change.table) && change.op !== 'delete') blobs.push(await this.shipBlob(change.row));
+      if (change.table === 'audit_heads' && change.row)
+        auditHeads[String(change.row.tenant_id)] = { seq: Number(change.row.seq), hash: String(change.row.hash) };
+    }
+    const unique = uniqueBlobs(blobs);
+    const header: SegmentHeader = {
+      format: SEGMENT_FORMAT,
+      target: state.targetId,
+      generation: state.generation!,
+      segment,
+      kind: 'changes',
+      prev: state.segmentHash,
+      previousGeneration: null,
+      schema: state.schemaVersion ?? '',
+      // The time the changes were marked: the same on a retry, so the segment's bytes are too.
+      createdAt: (await store.offsite.state())?.pendingAt ?? this.now(),
+      auditHeads,
+      blobs: unique.length,
+      records: changes.length,
+      changesFrom: changes[0]!.at,
+      changesTo: changes[changes.length - 1]!.at,
+    };
+    const plaintext = encodeSegment(header, unique, changes.map(changeRecord));
+    const { hash, object } = await this.putSegment(state.generation!, segment, plaintext);
+    await store.offsite.segmentShipped(segment, hash, this.now(), auditHeads, object);
+  }
+
+  private async putSegment(generation: string, segment: number, plaintext: Buffer): Promise<{ hash: string; object: ShippedObject }> {
+    const name = segmentName(generation, segment);
+    const hash = sha256Hex(plaintext);
+    const sent = await this.putEncrypted(name, ageEncrypt(this.options.recipients, plaintext));
+    return { hash, object: { name, kind: 'segment', generation, blobKey: null, cipherSha256: sent.sha256, size: sent.size } };
+  }
+
+  /** Sends a row's blob unless the target holds it already; answers the row's entry for the segment. */
+  private async shipBlob(row: Record<string, unknown>): Promise<BlobEntry> {
+    const { store, blobs } = this.options;
+    const key = String(row.blob_key);
+    const entry: BlobEntry = { key, object: blobName(this.namingKey!, key), sha256: String(row.sha256), size: Number(row.size) };
+    if (await store.offsite.shippedBlob(key)) return entry;
+    const stream = await blobs.get(key);
+    if (stream === undefined) {
+      // Removed since the row named it, by a change queued after this one: nothing can read it any more.
+      if (!(await store.offsite.blobNamed(key))) return { ...entry, gone: true };
+      throw new Error(`the blob ${key} that a record names is missing from the primary storage`);
+    }
+    const plainHash = createHash('sha256');
+    const counted = (async function* () {
+      for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+        plainHash.update(chunk);
+        yield chunk;
+      }
+    })();
+    const sent = await this.putEncrypted(entry.object, ageEncrypt(this.options.recipients, counted));
+    // Already there (a round that crashed sent it): the storage's stream was never read.
+    if (!sent.written) stream.destroy();
+    const actual = sent.written ? plainHash.digest('hex') : entry.sha256;
+    if (actual !== entry.sha256) {
+      this.options.logger.error(
+        { blobKey: key, expected: entry.sha256, actual },
+        'a blob did not match its recorded sha256 when shipped off-site',
+      );
+      entry.damaged = actual;
+    }
+    await store.offsite.recordObject({
+      name: entry.object,
+      kind: 'blob',
+      generation: null,
+      blobKey: key,
+      cipherSha256: sent.sha256,
+      size: sent.size,
+    });
+    return entry;
+  }
+
+  /** Writes once; an object already there (a crashed round sent it) is read back for its hash. */
+  private async putEncrypted(
+    name: string,
+    ciphertext: AsyncIterable<Uint8Array>,
+  ): Promise<{ sha256: string; size: number; written: boolean }> {
+    const { target } = this.options;
+    const hash = createHash('sha256');
+    let size = 0;
+    const hashed = (async function* () {
+      for await (const chunk of ciphertext) {
+        hash.update(chunk);
+        size += chunk.byteLength;
+        yield chunk;
+      }
+    })();
+    const { written } = await target.putNew(name, hashed);
+    if (written) return { sha256: hash.digest('hex'), size, written };
+    const again = createHash('sha256');
+    let stored = 0;
+    for await (const chunk of await target.get(name)) {
+      again.update(chunk);
+      stored += chunk.byteLength;
+    }
+    return { sha256: again.digest('hex'), size: stored, written };
+  }
+}
+
+function uniqueBlobs(blobs: BlobEntry[]): BlobEntry[] {
+  const seen = new Map<string, BlobEntry>();
+  for (const blob of blobs) seen.set(blob.key, blob);
+  return [...seen.values()];
+}
