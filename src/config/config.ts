@@ -402,7 +402,7 @@ export function loadConfig(env: Env = process.env): Config {
   config.offsite = readOffsiteConfig(read, {
     dataDir: config.dataDir,
     s3: storage.s3 ? { bucket: storage.s3.bucket, endpoint: storage.s3.endpoint } : undefined,
-    accessKeyId: read.raw('AWS_ACCESS_KEY_ID'),
+    accessKeyId: env.AWS_ACCESS_KEY_ID,
   });
   checkUrlSigning(config, read.problems);
   checkS3Timeout(config, read.problems);

@@ -14,7 +14,7 @@ import { FileService } from './file-service.ts';
 import { createFileUrls, type FileUrls } from './file-urls.ts';
 import { canPublish, PublicCopies } from './public-copies.ts';
 import { RestoreService } from './restore-service.ts';
-import { Retention } from './retention.ts';
+import { type BlobReleaseGuard, Retention } from './retention.ts';
 import { ScopeRestoreService } from './scope-restore-service.ts';
 import { LinkSigner } from './signed-links.ts';
 import { recoverInterruptedWrites, settleJournal } from './write-journal.ts';
@@ -56,6 +56,8 @@ export interface OpenFileServicesOptions {
   recover: boolean;
   /** Told the outcome of every audited operation (metrics). */
   observe?: OutcomeObserver;
+  /** With an off-site copy: retention removes a blob only once the target holds it (retention.ts). */
+  blobReleaseGuard?: BlobReleaseGuard;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function openFileServices(
     await blobs.close();
     throw error;
   });
-  const services = createFileServices(blobs, locks, catalog, config, logger, options.observe);
+  const services = createFileServices(blobs, locks, catalog, config, logger, options.observe, options.blobReleaseGuard);
   try {
     if (options.recover) {
       await recoverInterruptedWrites({ blobs, catalog, locks, logger });
@@ -103,6 +105,7 @@ function createFileServices(
   { files: config, storage, publicBaseUrl }: FileServicesConfig,
   logger: Logger,
   observe?: OutcomeObserver,
+  blobReleaseGuard?: BlobReleaseGuard,
 ): FileServices {
   const audit = new AuditTrail(catalog, logger, Date.now, observe);
   const publicCopies = storage.s3?.publicBaseUrl !== undefined && canPublish(blobs) ? new PublicCopies(blobs, catalog, logger) : undefined;
@@ -126,6 +129,8 @@ function createFileServices(
       catalog,
       { keepLast: config.backupKeepLast, keepDays: config.backupKeepDays, versionKeepDays: config.versionKeepDays },
       logger,
+      Date.now,
+      blobReleaseGuard,
     ),
     deleted: new DeletedFiles(catalog),
     changes: new ChannelChanges(catalog),

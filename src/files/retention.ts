@@ -7,6 +7,21 @@ import { fileEntry } from './audit-trail.ts';
 const DAY_MS = 86_400_000;
 const SERVICE = { adminId: null };
 
+/**
+ * With an off-site copy (docs/offsite.md): a blob no record names is removed only once the target
+ * holds it, so that the copy never names bytes that are gone. One let go of too early waits in the
+ * store and is removed by a later run.
+ */
+export interface BlobReleaseGuard {
+  blobReleasable(blobKey: string): Promise<boolean>;
+  deferBlobDelete(blobKey: string, at: number): Promise<void>;
+  deferredBlobDeletes(limit: number): Promise<string[]>;
+  forgetDeferredDelete(blobKey: string): Promise<void>;
+}
+
+/** Deferred blobs looked at again per run: a backlog drains over a few runs rather than in one long one. */
+const DEFERRED_PER_RUN = 1000;
+
 export interface RetentionRules {
   /** Backups always kept, newest first (BACKUP_KEEP_LAST). */
   keepLast: number;
@@ -31,6 +46,7 @@ export class Retention {
     private readonly rules: RetentionRules,
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
+    private readonly guard?: BlobReleaseGuard,
   ) {}
 
   async apply(channel: Pick<Channel, 'id' | 'tenantId'>): Promise<{ blobsRemoved: number }> {
@@ -45,9 +61,15 @@ export class Retention {
       fileEntry(channel, SERVICE, 'retention', 'ok', { change: { before: { ...pruned }, after: null } }, undefined, now),
     );
     let blobsRemoved = 0;
-    for (const key of unreferenced) {
+    const deferred = this.guard ? await this.guard.deferredBlobDeletes(DEFERRED_PER_RUN) : [];
+    for (const key of [...deferred, ...unreferenced]) {
       try {
+        if (this.guard && !(await this.guard.blobReleasable(key))) {
+          await this.guard.deferBlobDelete(key, now);
+          continue;
+        }
         await this.blobs.delete(key);
+        await this.guard?.forgetDeferredDelete(key);
         blobsRemoved++;
       } catch (err) {
         // The records are gone already; a blob left behind only wastes space, a throw would help nobody.

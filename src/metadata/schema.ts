@@ -376,6 +376,12 @@ export interface OffsiteObjectsTable {
   shipped_at: number;
 }
 
+/** Migration 022: a blob retention let go of before the off-site target held it. */
+export interface OffsiteDeferredDeletesTable {
+  blob_key: string;
+  deferred_at: number;
+}
+
 export interface Database {
   tenants: TenantsTable;
   tenant_features: TenantFeaturesTable;
@@ -408,6 +414,7 @@ export interface Database {
   offsite_changes: OffsiteChangesTable;
   offsite_state: OffsiteStateTable;
   offsite_objects: OffsiteObjectsTable;
+  offsite_deferred_deletes: OffsiteDeferredDeletesTable;
 }
 
 export type Engine = 'sqlite' | 'postgres';

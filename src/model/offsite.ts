@@ -102,6 +102,14 @@ export interface OffsiteRecords {
   recordObject(object: ShippedObject): Promise<void>;
   /** The object a blob was shipped as, if it was. */
   shippedBlob(blobKey: string): Promise<ShippedObject | undefined>;
+  /**
+   * Whether retention may remove a blob no record names any more: the target holds it, or nothing
+   * still to ship names it (the snapshot is shipped and no queued change does).
+   */
+  blobReleasable(blobKey: string): Promise<boolean>;
+  deferBlobDelete(blobKey: string, at: number): Promise<void>;
+  deferredBlobDeletes(limit: number): Promise<string[]>;
+  forgetDeferredDelete(blobKey: string): Promise<void>;
   /** Whether a record still names the blob (a blob gone from storage that nothing names needs no copy). */
   blobNamed(blobKey: string): Promise<boolean>;
   objects(kind?: 'blob' | 'segment'): AsyncIterable<ShippedObject>;

@@ -93,15 +93,17 @@ async function read(target: OffsiteTarget, options: ReadOptions, report: CopyRep
         throw new CopyFailure(`${where} is not a readable segment: ${(error as Error).message}`);
       }
       const { header } = segment;
-      if (header.generation !== generation || header.segment !== n) {
-        throw new CopyFailure(
-          `${where} holds segment ${header.segment} of generation ${header.generation}: segments were moved or replaced`,
-        );
-      }
+      // The target first: a segment of another target is of another generation too (names are
+      // random), and "moved or replaced" would hide where it came from.
       targetId ??= header.target;
       if (header.target !== targetId) {
         throw new CopyFailure(
           `${where} was shipped to another target (${header.target}, not ${targetId}): it does not belong to this copy`,
+        );
+      }
+      if (header.generation !== generation || header.segment !== n) {
+        throw new CopyFailure(
+          `${where} holds segment ${header.segment} of generation ${header.generation}: segments were moved or replaced`,
         );
       }
       if ((n === 0) !== (header.kind === 'snapshot'))
@@ -118,6 +120,10 @@ async function read(target: OffsiteTarget, options: ReadOptions, report: CopyRep
     }
     report.generations.push(read);
   }
+  // Oldest first by when each snapshot was taken, not by name: a name is stamped only to the second
+  // (object-names.ts), so two generations begun within one second sort by their random tails, and
+  // the newest (the head, what a rebuild loads) would be a coin toss.
+  report.generations.sort((a, b) => a.segments[0]!.header.createdAt - b.segments[0]!.header.createdAt);
   const last = report.generations[report.generations.length - 1]!;
   const lastSegment = last.segments.length - 1;
   report.head = { target: targetId!, generation: last.generation, segment: lastSegment, hash: last.hashes[lastSegment]! };

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { sql } from 'kysely';
@@ -74,6 +74,7 @@ export async function rebuildFromCopy(options: RebuildOptions): Promise<RebuildS
   });
   const blobs = await openBlobStorage({ dataDir: options.destination.dataDir, storage: options.destination.storage });
   const written: string[] = [];
+  let failed = false;
   try {
     const snapshot = generation.segments[0]!;
     await migrateExactlyTo(db, snapshot.header.schema);
@@ -138,10 +139,15 @@ export async function rebuildFromCopy(options: RebuildOptions): Promise<RebuildS
     return summary;
   } catch (error) {
     for (const key of written) await blobs.delete(key).catch(() => undefined);
+    failed = true;
     throw error;
   } finally {
     await blobs.close();
     await db.destroy();
+    // The load rolled back and the blobs written were deleted, but the database it was made in (and
+    // migrated) stayed, a SQLite file or tables, and so did the blobs' folders: assertEmpty refused
+    // the retry. Taken back too, so that a refused rebuild has written nothing.
+    if (failed) await undoFailedRebuild(options.destination).catch(() => undefined);
   }
 }
 
@@ -174,7 +180,7 @@ async function copyBlob(
     const sha256 = hash.digest('hex');
     if (sha256 !== entry.sha256 || size !== entry.size) {
       throw new RebuildRefused(
-        `the blob of ${entry.key} decrypts to ${size} bytes of sha256 ${sha256}, not the recorded ${entry.size} of ${entry.sha256}`,
+        `the blob of ${entry.key} (${entry.object}) decrypts to ${size} bytes of sha256 ${sha256}, not the recorded ${entry.size} of ${entry.sha256}`,
       );
     }
   })();
@@ -183,7 +189,8 @@ async function copyBlob(
     await blobs.put(entry.key, Readable.from(plaintext));
   } catch (error) {
     if (error instanceof RebuildRefused) throw error;
-    throw new RebuildRefused(`the blob of ${entry.key} could not be restored: ${(error as Error).message}`);
+    // The object too, as verify names it: the key is the primary's name, the object is what is at the target.
+    throw new RebuildRefused(`the blob of ${entry.key} (${entry.object}) could not be restored: ${(error as Error).message}`);
   }
   return size;
 }
@@ -256,6 +263,35 @@ async function assertEmpty(destination: RebuildDestination): Promise<void> {
     }
   } finally {
     await blobs.close();
+  }
+}
+
+/** Removes the database and the folders a failed rebuild created; assertEmpty found neither there before it. */
+async function undoFailedRebuild(destination: RebuildDestination): Promise<void> {
+  if (destination.storage.kind === 'disk') await removeEmptyFolders(path.join(destination.dataDir, DISK_STORAGE_DIR));
+  if (destination.databaseUrl === undefined) {
+    const file = path.join(destination.dataDir, SQLITE_FILE_NAME);
+    for (const suffix of ['', '-wal', '-shm', '-journal']) await rm(`${file}${suffix}`, { force: true });
+    return;
+  }
+  const { db } = await openDatabase({ databaseUrl: destination.databaseUrl, dataDir: destination.dataDir, logger: SILENT });
+  try {
+    const { rows } = await sql<{
+      name: string;
+    }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(db);
+    for (const { name } of rows) await sql`drop table if exists ${sql.id(name)} cascade`.execute(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The folders below dir that hold no file, deepest first (a folder that holds one stays). */
+async function removeEmptyFolders(dir: string): Promise<void> {
+  for (const entry of await readdir(dir, { withFileTypes: true }).catch(() => [])) {
+    if (!entry.isDirectory()) continue;
+    const folder = path.join(dir, entry.name);
+    await removeEmptyFolders(folder);
+    await rmdir(folder).catch(() => undefined);
   }
 }
 

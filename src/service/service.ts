@@ -96,6 +96,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
   const fileServices = await openFileServices(config, store.files, logger, {
     recover: true,
     observe: (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes),
+    blobReleaseGuard: config.offsite ? store.offsite : undefined,
   });
   const administration = administrationServices({ config, store, logger, signIns: authenticator, recoverer, contractWallets });
   const approvals = approvalServices({

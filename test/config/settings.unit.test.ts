@@ -50,5 +50,22 @@ test('the settings list holds exactly the variables loadConfig reads', () => {
     },
   });
   loadConfig(s3);
-  assert.deepEqual([...read].sort(), SETTINGS.map((s) => s.name).sort());
+  // OFFSITE_* beyond OFFSITE_URL are read only with an s3:// OFFSITE_URL: read them too.
+  const offsite = new Proxy(
+    {
+      OFFSITE_URL: 's3://copies/wallet-admin',
+      OFFSITE_RECIPIENTS: 'age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p',
+      OFFSITE_S3_ACCESS_KEY_ID: 'k',
+      OFFSITE_S3_SECRET_ACCESS_KEY: 's',
+    } as Record<string, string | undefined>,
+    {
+      get(target, name) {
+        if (typeof name === 'string') read.add(name);
+        return typeof name === 'string' ? target[name] : undefined;
+      },
+    },
+  );
+  loadConfig(offsite);
+  // AWS_ACCESS_KEY_ID is the AWS SDK's own variable, which the off-site key is compared against: not a setting of ours.
+  assert.deepEqual([...read].filter((name) => !name.startsWith('AWS_')).sort(), SETTINGS.map((s) => s.name).sort());
 });

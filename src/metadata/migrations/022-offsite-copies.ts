@@ -15,6 +15,8 @@ import { type Kysely, PostgresAdapter } from 'kysely';
  * - offsite_objects: every object written to the target, with its ciphertext's sha256 and size:
  *   what the scheduled check compares without decrypting, and what retention asks before it
  *   removes a blob.
+ * - offsite_deferred_deletes: blobs retention let go of before the target held them; retention
+ *   removes them on a later run, once the target does (or once nothing still to ship names them).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -65,12 +67,18 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('size', 'bigint', (col) => col.notNull())
     .addColumn('shipped_at', 'bigint', (col) => col.notNull())
     .execute();
+  await db.schema
+    .createTable('offsite_deferred_deletes')
+    .addColumn('blob_key', 'text', (col) => col.primaryKey())
+    .addColumn('deferred_at', 'bigint', (col) => col.notNull())
+    .execute();
   // Retention asks by blob key whether the target holds it.
   await db.schema.createIndex('offsite_objects_blob_key_idx').on('offsite_objects').column('blob_key').execute();
   await db.schema.createIndex('offsite_changes_segment_idx').on('offsite_changes').column('segment').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('offsite_deferred_deletes').execute();
   await db.schema.dropTable('offsite_objects').execute();
   await db.schema.dropTable('offsite_state').execute();
   await db.schema.dropTable('offsite_changes').execute();

@@ -162,6 +162,31 @@ export function offsiteRecords(db: Kysely<Database>, engine: Engine, sqliteFile?
       return row ? objectOf(row) : undefined;
     },
 
+    async blobReleasable(blobKey) {
+      const shipped = await db.selectFrom('offsite_objects').select('name').where('blob_key', '=', blobKey).executeTakeFirst();
+      if (shipped) return true;
+      const state = await db.selectFrom('offsite_state').select('segment').where('name', '=', STATE).executeTakeFirst();
+      if (state === undefined) return true;
+      if (state.segment === null) return false;
+      // Keys are hex and slashes (blob-layout.ts): nothing in them is a LIKE wildcard.
+      const queued = await db.selectFrom('offsite_changes').select('seq').where('row', 'like', `%"${blobKey}"%`).limit(1).executeTakeFirst();
+      return queued === undefined;
+    },
+    async deferBlobDelete(blobKey, at) {
+      await db
+        .insertInto('offsite_deferred_deletes')
+        .values({ blob_key: blobKey, deferred_at: at })
+        .onConflict((oc) => oc.column('blob_key').doNothing())
+        .execute();
+    },
+    async deferredBlobDeletes(limit) {
+      const rows = await db.selectFrom('offsite_deferred_deletes').select('blob_key').orderBy('deferred_at').limit(limit).execute();
+      return rows.map((row) => row.blob_key);
+    },
+    async forgetDeferredDelete(blobKey) {
+      await db.deleteFrom('offsite_deferred_deletes').where('blob_key', '=', blobKey).execute();
+    },
+
     async blobNamed(blobKey) {
       const file = await db.selectFrom('files').select('channel_id').where('blob_key', '=', blobKey).executeTakeFirst();
       if (file) return true;

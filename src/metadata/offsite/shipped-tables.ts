@@ -65,4 +65,5 @@ export const UNSHIPPED_TABLES = [
   'offsite_changes',
   'offsite_state',
   'offsite_objects',
+  'offsite_deferred_deletes',
 ] as const satisfies readonly (keyof Database)[];
