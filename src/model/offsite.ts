@@ -120,6 +120,8 @@ export interface OffsiteRecords {
   noteCheck(result: string, at: number): Promise<void>;
   noteDrill(result: string, at: number): Promise<void>;
 
+  /** `table:key` of every row a change not yet shipped touches (before and after): the drill counts them as newer than the copy. */
+  queuedKeys(): Promise<Set<string>>;
   /** Every row of a shipped table as stored, in key order (the drill compares them). */
   rows(table: string): Promise<Record<string, unknown>[]>;
   /** The rebuild: loads a copy into this (empty) database, in one transaction. */

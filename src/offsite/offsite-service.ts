@@ -4,6 +4,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { parseRecipients } from './age/age-keys.ts';
+import { checkCopy } from './offsite-check.ts';
 import { OffsiteShipper } from './shipper.ts';
 import { openOffsiteTarget } from './target/open-offsite-target.ts';
 
@@ -64,10 +65,32 @@ export async function startOffsite(options: {
     'Bytes written to the off-site target since shipping to it began',
     async () => (await store.offsite.state())?.bytesShipped,
   );
+  metrics.gauge('offsite_check_ok', 'The last check of the off-site copy: 1 passed, 0 failed (absent: never checked)', async () => {
+    const last = (await store.offsite.state())?.lastCheck;
+    return last === null || last === undefined ? undefined : last.startsWith('ok') ? 1 : 0;
+  });
+  metrics.gauge('offsite_drill_ok', 'The last drill of the off-site copy: 1 passed, 0 failed (absent: never drilled)', async () => {
+    const last = (await store.offsite.state())?.lastDrill;
+    return last === null || last === undefined ? undefined : last.startsWith('ok') ? 1 : 0;
+  });
   shipper.start();
+  let checking: Promise<unknown> | undefined;
+  const check =
+    config.checkIntervalSeconds > 0
+      ? setInterval(() => {
+          checking ??= (async () => {
+            if (await shipper.shipsNow()) await checkCopy(store, target, logger);
+          })()
+            .catch((err: unknown) => logger.error({ err }, 'the scheduled off-site check could not run; the next one tries again'))
+            .finally(() => (checking = undefined));
+        }, config.checkIntervalSeconds * 1000)
+      : undefined;
+  check?.unref();
   return {
     shipper,
     async close() {
+      clearInterval(check);
+      await checking;
       await shipper.stop();
       await target.close();
     },

@@ -10,11 +10,12 @@ import type { Logger } from '../logging/logger.ts';
 import { openDatabase, SQLITE_FILE_NAME } from '../metadata/database.ts';
 import { metadataStore } from '../metadata/metadata-store.ts';
 import { migrateExactlyTo, migrateToLatest } from '../metadata/migrate.ts';
-import { shippedTable } from '../metadata/offsite/shipped-tables.ts';
+import { rowKey } from '../metadata/offsite/offsite-records.ts';
 import type { NewAuditEvent } from '../model/audit.ts';
 import type { CapturedChange } from '../model/offsite.ts';
 import { ageDecrypt } from './age/age-decrypt.ts';
 import { type CopyHead, type ReadGeneration, readCopy } from './copy-reader.ts';
+import { offsiteEntry } from './offsite-audit.ts';
 import type { BlobEntry } from './segment-format.ts';
 import type { OffsiteTarget } from './target/offsite-target.ts';
 
@@ -37,6 +38,8 @@ export interface RebuildOptions {
   operator: string;
   logger: Logger;
   now?: () => number;
+  /** A drill's sample: copy (and so check) only this many blobs, picked at random; the rebuilt service is then not whole. */
+  blobSample?: number | undefined;
 }
 
 export interface RebuildSummary {
@@ -117,7 +120,9 @@ export async function rebuildFromCopy(options: RebuildOptions): Promise<RebuildS
       }
       await loader.signOutAll(rebuiltAt);
       if (options.destination.storage.s3?.publicBaseUrl) await loader.queuePublicCopies(rebuiltAt);
-      for (const key of await loader.namedBlobs()) {
+      let named = await loader.namedBlobs();
+      if (options.blobSample !== undefined) named = sample(named, options.blobSample);
+      for (const key of named) {
         const entry = entries.get(key);
         if (entry === undefined || entry.gone) throw new RebuildRefused(`a record names the blob ${key}, which the copy does not hold`);
         summary.bytes += await copyBlob(options.target, options.identities, blobs, entry, written);
@@ -149,6 +154,15 @@ export async function rebuildFromCopy(options: RebuildOptions): Promise<RebuildS
     // the retry. Taken back too, so that a refused rebuild has written nothing.
     if (failed) await undoFailedRebuild(options.destination).catch(() => undefined);
   }
+}
+
+function sample<T>(items: T[], count: number): T[] {
+  const shuffled = [...items];
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+  }
+  return shuffled.slice(0, count);
 }
 
 function pickGeneration(generations: ReadGeneration[], at: number | undefined): ReadGeneration {
@@ -196,36 +210,20 @@ async function copyBlob(
 }
 
 function rebuildEntry(tenantId: string, options: RebuildOptions, summary: RebuildSummary, at: number): NewAuditEvent {
-  return {
+  return offsiteEntry(
     tenantId,
-    channelId: null,
-    folder: null,
-    filename: null,
-    backupTimestamp: null,
-    versionId: null,
-    at: null,
-    sha256: null,
-    createdAt: at,
-    operationId: null,
-    operation: null,
-    adminId: null,
-    operator: options.operator,
-    proposalId: null,
-    action: 'offsite.rebuild',
-    result: 'ok',
-    code: null,
-    targetAdminId: null,
-    change: {
-      before: null,
-      after: {
-        asOf: new Date(options.at!).toISOString(),
-        stoppedAtChainSeq: summary.chainHeads[tenantId] ?? 0,
-        generation: summary.generation,
-        segment: summary.segment,
-        lastChangeSeq: summary.lastChange?.seq ?? null,
-      },
+    'offsite.rebuild',
+    'ok',
+    {
+      asOf: new Date(options.at!).toISOString(),
+      stoppedAtChainSeq: summary.chainHeads[tenantId] ?? 0,
+      generation: summary.generation,
+      segment: summary.segment,
+      lastChangeSeq: summary.lastChange?.seq ?? null,
     },
-  };
+    at,
+    options.operator,
+  );
 }
 
 /** Refuses a destination that holds anything: a rebuild never mixes a copy into other data. */
@@ -321,7 +319,7 @@ class TenantFilter {
 
   keepChange(change: CapturedChange): boolean {
     if (change.row) return this.keep(change.table, change.row);
-    return change.oldKey !== null && this.kept.has(keyOf(change.table, change.oldKey));
+    return change.oldKey !== null && this.kept.has(rowKey(change.table, change.oldKey));
   }
 
   private belongs(table: string, row: Record<string, unknown>): boolean {
@@ -346,14 +344,9 @@ class TenantFilter {
   }
 
   private remember(table: string, row: Record<string, unknown>): void {
-    this.kept.add(keyOf(table, row));
+    this.kept.add(rowKey(table, row));
     if (table === 'channels') this.channels.add(String(row.id));
     if (table === 'admins') this.admins.add(String(row.id));
     if (table === 'proposals') this.proposals.add(String(row.id));
   }
-}
-
-function keyOf(table: string, row: Record<string, unknown>): string {
-  const shipped = shippedTable(table);
-  return `${table}:${JSON.stringify(shipped?.key.map((column) => row[column]) ?? [])}`;
 }

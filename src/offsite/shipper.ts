@@ -52,6 +52,12 @@ export class OffsiteShipper {
     return this.options.target;
   }
 
+  /** Whether this instance ships now (holds the lease): the scheduled check runs there only. */
+  async shipsNow(): Promise<boolean> {
+    const state = await this.options.store.offsite.state();
+    return state?.leaseToken === this.token && (state.leaseUntil ?? 0) > this.now();
+  }
+
   start(): void {
     this.stopped = false;
     void this.shipOnce();
@@ -73,10 +79,20 @@ export class OffsiteShipper {
     return this.running;
   }
 
-  /** Ships until nothing is left (tests and the CLI's `offsite ship`); throws the round's error. */
+  /**
+   * Ships until nothing is left (tests and the CLI); throws the round's error. It waits for a round
+   * under way and then takes the place of the timer's: two rounds of one instance at once would
+   * both hold its lease, and could each begin a generation.
+   */
   async drain(): Promise<void> {
+    while (this.running) await this.running;
+    let failure: unknown;
+    const round = this.round(true).catch((err: unknown) => {
+      failure = err;
+    });
+    this.running = round.finally(() => (this.running = undefined));
     await this.running;
-    await this.round(true);
+    if (failure !== undefined) throw failure;
   }
 
   private async round(rethrow = false): Promise<void> {

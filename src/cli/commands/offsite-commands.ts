@@ -207,4 +207,78 @@ const offsiteRestoreCommand: Command = {
   },
 };
 
-export const offsiteCommands: Command[] = [offsiteStatusCommand, offsiteVerifyCommand, offsiteRestoreCommand];
+const STDERR_LOGGER = {
+  warn: (details: object, message: string) => console.error(message, details),
+  error: (details: object, message: string) => console.error(message, details),
+};
+
+const offsiteDrillCommand: Command = {
+  words: ['offsite', 'drill'],
+  summary:
+    'Rebuild the latest off-site copy into a scratch directory and compare it with the live records and bytes; the result goes to offsite status and the service-wide audit chain',
+  modeNote: 'Runs where the identity is kept, with access to the live database (DATA_DIR / DATABASE_URL) and the copy (docs/offsite.md).',
+  options: {
+    from: fromOption,
+    identity: identityOption,
+    sample: {
+      type: 'string',
+      placeholder: 'N',
+      description: "Check only N blobs' bytes, picked at random (default: every blob); every record is compared",
+    },
+  },
+  async run({ values, config, store }) {
+    const sample = optionalString(values, 'sample');
+    if (sample !== undefined && !/^[1-9]\d{0,8}$/.test(sample))
+      throw new UsageError('--sample must be a whole number of blobs, at least 1');
+    const { drill } = await import('../../offsite/drill.ts');
+    const target = await targetOf(values, config);
+    try {
+      const result = await drill({
+        store: await store(),
+        target,
+        identities: await identitiesOf(values),
+        operator: config.operatorLabel,
+        sample: sample === undefined ? undefined : Number(sample),
+        logger: STDERR_LOGGER,
+      });
+      if (!result.ok) throw new AppError('OFFSITE_COPY_BROKEN', `The off-site drill failed: ${result.failures.join('; ')}`, { ...result });
+      return {
+        json: { ...result },
+        text: terminalText`Drill passed: ${result.rows} records compared (${result.newer} newer than the copy), ${result.blobs} blobs decrypted and checked, from generation ${result.generation ?? ''}, segment ${result.segment ?? ''}.`,
+      };
+    } finally {
+      await target.close();
+    }
+  },
+};
+
+const offsiteCheckCommand: Command = {
+  words: ['offsite', 'check'],
+  summary:
+    'Check now, without decrypting, that every object shipped is at the target with the sha256 it was written with (what OFFSITE_CHECK_INTERVAL runs)',
+  options: {},
+  async run({ config, store }) {
+    if (config.offsite === undefined)
+      throw new UsageError('offsite check reads OFFSITE_URL (and the OFFSITE_S3_* settings): set them as the service has them');
+    const { checkCopy } = await import('../../offsite/offsite-check.ts');
+    const target = await targetOf({}, config);
+    try {
+      const result = await checkCopy(await store(), target, STDERR_LOGGER);
+      if (!result.ok) throw new AppError('OFFSITE_COPY_BROKEN', `The off-site copy failed its check: ${result.failure}`, { ...result });
+      return {
+        json: { ...result },
+        text: terminalText`Check passed: ${result.objects} objects, ${result.bytes} bytes, each with the sha256 it was shipped with.`,
+      };
+    } finally {
+      await target.close();
+    }
+  },
+};
+
+export const offsiteCommands: Command[] = [
+  offsiteStatusCommand,
+  offsiteCheckCommand,
+  offsiteVerifyCommand,
+  offsiteDrillCommand,
+  offsiteRestoreCommand,
+];

@@ -169,7 +169,12 @@ export function offsiteRecords(db: Kysely<Database>, engine: Engine, sqliteFile?
       if (state === undefined) return true;
       if (state.segment === null) return false;
       // Keys are hex and slashes (blob-layout.ts): nothing in them is a LIKE wildcard.
-      const queued = await db.selectFrom('offsite_changes').select('seq').where('row', 'like', `%"${blobKey}"%`).limit(1).executeTakeFirst();
+      const queued = await db
+        .selectFrom('offsite_changes')
+        .select('seq')
+        .where('row', 'like', `%"${blobKey}"%`)
+        .limit(1)
+        .executeTakeFirst();
       return queued === undefined;
     },
     async deferBlobDelete(blobKey, at) {
@@ -226,6 +231,16 @@ export function offsiteRecords(db: Kysely<Database>, engine: Engine, sqliteFile?
     },
     async noteDrill(result, at) {
       await db.updateTable('offsite_state').set({ last_drill: result, last_drill_at: at }).where('name', '=', STATE).execute();
+    },
+
+    async queuedKeys() {
+      const keys = new Set<string>();
+      const rows = await db.selectFrom('offsite_changes').select(['table_name', 'old_key', 'row']).execute();
+      for (const row of rows) {
+        for (const json of [row.old_key, row.row])
+          if (json !== null) keys.add(rowKey(row.table_name, JSON.parse(json) as Record<string, unknown>));
+      }
+      return keys;
     },
 
     async rows(table) {
@@ -294,6 +309,12 @@ async function loadInto(db: Kysely<Database>, work: (loader: OffsiteLoader) => P
       },
     });
   });
+}
+
+/** `table:[key values]`: one row of a shipped table, whatever else it holds (the drill compares by it). */
+export function rowKey(table: string, row: Record<string, unknown>): string {
+  const shipped = shippedTable(table);
+  return `${table}:${JSON.stringify(shipped?.key.map((column) => row[column]) ?? [])}`;
 }
 
 function sameKey(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
