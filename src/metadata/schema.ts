@@ -376,6 +376,12 @@ export interface OffsiteObjectsTable {
   shipped_at: number;
 }
 
+/** Migration 022: a blob a generation's segments name. */
+export interface OffsiteGenerationBlobsTable {
+  generation: string;
+  blob_key: string;
+}
+
 /** Migration 022: a blob retention let go of before the off-site target held it. */
 export interface OffsiteDeferredDeletesTable {
   blob_key: string;
@@ -415,6 +421,7 @@ export interface Database {
   offsite_state: OffsiteStateTable;
   offsite_objects: OffsiteObjectsTable;
   offsite_deferred_deletes: OffsiteDeferredDeletesTable;
+  offsite_generation_blobs: OffsiteGenerationBlobsTable;
 }
 
 export type Engine = 'sqlite' | 'postgres';

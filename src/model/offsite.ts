@@ -89,6 +89,8 @@ export interface OffsiteRecords {
     at: number,
     auditHeads: OffsiteState['auditHeads'],
     object: ShippedObject,
+    /** The blobs the segment names: what OFFSITE_KEEP_DAYS must keep while the generation is kept. */
+    blobKeys: string[],
   ): Promise<void>;
 
   /**
@@ -97,7 +99,23 @@ export interface OffsiteRecords {
    */
   nextChanges(next: number, limit: number, at: number): Promise<CapturedChange[]>;
   /** The segment is at the target: its changes leave the queue, the state moves to it. */
-  segmentShipped(segment: number, hash: string, at: number, auditHeads: OffsiteState['auditHeads'], object: ShippedObject): Promise<void>;
+  segmentShipped(
+    segment: number,
+    hash: string,
+    at: number,
+    auditHeads: OffsiteState['auditHeads'],
+    object: ShippedObject,
+    blobKeys: string[],
+  ): Promise<void>;
+
+  /** Every generation with a segment at the target: when its snapshot and its last segment were shipped. */
+  generations(): Promise<{ generation: string; snapshotAt: number | null; lastAt: number }[]>;
+  /**
+   * Forgets a generation removed from the target (OFFSITE_KEEP_DAYS): its segments' records, and
+   * answers the blob objects that no kept generation, record or queued change names any more.
+   */
+  releaseGeneration(generation: string): Promise<{ segments: ShippedObject[]; blobs: ShippedObject[] }>;
+  forgetObject(name: string): Promise<void>;
 
   recordObject(object: ShippedObject): Promise<void>;
   /** The object a blob was shipped as, if it was. */

@@ -47,6 +47,8 @@ export async function startOffsite(options: {
     intervalMs: config.shipIntervalMs,
     leaseMs: LEASE_MS,
     snapshotEveryMs: config.snapshotIntervalSeconds * 1000,
+    keepDays: config.keepDays,
+    lockDays: config.lockDays,
   });
   metrics.gauge('offsite_lag_seconds', 'Seconds since the oldest change not yet at the off-site target (0: none)', async () => {
     const { oldestAt } = await store.offsite.backlog();

@@ -5,6 +5,7 @@ import { BLOB_COLUMNS } from '../metadata/offsite/shipped-tables.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import type { CapturedChange, OffsiteState, ShippedObject } from '../model/offsite.ts';
 import { ageEncrypt } from './age/age-encrypt.ts';
+import { pruneGenerations } from './keep-days.ts';
 import { blobName, newGeneration, newTargetId, segmentName } from './object-names.ts';
 import { type BlobEntry, changeRecord, encodeSegment, SEGMENT_FORMAT, type SegmentHeader, sha256Hex } from './segment-format.ts';
 import type { OffsiteTarget } from './target/offsite-target.ts';
@@ -27,8 +28,13 @@ export interface ShipperOptions {
   leaseMs: number;
   /** A new generation (snapshot) after this long, so that old ones can be let go (OFFSITE_KEEP_DAYS). */
   snapshotEveryMs: number;
+  /** OFFSITE_KEEP_DAYS and OFFSITE_LOCK_DAYS: old generations are removed after a round, at most hourly (keep-days.ts). */
+  keepDays?: number;
+  lockDays?: number;
   now?: () => number;
 }
+
+const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * Ships every committed change to the off-site target (docs/offsite.md): a snapshot, then
@@ -43,6 +49,7 @@ export class OffsiteShipper {
   private running: Promise<void> | undefined;
   private namingKey: string | undefined;
   private stopped = false;
+  private prunedAt = 0;
 
   constructor(private readonly options: ShipperOptions) {
     this.now = options.now ?? Date.now;
@@ -120,6 +127,17 @@ export class OffsiteShipper {
         await this.shipChanges(state, next, changes);
         state = (await store.offsite.state())!;
       }
+      if ((this.options.keepDays ?? 0) > 0 && this.now() - this.prunedAt >= PRUNE_EVERY_MS) {
+        this.prunedAt = this.now();
+        await pruneGenerations({
+          store,
+          target: this.options.target,
+          keepDays: this.options.keepDays ?? 0,
+          lockDays: this.options.lockDays ?? 0,
+          logger,
+          now: this.now(),
+        });
+      }
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       logger.error(
@@ -166,7 +184,14 @@ export class OffsiteShipper {
     };
     const plaintext = encodeSegment(header, unique, records);
     const { hash, object } = await this.putSegment(generation, 0, plaintext);
-    await store.offsite.snapshotShipped(generation, hash, this.now(), auditHeads, object);
+    await store.offsite.snapshotShipped(
+      generation,
+      hash,
+      this.now(),
+      auditHeads,
+      object,
+      unique.filter((b) => !b.gone).map((b) => b.key),
+    );
   }
 
   private async shipChanges(state: OffsiteState, segment: number, changes: CapturedChange[]): Promise<void> {
@@ -198,7 +223,14 @@ export class OffsiteShipper {
     };
     const plaintext = encodeSegment(header, unique, changes.map(changeRecord));
     const { hash, object } = await this.putSegment(state.generation!, segment, plaintext);
-    await store.offsite.segmentShipped(segment, hash, this.now(), auditHeads, object);
+    await store.offsite.segmentShipped(
+      segment,
+      hash,
+      this.now(),
+      auditHeads,
+      object,
+      unique.filter((b) => !b.gone).map((b) => b.key),
+    );
   }
 
   private async putSegment(generation: string, segment: number, plaintext: Buffer): Promise<{ hash: string; object: ShippedObject }> {

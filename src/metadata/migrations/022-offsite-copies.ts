@@ -15,6 +15,8 @@ import { type Kysely, PostgresAdapter } from 'kysely';
  * - offsite_objects: every object written to the target, with its ciphertext's sha256 and size:
  *   what the scheduled check compares without decrypting, and what retention asks before it
  *   removes a blob.
+ * - offsite_generation_blobs: which blobs each generation's segments name, so that OFFSITE_KEEP_DAYS
+ *   removes a blob's object only once no generation kept names it.
  * - offsite_deferred_deletes: blobs retention let go of before the target held them; retention
  *   removes them on a later run, once the target does (or once nothing still to ship names them).
  */
@@ -68,6 +70,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('shipped_at', 'bigint', (col) => col.notNull())
     .execute();
   await db.schema
+    .createTable('offsite_generation_blobs')
+    .addColumn('generation', 'text', (col) => col.notNull())
+    .addColumn('blob_key', 'text', (col) => col.notNull())
+    .addPrimaryKeyConstraint('offsite_generation_blobs_pk', ['generation', 'blob_key'])
+    .execute();
+  await db.schema.createIndex('offsite_generation_blobs_key_idx').on('offsite_generation_blobs').column('blob_key').execute();
+  await db.schema
     .createTable('offsite_deferred_deletes')
     .addColumn('blob_key', 'text', (col) => col.primaryKey())
     .addColumn('deferred_at', 'bigint', (col) => col.notNull())
@@ -79,6 +88,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('offsite_deferred_deletes').execute();
+  await db.schema.dropTable('offsite_generation_blobs').execute();
   await db.schema.dropTable('offsite_objects').execute();
   await db.schema.dropTable('offsite_state').execute();
   await db.schema.dropTable('offsite_changes').execute();

@@ -80,9 +80,10 @@ export function offsiteRecords(db: Kysely<Database>, engine: Engine, sqliteFile?
       return snapshot;
     },
 
-    async snapshotShipped(generation, hash, at, auditHeads, object) {
+    async snapshotShipped(generation, hash, at, auditHeads, object, blobKeys) {
       await db.transaction().execute(async (trx) => {
         await insertObject(trx, object, at);
+        await nameBlobs(trx, generation, blobKeys);
         await trx
           .updateTable('offsite_state')
           .set({
@@ -124,9 +125,10 @@ export function offsiteRecords(db: Kysely<Database>, engine: Engine, sqliteFile?
       });
     },
 
-    async segmentShipped(segment, hash, at, auditHeads, object) {
+    async segmentShipped(segment, hash, at, auditHeads, object, blobKeys) {
       await db.transaction().execute(async (trx) => {
         await insertObject(trx, object, at);
+        if (object.generation !== null) await nameBlobs(trx, object.generation, blobKeys);
         await trx.deleteFrom('offsite_changes').where('segment', '=', segment).execute();
         await trx
           .updateTable('offsite_state')
@@ -144,6 +146,63 @@ export function offsiteRecords(db: Kysely<Database>, engine: Engine, sqliteFile?
           .where('name', '=', STATE)
           .execute();
       });
+    },
+
+    async generations() {
+      const rows = await db
+        .selectFrom('offsite_objects')
+        .select(['generation', 'name', 'shipped_at'])
+        .where('kind', '=', 'segment')
+        .orderBy('name')
+        .execute();
+      const byGeneration = new Map<string, { generation: string; snapshotAt: number | null; lastAt: number }>();
+      for (const row of rows) {
+        if (row.generation === null) continue;
+        const entry = byGeneration.get(row.generation) ?? { generation: row.generation, snapshotAt: null, lastAt: 0 };
+        if (row.name.endsWith('/000000000000.age')) entry.snapshotAt = Number(row.shipped_at);
+        entry.lastAt = Math.max(entry.lastAt, Number(row.shipped_at));
+        byGeneration.set(row.generation, entry);
+      }
+      return [...byGeneration.values()];
+    },
+
+    async releaseGeneration(generation) {
+      return db.transaction().execute(async (trx) => {
+        const segments = await trx
+          .selectFrom('offsite_objects')
+          .selectAll()
+          .where('kind', '=', 'segment')
+          .where('generation', '=', generation)
+          .execute();
+        const named = await trx.selectFrom('offsite_generation_blobs').select('blob_key').where('generation', '=', generation).execute();
+        await trx.deleteFrom('offsite_generation_blobs').where('generation', '=', generation).execute();
+        const blobs: ShippedObject[] = [];
+        for (const { blob_key: key } of named) {
+          const elsewhere = await trx
+            .selectFrom('offsite_generation_blobs')
+            .select('generation')
+            .where('blob_key', '=', key)
+            .limit(1)
+            .executeTakeFirst();
+          if (elsewhere) continue;
+          const live = await trx.selectFrom('files').select('channel_id').where('blob_key', '=', key).limit(1).executeTakeFirst();
+          const kept = await trx.selectFrom('file_versions').select('id').where('blob_key', '=', key).limit(1).executeTakeFirst();
+          const queued = await trx
+            .selectFrom('offsite_changes')
+            .select('seq')
+            .where('row', 'like', `%"${key}"%`)
+            .limit(1)
+            .executeTakeFirst();
+          if (live || kept || queued) continue;
+          const object = await trx.selectFrom('offsite_objects').selectAll().where('blob_key', '=', key).executeTakeFirst();
+          if (object) blobs.push(objectOf(object));
+        }
+        return { segments: segments.map(objectOf), blobs };
+      });
+    },
+
+    async forgetObject(name) {
+      await db.deleteFrom('offsite_objects').where('name', '=', name).execute();
     },
 
     async recordObject(object) {
@@ -383,6 +442,17 @@ async function startGeneration(db: Kysely<Database>, generation: string, at: num
     .where('name', '=', STATE)
     .execute();
   await db.updateTable('offsite_changes').set({ segment: null }).where('segment', 'is not', null).execute();
+}
+
+async function nameBlobs(db: Kysely<Database>, generation: string, keys: string[]): Promise<void> {
+  const unique = [...new Set(keys)];
+  for (let i = 0; i < unique.length; i += 400) {
+    await db
+      .insertInto('offsite_generation_blobs')
+      .values(unique.slice(i, i + 400).map((blob_key) => ({ generation, blob_key })))
+      .onConflict((oc) => oc.columns(['generation', 'blob_key']).doNothing())
+      .execute();
+  }
 }
 
 async function insertObject(db: Kysely<Database>, object: ShippedObject, at: number): Promise<void> {

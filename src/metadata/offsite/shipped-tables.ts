@@ -66,4 +66,5 @@ export const UNSHIPPED_TABLES = [
   'offsite_state',
   'offsite_objects',
   'offsite_deferred_deletes',
+  'offsite_generation_blobs',
 ] as const satisfies readonly (keyof Database)[];
