@@ -121,6 +121,8 @@ for (const [from, to] of PAIRS) {
       // The machine is lost.
       await source.drop();
 
+      // Onto S3 with public copies: the rebuild queues every live file's, which the rebuilt service publishes.
+      const publicCopies: Record<string, string> = destination.s3 ? { S3_PUBLIC_BASE_URL: 'https://files.example.com' } : {};
       const rebuilt = await runCli(
         [
           'offsite',
@@ -134,7 +136,7 @@ for (const [from, to] of PAIRS) {
             ? ['--database-url', destination.databaseUrl, '--storage', 's3']
             : ['--data-dir', destination.dataDir]),
         ],
-        storageEnv(destination),
+        { ...storageEnv(destination), ...publicCopies },
       );
       assert.equal(rebuilt.code, 0, rebuilt.stderr + rebuilt.stdout);
 
@@ -156,8 +158,13 @@ for (const [from, to] of PAIRS) {
       }
 
       // The rebuilt service: the same owner signs in, reads the file and restores from the locked backup.
-      const next = await startTestService(to, { storage: destination });
+      const next = await startTestService(to, { storage: destination, env: publicCopies });
       try {
+        if (destination.s3) {
+          const keys = await destination.s3.keys();
+          for (const name of ['a.txt', 'b.txt'])
+            assert.ok(keys.includes(`files/${home.channel.id}/docs/${name}`), `public copy of ${name}: ${keys.join(' ')}`);
+        }
         const api = new AdminApi(next.baseUrl, home.ownerWallet, next.config.auth.domains[0]!);
         const who = await api.send('GET', '/api/auth/test');
         assert.equal(who.status, 200, who.body);
