@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { parseRecipients } from '../offsite/age/age-keys.ts';
-import { type ParsedOffsiteUrl, parseOffsiteUrl } from '../offsite/target/open-offsite-target.ts';
+import { parseRecipients } from '../age/age-keys.ts';
 import type { EnvReader } from './env-readers.ts';
+import { type ParsedOffsiteUrl, parseOffsiteUrl } from './offsite-url.ts';
 
 /** Off-site copies (docs/offsite.md): where, encrypted to whom, and how often each of its chores runs. */
 export interface OffsiteConfig {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ageDecrypt, ageDecryptBuffer } from './age/age-decrypt.ts';
+import { ageDecrypt, ageDecryptBuffer } from '../age/age-decrypt.ts';
 import { BLOBS, GENERATIONS, parseSegmentName } from './object-names.ts';
 import { type BlobEntry, decodeSegment, type Segment, sha256Hex } from './segment-format.ts';
 import type { OffsiteTarget } from './target/offsite-target.ts';

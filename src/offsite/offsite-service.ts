@@ -1,9 +1,9 @@
+import { parseRecipients } from '../age/age-keys.ts';
 import type { BlobStorage } from '../blobs/blob-storage.ts';
 import type { OffsiteConfig } from '../config/offsite-config.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import type { Metrics } from '../observability/metrics.ts';
-import { parseRecipients } from './age/age-keys.ts';
 import { checkCopy } from './offsite-check.ts';
 import { OffsiteShipper } from './shipper.ts';
 import { openOffsiteTarget } from './target/open-offsite-target.ts';

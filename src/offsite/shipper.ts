@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { ageEncrypt } from '../age/age-encrypt.ts';
 import type { BlobStorage } from '../blobs/blob-storage.ts';
 import type { Logger } from '../logging/logger.ts';
 import { BLOB_COLUMNS } from '../metadata/offsite/shipped-tables.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import type { CapturedChange, OffsiteState, ShippedObject } from '../model/offsite.ts';
-import { ageEncrypt } from './age/age-encrypt.ts';
 import { pruneGenerations } from './keep-days.ts';
 import { blobName, newGeneration, newTargetId, segmentName } from './object-names.ts';
 import { type BlobEntry, changeRecord, encodeSegment, SEGMENT_FORMAT, type SegmentHeader, sha256Hex } from './segment-format.ts';

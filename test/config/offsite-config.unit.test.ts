@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { generateIdentity } from '../../src/age/age-keys.ts';
 import { ConfigError, loadConfig } from '../../src/config/config.ts';
-import { generateIdentity } from '../../src/offsite/age/age-keys.ts';
 
 const recipient = generateIdentity().recipient;
 

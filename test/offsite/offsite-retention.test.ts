@@ -36,7 +36,13 @@ test('a replaced version pruned before it was shipped keeps its bytes until the 
   const store = svc.service.store;
   const home = await createTenantFixture(store, 'Retained');
   const put = (text: string) =>
-    svc.service.files.files.put(home.channel, { adminId: home.owner.id }, filePath('docs', 'a.txt'), Readable.from([Buffer.from(text)]), 'text/plain');
+    svc.service.files.files.put(
+      home.channel,
+      { adminId: home.owner.id },
+      filePath('docs', 'a.txt'),
+      Readable.from([Buffer.from(text)]),
+      'text/plain',
+    );
   await put('first bytes');
   await put('second bytes');
   await put('third bytes');
@@ -50,7 +56,11 @@ test('a replaced version pruned before it was shipped keeps its bytes until the 
   const blobs = await openBlobStorage(svc.config);
   try {
     await svc.service.files.retention.apply(home.channel);
-    assert.equal((await store.offsite.rows('file_versions')).some((row) => row.blob_key === key), false, 'retention pruned the version');
+    assert.equal(
+      (await store.offsite.rows('file_versions')).some((row) => row.blob_key === key),
+      false,
+      'retention pruned the version',
+    );
     assert.ok(await blobs.stat(key), 'its bytes stay: the target does not hold them yet');
     assert.deepEqual(await store.offsite.deferredBlobDeletes(10), [key]);
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { parseOffsiteUrl } from '../../src/config/offsite-url.ts';
 import { checkObjectName, checkObjectPrefix } from '../../src/offsite/target/offsite-target.ts';
-import { openOffsiteTarget, parseOffsiteUrl } from '../../src/offsite/target/open-offsite-target.ts';
+import { openOffsiteTarget } from '../../src/offsite/target/open-offsite-target.ts';
 
 test('file:///absolute/path names a local directory, in one normal form', () => {
   assert.deepEqual(parseOffsiteUrl('file:///srv/offsite'), { kind: 'file', path: '/srv/offsite' });

@@ -1,13 +1,14 @@
 import path from 'node:path';
+import { parseIdentityFile } from '../../age/age-keys.ts';
 import type { Config, StorageConfig } from '../../config/config.ts';
 import { EnvReader } from '../../config/env-readers.ts';
 import { readOffsiteS3 } from '../../config/offsite-config.ts';
+import { parseOffsiteUrl } from '../../config/offsite-url.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { parseIdentityFile } from '../../offsite/age/age-keys.ts';
 import { type CopyHead, parseHead, readCopy } from '../../offsite/copy-reader.ts';
 import { offsiteStatus } from '../../offsite/offsite-status.ts';
 import type { OffsiteTarget } from '../../offsite/target/offsite-target.ts';
-import { openOffsiteTarget, parseOffsiteUrl } from '../../offsite/target/open-offsite-target.ts';
+import { openOffsiteTarget } from '../../offsite/target/open-offsite-target.ts';
 import { formatRfc3339 } from '../../time/rfc3339.ts';
 import type { Command, OptionValues } from '../command.ts';
 import { optionalString, UsageError } from '../command.ts';

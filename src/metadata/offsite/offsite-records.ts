@@ -129,8 +129,12 @@ export function offsiteRecords(db: Kysely<Database>, engine: Engine, sqliteFile?
       await db.transaction().execute(async (trx) => {
         await insertObject(trx, object, at);
         if (object.generation !== null) await nameBlobs(trx, object.generation, blobKeys);
-        await trx.deleteFrom('offsite_changes').where('segment', '=', segment).execute();
-        await trx
+        // Only from the segment before, in this generation. A shipper whose lease lapsed while it
+        // sent this segment may return after another instance took over, shipped it and went on:
+        // moving the state back would have the next segment "shipped" onto a name the target
+        // already holds (write-once: it keeps the other's) and its changes deleted, lost to the
+        // copy. The object is at the target all the same, and is recorded above.
+        const moved = await trx
           .updateTable('offsite_state')
           .set({
             segment,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { createHmac, randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
-import { AgeError, ageDecrypt, ageDecryptBuffer } from '../../src/offsite/age/age-decrypt.ts';
-import { ageEncrypt, ageEncryptBuffer } from '../../src/offsite/age/age-encrypt.ts';
+import { AgeError, ageDecrypt, ageDecryptBuffer } from '../../src/age/age-decrypt.ts';
+import { ageEncrypt, ageEncryptBuffer } from '../../src/age/age-encrypt.ts';
 import {
   chunkNonce,
   encodeBase64,
@@ -14,9 +14,9 @@ import {
   x25519PublicKey,
   x25519SharedSecret,
   x25519WrapKey,
-} from '../../src/offsite/age/age-format.ts';
-import { generateIdentity, parseIdentityFile, parseRecipient, parseRecipients, recipientOf } from '../../src/offsite/age/age-keys.ts';
-import { bech32Decode, bech32Encode } from '../../src/offsite/age/bech32.ts';
+} from '../../src/age/age-format.ts';
+import { generateIdentity, parseIdentityFile, parseRecipient, parseRecipients, recipientOf } from '../../src/age/age-keys.ts';
+import { bech32Decode, bech32Encode } from '../../src/age/bech32.ts';
 
 /**
  * Our age implementation (src/offsite/age/) against itself and against fixed vectors: round trips

@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { ageDecryptBuffer } from '../../src/offsite/age/age-decrypt.ts';
-import { ageEncrypt, ageEncryptBuffer } from '../../src/offsite/age/age-encrypt.ts';
-import { generateIdentity, parseIdentityFile, parseRecipient, parseRecipients, recipientOf } from '../../src/offsite/age/age-keys.ts';
+import { ageDecryptBuffer } from '../../src/age/age-decrypt.ts';
+import { ageEncrypt, ageEncryptBuffer } from '../../src/age/age-encrypt.ts';
+import { generateIdentity, parseIdentityFile, parseRecipient, parseRecipients, recipientOf } from '../../src/age/age-keys.ts';
 
 /**
  * Our age (src/offsite/age/) against the real one, Debian's `age` and `age-keygen` (installed by
