@@ -244,7 +244,7 @@ export const SETTINGS: readonly SettingInfo[] = [
     fallback: 'unset',
     meaning: "the off-site bucket's access key (never the primary's)",
     details:
-      "the access key of an `s3://` `OFFSITE_URL`, required with it; refused when it is the primary bucket's `AWS_ACCESS_KEY_ID`. Give it a key that can write and read but not delete, and leave expiry to the bucket's lifecycle rules (see [Off-site copies](offsite.md#the-target))",
+      "the access key of an `s3://` `OFFSITE_URL`, required with it; refused when it is the primary bucket's `AWS_ACCESS_KEY_ID`. Give it a key that can write, read and list, and delete objects only if `OFFSITE_KEEP_DAYS` is set (never delete versions); keep the bucket's versioning on and let lifecycle rules expire only noncurrent versions and incomplete multipart uploads: a blob is named by every later generation, so expiring objects by age breaks the newest copy (see [Off-site copies](offsite.md#the-target))",
   },
   {
     name: 'OFFSITE_S3_SECRET_ACCESS_KEY',

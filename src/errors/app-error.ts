@@ -20,6 +20,8 @@ export const ErrorCodes = {
   AUDIT_CHAIN_BROKEN: 400,
   // 400, CLI only (`wallet-admin offsite verify|restore|drill`): the off-site copy does not verify, or a rebuild was refused (docs/offsite.md)
   OFFSITE_COPY_BROKEN: 400,
+  // 400, CLI only (`wallet-admin offsite restore`): the destination holds data; a rebuild writes only into an empty one
+  OFFSITE_DESTINATION_NOT_EMPTY: 400,
   // 401 — who are you
   AUTH_HEADERS_MISSING: 401,
   AUTH_ADDRESS_MALFORMED: 401,

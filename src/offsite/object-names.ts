@@ -9,6 +9,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 export const GENERATIONS = 'generations/';
 export const BLOBS = 'blobs/';
+/** The target's id in plaintext (shipper.ts): a service shipping to a target that holds a copy goes on with it. */
+export const TARGET_MARKER = 'target.json';
 const SEGMENT_DIGITS = 12;
 
 export function newGeneration(at: number): string {

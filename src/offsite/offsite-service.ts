@@ -67,11 +67,11 @@ export async function startOffsite(options: {
     'Bytes written to the off-site target since shipping to it began',
     async () => (await store.offsite.state())?.bytesShipped,
   );
-  metrics.gauge('offsite_check_ok', 'The last check of the off-site copy: 1 passed, 0 failed (absent: never checked)', async () => {
+  metrics.gauge('offsite_check_ok', 'The last check of the off-site copy: 1 passed, 0 failed or none yet', async () => {
     const last = (await store.offsite.state())?.lastCheck;
     return last === null || last === undefined ? undefined : last.startsWith('ok') ? 1 : 0;
   });
-  metrics.gauge('offsite_drill_ok', 'The last drill of the off-site copy: 1 passed, 0 failed (absent: never drilled)', async () => {
+  metrics.gauge('offsite_drill_ok', 'The last drill of the off-site copy: 1 passed, 0 failed or none yet', async () => {
     const last = (await store.offsite.state())?.lastDrill;
     return last === null || last === undefined ? undefined : last.startsWith('ok') ? 1 : 0;
   });

@@ -5,7 +5,7 @@ import type { CopyHead } from './copy-reader.ts';
 export interface OffsiteStatus {
   /** The target shipped to (its description), or null when this database never shipped. */
   target: string | null;
-  /** Whether the database captures changes now (the service runs with OFFSITE_URL). */
+  /** Whether the database captures changes now (a service started with OFFSITE_URL installed the capture). */
   capturing: boolean;
   lagSeconds: number;
   changesPending: number;
@@ -22,7 +22,7 @@ export interface OffsiteStatus {
 }
 
 /** What `offsite status` prints (docs/offsite.md, "Status"): read from the database alone, no target needed. */
-export async function offsiteStatus(store: MetadataStore, configured: boolean, now = Date.now()): Promise<OffsiteStatus> {
+export async function offsiteStatus(store: MetadataStore, now = Date.now()): Promise<OffsiteStatus> {
   const state = await store.offsite.state();
   const { oldestAt, changes } = await store.offsite.backlog();
   const capturing = await store.offsite.captureInstalled();
@@ -37,7 +37,7 @@ export async function offsiteStatus(store: MetadataStore, configured: boolean, n
   const at = (value: number | null) => (value === null ? '' : formatRfc3339(value));
   return {
     target: state?.target ?? null,
-    capturing: capturing && configured,
+    capturing,
     lagSeconds: since === null ? 0 : Math.max(0, (now - since) / 1000),
     changesPending: changes,
     bytesShipped: state?.bytesShipped ?? 0,

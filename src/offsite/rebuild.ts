@@ -56,6 +56,9 @@ export interface RebuildSummary {
 
 export class RebuildRefused extends Error {}
 
+/** The destination holds data: nothing was written, and the copy was not even read. */
+export class DestinationNotEmpty extends RebuildRefused {}
+
 /**
  * Builds a working service's database and storage from the copy and the identity alone
  * (docs/offsite.md, "Rebuilding"): the segments are verified first, the rows loaded under the
@@ -105,11 +108,13 @@ export async function rebuildFromCopy(options: RebuildOptions): Promise<RebuildS
         await loader.insertRows(table, rows);
         summary.rows += rows.length;
       }
-      replay: for (const segment of generation.segments.slice(1)) {
-        if (options.at !== undefined && (segment.header.changesFrom ?? 0) > options.at) break;
+      // Every change up to the instant, in the order shipped. Not a cut at the first later one: on
+      // PostgreSQL a segment's order is commit order between rows that conflict, and a change of
+      // another row may carry an earlier time after a later one. One row's changes are in time order.
+      for (const segment of generation.segments.slice(1)) {
         for (const blob of segment.blobs) entries.set(blob.key, blob);
         for (const record of segment.changes) {
-          if (options.at !== undefined && record.a > options.at) break replay;
+          if (options.at !== undefined && record.a > options.at) continue;
           const change: CapturedChange = { seq: record.s, table: record.t, op: record.o, oldKey: record.k, row: record.r, at: record.a };
           summary.segment = segment.header.segment;
           summary.lastChange = { seq: record.s, at: record.a };
@@ -230,7 +235,7 @@ function rebuildEntry(tenantId: string, options: RebuildOptions, summary: Rebuil
 async function assertEmpty(destination: RebuildDestination): Promise<void> {
   if (destination.databaseUrl === undefined) {
     const file = path.join(destination.dataDir, SQLITE_FILE_NAME);
-    if (await exists(file)) throw new RebuildRefused(`${file} exists: a rebuild writes only into an empty DATA_DIR`);
+    if (await exists(file)) throw new DestinationNotEmpty(`${file} exists: a rebuild writes only into an empty DATA_DIR`);
   } else {
     const { db } = await openDatabase({ databaseUrl: destination.databaseUrl, dataDir: destination.dataDir, logger: SILENT });
     try {
@@ -238,7 +243,7 @@ async function assertEmpty(destination: RebuildDestination): Promise<void> {
         n: number;
       }>`select count(*)::int as n from information_schema.tables where table_schema = current_schema()`.execute(db);
       if ((rows[0]?.n ?? 0) > 0)
-        throw new RebuildRefused(`the database holds ${rows[0]!.n} tables: a rebuild writes only into an empty database`);
+        throw new DestinationNotEmpty(`the database holds ${rows[0]!.n} tables: a rebuild writes only into an empty database`);
     } finally {
       await db.destroy();
     }
@@ -246,7 +251,7 @@ async function assertEmpty(destination: RebuildDestination): Promise<void> {
   if (destination.storage.kind === 'disk') {
     const dir = path.join(destination.dataDir, DISK_STORAGE_DIR);
     if ((await exists(dir)) && (await readdir(dir)).length > 0)
-      throw new RebuildRefused(`${dir} is not empty: a rebuild writes only into empty storage`);
+      throw new DestinationNotEmpty(`${dir} is not empty: a rebuild writes only into empty storage`);
     return;
   }
   const blobs = await openBlobStorage({ dataDir: destination.dataDir, storage: destination.storage });
@@ -254,7 +259,7 @@ async function assertEmpty(destination: RebuildDestination): Promise<void> {
     // Every key the storage writes is under one of these (blob-layout.ts): live and kept bytes, and the legacy live files.
     for (const prefix of ['objects', 'files']) {
       for await (const object of blobs.list(prefix)) {
-        throw new RebuildRefused(
+        throw new DestinationNotEmpty(
           `the bucket ${destination.storage.s3?.bucket} holds objects (${object.key}): a rebuild writes only into an empty bucket`,
         );
       }

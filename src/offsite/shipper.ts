@@ -6,7 +6,7 @@ import { BLOB_COLUMNS } from '../metadata/offsite/shipped-tables.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import type { CapturedChange, OffsiteState, ShippedObject } from '../model/offsite.ts';
 import { pruneGenerations } from './keep-days.ts';
-import { blobName, newGeneration, newTargetId, segmentName } from './object-names.ts';
+import { blobName, newGeneration, newTargetId, segmentName, TARGET_MARKER } from './object-names.ts';
 import { type BlobEntry, changeRecord, encodeSegment, SEGMENT_FORMAT, type SegmentHeader, sha256Hex } from './segment-format.ts';
 import type { OffsiteTarget } from './target/offsite-target.ts';
 
@@ -35,6 +35,7 @@ export interface ShipperOptions {
 }
 
 const PRUNE_EVERY_MS = 3_600_000;
+const TARGET_MARKER_FORMAT = 'wallet-admin/offsite-target/1';
 
 /**
  * Ships every committed change to the off-site target (docs/offsite.md): a snapshot, then
@@ -107,7 +108,7 @@ export class OffsiteShipper {
     try {
       let state = await store.offsite.state();
       if (state === undefined || state.target !== this.options.target.description) {
-        await store.offsite.beginTarget(this.options.target.description, newTargetId());
+        await store.offsite.beginTarget(this.options.target.description, await this.targetId());
         state = await store.offsite.state();
       }
       if (!(await store.offsite.holdLease(this.token, this.now() + this.options.leaseMs, this.now()))) return;
@@ -147,6 +148,22 @@ export class OffsiteShipper {
       await store.offsite.noteError(message, this.now()).catch(() => undefined);
       if (rethrow) throw err;
     }
+  }
+
+  /**
+   * The target's id: the one its marker object names when it holds a copy already (a service
+   * rebuilt from it, or an OFFSITE_URL set back), so that the copy goes on as one; else a new one,
+   * written there first. The marker is plaintext and says nothing but the id.
+   */
+  private async targetId(): Promise<string> {
+    const { target } = this.options;
+    const existing = await readTargetMarker(target);
+    if (existing !== undefined) return existing;
+    const id = newTargetId();
+    const marker = `${JSON.stringify({ format: TARGET_MARKER_FORMAT, target: id })}\n`;
+    if ((await target.putNew(TARGET_MARKER, Buffer.from(marker))).written) return id;
+    // Another instance wrote it first: its id is the target's.
+    return (await readTargetMarker(target)) ?? id;
   }
 
   private async snapshot(previous: OffsiteState): Promise<void> {
@@ -306,6 +323,19 @@ export class OffsiteShipper {
     }
     return { sha256: again.digest('hex'), size: stored, written };
   }
+}
+
+async function readTargetMarker(target: OffsiteTarget): Promise<string | undefined> {
+  if ((await target.head(TARGET_MARKER)) === undefined) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of await target.get(TARGET_MARKER)) chunks.push(Buffer.from(chunk));
+  const marker = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { format?: string; target?: unknown };
+  if (marker.format !== TARGET_MARKER_FORMAT || typeof marker.target !== 'string') {
+    throw new Error(
+      `${target.description} holds a ${TARGET_MARKER} this service did not write: ship to an empty target or one of its own copies`,
+    );
+  }
+  return marker.target;
 }
 
 function uniqueBlobs(blobs: BlobEntry[]): BlobEntry[] {

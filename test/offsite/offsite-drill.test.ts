@@ -176,4 +176,39 @@ describe('off-site drills, checks and partial rebuilds (sqlite)', () => {
       await store.close();
     }
   });
+  test('a service rebuilt from the copy and started with the same OFFSITE_URL goes on with that copy, which still verifies', async () => {
+    const dir = await freshDir();
+    const rebuilt = await runCli(['offsite', 'restore', '--from', copy.url, '--identity', keys.identityFile, '--data-dir', dir], {});
+    assert.equal(rebuilt.code, 0, rebuilt.stderr + rebuilt.stdout);
+    const next = await startTestService('sqlite', {
+      storage: { dataDir: dir, databaseUrl: undefined, env: {}, s3: undefined, drop: async () => {} },
+      env: { OFFSITE_URL: copy.url, OFFSITE_RECIPIENTS: keys.recipient, OFFSITE_SHIP_INTERVAL: '3600000' },
+    });
+    try {
+      await next.service.files.files.put(
+        home.channel,
+        { adminId: home.owner.id },
+        filePath('docs', 'after.txt'),
+        Readable.from([Buffer.from('after the rebuild')]),
+        'text/plain',
+      );
+      await next.service.offsite.shipper!.drain();
+    } finally {
+      await next.close();
+    }
+    const verified = await runCli(['offsite', 'verify', '--from', copy.url, '--identity', keys.identityFile, '--json'], {});
+    assert.equal(verified.code, 0, verified.stderr + verified.stdout);
+    const again = await freshDir();
+    const latest = await runCli(['offsite', 'restore', '--from', copy.url, '--identity', keys.identityFile, '--data-dir', again], {});
+    assert.equal(latest.code, 0, latest.stderr);
+    const store = await openMetadataStore({ dataDir: again });
+    try {
+      assert.ok(
+        (await store.offsite.rows('files')).some((file) => file.filename === 'after.txt'),
+        "the newest generation is the rebuilt service's",
+      );
+    } finally {
+      await store.close();
+    }
+  });
 });

@@ -80,12 +80,12 @@ const offsiteStatusCommand: Command = {
   words: ['offsite', 'status'],
   summary: 'Where the off-site copy stands: lag, changes pending, bytes shipped, last error, last check and drill, and the head to publish',
   options: {},
-  async run({ config, store }) {
-    const status = await offsiteStatus(await store(), config.offsite !== undefined);
+  async run({ store }) {
+    const status = await offsiteStatus(await store());
     const lines = [
       status.target === null
         ? terminalText`No off-site copy: OFFSITE_URL was never set for this database.`
-        : terminalText`Target ${status.target}${status.capturing ? '' : ' (capture is off: OFFSITE_URL is not set)'}`,
+        : terminalText`Target ${status.target}${status.capturing ? '' : ' (capture is off: the service runs without OFFSITE_URL)'}`,
     ];
     if (status.target !== null) {
       lines.push(
@@ -177,7 +177,7 @@ const offsiteRestoreCommand: Command = {
       throw new UsageError('--storage disk (the default) needs --data-dir DIR for the files');
     const storage: StorageConfig = storageKind === 's3' ? config.storage : { kind: 'disk', s3: undefined };
     const at = instantOption(values, 'at');
-    const { rebuildFromCopy, RebuildRefused } = await import('../../offsite/rebuild.ts');
+    const { rebuildFromCopy, RebuildRefused, DestinationNotEmpty } = await import('../../offsite/rebuild.ts');
     const target = await targetOf(values, config);
     try {
       const summary = await rebuildFromCopy({
@@ -200,6 +200,7 @@ const offsiteRestoreCommand: Command = {
       ];
       return { json: { ...summary }, text: terminalLines(lines) };
     } catch (error) {
+      if (error instanceof DestinationNotEmpty) throw new AppError('OFFSITE_DESTINATION_NOT_EMPTY', error.message);
       if (error instanceof RebuildRefused) throw new AppError('OFFSITE_COPY_BROKEN', error.message);
       throw error;
     } finally {

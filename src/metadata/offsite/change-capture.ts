@@ -65,7 +65,7 @@ async function installPostgres(db: Kysely<Database>): Promise<{ wasInstalled: bo
     await sql`select pg_advisory_xact_lock(hashtext('wallet-admin offsite capture'))`.execute(trx);
     const wasInstalled = await changeCaptureInstalled(trx, 'postgres');
     // txid_current(): the shipper ships a change only once every transaction that may still commit
-    // before it has ended (src/offsite/change-queue.ts); clock_timestamp(): when the row changed.
+    // before it has ended (offsite-records.ts, nextChanges); clock_timestamp(): when the row changed.
     await sql
       .raw(`create or replace function ${PG_FUNCTION}() returns trigger language plpgsql as $$
 begin

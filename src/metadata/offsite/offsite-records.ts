@@ -72,8 +72,10 @@ export function offsiteRecords(db: Kysely<Database>, engine: Engine, sqliteFile?
           });
       }
       const { snapshot, throughSeq } = sqliteFile ? readSqliteSnapshot(sqliteFile) : await db.transaction().execute(readWithSeq);
-      // SQLite commits one writer at a time, in seq order: every change up to the read's last seq is in it.
-      await db.transaction().execute(async (trx) => {
+      // SQLite commits one writer at a time, in seq order: every change up to the read's last seq is
+      // in it. Synced (synchronous = FULL), and with it every commit the read saw: the copy never
+      // holds a state a power loss takes back.
+      await durable(async (trx) => {
         await trx.deleteFrom('offsite_changes').where('seq', '<=', throughSeq).execute();
         await startGeneration(trx, generation, at, snapshot.schemaVersion);
       });
@@ -102,7 +104,9 @@ export function offsiteRecords(db: Kysely<Database>, engine: Engine, sqliteFile?
     },
 
     async nextChanges(next, limit, at) {
-      return db.transaction().execute(async (trx) => {
+      // Synced on SQLite: the marks (a retry after a power loss must send this very segment, with
+      // this header time) and every change committed before them, which is what it may ship.
+      return durable(async (trx) => {
         const marked = await trx.selectFrom('offsite_changes').selectAll().where('segment', '=', next).orderBy('seq').execute();
         if (marked.length > 0) return marked.map(changeOf);
         let query = trx.selectFrom('offsite_changes').select('seq').where('segment', 'is', null).orderBy('seq').limit(limit);
@@ -148,7 +152,10 @@ export function offsiteRecords(db: Kysely<Database>, engine: Engine, sqliteFile?
           })
           .set((eb) => ({ bytes_shipped: eb('bytes_shipped', '+', object.size), objects_shipped: eb('objects_shipped', '+', 1) }))
           .where('name', '=', STATE)
-          .execute();
+          .where('generation', '=', object.generation)
+          .where('segment', '=', segment - 1)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) === 1) await trx.deleteFrom('offsite_changes').where('segment', '=', segment).execute();
       });
     },
 
