@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import type { IncomingMessage } from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { serverNeeded } from './backends.ts';
@@ -26,6 +28,11 @@ export interface S3Request {
 export interface TestS3Options {
   /** Also record each request's query and headers (what a write asked for: Object Lock, checksums). */
   recordHeaders?: boolean;
+  /**
+   * Store a PUT's body only once it has arrived whole, as S3 does (see wholeBodiesOnly): for tests
+   * that cut connections mid-upload and then look at what the bucket holds.
+   */
+  wholeBodies?: boolean;
 }
 
 export interface TestS3 {
@@ -90,6 +97,34 @@ function oneWriteAtATimePerKey() {
   };
 }
 
+/**
+ * S3 stores an object (or a part) only once its whole body has arrived; s3rver writes the body into
+ * the object's file as it comes, so a PUT whose connection is cut midway leaves a short object that
+ * HEAD and GET then serve as if it were whole. Here a PUT's body is read to its end first and only
+ * then handed to s3rver; one cut off is dropped, and s3rver never sees it, as S3 never stores it.
+ */
+async function wholeBodiesOnly(ctx: KoaContext & { req: IncomingMessage; respond?: boolean }, next: () => Promise<void>): Promise<void> {
+  if (ctx.method !== 'PUT' || 'x-amz-copy-source' in ctx.headers) return next();
+  const req = ctx.req;
+  const body = await new Promise<Buffer | undefined>((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', () => resolve(undefined));
+    req.on('close', () => {
+      if (!req.complete) resolve(undefined);
+    });
+  });
+  if (body === undefined) {
+    // The client is gone: nothing to answer, nothing stored.
+    ctx.respond = false;
+    return;
+  }
+  // s3rver reads a PUT's body from ctx.req (putObject, uploadPart), and nothing else of it.
+  ctx.req = Object.assign(Readable.from([body], { objectMode: false }), { headers: req.headers }) as unknown as IncomingMessage;
+  await next();
+}
+
 async function decodeCopySourceAsS3Does(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
   const source = ctx.headers['x-amz-copy-source'];
   if (typeof source === 'string') ctx.headers['x-amz-copy-source'] = encodeURI(decodeURIComponent(source));
@@ -135,6 +170,7 @@ export async function startTestS3(
         }
       },
       decodeCopySourceAsS3Does,
+      ...(options.wholeBodies ? [wholeBodiesOnly as (ctx: KoaContext, next: () => Promise<void>) => Promise<void>] : []),
       oneWriteAtATimePerKey(),
     );
     return { server, port: (await server.run()).port };
