@@ -36,6 +36,10 @@ export async function startOffsite(options: {
     return { shipper: undefined, close: async () => undefined };
   }
   const target = await openOffsiteTarget(config.target, config.s3 && { ...config.s3, lockDays: config.lockDays });
+  // A write a crash cut short leaves a temporary file in a directory target; one an hour old is nobody's.
+  await target
+    .removeLeftovers(3_600_000)
+    .catch((err: unknown) => logger.warn({ err }, 'could not remove leftovers of cut writes at the off-site target'));
   const { wasInstalled } = await store.offsite.installCapture();
   if (!wasInstalled && (await store.offsite.state()) !== undefined) await store.offsite.requireSnapshot();
   const shipper = new OffsiteShipper({

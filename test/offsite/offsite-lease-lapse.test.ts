@@ -54,6 +54,7 @@ test('a shipper whose lease lapsed mid-segment does not move the state back once
     head: (name) => directory.head(name),
     list: (prefix) => directory.list(prefix),
     remove: (name) => directory.remove(name),
+    removeLeftovers: (olderThanMs) => directory.removeLeftovers(olderThanMs),
     close: async () => undefined,
   };
   const common = {

@@ -216,6 +216,18 @@ describe('offsite target: directory specifics', () => {
   });
   after(() => rm(root, { recursive: true, force: true }));
 
+  test('a temporary file a cut write left behind goes once old enough; a write under way and the objects stay', async () => {
+    await target.putNew('left/kept.age', Buffer.from('kept'));
+    const leftover = path.join(root, 'left', '.tmp-cut-short');
+    await writeFile(leftover, 'half');
+    const { utimes } = await import('node:fs/promises');
+    assert.equal(await target.removeLeftovers(3_600_000), 0, 'a fresh one may be a write under way');
+    await utimes(leftover, new Date(Date.now() - 7_200_000), new Date(Date.now() - 7_200_000));
+    assert.equal(await target.removeLeftovers(3_600_000), 1);
+    assert.deepEqual(await readdir(path.join(root, 'left')), ['kept.age']);
+    await target.remove('left/kept.age');
+  });
+
   test('a directory that does not exist is refused, not created (an off-site disk not mounted)', async () => {
     const missing = path.join(root, 'not-mounted');
     await assert.rejects(openOffsiteTarget({ kind: 'file', path: missing }), /not an existing directory/);

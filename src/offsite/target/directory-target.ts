@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Dirent, constants as fsConstants } from 'node:fs';
-import { type FileHandle, link, lstat, open, opendir, rmdir, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, link, lstat, open, opendir, readdir, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { fsyncDirectory, makeDirectories } from '../../blobs/durable-directories.ts';
@@ -116,6 +116,24 @@ export class DirectoryTarget implements OffsiteTarget {
       throw this.failure(`removing ${JSON.stringify(name)}`, error);
     }
     await this.pruneEmptyFolders(path.dirname(file));
+  }
+
+  async removeLeftovers(olderThanMs: number): Promise<number> {
+    let removed = 0;
+    const before = Date.now() - olderThanMs;
+    for (const entry of await readdir(this.root, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.startsWith(TEMP_PREFIX)) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      try {
+        if ((await stat(file)).mtimeMs >= before) continue;
+        await unlink(file);
+        removed++;
+      } catch (error) {
+        // Finished (linked and removed) or removed by another instance meanwhile.
+        if (!isAbsence(error)) throw this.failure(`removing the leftover ${entry.name}`, error);
+      }
+    }
+    return removed;
   }
 
   async close(): Promise<void> {}

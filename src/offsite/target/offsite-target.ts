@@ -29,6 +29,12 @@ export interface OffsiteTarget {
   list(prefix: string): AsyncIterable<TargetObject>;
   /** Removes an object (pruning old generations); absent is fine. */
   remove(name: string): Promise<void>;
+  /**
+   * Removes what writes cut short left behind (a directory's temporary files older than
+   * `olderThanMs`); answers how many. S3 keeps no half object: there a lifecycle rule aborts
+   * incomplete multipart uploads (docs/offsite.md).
+   */
+  removeLeftovers(olderThanMs: number): Promise<number>;
   close(): Promise<void>;
 }
 

@@ -168,6 +168,11 @@ export class S3Target implements OffsiteTarget {
     }
   }
 
+  /** S3 stores no half-written object; a cut multipart upload is for the bucket's lifecycle rule to abort. */
+  async removeLeftovers(): Promise<number> {
+    return 0;
+  }
+
   async close(): Promise<void> {
     this.client.destroy();
   }
