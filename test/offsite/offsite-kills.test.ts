@@ -254,7 +254,8 @@ test(`${KILLS} SIGKILLs while the service takes writes and ships them off-site: 
     `${KILLS} SIGKILLs in ${Math.round((Date.now() - started) / 1000)} s (${killsMidRequest} with requests in flight, ${killsMidShipping} mid-segment, ${killsMidSnapshot} mid-snapshot, ${tempFiles} temporary files left in the copy); ${answered.put} uploads, ${answered.delete} deletes, ${answered.backup} backups; ${live.tables.file_versions!.length} versions and ${Object.keys(live.blobs).length} blobs rebuilt exactly; ${generations} generations verified`,
   );
   // A third of the kills (those aimed at a snapshot) come before the service answers any request.
-  assert.ok(answered.put >= KILLS * 2, `the writers did work between kills (${answered.put} uploads)`);
+  // At least one upload a kill on average: on a loaded machine a restart takes longer, and the writers with it.
+  assert.ok(answered.put >= KILLS, `the writers did work between kills (${answered.put} uploads)`);
   assert.ok(killsMidRequest >= 1, 'some kills landed while requests were in flight');
   assert.ok(killsMidShipping >= 1, 'some kills landed while a segment was being shipped');
   assert.ok(KILLS < 3 || killsMidSnapshot >= 1, 'some kills landed while a snapshot was being shipped');
