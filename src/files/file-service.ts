@@ -13,7 +13,7 @@ import { downloadDisposition } from './download-disposition.ts';
 import { exactLength } from './exact-length.ts';
 import { FileNames } from './file-names.ts';
 import { type FilePath, folderName, type Naming } from './file-path.ts';
-import { type LiveWriteDeps, removeLiveFile, replaceLiveFile } from './live-writes.ts';
+import { type CommitRetry, type LiveWriteDeps, removeLiveFile, replaceLiveFile } from './live-writes.ts';
 import { checkPrecondition, type MatchPrecondition, type Precondition } from './preconditions.ts';
 import type { PublicCopies } from './public-copies.ts';
 
@@ -26,6 +26,8 @@ export interface FileServiceDeps {
   now?: () => number;
   /** With S3_PUBLIC_BASE_URL (public-copies.ts). */
   publicCopies?: PublicCopies | undefined;
+  /** When a failed commit is tried again (live-writes.ts COMMIT_RETRY unless given). */
+  commitRetry?: CommitRetry | undefined;
 }
 
 /**
@@ -37,7 +39,13 @@ export class FileService {
   private readonly live: LiveWriteDeps;
   private readonly names: FileNames;
   constructor(private readonly deps: FileServiceDeps) {
-    this.live = { blobs: deps.blobs, catalog: deps.catalog, now: deps.now ?? Date.now, publicCopies: deps.publicCopies };
+    this.live = {
+      blobs: deps.blobs,
+      catalog: deps.catalog,
+      now: deps.now ?? Date.now,
+      publicCopies: deps.publicCopies,
+      commitRetry: deps.commitRetry,
+    };
     this.names = new FileNames(deps.catalog);
   }
 

@@ -18,6 +18,8 @@ export interface LiveWriteDeps {
   now: () => number;
   /** With S3_PUBLIC_BASE_URL: the public copies every write brings in line after its commit. */
   publicCopies?: PublicCopies | undefined;
+  /** COMMIT_RETRY unless given. */
+  commitRetry?: CommitRetry | undefined;
 }
 
 export interface LiveWriteOutcome {
@@ -34,8 +36,13 @@ export interface LiveWriteOutcome {
  * much time has passed since the first attempt: a SQLite database busy with another process was
  * already waited for (5 s) inside the attempt that failed.
  */
-const COMMIT_RETRY_DELAYS_MS = [100, 400, 1500];
-const COMMIT_RETRY_WINDOW_MS = 2500;
+export const COMMIT_RETRY: CommitRetry = { delaysMs: [100, 400, 1500], windowMs: 2500 };
+
+/** When a commit the database failed is tried again (COMMIT_RETRY); tests of the retries give shorter pauses. */
+export interface CommitRetry {
+  delaysMs: readonly number[];
+  windowMs: number;
+}
 
 /**
  * The one way live bytes are replaced (uploads and restores). The new bytes are stored under a
@@ -74,19 +81,23 @@ export async function replaceLiveFile(
   // Built once: every attempt of the commit appends the same entry, and at most one commits.
   const audit = entryOf?.(file);
   const commit = () => catalog.commitWrite({ file, writeId, replaces: current?.blobKey ?? null, keptVersionId, publicCopy, audit });
-  const committed: CommittedWrite = await untilRecorded(commit, async (failure) => {
-    // Not recorded as far as this writer knows. Giving the entry up decides it: once given up, no
-    // commit can end it, so the bytes can go; if it was ended already, an attempt whose answer was
-    // lost recorded the write (the commit says so when asked again) or a settlement gave it up.
-    const undone = await undo(deps, writeId, blobKey).catch(() => 'unknown' as const);
-    if (undone === 'undone') throw isOutage(failure) ? writeUndone(failure) : failure;
-    if (undone === 'unknown') throw writeUnconfirmed(failure);
-    try {
-      return await commit();
-    } catch (error) {
-      throw isOutage(error) ? writeUnconfirmed(error) : error;
-    }
-  });
+  const committed: CommittedWrite = await untilRecorded(
+    commit,
+    async (failure) => {
+      // Not recorded as far as this writer knows. Giving the entry up decides it: once given up, no
+      // commit can end it, so the bytes can go; if it was ended already, an attempt whose answer was
+      // lost recorded the write (the commit says so when asked again) or a settlement gave it up.
+      const undone = await undo(deps, writeId, blobKey).catch(() => 'unknown' as const);
+      if (undone === 'undone') throw isOutage(failure) ? writeUndone(failure) : failure;
+      if (undone === 'unknown') throw writeUnconfirmed(failure);
+      try {
+        return await commit();
+      } catch (error) {
+        throw isOutage(error) ? writeUnconfirmed(error) : error;
+      }
+    },
+    deps.commitRetry,
+  );
   await deps.publicCopies?.follow(file);
   return { file, created: committed.created, keptVersionId: committed.kept?.id ?? null };
 }
@@ -109,18 +120,22 @@ export async function removeLiveFile(
   const publicCopy = deps.publicCopies !== undefined;
   const audit = entryOf?.(keptVersionId);
   const commit = () => catalog.commitDelete({ channelId, folder, filename, blobKey, keptVersionId, deletedBy, at, publicCopy, audit });
-  const { kept } = await untilRecorded(commit, async (failure) => {
-    if (!isOutage(failure)) throw failure;
-    // The record tells whether an attempt whose answer was lost deleted the file.
-    const record = await catalog.getFile(current.channelId, current.folder, current.filename).catch(() => null);
-    if (record?.blobKey === current.blobKey) throw writeUndone(failure);
-    if (record === null) throw writeUnconfirmed(failure);
-    try {
-      return await commit();
-    } catch (error) {
-      throw isOutage(error) ? writeUnconfirmed(error) : error;
-    }
-  });
+  const { kept } = await untilRecorded(
+    commit,
+    async (failure) => {
+      if (!isOutage(failure)) throw failure;
+      // The record tells whether an attempt whose answer was lost deleted the file.
+      const record = await catalog.getFile(current.channelId, current.folder, current.filename).catch(() => null);
+      if (record?.blobKey === current.blobKey) throw writeUndone(failure);
+      if (record === null) throw writeUnconfirmed(failure);
+      try {
+        return await commit();
+      } catch (error) {
+        throw isOutage(error) ? writeUnconfirmed(error) : error;
+      }
+    },
+    deps.commitRetry,
+  );
   await deps.publicCopies?.follow(current);
   return kept;
 }
@@ -143,15 +158,19 @@ async function undo(deps: LiveWriteDeps, writeId: string, blobKey: string): Prom
 }
 
 /**
- * Runs `commit` until it answers, retrying outages (COMMIT_RETRY_DELAYS_MS); a failure that
+ * Runs `commit` until it answers, retrying outages (COMMIT_RETRY); a failure that
  * stays, or any other (a full disk, a lost race, a broken invariant) at once, goes to `otherwise`.
  */
-async function untilRecorded<T>(commit: () => Promise<T>, otherwise: (failure: unknown) => Promise<T>): Promise<T> {
+async function untilRecorded<T>(
+  commit: () => Promise<T>,
+  otherwise: (failure: unknown) => Promise<T>,
+  retry: CommitRetry = COMMIT_RETRY,
+): Promise<T> {
   let failure: unknown;
   const started = performance.now();
-  for (const delay of [0, ...COMMIT_RETRY_DELAYS_MS]) {
+  for (const delay of [0, ...retry.delaysMs]) {
     if (delay > 0) {
-      if (performance.now() - started > COMMIT_RETRY_WINDOW_MS) break;
+      if (performance.now() - started > retry.windowMs) break;
       await sleep(delay);
     }
     try {

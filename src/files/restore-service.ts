@@ -12,7 +12,7 @@ import { fileLockKey } from './blob-layout.ts';
 import { downloadDisposition } from './download-disposition.ts';
 import { FileNames } from './file-names.ts';
 import type { FilePath, Naming } from './file-path.ts';
-import { type LiveWriteDeps, replaceLiveFile } from './live-writes.ts';
+import { type CommitRetry, type LiveWriteDeps, replaceLiveFile } from './live-writes.ts';
 import { checkPrecondition, type MatchPrecondition } from './preconditions.ts';
 import type { PublicCopies } from './public-copies.ts';
 import { findRestoreSource, type RestoreSource } from './restore-source.ts';
@@ -25,6 +25,8 @@ export interface RestoreServiceDeps {
   now?: () => number;
   /** With S3_PUBLIC_BASE_URL (public-copies.ts). */
   publicCopies?: PublicCopies | undefined;
+  /** When a failed commit is tried again (live-writes.ts COMMIT_RETRY unless given). */
+  commitRetry?: CommitRetry | undefined;
 }
 
 export interface RestoreOutcome {
@@ -47,7 +49,13 @@ export class RestoreService {
   private readonly live: LiveWriteDeps;
   private readonly names: FileNames;
   constructor(private readonly deps: RestoreServiceDeps) {
-    this.live = { blobs: deps.blobs, catalog: deps.catalog, now: deps.now ?? Date.now, publicCopies: deps.publicCopies };
+    this.live = {
+      blobs: deps.blobs,
+      catalog: deps.catalog,
+      now: deps.now ?? Date.now,
+      publicCopies: deps.publicCopies,
+      commitRetry: deps.commitRetry,
+    };
     this.names = new FileNames(deps.catalog);
   }
 

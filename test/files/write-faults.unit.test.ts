@@ -10,6 +10,7 @@ import { AuditTrail } from '../../src/files/audit-trail.ts';
 import { BackupService } from '../../src/files/backup-service.ts';
 import { filePath } from '../../src/files/file-path.ts';
 import { FileService } from '../../src/files/file-service.ts';
+import { COMMIT_RETRY } from '../../src/files/live-writes.ts';
 import { RestoreService } from '../../src/files/restore-service.ts';
 import { ScopeRestoreService } from '../../src/files/scope-restore-service.ts';
 import { settleJournal } from '../../src/files/write-journal.ts';
@@ -88,6 +89,8 @@ for (const setup of FILE_SETUPS) {
         catalog,
         locks: new KeyedMutex(),
         audit: new AuditTrail(catalog, quiet),
+        // The production pauses (COMMIT_RETRY) a tenth as long: the same retries, in the same order.
+        commitRetry: { delaysMs: COMMIT_RETRY.delaysMs.map((ms) => ms / 10), windowMs: COMMIT_RETRY.windowMs / 10 },
       };
       const files = new FileService({ ...shared, maxFileBytes: 1 << 20 });
       const backups = new BackupService(shared);
