@@ -9,6 +9,7 @@ import { compareCheckouts, measureLoad } from './lib/service-load.ts';
 import { authCold, authScenarios, authWarm } from './scenarios/auth.ts';
 import { consoleScenario } from './scenarios/console.ts';
 import { fileScenarios } from './scenarios/files.ts';
+import { offsiteScenarios } from './scenarios/offsite.ts';
 import { restoreSmall, uploadSmall } from './scenarios/small-writes.ts';
 
 const postgresMode: Scenario = {
@@ -26,7 +27,7 @@ const postgresMode: Scenario = {
     await compareCheckouts(c, 'postgres', uploadSmall, other),
   ],
 };
-const SCENARIOS: Scenario[] = [...authScenarios, ...fileScenarios, postgresMode, consoleScenario];
+const SCENARIOS: Scenario[] = [...authScenarios, ...fileScenarios, postgresMode, consoleScenario, ...offsiteScenarios];
 /** The scenarios --against can run: their loads are on the service alone, with no baseline server of their own. */
 const COMPARABLE = SCENARIOS.filter((s) => s.against).map((s) => s.name);
 

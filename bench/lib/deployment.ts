@@ -30,8 +30,12 @@ export async function createDeployment(engine: Engine, checkout?: Checkout): Pro
   const database = engine === 'postgres' ? await createTestDatabase() : undefined;
   const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info', ...(database ? { DATABASE_URL: database.url } : {}) };
   const remove = async () => {
-    await database?.drop();
-    await rm(dataDir, { recursive: true, force: true });
+    try {
+      await database?.drop();
+    } finally {
+      // Also when the drop fails (the shared server restarted by another suite): the folder is ours alone.
+      await rm(dataDir, { recursive: true, force: true });
+    }
   };
   const privateKey = generatePrivateKey();
   const { address } = privateKeyToAccount(privateKey);

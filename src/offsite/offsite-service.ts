@@ -35,6 +35,7 @@ export async function startOffsite(options: {
     }
     return { shipper: undefined, close: async () => undefined };
   }
+  const startedAt = Date.now();
   const target = await openOffsiteTarget(config.target, config.s3 && { ...config.s3, lockDays: config.lockDays });
   // A write a crash cut short leaves a temporary file in a directory target; one an hour old is nobody's.
   await target
@@ -58,7 +59,8 @@ export async function startOffsite(options: {
     const { oldestAt } = await store.offsite.backlog();
     const state = await store.offsite.state();
     // A generation whose snapshot is not at the target yet lags from when it began.
-    const since = state?.segment === null && state.generationAt !== null ? state.generationAt : oldestAt;
+    // Nothing at the target yet (a first start, or a generation whose snapshot is not there): lagging since it began.
+    const since = state === undefined ? startedAt : state.segment === null ? (state.generationAt ?? startedAt) : oldestAt;
     return since === null ? 0 : Math.max(0, (Date.now() - since) / 1000);
   });
   metrics.gauge(

@@ -26,7 +26,7 @@ export async function offsiteStatus(store: MetadataStore, now = Date.now()): Pro
   const state = await store.offsite.state();
   const { oldestAt, changes } = await store.offsite.backlog();
   const capturing = await store.offsite.captureInstalled();
-  const since = state && state.segment === null && state.generationAt !== null ? state.generationAt : oldestAt;
+  const since = state !== undefined && state.segment === null ? (state.generationAt ?? now) : oldestAt;
   let oldestSnapshot: string | null = null;
   for await (const object of store.offsite.objects('segment')) {
     if (object.name.endsWith('/000000000000.age')) {

@@ -102,7 +102,9 @@ export async function rebuildFromCopy(options: RebuildOptions): Promise<RebuildS
       const byTable = new Map<string, Record<string, unknown>[]>();
       for (const record of snapshot.rows) {
         if (filter && !filter.keep(record.t, record.r)) continue;
-        byTable.set(record.t, [...(byTable.get(record.t) ?? []), record.r]);
+        const rows = byTable.get(record.t);
+        if (rows) rows.push(record.r);
+        else byTable.set(record.t, [record.r]);
       }
       for (const [table, rows] of byTable) {
         await loader.insertRows(table, rows);
