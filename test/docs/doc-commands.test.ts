@@ -8,7 +8,6 @@ import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { builtBin } from '../helpers/bin.ts';
 import { spawnService, waitForOutput } from '../helpers/service-process.ts';
-import { freePort } from '../helpers/test-service.ts';
 
 /*
  * "Every command in every document runs as printed." Each fenced sh/bash block of README.md and
@@ -163,7 +162,7 @@ describe('every sh block of the README and docs/ runs as printed, or says what r
       if (blocks.length === 0) continue;
       test(`${doc}: ${blocks.length} block(s), top to bottom`, async (t) => {
         const ports = new Map<string, string>();
-        for (const port of DOC_PORTS) ports.set(port, String(await freePort()));
+        for (const port of DOC_PORTS) ports.set(port, String(await fixedRangePort(new Set(ports.values()))));
         const swap = (text: string) => text.replace(/\b(8080|8081|8082|4568)\b/g, (port) => ports.get(port)!);
         const dataDir = path.join(dataRoot.dir, doc.replaceAll('/', '-'), 'data');
         const project = await projectFolder(path.join(dataRoot.dir, doc.replaceAll('/', '-'), 'project'));
@@ -316,4 +315,23 @@ function runUntil(
       resolve({ matched, output });
     });
   });
+}
+
+/**
+ * A free port below the ephemeral range (32768 and up on Linux): a port the system handed out for
+ * listening is one it may give the next outgoing connection too (a client of PostgreSQL, of s3rver)
+ * before a block's service binds it, seconds later.
+ */
+async function fixedRangePort(taken: Set<string>): Promise<number> {
+  const { createServer } = await import('node:net');
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (taken.has(String(port))) continue;
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+    if (free) return port;
+  }
 }
