@@ -5,6 +5,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import type { Metrics } from '../observability/metrics.ts';
 import { checkCopy } from './offsite-check.ts';
+import { lagSeconds } from './offsite-status.ts';
 import { OffsiteShipper } from './shipper.ts';
 import { openOffsiteTarget } from './target/open-offsite-target.ts';
 
@@ -58,10 +59,7 @@ export async function startOffsite(options: {
   metrics.gauge('offsite_lag_seconds', 'Seconds since the oldest change not yet at the off-site target (0: none)', async () => {
     const { oldestAt } = await store.offsite.backlog();
     const state = await store.offsite.state();
-    // A generation whose snapshot is not at the target yet lags from when it began.
-    // Nothing at the target yet (a first start, or a generation whose snapshot is not there): lagging since it began.
-    const since = state === undefined ? startedAt : state.segment === null ? (state.generationAt ?? startedAt) : oldestAt;
-    return since === null ? 0 : Math.max(0, (Date.now() - since) / 1000);
+    return lagSeconds(state, oldestAt, Date.now(), startedAt);
   });
   metrics.gauge(
     'offsite_changes_pending',

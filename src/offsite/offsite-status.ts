@@ -1,4 +1,5 @@
 import type { MetadataStore } from '../model/metadata-store.ts';
+import type { OffsiteState } from '../model/offsite.ts';
 import { formatRfc3339 } from '../time/rfc3339.ts';
 import type { CopyHead } from './copy-reader.ts';
 
@@ -21,12 +22,26 @@ export interface OffsiteStatus {
   lastDrill: { at: string; result: string } | null;
 }
 
+/**
+ * Seconds the copy is behind: since the oldest change not yet shipped, or, while nothing of the
+ * generation is at the target (its snapshot not shipped; `notStarted`: shipping never began), since it began.
+ */
+export function lagSeconds(
+  state: OffsiteState | undefined,
+  oldestAt: number | null,
+  now: number,
+  notStarted: number | null = null,
+): number {
+  const since =
+    state === undefined ? (notStarted ?? oldestAt) : state.segment === null ? (state.generationAt ?? notStarted ?? now) : oldestAt;
+  return since === null ? 0 : Math.max(0, (now - since) / 1000);
+}
+
 /** What `offsite status` prints (docs/offsite.md, "Status"): read from the database alone, no target needed. */
 export async function offsiteStatus(store: MetadataStore, now = Date.now()): Promise<OffsiteStatus> {
   const state = await store.offsite.state();
   const { oldestAt, changes } = await store.offsite.backlog();
   const capturing = await store.offsite.captureInstalled();
-  const since = state !== undefined && state.segment === null ? (state.generationAt ?? now) : oldestAt;
   let oldestSnapshot: string | null = null;
   for await (const object of store.offsite.objects('segment')) {
     if (object.name.endsWith('/000000000000.age')) {
@@ -38,7 +53,7 @@ export async function offsiteStatus(store: MetadataStore, now = Date.now()): Pro
   return {
     target: state?.target ?? null,
     capturing,
-    lagSeconds: since === null ? 0 : Math.max(0, (now - since) / 1000),
+    lagSeconds: lagSeconds(state, oldestAt, now),
     changesPending: changes,
     bytesShipped: state?.bytesShipped ?? 0,
     objectsShipped: state?.objectsShipped ?? 0,
