@@ -6,9 +6,11 @@ import type { Config } from '../config/config.ts';
 import type { BackupLocks } from '../files/backup-locks.ts';
 import type { ScopeRestoreService } from '../files/scope-restore-service.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
+import type { WebhookService } from '../webhooks/webhook-service.ts';
 import { HeldAdministration } from './held-administration.ts';
 import { HeldBackupLocks } from './held-backup-locks.ts';
 import { HeldRestores } from './held-restores.ts';
+import { HeldWebhooks } from './held-webhooks.ts';
 import { IntentSignatures } from './intent-signatures.ts';
 import { PolicyService } from './policy-service.ts';
 import { ProposalService } from './proposal-service.ts';
@@ -19,6 +21,7 @@ export interface ApprovalServices {
   restores: HeldRestores;
   administration: HeldAdministration;
   backupLocks: HeldBackupLocks;
+  webhooks: HeldWebhooks;
 }
 
 /** Takeovers of one proposal's run before it is marked failed (proposal-service.ts). */
@@ -32,6 +35,7 @@ export function approvalServices(deps: {
   administration: AdministrationServices;
   scopeRestores: ScopeRestoreService;
   backupLocks: BackupLocks;
+  webhooks: WebhookService;
   recoverer: AddressRecoverer;
   contractWallets: ContractWalletVerifier | undefined;
   now?: () => number;
@@ -52,5 +56,6 @@ export function approvalServices(deps: {
     restores: new HeldRestores(proposals, deps.scopeRestores, store),
     backupLocks: new HeldBackupLocks(proposals, deps.backupLocks, store),
     administration: new HeldAdministration(proposals, deps.administration.admins, deps.administration.invitations, store),
+    webhooks: new HeldWebhooks(proposals, deps.webhooks),
   };
 }

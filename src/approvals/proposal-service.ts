@@ -262,12 +262,25 @@ export class ProposalService {
    */
   async shownTo(proposal: Proposal, viewerId: string): Promise<Proposal> {
     const result = proposal.result;
+    if (result !== null && typeof result.secret === 'string') return this.secretShownTo(proposal, result, viewerId);
     if (result === null || typeof result.token !== 'string') return proposal;
     const { token, ...rest } = result;
     const kept = { ...rest, tokenSha256: createHash('sha256').update(token, 'utf8').digest('hex') };
     const once = viewerId === proposal.proposedBy && (await this.store.replaceProposalResult(proposal.id, result, kept));
     const url = new URL(`/console/invite#token=${token}`, this.settings.service).href;
     return { ...proposal, result: once ? { ...kept, token, url } : kept };
+  }
+
+  /**
+   * A held webhook's creation or secret rotation has the new signing secret in its result, shown as
+   * an invitation's token is: to its proposer, once; then the store keeps the result without it
+   * (a webhook's secret is kept only sealed, in the webhook's row).
+   */
+  private async secretShownTo(proposal: Proposal, result: Record<string, unknown>, viewerId: string): Promise<Proposal> {
+    const { secret, ...rest } = result;
+    const kept = { ...rest, secretShown: true };
+    const once = viewerId === proposal.proposedBy && (await this.store.replaceProposalResult(proposal.id, result, kept));
+    return { ...proposal, result: once ? { ...kept, secret } : kept };
   }
 
   /** standing() of a page of one tenant's proposals, its admins read once for all of them. */

@@ -15,6 +15,9 @@ export const HELD_OPERATIONS: readonly HeldOperation[] = [
   'invitation.create',
   'wallet.add',
   'policy.change',
+  'webhook.create',
+  'webhook.change',
+  'webhook.delete',
 ];
 
 /** The record of an answer, with the answer's ETag ("p3" for a policy: If-Match it to change what was read). */

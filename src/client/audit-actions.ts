@@ -43,6 +43,9 @@ export const TENANT_AUDIT_ACTIONS: readonly NonNullable<TenantAuditQuery['action
   'offsite.rebuild',
   'offsite.check',
   'offsite.drill',
+  'webhook.create',
+  'webhook.change',
+  'webhook.delete',
   'audit.chain-start',
 ];
 

@@ -24,6 +24,7 @@ import type {
   Proposal,
   ScopeRestoreResult,
 } from './types.ts';
+import { webhookCalls } from './webhooks.ts';
 
 export interface ClientOptions {
   /** The service's origin, e.g. `http://127.0.0.1:8080` (a path is ignored: the API lives at /api). */
@@ -395,6 +396,7 @@ export function createClient(options: ClientOptions) {
 
     ...administrationCalls(signed),
     ...approvalCalls(signed),
+    ...webhookCalls(signed),
   };
 }
 

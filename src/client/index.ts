@@ -1,6 +1,6 @@
 /**
  * `@wallet-admin/client` (packages/client): a typed client of the service's API for browsers and
- * Node (global fetch, TextEncoder and btoa only; no Node module, no server code).
+ * Node (global fetch, TextEncoder, btoa, atob and WebCrypto only; no Node module, no server code).
  */
 
 export { HELD_OPERATIONS } from './approvals.ts';
@@ -51,6 +51,7 @@ export type {
   ChangesQuery,
   ChannelChanges,
   ChannelInfo,
+  CreatedWebhook,
   DeletedFile,
   FileChange,
   FileInfo,
@@ -64,6 +65,7 @@ export type {
   Items,
   NewAdmin,
   NewInvitation,
+  NewWebhook,
   NonceResponse,
   Page,
   PageRequest,
@@ -74,6 +76,7 @@ export type {
   Proposal,
   ProposalQuery,
   ProposalStatus,
+  RotatedWebhookSecret,
   ScopeRestoreResult,
   Tagged,
   TenantAuditEvent,
@@ -82,4 +85,13 @@ export type {
   WalletChallenge,
   WalletProof,
   WalletProofTypedData,
+  Webhook,
+  WebhookChanges,
+  WebhookDelivery,
+  WebhookDeliveryQuery,
+  WebhookDeliveryStatus,
+  WebhookEvent,
+  WebhookResult,
+  WebhookTestResult,
 } from './types.ts';
+export { type VerifyWebhookOptions, verifyWebhook, type WebhookHeaders, WebhookVerificationError } from './webhook-verifier.ts';

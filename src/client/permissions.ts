@@ -15,4 +15,5 @@ export const PERMISSIONS: readonly Permission[] = [
   'channels:manage',
   'backups:delete',
   'backups:lock',
+  'webhooks:manage',
 ];

@@ -272,7 +272,8 @@ export type Permission =
   | 'admins:manage'
   | 'channels:manage'
   | 'backups:delete'
-  | 'backups:lock';
+  | 'backups:lock'
+  | 'webhooks:manage';
 
 /** A record with the ETag of its answer: pass it as `ifMatch` to change it only if nobody has since. */
 export type Tagged<T> = T & { etag: string };
@@ -466,7 +467,10 @@ export type AdministrationAction =
   | 'tenant.create'
   | 'offsite.rebuild'
   | 'offsite.check'
-  | 'offsite.drill';
+  | 'offsite.drill'
+  | 'webhook.create'
+  | 'webhook.change'
+  | 'webhook.delete';
 
 /** The tenant's audit log's filters (AND): a channel log's, and the admin acted upon and the channel; and the page. */
 export interface TenantAuditQuery extends Omit<AuditQuery, 'action'> {
@@ -489,7 +493,10 @@ export type HeldOperation =
   | 'admin.remove'
   | 'invitation.create'
   | 'wallet.add'
-  | 'policy.change';
+  | 'policy.change'
+  | 'webhook.create'
+  | 'webhook.change'
+  | 'webhook.delete';
 
 /** "`operation` needs intents from `approvals` distinct admins holding `permission`." */
 export interface PolicyRule {
@@ -550,4 +557,120 @@ export interface Proposal {
 
 export interface ProposalQuery extends PageRequest {
   status?: ProposalStatus;
+}
+
+/** The audit results a webhook may be limited to: ok, refused (4xx) or failed (5xx). */
+export type WebhookResult = 'ok' | 'refused' | 'failed';
+
+/** Where a delivery stands: retrying after a failed attempt, dead once the retries are spent. */
+export type WebhookDeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'dead';
+
+/** An endpoint the tenant's events are posted to, signed as Standard Webhooks (verifyWebhook checks them). */
+export interface Webhook {
+  id: string;
+  /** Its user info and query values shown as ***: they may hold credentials. */
+  url: string;
+  /** The filters of the events it receives. */
+  types: string[];
+  channels: string[];
+  folders: string[];
+  results: WebhookResult[];
+  /** As an admin set it (updateWebhook); `state` is where the deliveries stand. */
+  paused: boolean;
+  /** stoppedReason says why when stopped. */
+  state: 'active' | 'paused' | 'stopped';
+  stoppedReason: string | null;
+  /** adm_… */
+  createdBy: string;
+  /** RFC 3339. */
+  createdAt: string;
+  /** RFC 3339. */
+  updatedAt: string;
+  /** RFC 3339; null while its first secret is the one in use. */
+  secretRotatedAt: string | null;
+  /** Event sequence numbers: how far its deliveries have come, and the newest event. */
+  lowWaterSeq: number;
+  headSeq: number;
+  lastDelivery: { at: string; status: WebhookDeliveryStatus; httpStatus: number | null } | null;
+}
+
+/** A new webhook: where it posts, the filters of what it receives, and from which event (`from`) it starts. */
+export interface NewWebhook {
+  url: string;
+  types?: string[];
+  channels?: string[];
+  folders?: string[];
+  results?: WebhookResult[];
+  /** head: the events from now on; start: from the first event the service keeps. */
+  from?: 'head' | 'start';
+}
+
+/** A new webhook, with its signing secret: shown this once, keep it where the receiver reads it. */
+export interface CreatedWebhook extends Webhook {
+  secret: string;
+}
+
+/** What an update changes; a filter given replaces the one in place. */
+export interface WebhookChanges {
+  url?: string;
+  types?: string[];
+  channels?: string[];
+  folders?: string[];
+  results?: WebhookResult[];
+  paused?: boolean;
+}
+
+/** One test delivery's outcome: the receiver's status, how long it took, and the start of its answer. */
+export interface WebhookTestResult {
+  delivered: boolean;
+  /** The receiver's HTTP status; null when no answer came. */
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+  /** The start of the receiver's answer. */
+  excerpt: string | null;
+}
+
+/** The new secret (shown this once); the old one still signs until previousSecretValidUntil. */
+export interface RotatedWebhookSecret {
+  id: string;
+  secret: string;
+  /** RFC 3339. */
+  previousSecretValidUntil: string;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  type: string;
+  seq: number;
+  channelId: string | null;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  /** The last attempt's HTTP status; null when none came. */
+  httpStatus: number | null;
+  error: string | null;
+  latencyMs: number | null;
+  /** RFC 3339. */
+  createdAt: string;
+  /** RFC 3339. */
+  updatedAt: string;
+  /** RFC 3339; null when no attempt is due. */
+  nextAttemptAt: string | null;
+}
+
+/** A webhook's deliveries, optionally only those of one status; and the page. */
+export interface WebhookDeliveryQuery extends PageRequest {
+  status?: WebhookDeliveryStatus;
+}
+
+/** The body of a delivery, once verifyWebhook has checked it. */
+export interface WebhookEvent {
+  id: string;
+  type: string;
+  tenantId: string;
+  channelId?: string;
+  /** RFC 3339. */
+  time: string;
+  data: Record<string, unknown>;
 }

@@ -3,8 +3,10 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { type RpcNode, readChainIds, readRpcNodes } from './chain-settings.ts';
 import { type Env, EnvReader } from './env-readers.ts';
+import { type EventsConfig, readEventsConfig } from './events-config.ts';
 import { type OffsiteConfig, readOffsiteConfig } from './offsite-config.ts';
 import { redactUrl, shownValue } from './redaction.ts';
+import { parseSecretsKey } from './secrets-key.ts';
 
 export type PlainMessagePolicy = 'off' | 'timestamped' | 'any';
 export const PLAIN_MESSAGE_POLICIES: readonly PlainMessagePolicy[] = ['off', 'timestamped', 'any'];
@@ -146,6 +148,10 @@ export interface Config {
   operatorLabel: string;
   /** Encrypted off-site copies (OFFSITE_URL and the settings after it); undefined: none. */
   offsite: OffsiteConfig | undefined;
+  /** Events out: the outbound-address guard, the brokers, and how deliveries are retried (docs/events.md). */
+  events: EventsConfig;
+  /** SECRETS_KEY: the key of every secret the service keeps (docs/events.md, "Secrets at rest"); undefined: unset. */
+  secretsKey: Buffer | undefined;
   /**
    * How long a SIGTERM/SIGINT lets requests in flight finish before their connections are cut: an
    * upload whose client keeps sending would otherwise hold the shutdown as long as it likes.
@@ -395,6 +401,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     storage,
     offsite: undefined,
+    events: readEventsConfig(read),
+    secretsKey: readSecretsKey(read),
     trustProxy: read.list('TRUST_PROXY') ?? [],
     redisUrl: read.url('REDIS_URL', ['redis:', 'rediss:'])?.href,
     metricsToken: read.raw('METRICS_TOKEN'),
@@ -408,6 +416,17 @@ export function loadConfig(env: Env = process.env): Config {
   checkS3Timeout(config, read.problems);
   if (read.problems.length > 0) throw new ConfigError(read.problems);
   return config;
+}
+
+function readSecretsKey(read: EnvReader): Buffer | undefined {
+  const value = read.raw('SECRETS_KEY');
+  if (value === undefined) return undefined;
+  try {
+    return parseSecretsKey(value);
+  } catch (error) {
+    read.problems.push((error as Error).message);
+    return undefined;
+  }
 }
 
 /** A label a person gives the operator, written into every audit chain its CLI appends to: plain, short, and nothing hidden. */

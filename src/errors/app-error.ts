@@ -13,6 +13,9 @@ export const ErrorCodes = {
   LOCK_IN_PAST: 400,
   LOCK_TOO_LONG: 400,
   HTTP_MALFORMED: 400,
+  // An outbound URL a tenant set (a webhook) that the service will not reach: a private, loopback,
+  // link-local or metadata address, a scheme other than https (docs/events.md, "Outbound addresses")
+  OUTBOUND_ADDRESS_REFUSED: 400,
   // 400, CLI only (`wallet-admin sign --keystore`): never an HTTP answer
   KEYSTORE_INVALID: 400,
   KEYSTORE_PASSWORD_WRONG: 400,
@@ -65,6 +68,8 @@ export const ErrorCodes = {
   WALLET_NOT_FOUND: 404,
   INVITATION_NOT_FOUND: 404,
   PROPOSAL_NOT_FOUND: 404,
+  WEBHOOK_NOT_FOUND: 404,
+  DELIVERY_NOT_FOUND: 404,
   INSTANT_NOT_RETAINED: 404,
   // 405
   METHOD_NOT_ALLOWED: 405,
@@ -74,6 +79,8 @@ export const ErrorCodes = {
   CHANNEL_ARCHIVED: 409,
   LAST_OWNER: 409,
   LAST_WALLET: 409,
+  // A delivery retried by hand that was delivered already (docs/events.md)
+  DELIVERY_DONE: 409,
   ADMIN_REMOVED: 409,
   INVITATION_USED: 409,
   INVITATION_EXPIRED: 409,

@@ -72,7 +72,8 @@ export class FileService {
           named.path,
           contentType,
           (blobKey) => this.deps.blobs.put(blobKey, body, { maxBytes: this.deps.maxFileBytes, ...servedAs }),
-          (stored) => entryOf({ sha256: stored.sha256 }),
+          // versionId: the version the bytes it replaced became; null when it created the file.
+          (stored, replacedVersionId) => entryOf({ sha256: stored.sha256, versionId: replacedVersionId }),
         );
         return { value: { created, file }, details: { sha256: file.sha256, bytes: file.size }, recorded: true };
       }),

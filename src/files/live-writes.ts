@@ -62,7 +62,7 @@ export async function replaceLiveFile(
   path: FilePath,
   contentType: string,
   store: (blobKey: string) => Promise<StoredBlob>,
-  entryOf?: (file: FileRecord) => NewAuditEvent,
+  entryOf?: (file: FileRecord, replacedVersionId: string | null) => NewAuditEvent,
 ): Promise<LiveWriteOutcome> {
   const { catalog } = deps;
   const blobKey = newBlobKey(channelId);
@@ -78,8 +78,9 @@ export async function replaceLiveFile(
   const file: FileRecord = { channelId, ...path, size: stored.size, sha256: stored.sha256, contentType, updatedAt: deps.now(), blobKey };
   const keptVersionId = newVersionId();
   const publicCopy = deps.publicCopies !== undefined;
-  // Built once: every attempt of the commit appends the same entry, and at most one commits.
-  const audit = entryOf?.(file);
+  // Built once: every attempt of the commit appends the same entry, and at most one commits. The
+  // entry may name the version the replaced bytes become (an upload's entry does: docs/events.md).
+  const audit = entryOf?.(file, current === undefined ? null : keptVersionId);
   const commit = () => catalog.commitWrite({ file, writeId, replaces: current?.blobKey ?? null, keptVersionId, publicCopy, audit });
   const committed: CommittedWrite = await untilRecorded(
     commit,

@@ -61,6 +61,12 @@ import { refusalRecorder } from './server/refusal-audit.ts';
 import { RequestLog } from './server/request-log.ts';
 import requestValidation from './server/request-validation.ts';
 import responseHeaders, { baseHeaders } from './server/response-headers.ts';
+import retryDeliveryRoute from './webhooks/deliveries/retry.ts';
+import deliveriesRoute from './webhooks/deliveries.ts';
+import rotateSecretRoute from './webhooks/rotate-secret.ts';
+import type { WebhookRouteDeps } from './webhooks/support/deps.ts';
+import webhookTestRoute from './webhooks/test.ts';
+import webhookRoutes from './webhooks.ts';
 
 export interface AppDeps {
   config: Config;
@@ -73,6 +79,8 @@ export interface AppDeps {
   administration: AdministrationRouteDeps;
   /** Policies and proposals (docs/approvals.md). */
   approvals: ApprovalRouteDeps;
+  /** Webhooks and their delivery logs (docs/events.md). */
+  webhooks: WebhookRouteDeps;
   readiness: Readiness;
   /** The built console (index.html, assets/); dist/console unless given (tests: one never built). */
   consoleDir?: string;
@@ -173,6 +181,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(policyRoutes, deps.approvals);
   await app.register(proposalRoutes, deps.approvals);
   await app.register(approvalRoute, deps.approvals);
+  await app.register(webhookRoutes, deps.webhooks);
+  await app.register(webhookTestRoute, deps.webhooks);
+  await app.register(rotateSecretRoute, deps.webhooks);
+  await app.register(deliveriesRoute, deps.webhooks);
+  await app.register(retryDeliveryRoute, deps.webhooks);
   // Every route on a channel, in one scope: each enters its channel (signed link or sign-in, body,
   // channel, permission, named file) through the preHandler it declares with app.enterChannel
   // (channels/support/channel-scope.ts), which refuses at start-up a route here without one.

@@ -7,6 +7,7 @@ import { fileCatalog } from './catalog/file-catalog.ts';
 import { channelRecords } from './channel-records.ts';
 import { demoSeedingRecords } from './demo-seeding-records.ts';
 import { durableTransaction } from './durable-transaction.ts';
+import { eventRecords } from './event-records.ts';
 import { inTransaction } from './in-transaction.ts';
 import { invitationRecords } from './invitation-records.ts';
 import { legacySpellings } from './legacy-spellings.ts';
@@ -29,6 +30,7 @@ export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => n
     engine,
     files: fileCatalog(db, durableTransaction(db, engine), spellings),
     offsite: offsiteRecords(db, engine, sqliteFile),
+    events: eventRecords(db, engine),
     ...tenantRecords(db, now),
     ...adminRecords(db, now),
     ...adminChanges(db, now),

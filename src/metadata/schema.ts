@@ -422,6 +422,71 @@ export interface Database {
   offsite_objects: OffsiteObjectsTable;
   offsite_deferred_deletes: OffsiteDeferredDeletesTable;
   offsite_generation_blobs: OffsiteGenerationBlobsTable;
+  webhooks: WebhooksTable;
+  event_streams: EventStreamsTable;
+  event_cursors: EventCursorsTable;
+  event_deliveries: EventDeliveriesTable;
+}
+
+/** Events out (migration 023, docs/events.md). bigint columns read back as strings on PostgreSQL. */
+export interface WebhooksTable {
+  id: string;
+  tenant_id: string;
+  created_by: string;
+  url_sealed: string;
+  url_shown: string;
+  types: string;
+  channels: string;
+  folders: string;
+  results: string;
+  paused: number;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_until: number | null;
+  secret_rotated_at: number | null;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EventStreamsTable {
+  destination: string;
+  tenant_id: string;
+  start_seq: number;
+  scanned_seq: number;
+  low_water: number;
+  updated_at: number;
+}
+
+export interface EventCursorsTable {
+  destination: string;
+  tenant_id: string;
+  channel_key: string;
+  last_seq: number;
+  seen_seq: number;
+  attempts: number;
+  first_failure_at: number | null;
+  next_attempt_at: number | null;
+  lease_token: string | null;
+  lease_until: number | null;
+}
+
+export interface EventDeliveriesTable {
+  id: string;
+  destination: string;
+  tenant_id: string;
+  channel_key: string;
+  seq: number;
+  event_id: string;
+  type: string;
+  status: string;
+  attempts: number;
+  http_status: number | null;
+  error: string | null;
+  latency_ms: number | null;
+  next_attempt_at: number | null;
+  created_at: number;
+  updated_at: number;
 }
 
 export type Engine = 'sqlite' | 'postgres';

@@ -15,6 +15,10 @@ export const HELD_OPERATIONS = [
   'invitation.create',
   'wallet.add',
   'policy.change',
+  // Webhooks (docs/events.md): a stolen owner key alone must not be able to blind the tenant's SIEM.
+  'webhook.create',
+  'webhook.change',
+  'webhook.delete',
 ] as const;
 
 export type HeldOperation = (typeof HELD_OPERATIONS)[number];

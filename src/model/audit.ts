@@ -36,6 +36,10 @@ export const ADMINISTRATION_ACTIONS = [
   'offsite.rebuild',
   'offsite.check',
   'offsite.drill',
+  // Webhooks (docs/events.md): made, changed (its URL, filters, pause, a rotated secret), deleted.
+  'webhook.create',
+  'webhook.change',
+  'webhook.delete',
 ] as const;
 
 /**

@@ -16,6 +16,8 @@ export const newTenantId = (): string => `t_${randomSuffix()}`;
 export const newAdminId = (): string => `adm_${randomSuffix()}`;
 export const newChannelId = (): string => `chn_${randomSuffix()}`;
 export const newInvitationId = (): string => `inv_${randomSuffix()}`;
+/** A tenant's webhook (docs/events.md). */
+export const newWebhookId = (): string => `whk_${randomSuffix()}`;
 
 // Versions and audit events are listed newest first by (created_at, id); a time prefix keeps
 // ids made in the same millisecond by this process in the order they were made.
@@ -40,3 +42,5 @@ export const newWriteId = (): string => `wri_${timeOrderedSuffix()}`;
 export const newOperationId = (): string => `op_${timeOrderedSuffix()}`;
 /** A proposal: a held operation waiting for its approvals (docs/approvals.md). */
 export const newProposalId = (): string => `prp_${randomSuffix()}`;
+/** One event a destination took up, in its delivery log: newest first by id. */
+export const newDeliveryId = (): string => `dlv_${timeOrderedSuffix()}`;

@@ -2,6 +2,7 @@ import type { AdminChanges, PrincipalLookup } from './admins.ts';
 import type { ApprovalRecords } from './approvals.ts';
 import type { AuditLog } from './audit.ts';
 import type { Backups } from './backups.ts';
+import type { EventRecords } from './events.ts';
 import type { LiveFiles } from './files.ts';
 import type { ChannelHistory } from './history.ts';
 import type { InvitationRecords, WalletChallengeRecords } from './invitations.ts';
@@ -38,6 +39,8 @@ export interface MetadataStore
   readonly files: FileCatalog;
   /** The off-site shipper's queue, position and objects (docs/offsite.md). */
   readonly offsite: OffsiteRecords;
+  /** Webhooks, where each event destination stands in each chain, and the delivery log (docs/events.md). */
+  readonly events: EventRecords;
   /**
    * Runs `work` in one transaction, over the store bound to it: what it writes (a change and its
    * audit entry, above all) commits together, or nothing does when it throws. Inside, use only

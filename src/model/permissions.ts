@@ -17,6 +17,8 @@ export const ALL_PERMISSIONS = [
   // Locked backups (docs/backup-locks.md): delete a backup; lock one or put it under legal hold (lifting either needs an owner).
   'backups:delete',
   'backups:lock',
+  // Events out (docs/events.md): make, change and delete the tenant's webhooks, and read their delivery logs.
+  'webhooks:manage',
 ] as const;
 
 export type Permission = (typeof ALL_PERMISSIONS)[number];

@@ -25,6 +25,8 @@ export class Metrics {
   private readonly writeBytes: Counter<'action'>;
   private readonly rpcCalls: Counter<'chain' | 'method' | 'result'>;
   private readonly rpcSeconds: Histogram<'chain' | 'method'>;
+  private readonly eventAttempts: Counter<'kind' | 'result'>;
+  private readonly eventSeconds: Histogram<'kind'>;
   /** Label sets already resolved: prom-client hashes the labels on every call otherwise. */
   private readonly requestSeries = new Map<string, { count: { inc(): void }; seconds: { observe(value: number): void } }>();
 
@@ -86,6 +88,20 @@ export class Metrics {
       name: `${PREFIX}rpc_call_duration_seconds`,
       help: 'Latency of JSON-RPC calls sent, by chain and method',
       labelNames: ['chain', 'method'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    // Kinds are few (webhook, nats, amqp, redis): a webhook's id would make a series per webhook.
+    this.eventAttempts = new Counter({
+      name: `${PREFIX}event_attempts_total`,
+      help: 'Attempts to deliver an event by destination kind and result (delivered, retrying, dead)',
+      labelNames: ['kind', 'result'],
+      registers,
+    });
+    this.eventSeconds = new Histogram({
+      name: `${PREFIX}event_delivery_seconds`,
+      help: 'From an event entering the audit chain to its delivery, by destination kind',
+      labelNames: ['kind'],
       buckets: DURATION_BUCKETS,
       registers,
     });
@@ -151,5 +167,11 @@ export class Metrics {
   rpcCall(chain: string, method: string, result: string, seconds: number | undefined): void {
     this.rpcCalls.inc({ chain, method, result });
     if (seconds !== undefined) this.rpcSeconds.observe({ chain, method }, seconds);
+  }
+
+  /** One attempt at an event; `sinceEventSeconds` (from the entry's time) when it was delivered. */
+  eventAttempt(kind: string, result: string, sinceEventSeconds: number | undefined): void {
+    this.eventAttempts.inc({ kind, result });
+    if (sinceEventSeconds !== undefined) this.eventSeconds.observe({ kind }, sinceEventSeconds);
   }
 }

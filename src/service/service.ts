@@ -13,6 +13,7 @@ import { VerificationPool } from '../auth/verification-pool.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config, RpcConfig } from '../config/config.ts';
 import { DEMO_WALLET, demoOwnerRefusedNotice, demoRefusal, PUBLISHED_WALLET_REFUSAL } from '../demo/demo-seed.ts';
+import { type Events, startEvents } from '../events/events-service.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { type FileServices, openFileServices } from '../files/file-services.ts';
 import { administrationRouteDeps } from '../http/admins/support/deps.ts';
@@ -24,6 +25,8 @@ import type { MetadataStore } from '../model/metadata-store.ts';
 import { Metrics } from '../observability/metrics.ts';
 import { Readiness } from '../observability/readiness.ts';
 import { type Offsite, startOffsite } from '../offsite/offsite-service.ts';
+import { openSecretBox } from '../secrets/open-secret-box.ts';
+import { WebhookService } from '../webhooks/webhook-service.ts';
 import { assertDataDirWritable } from './writable-data-dir.ts';
 
 export interface Service {
@@ -34,6 +37,8 @@ export interface Service {
   files: FileServices;
   /** Off-site copies: the shipper, when OFFSITE_URL is set. */
   offsite: Offsite;
+  /** Events out: the dispatcher delivering the chains to webhooks and brokers (docs/events.md). */
+  events: Events;
   /**
    * Stops accepting connections, lets the requests in flight finish for at most `deadlineMs`, then
    * cuts the connections still open (an upload cut midway stores nothing), and closes the stores.
@@ -99,7 +104,15 @@ export async function createService(config: Config, logger: Logger, options: Ser
     blobReleaseGuard: config.offsite ? store.offsite : undefined,
   });
   const administration = administrationServices({ config, store, logger, signIns: authenticator, recoverer, contractWallets });
+  const webhooks = new WebhookService({
+    store,
+    audit: administration.entries,
+    box: openSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir, embedded: config.databaseUrl === undefined }),
+    allow: config.events.outboundAllow,
+    settings: config.events.delivery,
+  });
   const approvals = approvalServices({
+    webhooks,
     config,
     store,
     audit: administration.entries,
@@ -119,6 +132,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
     files: filesRouteDeps(fileServices, approvals, store),
     administration: administrationRouteDeps(administration, approvals, store, authenticator, config.publicBaseUrl),
     approvals,
+    webhooks: { webhooks, held: approvals.webhooks, proposals: approvals.proposals },
     readiness: new Readiness(store, fileServices.blobs),
     consoleDir: options.consoleDir,
   });
@@ -139,6 +153,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
   takeovers.start();
 
   const offsite = await startOffsite({ config: config.offsite, store, blobs: fileServices.blobs, logger, metrics });
+  const events = startEvents({ config: config.events, records: store.events, webhooks: () => webhooks.destinations(), logger, metrics });
 
   const purge = setInterval(() => {
     store.purgeExpired(Date.now()).catch((err: unknown) => logger.warn({ err }, 'purging expired nonces and revocations failed'));
@@ -151,6 +166,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
     authenticator,
     files: fileServices,
     offsite,
+    events,
     async close(deadlineMs = Number.POSITIVE_INFINITY) {
       clearInterval(purge);
       const cut = Number.isFinite(deadlineMs)
@@ -167,6 +183,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
       await checker?.close();
       await scheduler.stop();
       await takeovers.stop();
+      await events.close();
       await offsite.close();
       await fileServices.close();
       await failures.close();

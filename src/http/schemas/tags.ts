@@ -17,6 +17,10 @@ export const TAGS = [
       'Policies that hold dangerous operations until enough admins sign an intent (EIP-712), and the proposals they become (docs/approvals.md)',
   },
   { name: 'audit', description: "A channel's or the tenant's audit log: every change and refusal, with the admin who asked" },
+  {
+    name: 'events',
+    description: "Webhooks that receive the tenant's audit log as events, signed, at least once, and their delivery logs (docs/events.md)",
+  },
   { name: 'health', description: 'Liveness and readiness, for load balancers and orchestrators' },
   { name: 'docs', description: 'This document, and the API reference made from it' },
 ];

@@ -21,6 +21,7 @@ import * as approvals from './019-approvals.ts';
 import * as completeHistory from './020-complete-history.ts';
 import * as heldInvitationTokens from './021-held-invitation-tokens.ts';
 import * as offsiteCopies from './022-offsite-copies.ts';
+import * as eventsOut from './023-events-out.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -49,6 +50,7 @@ const migrations: Record<string, Migration> = {
   '020-complete-history': completeHistory,
   '021-held-invitation-tokens': heldInvitationTokens,
   '022-offsite-copies': offsiteCopies,
+  '023-events-out': eventsOut,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -33,6 +33,11 @@ export const SHIPPED_TABLES = [
   { name: 'backups', key: ['channel_id', 'timestamp'] },
   { name: 'audit_events', key: ['id'] },
   { name: 'audit_heads', key: ['tenant_id'] },
+  // Where each destination stands in each chain ships with the chain: a rebuilt service goes on
+  // delivering from there (at least once) instead of from each chain's start.
+  { name: 'webhooks', key: ['id'] },
+  { name: 'event_streams', key: ['destination', 'tenant_id'] },
+  { name: 'event_cursors', key: ['destination', 'tenant_id', 'channel_key'] },
 ] as const satisfies readonly { name: keyof Database; key: readonly string[]; loadOrder?: readonly string[] }[];
 
 export type ShippedTableName = (typeof SHIPPED_TABLES)[number]['name'];
@@ -67,4 +72,6 @@ export const UNSHIPPED_TABLES = [
   'offsite_objects',
   'offsite_deferred_deletes',
   'offsite_generation_blobs',
+  // The delivery log: what was attempted, not what anything depends on (docs/events.md).
+  'event_deliveries',
 ] as const satisfies readonly (keyof Database)[];
