@@ -587,7 +587,7 @@ export interface Webhook {
   /** RFC 3339. */
   updatedAt: string;
   /** RFC 3339; null while its first secret is the one in use. */
-  secretRotatedAt: string | null;
+  secretRotated: string | null;
   /** Event sequence numbers: how far its deliveries have come, and the newest event. */
   lowWaterSeq: number;
   headSeq: number;
@@ -656,7 +656,7 @@ export interface WebhookDelivery {
   /** RFC 3339. */
   updatedAt: string;
   /** RFC 3339; null when no attempt is due. */
-  nextAttemptAt: string | null;
+  nextAttempt: string | null;
 }
 
 /** A webhook's deliveries, optionally only those of one status; and the page. */

@@ -281,6 +281,95 @@ export const SETTINGS: readonly SettingInfo[] = [
     meaning: 'seconds between checks that every off-site object is there with its hash (0: off)',
   },
   {
+    name: 'SECRETS_KEY',
+    fallback: 'unset',
+    meaning: 'the key (32 bytes, hex or base64) every secret the service keeps is encrypted under; never logged',
+    details:
+      "the key every secret the service keeps is encrypted under (AES-256-GCM): webhook signing secrets and URLs today. 32 bytes, as 64 hex digits or base64 (`openssl rand -base64 32`), the same on every instance. Unset on SQLite, the service makes one in `DATA_DIR/secrets.key`; unset on PostgreSQL, creating a webhook answers 503 until it is set. Keep it beside the off-site age identity: a service rebuilt from an off-site copy without it cannot read its webhooks' secrets (see [Events](events.md#secrets-at-rest))",
+  },
+  {
+    name: 'OUTBOUND_ALLOW',
+    fallback: 'unset',
+    meaning: 'hosts and ranges a tenant URL may reach though not public, e.g. 127.0.0.0/8 (tests, one-machine installs)',
+    details:
+      'hosts and ranges (CIDR), separated by commas or blanks, that a URL a tenant sets (a webhook) may reach though they are not public addresses, and over `http://`: `127.0.0.0/8` for tests and single-machine installs. Unset: only global unicast addresses, over `https://`. Cloud metadata addresses (169.254.169.254, fd00:ec2::254, …) are never reached, whatever it lists (see [Events](events.md#outbound-addresses))',
+  },
+  {
+    name: 'EVENTS_NATS_URL',
+    fallback: 'unset',
+    meaning: "a NATS server with JetStream that carries every tenant's events (nats://user:pass@host:4222); never logged with its password",
+  },
+  {
+    name: 'EVENTS_NATS_STREAM',
+    fallback: 'WALLET_ADMIN_EVENTS',
+    meaning: 'the JetStream stream the events go to (made when missing, on subjects EVENTS_PREFIX.>)',
+  },
+  {
+    name: 'EVENTS_AMQP_URL',
+    fallback: 'unset',
+    meaning: "a RabbitMQ (AMQP 0-9-1) server that carries every tenant's events (amqp://user:pass@host:5672)",
+  },
+  {
+    name: 'EVENTS_AMQP_EXCHANGE',
+    fallback: 'wallet-admin.events',
+    meaning: 'the durable topic exchange the events are published to (declared when missing)',
+  },
+  {
+    name: 'EVENTS_REDIS_URL',
+    fallback: 'unset',
+    meaning: "a Redis server whose streams carry every tenant's events (redis://:pass@host:6379)",
+  },
+  {
+    name: 'EVENTS_REDIS_MAXLEN',
+    fallback: '1000000',
+    meaning: 'about how many events each Redis stream keeps (XADD MAXLEN ~)',
+  },
+  {
+    name: 'EVENTS_PREFIX',
+    fallback: 'wallet-admin',
+    meaning: 'the first token of every NATS subject, AMQP routing key and Redis stream key',
+  },
+  {
+    name: 'EVENTS_BROKER_RESULTS',
+    fallback: 'ok',
+    meaning: 'the results the brokers carry, comma-separated: ok, refused, failed',
+  },
+  {
+    name: 'EVENTS_POLL_INTERVAL',
+    fallback: '500',
+    meaning: 'milliseconds between looks for events to deliver',
+  },
+  {
+    name: 'EVENTS_TIMEOUT',
+    fallback: '10000',
+    meaning: "milliseconds one delivery attempt may take (a pair's lease is this plus 2 s)",
+  },
+  {
+    name: 'EVENTS_RETRY_FOR',
+    fallback: '86400',
+    meaning: 'seconds an event is retried before it is dead-lettered and skipped',
+  },
+  {
+    name: 'EVENTS_BACKOFF_MAX',
+    fallback: '300000',
+    meaning: 'the longest pause between two attempts at one event, in milliseconds',
+  },
+  {
+    name: 'EVENTS_CONCURRENCY',
+    fallback: '8',
+    meaning: 'deliveries in flight at once per destination on one instance (each channel in order)',
+  },
+  {
+    name: 'WEBHOOK_SECRET_GRACE',
+    fallback: '86400',
+    meaning: 'seconds a rotated webhook secret keeps signing beside the new one',
+  },
+  {
+    name: 'EVENTS_LOG_DAYS',
+    fallback: '7',
+    meaning: 'days the delivery log keeps delivered and dead-lettered events',
+  },
+  {
     name: 'AUTH_FAIL_LIMIT',
     fallback: '100',
     meaning: 'failed sign-ins a client address may make per minute; then 429',

@@ -8,6 +8,7 @@ import { baseErrorResponses, ProblemSchema } from './schemas/problem.ts';
 import { requiredResponseHeaders } from './schemas/response-header-shapes.ts';
 import { NO_SECURITY, SECURITY_SCHEMES } from './schemas/security.ts';
 import { TAGS } from './schemas/tags.ts';
+import { webhooksSection } from './schemas/webhook-events.ts';
 
 /** OpenAPI 3.1: its schemas are JSON Schema (2020-12), so `type: 'null'` and the route schemas carry over as they are. */
 const OPENAPI_VERSION = '3.1.0';
@@ -64,7 +65,7 @@ async function openapi(app: FastifyInstance, options: { publicBaseUrl: string; v
     },
     transform: documentHead,
     // Examples last: they read the headers' and parameters' final shape.
-    transformObject: (object) => operationExamples(requiredResponseHeaders(object)),
+    transformObject: (object) => ({ ...operationExamples(requiredResponseHeaders(object)), webhooks: webhooksSection() }) as never,
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 

@@ -16,7 +16,7 @@ export interface WebhookView {
   createdBy: string;
   createdAt: string;
   updatedAt: string;
-  secretRotatedAt: string | null;
+  secretRotated: string | null;
   /** Every event at or below it was delivered or dead-lettered. */
   lowWaterSeq: number;
   /** The tenant chain's head: lowWaterSeq behind it is what is still to deliver (or to skip). */
@@ -37,7 +37,7 @@ export interface DeliveryView {
   latencyMs: number | null;
   createdAt: string;
   updatedAt: string;
-  nextAttemptAt: string | null;
+  nextAttempt: string | null;
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -56,7 +56,7 @@ export function deliveryView(d: DeliveryRecord): DeliveryView {
     latencyMs: d.latencyMs,
     createdAt: iso(d.createdAt),
     updatedAt: iso(d.updatedAt),
-    nextAttemptAt: d.status === 'retrying' && d.nextAttemptAt !== null ? iso(d.nextAttemptAt) : null,
+    nextAttempt: d.status === 'retrying' && d.nextAttemptAt !== null ? iso(d.nextAttemptAt) : null,
   };
 }
 
@@ -77,7 +77,7 @@ export function webhookView(
     createdBy: w.createdBy,
     createdAt: iso(w.createdAt),
     updatedAt: iso(w.updatedAt),
-    secretRotatedAt: w.secretRotatedAt === null ? null : iso(w.secretRotatedAt),
+    secretRotated: w.secretRotatedAt === null ? null : iso(w.secretRotatedAt),
     lowWaterSeq: standing.lowWaterSeq,
     headSeq: standing.headSeq,
     lastDelivery:

@@ -54,7 +54,7 @@ const webhook: Webhook = {
   createdBy: 'adm_1',
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
-  secretRotatedAt: null,
+  secretRotated: null,
   lowWaterSeq: 4,
   headSeq: 7,
   lastDelivery: { at: '2025-01-01T00:01:00.000Z', status: 'delivered', httpStatus: 204 },
@@ -73,7 +73,7 @@ const delivery: WebhookDelivery = {
   latencyMs: 120,
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T02:00:00.000Z',
-  nextAttemptAt: null,
+  nextAttempt: null,
 };
 
 /** Enough of a proposal for the client, which reads its id, count and summary into HeldForApproval's message. */
@@ -276,7 +276,7 @@ describe('the webhook calls of the client', () => {
     assert.deepEqual(only().query, {});
 
     requests.length = 0;
-    const retried: WebhookDelivery = { ...delivery, status: 'retrying', nextAttemptAt: '2025-01-01T02:00:01.000Z' };
+    const retried: WebhookDelivery = { ...delivery, status: 'retrying', nextAttempt: '2025-01-01T02:00:01.000Z' };
     answers.set('POST /api/webhooks/wh_1/deliveries/dl_1/retry', { status: 200, body: retried });
     assert.deepEqual(await client.retryWebhookDelivery('wh_1', 'dl_1'), retried);
     const request = only();

@@ -124,7 +124,19 @@ for (const engine of ['sqlite'] as const) {
 
     before(async () => {
       // Signed links, so that the download's alternative security (a link, no wallet) is called too.
-      svc = await startTestService(engine, { env: { FILE_URL_SIGNING: 'true', FILE_URL_SECRET: 'openapi-test-secret-0123456789abcdef' } });
+      svc = await startTestService(engine, {
+        env: {
+          FILE_URL_SIGNING: 'true',
+          FILE_URL_SECRET: 'openapi-test-secret-0123456789abcdef',
+          // A webhook to a loopback port nobody answers: its deliveries fail fast and die within a second.
+          OUTBOUND_ALLOW: '127.0.0.0/8',
+          SECRETS_KEY: '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff',
+          EVENTS_POLL_INTERVAL: '20',
+          EVENTS_TIMEOUT: '300',
+          EVENTS_BACKOFF_MAX: '50',
+          EVENTS_RETRY_FOR: '1',
+        },
+      });
       fixture = await createTenantFixture(svc.service.store, 'Docs');
       owner = await signIn(fixture.ownerWallet, new URL(svc.baseUrl).host);
       raw = (await request(svc.baseUrl, '/api/openapi.json')).json();
@@ -270,6 +282,15 @@ for (const engine of ['sqlite'] as const) {
         ['GET /api/proposals/{proposalId}', 'getProposal'],
         ['DELETE /api/proposals/{proposalId}', 'withdrawProposal'],
         ['POST /api/proposals/{proposalId}/approvals', 'approveProposal'],
+        ['POST /api/webhooks', 'createWebhook'],
+        ['GET /api/webhooks', 'listWebhooks'],
+        ['GET /api/webhooks/{webhookId}', 'getWebhook'],
+        ['PATCH /api/webhooks/{webhookId}', 'updateWebhook'],
+        ['DELETE /api/webhooks/{webhookId}', 'deleteWebhook'],
+        ['POST /api/webhooks/{webhookId}/test', 'testWebhook'],
+        ['POST /api/webhooks/{webhookId}/rotate-secret', 'rotateWebhookSecret'],
+        ['GET /api/webhooks/{webhookId}/deliveries', 'listWebhookDeliveries'],
+        ['POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/retry', 'retryWebhookDelivery'],
         ['GET /api/channels/{channelRef}/policy', 'getChannelPolicy'],
         ['PUT /api/channels/{channelRef}/policy', 'putChannelPolicy'],
       ]);
@@ -548,6 +569,28 @@ for (const engine of ['sqlite'] as const) {
       await call('GET', '/api/audit/export?after=1');
       assert.equal((await call('DELETE', `/api/admins/${helperId}`)).status, 204);
 
+      // Events out (docs/events.md): a webhook whose receiver is never there; its deliveries die, one is retried.
+      const hook = await post('/api/webhooks', { url: 'http://127.0.0.1:9/hook', types: ['upload'] });
+      assert.equal(hook.status, 201, hook.body);
+      noteCredential(hook.json().secret);
+      const hookPath = `/api/webhooks/${hook.json().id}`;
+      await call('GET', '/api/webhooks');
+      await call('GET', hookPath);
+      assert.equal((await call('PATCH', hookPath, { headers: json, body: '{"folders":["docs"]}' })).status, 200);
+      assert.equal((await post(`${hookPath}/test`, {})).json().delivered, false);
+      const rotated = await post(`${hookPath}/rotate-secret`, {});
+      assert.equal(rotated.status, 200, rotated.body);
+      noteCredential(rotated.json().secret);
+      assert.equal((await call('PUT', `${channel}/folders/docs/files/hooked.txt`, { headers: plain, body: 'h' })).status, 201);
+      let dead: { id: string } | undefined;
+      for (let waited = 0; dead === undefined && waited < 10_000; waited += 50) {
+        dead = (await call('GET', `${hookPath}/deliveries?status=dead`)).json().items[0];
+        if (dead === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      assert.ok(dead, 'the failing delivery is dead-lettered after EVENTS_RETRY_FOR');
+      assert.equal((await post(`${hookPath}/deliveries/${dead.id}/retry`, {})).json().status, 'dead');
+      assert.equal((await call('DELETE', hookPath)).status, 204);
+
       // Approvals (docs/approvals.md): a policy holds admin removals; one proposal runs, another is withdrawn.
       await call('GET', '/api/policies');
       await call('GET', `${channel}/policy`);
@@ -626,6 +669,8 @@ for (const engine of ['sqlite'] as const) {
       const backup = (await call('POST', `${channel}/backups`)).json().timestamp;
       const challenge = await call('POST', `/api/admins/${member.id}/wallets/challenge`, jsonBody({ wallet: newWallet().address }));
       const rule = { operation: 'backup.delete', approvals: 1, permission: 'backups:delete' };
+      const webhook = (await call('POST', '/api/webhooks', jsonBody({ url: 'http://127.0.0.1:9/z' }))).json();
+      noteCredential(webhook.secret);
       const until = new Date(Date.now() + 86_400_000).toISOString();
       // One valid body per operation that takes JSON; each request below changes one member of it.
       const bodies: Record<string, [path: string, body: Record<string, unknown>]> = {
@@ -669,6 +714,28 @@ for (const engine of ['sqlite'] as const) {
           { mode: 'governance', until, legalHold: true },
         ],
         'PUT /api/channels/{channelRef}/policy': [`${channel}/policy`, { rules: [rule] }],
+        'POST /api/webhooks': [
+          '/api/webhooks',
+          {
+            url: 'http://127.0.0.1:9/x',
+            types: ['upload'],
+            channels: [fixture.channel.id],
+            folders: ['docs'],
+            results: ['ok'],
+            from: 'head',
+          },
+        ],
+        'PATCH /api/webhooks/{webhookId}': [
+          `/api/webhooks/${webhook.id}`,
+          {
+            url: 'http://127.0.0.1:9/y',
+            types: ['upload'],
+            channels: [fixture.channel.id],
+            folders: ['docs'],
+            results: ['ok'],
+            paused: false,
+          },
+        ],
       };
       const withJsonBodies = operationsOf(document)
         .filter(([, operation]) => operation.requestBody?.content['application/json'] !== undefined)

@@ -96,7 +96,7 @@ export const WebhookSchema = Type.Object({
   createdBy: Type.String(),
   createdAt: time,
   updatedAt: time,
-  secretRotatedAt: nullable(Type.String({ format: 'date-time' })),
+  secretRotated: nullable(Type.String({ format: 'date-time', description: 'When the secret was last rotated; null: never' })),
   lowWaterSeq: Type.Integer({ description: "Every event of the tenant's chain at or below it was delivered or dead-lettered" }),
   headSeq: Type.Integer({ description: "The tenant chain's head now" }),
   lastDelivery: Type.Union([Type.Object({ at: time, status, httpStatus: nullable(Type.Integer()) }), Type.Null()]),
@@ -134,7 +134,7 @@ export const DeliverySchema = Type.Object({
   latencyMs: nullable(Type.Integer()),
   createdAt: time,
   updatedAt: time,
-  nextAttemptAt: nullable(Type.String({ format: 'date-time' })),
+  nextAttempt: nullable(Type.String({ format: 'date-time', description: 'When a retrying delivery is tried next' })),
 });
 
 export const DeliveryQuery = Type.Object(
@@ -160,7 +160,7 @@ export const EXAMPLE_WEBHOOK = {
   createdBy: 'adm_0f3k8m2q5x7c9v1b4n6p8r0t2w',
   createdAt: EXAMPLE_TIME,
   updatedAt: EXAMPLE_TIME,
-  secretRotatedAt: null,
+  secretRotated: null,
   lowWaterSeq: 41,
   headSeq: 42,
   lastDelivery: { at: EXAMPLE_TIME, status: 'delivered' as const, httpStatus: 204 },
@@ -179,7 +179,7 @@ export const EXAMPLE_DELIVERY = {
   latencyMs: 12,
   createdAt: EXAMPLE_TIME,
   updatedAt: EXAMPLE_TIME,
-  nextAttemptAt: null,
+  nextAttempt: null,
 };
 
 export const EXAMPLE_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
