@@ -7,7 +7,7 @@ import { AdminApi } from '../administration/admin-client.ts';
 import { assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { FilesClient, nextSecond } from '../helpers/files.ts';
-import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { newWallet, signIn } from '../helpers/wallets.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -253,4 +253,98 @@ for (const engine of ENGINES) {
         assert.ok(exported.includes(`"action":"${action}"`), action);
     });
   });
+}
+
+for (const engine of ENGINES) {
+  describe(`a webhook's reach and its guard (${engine})`, () => {
+    let svc: TestService;
+    let fixture: TenantFixture;
+    let owner: AdminApi;
+    let receiver: WebhookReceiver;
+
+    before(async () => {
+      svc = await startTestService(engine, { env: { ...FAST, EVENTS_RETRY_FOR: '600' } });
+      fixture = await createTenantFixture(svc.service.store);
+      owner = new AdminApi(svc.baseUrl, fixture.ownerWallet, DOMAIN);
+      receiver = await startWebhookReceiver();
+    });
+    after(async () => {
+      await svc?.close();
+      await receiver?.close();
+    });
+
+    test("a sub-admin's webhook carries what that admin may read, and nothing while it is suspended", async () => {
+      const other = await svc.service.store.createChannel({ tenantId: fixture.tenant.id, name: 'other' });
+      await svc.service.store.linkChannel(other.id, fixture.owner.id);
+      const member = await createMemberAdmin(svc.service.store, fixture, {
+        permissions: ['webhooks:manage', 'audit:read', 'files:write'],
+        channels: [fixture.channel],
+      });
+      const api = new AdminApi(svc.baseUrl, member.wallet, DOMAIN);
+      const made = await api.post('/api/webhooks', { url: receiver.url, types: ['upload'] });
+      assert.equal(made.status, 201, made.body);
+      const put = async (channelId: string, name: string) =>
+        new FilesClient(svc.baseUrl, channelId, { ...(await signIn(fixture.ownerWallet, DOMAIN)) }).put('docs', name, name);
+      assert.equal((await put(other.id, 'hidden.txt')).status, 201);
+      assert.equal((await put(fixture.channel.id, 'seen.txt')).status, 201);
+      await receiver.waitFor((events) => events.some((e) => e.data.filename === 'seen.txt'));
+      // Everything before seen.txt in the chain has been looked at: hidden.txt was left out, not delayed.
+      assert.ok(!receiver.events().some((e) => e.data.filename === 'hidden.txt'));
+      // Only the owner sees every webhook; the member its own.
+      assert.equal((await owner.get('/api/webhooks')).json().items.length, 1);
+      assert.equal((await api.get('/api/webhooks')).json().items.length, 1);
+
+      assert.equal((await owner.patch(`/api/admins/${member.admin.id}`, { status: 'SUSPENDED' })).status, 200);
+      const stopped = (await owner.get(`/api/webhooks/${made.json().id}`)).json();
+      assert.equal(stopped.state, 'stopped');
+      assert.match(stopped.stoppedReason, /suspended/);
+      assert.equal((await put(fixture.channel.id, 'while-suspended.txt')).status, 201);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      assert.ok(!receiver.events().some((e) => e.data.filename === 'while-suspended.txt'));
+      assert.equal((await owner.patch(`/api/admins/${member.admin.id}`, { status: 'ACTIVE' })).status, 200);
+      // It goes on from where it stood: the event made meanwhile arrives.
+      await receiver.waitFor((events) => events.some((e) => e.data.filename === 'while-suspended.txt'));
+    });
+
+    test('a held webhook.delete under a 2-of-2 policy changes nothing until both approve', async () => {
+      const made = await owner.post('/api/webhooks', { url: receiver.url, types: ['backup'] });
+      assert.equal(made.status, 201, made.body);
+      const id = made.json().id as string;
+      const colleagueWallet = newWallet();
+      const colleague = await owner.post('/api/admins', {
+        displayName: 'Second owner',
+        wallet: colleagueWallet.address,
+        permissions: [],
+        owner: true,
+      });
+      assert.equal(colleague.status, 201, colleague.body);
+      const rules = [{ operation: 'webhook.delete', approvals: 2, permission: 'webhooks:manage' }];
+      assert.equal((await owner.send('PUT', '/api/policies', { rules })).status, 200);
+
+      const held = await owner.delete(`/api/webhooks/${id}`);
+      assert.equal(held.status, 202, held.body);
+      const proposal = held.json();
+      assert.equal(proposal.operation, 'webhook.delete');
+      // Nothing changed: the webhook is there and still delivers.
+      assert.equal((await owner.get(`/api/webhooks/${id}`)).status, 200);
+      const files = new FilesClient(svc.baseUrl, fixture.channel.id, { ...(await signIn(fixture.ownerWallet, DOMAIN)) });
+      assert.equal((await files.backup()).status, 201);
+      await receiver.waitFor((events) => events.some((e) => e.type === 'backup'));
+
+      const first = await owner.post(`/api/proposals/${proposal.id}/approvals`, await intentOf(fixture.ownerWallet, proposal.typedData));
+      assert.equal(first.json().status, 'pending', first.body);
+      assert.equal((await owner.get(`/api/webhooks/${id}`)).status, 200);
+      const second = await new AdminApi(svc.baseUrl, colleagueWallet, DOMAIN).post(
+        `/api/proposals/${proposal.id}/approvals`,
+        await intentOf(colleagueWallet, proposal.typedData),
+      );
+      assert.equal(second.json().status, 'executed', second.body);
+      await assertProblem(await owner.get(`/api/webhooks/${id}`), 404, 'WEBHOOK_NOT_FOUND');
+    });
+  });
+}
+
+async function intentOf(wallet: ReturnType<typeof newWallet>, typedData: Record<string, any>) {
+  const { EIP712Domain: _domain, ...types } = typedData.types;
+  return { wallet: wallet.address, signature: await wallet.account.signTypedData({ ...typedData, types } as never) };
 }
