@@ -171,6 +171,12 @@ export function eventRecords(db: Db, engine: Engine): EventRecords {
     },
 
     async recordScan(stream, scannedSeq, seen, now) {
+      if (seen.size === 0) {
+        // A look that found nothing new writes nothing unless the low water moved: an idle service
+        // takes no write lock (SQLite's one) and ships no change off-site per look.
+        const low = await lowWaterOf(db, stream, scannedSeq);
+        if (scannedSeq <= stream.scannedSeq && low <= stream.lowWater) return;
+      }
       await inTransaction(db, async (trx) => {
         for (const [channelKey, seq] of seen) {
           // A pair seen for the first time has sent nothing: it starts where this scan started, as
@@ -192,15 +198,7 @@ export function eventRecords(db: Db, engine: Engine): EventRecords {
             )
             .execute();
         }
-        // Every pair with events left holds the low water at its cursor; none, and it is the scan's.
-        const behind = await trx
-          .selectFrom('event_cursors')
-          .select((eb) => eb.fn.min('last_seq').as('low'))
-          .where('destination', '=', stream.destination)
-          .where('tenant_id', '=', stream.tenantId)
-          .whereRef('last_seq', '<', 'seen_seq')
-          .executeTakeFirst();
-        const low = behind?.low == null ? scannedSeq : Math.min(Number(behind.low), scannedSeq);
+        const low = await lowWaterOf(trx, stream, scannedSeq);
         await trx
           .updateTable('event_streams')
           .set({
@@ -356,6 +354,18 @@ export function eventRecords(db: Db, engine: Engine): EventRecords {
       return Number(removed.numDeletedRows);
     },
   };
+}
+
+/** Every pair with events left holds the low water at its cursor; none, and it is where the scan stands. */
+async function lowWaterOf(db: Db, stream: EventStream, scannedSeq: number): Promise<number> {
+  const behind = await db
+    .selectFrom('event_cursors')
+    .select((eb) => eb.fn.min('last_seq').as('low'))
+    .where('destination', '=', stream.destination)
+    .where('tenant_id', '=', stream.tenantId)
+    .whereRef('last_seq', '<', 'seen_seq')
+    .executeTakeFirst();
+  return behind?.low == null ? scannedSeq : Math.min(Number(behind.low), scannedSeq);
 }
 
 function webhookRow(w: WebhookRecord): WebhooksTable {
