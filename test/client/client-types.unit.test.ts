@@ -32,6 +32,16 @@ import type {
 } from '../../src/http/schemas/files.ts';
 import type { ChangesQuery, DeletedFileSchema, FileChangeSchema } from '../../src/http/schemas/history.ts';
 import type { ScopeRestoreResultSchema } from '../../src/http/schemas/scope-restore.ts';
+import type {
+  CreatedWebhookSchema,
+  DeliveryQuery,
+  DeliverySchema,
+  NewWebhookBody,
+  RotatedSecretSchema,
+  WebhookChangeBody,
+  WebhookSchema,
+  WebhookTestSchema,
+} from '../../src/http/schemas/webhooks.ts';
 
 /*
  * The client's types are written out (src/client/types.ts), since its package may name nothing of
@@ -77,7 +87,23 @@ export const sameAsTheSchemas: [
   Equal<Client.TenantAuditEvent, Static<typeof TenantAuditEventSchema>>,
   Equal<Client.TenantAuditQuery, Static<typeof TenantAuditQuery>>,
   Equal<Client.AuditHead, Static<typeof AuditHeadSchema>>,
+  Equal<Client.Webhook, Static<typeof WebhookSchema>>,
+  Equal<Client.CreatedWebhook, Static<typeof CreatedWebhookSchema>>,
+  Equal<Client.NewWebhook, Static<typeof NewWebhookBody>>,
+  Equal<Client.WebhookChanges, Static<typeof WebhookChangeBody>>,
+  Equal<Client.WebhookTestResult, Static<typeof WebhookTestSchema>>,
+  Equal<Client.RotatedWebhookSecret, Static<typeof RotatedSecretSchema>>,
+  Equal<Client.WebhookDelivery, Static<typeof DeliverySchema>>,
+  Equal<Client.WebhookDeliveryQuery, Static<typeof DeliveryQuery>>,
 ] = [
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
+  true,
   true,
   true,
   true,
@@ -121,7 +147,7 @@ test("the client's sources import nothing outside src/client but @noble/hashes, 
       assert.ok(/^\.\/[\w-]+\.ts$/.test(specifier!) || specifier!.startsWith('@noble/hashes/'), `${name} imports ${specifier}`);
     }
   }
-  assert.equal(sameAsTheSchemas.length, 31);
+  assert.equal(sameAsTheSchemas.length, 39);
 });
 
 test("the client's lists of the audit logs' filter values and of the permissions are the service's", async () => {
