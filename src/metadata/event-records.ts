@@ -97,6 +97,19 @@ export function eventRecords(db: Db, engine: Engine): EventRecords {
       });
     },
 
+    async knownDestinations() {
+      const rows = await db.selectFrom('event_streams').select('destination').distinct().execute();
+      return rows.map((row) => row.destination);
+    },
+
+    async forgetDestination(destination) {
+      await inTransaction(db, async (trx) => {
+        await trx.deleteFrom('event_deliveries').where('destination', '=', destination).execute();
+        await trx.deleteFrom('event_cursors').where('destination', '=', destination).execute();
+        await trx.deleteFrom('event_streams').where('destination', '=', destination).execute();
+      });
+    },
+
     async everyChainStream(destination, now) {
       await inTransaction(db, async (trx) => {
         // The marker row (no chain is named '') says the destination was seen: before it, every

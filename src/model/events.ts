@@ -124,6 +124,10 @@ export interface EventRecords {
   updateWebhook(id: string, revision: number, changes: WebhookChanges, at: number): Promise<boolean>;
   /** The webhook, its streams, cursors and delivery log. */
   deleteWebhook(id: string): Promise<boolean>;
+  /** Every destination (webhook or broker setting) that has a position in some chain. */
+  knownDestinations(): Promise<string[]>;
+  /** A destination's positions and delivery log: made again, it starts at each chain's head. */
+  forgetDestination(destination: string): Promise<void>;
 
   /**
    * The streams of a destination that carries every chain (a broker): made at each chain's head the
