@@ -15,6 +15,7 @@ import { serveCommand } from './commands/serve-command.ts';
 import { signCommand } from './commands/sign-command.ts';
 import { tenantCommands } from './commands/tenant-commands.ts';
 import { walletCommands } from './commands/wallet-commands.ts';
+import { eventsStatusCommand, webhookCommands } from './commands/webhook-commands.ts';
 
 /** Every command of `wallet-admin`, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -28,6 +29,8 @@ export const COMMANDS: readonly Command[] = [
   ...fileCommands,
   ...scopeRestoreCommands,
   ...auditCommands,
+  ...webhookCommands,
+  eventsStatusCommand,
   ...offsiteCommands,
   ...policyCommands,
   ...proposalCommands,

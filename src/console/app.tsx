@@ -28,6 +28,7 @@ import { ProposalsView } from './views/proposals.tsx';
 import { SignInView } from './views/sign-in.tsx';
 import { TenantAuditView } from './views/tenant-audit.tsx';
 import { TenantLinks } from './views/tenant-links.tsx';
+import { WebhooksView } from './views/webhooks.tsx';
 import type { ConsoleSession, SessionState, SignedIn } from './wallet/console-session.ts';
 
 export function App({ session }: { session: ConsoleSession }) {
@@ -215,6 +216,8 @@ function SignedInConsole({
       {route.view === 'channel-settings' && <ChannelSettingsView ctx={ctx} />}
       {route.view === 'proposals' && <ProposalsView key={hrefOf(route)} ctx={ctx} id={route.id} status={route.status} />}
       {route.view === 'tenant-audit' && <TenantAuditView key={JSON.stringify(route.filters)} ctx={ctx} filters={route.filters} />}
+      {/* Not keyed by the webhook: a new webhook's secret, shown once, goes along to its page. */}
+      {route.view === 'webhooks' && <WebhooksView ctx={ctx} id={route.id} />}
       {signedIn.renewal && (
         <RenewalDialog
           renewal={signedIn.renewal}

@@ -18,7 +18,9 @@ export type Route =
   | { view: 'channel-settings' }
   | { view: 'tenant-audit'; filters: TenantAuditFilters }
   /** The tenant's proposals and policy; `id`: one proposal, as a held request links to it; `status`: pending unless given. */
-  | { view: 'proposals'; id?: string; status?: ProposalFilter };
+  | { view: 'proposals'; id?: string; status?: ProposalFilter }
+  /** The tenant's webhooks and adding one; `id`: one webhook, its actions and its delivery log. */
+  | { view: 'webhooks'; id?: string };
 
 /** The proposals listed: of one status (pending by default), or of any. */
 export type ProposalFilter = ProposalStatus | 'any';
@@ -89,6 +91,7 @@ export function parseRoute(hash: string): Route {
     return route;
   }
   if (parts[0] === 'audit') return { view: 'tenant-audit', filters: filtersOf(params, TENANT_AUDIT_FILTER_NAMES) };
+  if (parts[0] === 'webhooks') return parts[1] ? { view: 'webhooks', id: parts[1] } : { view: 'webhooks' };
   if (parts[0] !== 'channels' || parts[1] === undefined) return { view: 'home' };
   const channel = parts[1];
   switch (parts[2]) {
@@ -142,6 +145,8 @@ export function hrefOf(route: Route): string {
       return withFilters('#/audit', route.filters, TENANT_AUDIT_FILTER_NAMES);
     case 'proposals':
       return `#/proposals${route.id ? `/${e(route.id)}` : ''}${route.status && route.status !== 'pending' ? `?status=${route.status}` : ''}`;
+    case 'webhooks':
+      return `#/webhooks${route.id ? `/${e(route.id)}` : ''}`;
   }
 }
 
@@ -187,6 +192,8 @@ function placeOf(page: PageView, channelName: (ref: string) => string): string[]
       return ['Tenant log'];
     case 'proposals':
       return [page.id ? `Proposal ${page.id}` : 'Proposals'];
+    case 'webhooks':
+      return page.id ? [`Webhook ${page.id}`, 'Webhooks'] : ['Webhooks'];
   }
 }
 

@@ -448,8 +448,8 @@ function requireReader(actor: Admin): void {
   }
 }
 
-/** Why a webhook carries nothing now, or null when it delivers. */
-function stoppedReason(creator: Admin): string | null {
+/** Why a webhook carries nothing now, or null when it delivers (the operator's CLI shows it too). */
+export function stoppedReason(creator: Admin): string | null {
   if (creator.removedAt !== null) return 'its creator was removed';
   if (creator.status !== 'ACTIVE') return `its creator is ${creator.status.toLowerCase()}`;
   if (!holds(creator, 'audit:read')) return 'its creator no longer holds audit:read';
