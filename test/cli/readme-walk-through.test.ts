@@ -66,7 +66,7 @@ test("README's walk-through runs as printed against a first start with the demo 
   const env = { PATH: process.env.PATH!, HOME: process.env.HOME ?? dataDir, DATA_DIR: path.join(dataDir, 'data') };
   // PORT is the service's alone, as `PORT=… npm start` in another terminal gives it: the block's own
   // first line must tell the CLI (its `sign`) where the service is.
-  const served = spawnService({ ...env, PORT: String(port) });
+  const served = spawnService({ ...env, PORT: String(port), OUTBOUND_ALLOW: '127.0.0.0/8' });
   t.after(() => served.stop());
   await waitForOutput(served, /listening on/);
 
@@ -89,6 +89,8 @@ test("README's walk-through runs as printed against a first start with the demo 
   const second = after.indexOf('\nsecond version\n');
   assert.ok(first > 0 && second > first, 'the restore brought the first version back, its undo the second');
   assert.match(stdout, /^chn_\w+ {2}t_\w+ {2}demo$/m);
+  // The webhook's receiver got the restore, and the typed client's verifier accepted its signature.
+  assert.match(stdout, /^Verified: event [0-9a-f]{64} \(restore\)/m, stdout);
   assert.match(stdout, new RegExp(`^Restored docs/notes\\.txt from backup ${backup} `, 'm'));
 
   // The signed headers were written where git ignores them.
