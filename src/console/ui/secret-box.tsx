@@ -28,11 +28,20 @@ export function SecretBox({ title, secret, label, children, onDismiss }: SecretB
     <div class="notice notice-secret" role="status">
       <strong>{title}</strong>
       <p>
-        <strong>Copy it now: it will not be shown again.</strong> The service keeps it sealed and never answers it after this.
+        <strong>Copy it now: it will not be shown again.</strong>
       </p>
       {children}
       <div class="copy-row">
-        <input readOnly value={secret} aria-label={label} onFocus={(event) => (event.target as HTMLInputElement).select()} />
+        {/* A text area, not an input: it wraps, so that the whole secret shows on a phone too. */}
+        <textarea
+          class="secret-value"
+          readOnly
+          rows={1}
+          spellcheck={false}
+          value={secret}
+          aria-label={label}
+          onFocus={(event) => (event.target as HTMLTextAreaElement).select()}
+        />
         <button type="button" class="button button-primary" onClick={copy}>
           {copied === 'yes' ? 'Copied' : 'Copy secret'}
         </button>

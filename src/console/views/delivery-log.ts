@@ -21,6 +21,8 @@ export interface DeliveryLog {
 }
 
 interface Shown {
+  /** The webhook and filter the rows are of: another's are never shown, not even in the render before its own are asked for. */
+  of: string;
   items?: WebhookDelivery[];
   next: string | null;
   error?: unknown;
@@ -39,22 +41,24 @@ export function useDeliveryLog(
   status: WebhookDeliveryStatus | undefined,
   noticeError: (error: unknown) => void,
 ): DeliveryLog {
-  const [shown, setShown] = useState<Shown>({ next: null, loadingMore: false });
+  const of = `${webhookId}\n${status ?? ''}`;
+  const [state, setState] = useState<Shown>({ of, next: null, loadingMore: false });
+  const shown: Shown = state.of === of ? state : { of, next: null, loadingMore: false };
   /** Raised by each new filter: what an older one asked for is no longer shown. */
   const filter = useRef(0);
   const load = (cursor: string | undefined) => client.listWebhookDeliveries(webhookId, { limit: PAGE_SIZE, cursor, status });
   const failed = (asked: number) => (error: unknown) => {
     noticeError(error);
-    if (asked === filter.current) setShown((now) => ({ ...now, error, loadingMore: false }));
+    if (asked === filter.current) setState((now) => ({ ...now, error, loadingMore: false }));
   };
 
   useEffect(() => {
     const asked = ++filter.current;
-    setShown({ next: null, loadingMore: false });
+    setState({ of, next: null, loadingMore: false });
     load(undefined).then((page) => {
-      if (asked === filter.current) setShown({ items: page.items, next: page.next, loadingMore: false });
+      if (asked === filter.current) setState({ of, items: page.items, next: page.next, loadingMore: false });
     }, failed(asked));
-  }, [webhookId, status]);
+  }, [of]);
 
   return {
     items: shown.items,
@@ -65,21 +69,21 @@ export function useDeliveryLog(
       const { next } = shown;
       if (next === null || shown.loadingMore) return;
       const asked = filter.current;
-      setShown((now) => ({ ...now, loadingMore: true }));
+      setState((now) => ({ ...now, loadingMore: true }));
       load(next).then((page) => {
         if (asked !== filter.current) return;
-        setShown((now) => ({ items: appended(now.items ?? [], page.items), next: page.next, loadingMore: false }));
+        setState((now) => ({ ...now, items: appended(now.items ?? [], page.items), next: page.next, loadingMore: false }));
       }, failed(asked));
     },
     refresh() {
       const asked = filter.current;
       return load(undefined).then((page) => {
         if (asked !== filter.current) return;
-        setShown((now) => ({ ...merged(now, page), loadingMore: now.loadingMore }));
+        setState((now) => ({ of: now.of, ...merged(now, page), loadingMore: now.loadingMore }));
       }, failed(asked));
     },
     replace(delivery) {
-      setShown((now) => ({ ...now, items: now.items?.map((item) => (item.id === delivery.id ? delivery : item)) }));
+      setState((now) => ({ ...now, items: now.items?.map((item) => (item.id === delivery.id ? delivery : item)) }));
     },
   };
 }

@@ -75,8 +75,7 @@ export function DeliveriesCard({ ctx, webhookId, round, onChanged }: DeliveriesC
         </div>
       </div>
       <p class="muted">
-        Newest first, kept for <code>EVENTS_LOG_DAYS</code> (a week unless the operator set another); refreshed every few seconds while this
-        page is open. A failed delivery is retried for a day, then dead: retry it here once the receiver is back.
+        Newest first, refreshed every few seconds. A failing delivery is retried for a day, then dead: retry it once the receiver is back.
       </p>
       <ProblemNotice error={error ?? log.error} />
       <DeliveryTable log={log} status={status} channelName={ctx.channelName} retrying={retrying} onRetry={retry} />

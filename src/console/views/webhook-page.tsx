@@ -118,7 +118,7 @@ function RevealedSecretBox({ revealed, onDismiss }: { revealed: RevealedSecret; 
           receiver the new one before then.
         </p>
       ) : (
-        <p>The receiver verifies every delivery with it (Standard Webhooks signatures; the typed client's verifyWebhook checks them).</p>
+        <p>Give it to the receiver, which checks every delivery's signature with it (Standard Webhooks).</p>
       )}
     </SecretBox>
   );
@@ -160,7 +160,7 @@ function WebhookFacts({ ctx, webhook }: { ctx: ViewContext; webhook: Webhook }) 
             Rotated <Time value={webhook.secretRotated} />
           </>
         ) : (
-          'The one made with it'
+          'Not rotated since the webhook was added'
         )}
       </dd>
     </dl>
@@ -181,16 +181,19 @@ function WebhookActions({
 }) {
   const action = useAction((error) => ctx.session.noticeError(error));
   const [doing, setDoing] = useState<'pause' | 'test'>();
+  /** What the last request was, for its problem's title. */
+  const [last, setLast] = useState<'pause' | 'test'>();
   const [tested, setTested] = useState<WebhookTestResult>();
   // A pause a policy holds made a proposal: the top bar's count of pending ones is asked again.
   useEffect(() => {
     if (action.error instanceof HeldForApproval) ctx.proposalsChanged();
   }, [action.error]);
 
-  // The buttons stay enabled while their request runs (a disabled button would drop the focus); a second click waits its turn.
+  // The buttons stay enabled while their request runs (a disabled button would drop the focus); a click meanwhile does nothing.
   const run = (kind: 'pause' | 'test', work: () => Promise<unknown>) => {
     if (doing) return;
     setDoing(kind);
+    setLast(kind);
     setTested(undefined);
     void action.run(work).finally(() => setDoing(undefined));
   };
@@ -228,7 +231,7 @@ function WebhookActions({
           Delete…
         </button>
       </div>
-      <ProblemNotice error={action.error} title="Nothing changed" />
+      <ProblemNotice error={action.error} title={last === 'test' ? 'No test event sent' : 'Nothing changed'} />
       {tested && <TestResult result={tested} />}
     </>
   );
@@ -256,7 +259,7 @@ function TestResult({ result }: { result: WebhookTestResult }) {
       <p>
         <strong>Test event not delivered</strong> after {result.latencyMs} ms: {result.error ?? `HTTP ${result.status}`}.
       </p>
-      <p class="muted">Events wait and are retried while the receiver fails like this; they are dead after a day of failures.</p>
+      <p class="muted">While the receiver fails like this, events wait and are retried; after a day of failures they are dead.</p>
     </div>
   );
 }
