@@ -8,6 +8,7 @@ import type { BenchContext, Row, Scenario } from './lib/scenario.ts';
 import { compareCheckouts, measureLoad } from './lib/service-load.ts';
 import { authCold, authScenarios, authWarm } from './scenarios/auth.ts';
 import { consoleScenario } from './scenarios/console.ts';
+import { eventsScenarios } from './scenarios/events.ts';
 import { fileScenarios } from './scenarios/files.ts';
 import { offsiteScenarios } from './scenarios/offsite.ts';
 import { restoreSmall, uploadSmall } from './scenarios/small-writes.ts';
@@ -27,7 +28,7 @@ const postgresMode: Scenario = {
     await compareCheckouts(c, 'postgres', uploadSmall, other),
   ],
 };
-const SCENARIOS: Scenario[] = [...authScenarios, ...fileScenarios, postgresMode, consoleScenario, ...offsiteScenarios];
+const SCENARIOS: Scenario[] = [...authScenarios, ...fileScenarios, postgresMode, consoleScenario, ...offsiteScenarios, ...eventsScenarios];
 /** The scenarios --against can run: their loads are on the service alone, with no baseline server of their own. */
 const COMPARABLE = SCENARIOS.filter((s) => s.against).map((s) => s.name);
 

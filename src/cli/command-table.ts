@@ -15,7 +15,7 @@ import { serveCommand } from './commands/serve-command.ts';
 import { signCommand } from './commands/sign-command.ts';
 import { tenantCommands } from './commands/tenant-commands.ts';
 import { walletCommands } from './commands/wallet-commands.ts';
-import { eventsStatusCommand, webhookCommands } from './commands/webhook-commands.ts';
+import { eventsForgetCommand, eventsStatusCommand, webhookCommands } from './commands/webhook-commands.ts';
 
 /** Every command of `wallet-admin`, in the order `--help` lists them. */
 export const COMMANDS: readonly Command[] = [
@@ -31,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   ...auditCommands,
   ...webhookCommands,
   eventsStatusCommand,
+  eventsForgetCommand,
   ...offsiteCommands,
   ...policyCommands,
   ...proposalCommands,

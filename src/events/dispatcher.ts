@@ -35,9 +35,13 @@ export interface Destination {
 /** Entries a scan reads at once, and pages per stream and look: a burst is taken up in a few looks. */
 const SCAN_PAGE = 500;
 const SCAN_PAGES = 4;
-/** Events a pair delivers before it lets its slot go, so that one busy channel does not keep it. */
-const PAIR_TURN = 64;
 const PAIR_READ = 32;
+/**
+ * How long a pair delivers before it lets its lease go, so that the destination is read anew (a
+ * pause, new filters, a rotated secret, a creator suspended). It asks for the next look at once: a
+ * busy channel is not paced by the poll interval.
+ */
+const PAIR_TURN_MS = 2000;
 
 /**
  * Delivers the audit chain's entries to every destination, at least once, in order per
@@ -54,6 +58,8 @@ export class EventDispatcher {
   private timer: NodeJS.Timeout | undefined;
   private looking: Promise<void> | undefined;
   private stopping = false;
+  /** A turn ended with events left: the next look starts as soon as this one ends. */
+  private lookAgain = false;
   /** Pairs in flight per destination key. */
   private readonly inFlight = new Map<string, Set<Promise<void>>>();
   private readonly token = `lease_${randomBytes(12).toString('hex')}`;
@@ -79,15 +85,30 @@ export class EventDispatcher {
   }
 
   start(): void {
-    const loop = () => {
-      if (this.stopping) return;
-      this.looking = this.look()
-        .catch((err: unknown) => this.deps.logger.warn({ err }, 'events: a look for events to deliver failed; the next one tries again'))
-        .finally(() => {
-          if (!this.stopping) this.timer = setTimeout(loop, this.deps.settings.pollMs);
-        });
-    };
-    loop();
+    this.loop();
+  }
+
+  private loop(): void {
+    if (this.stopping) return;
+    this.timer = undefined;
+    this.lookAgain = false;
+    this.looking = this.look()
+      .catch((err: unknown) => this.deps.logger.warn({ err }, 'events: a look for events to deliver failed; the next one tries again'))
+      .finally(() => {
+        this.looking = undefined;
+        if (!this.stopping) this.timer = setTimeout(() => this.loop(), this.lookAgain ? 0 : this.deps.settings.pollMs);
+      });
+  }
+
+  /** The next look now (or right after the one under way), not a poll interval later. */
+  private wake(): void {
+    if (this.stopping) return;
+    if (this.looking !== undefined) {
+      this.lookAgain = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    this.loop();
   }
 
   /** Stops looking and waits for the attempts in flight (each bounded by EVENTS_TIMEOUT). */
@@ -104,9 +125,12 @@ export class EventDispatcher {
     for (const destination of destinations) {
       if (this.stopping) return;
       try {
-        for (const stream of await destination.streams(this.now())) {
-          await this.scan(destination, stream);
-          await this.claim(destination, stream.tenantId);
+        const now = this.now();
+        const due = await this.deps.records.dueChains(destination.key, now);
+        for (const stream of await destination.streams(now)) {
+          // Reads only, for a chain with nothing new and no pair due: an idle look writes nothing.
+          const seen = stream.headSeq > stream.scannedSeq ? await this.scan(destination, stream) : false;
+          if (seen || due.has(stream.tenantId)) await this.claim(destination, stream.tenantId);
         }
       } catch (err) {
         this.deps.logger.warn(
@@ -118,9 +142,10 @@ export class EventDispatcher {
   }
 
   /** Finds the channels of the stream's chain with events the destination takes, past its scan mark. */
-  private async scan(destination: Destination, stream: EventStream): Promise<void> {
+  private async scan(destination: Destination, stream: EventStream): Promise<boolean> {
     const { records } = this.deps;
     let current = stream;
+    let found = false;
     for (let page = 0; page < SCAN_PAGES; page++) {
       const entries = await records.chainAfter(current.tenantId, current.scannedSeq, SCAN_PAGE);
       const seen = new Map<string, number>();
@@ -129,9 +154,11 @@ export class EventDispatcher {
       }
       const scannedSeq = entries.length > 0 ? entries[entries.length - 1]!.seq : current.scannedSeq;
       await records.recordScan(current, scannedSeq, seen, this.now());
-      if (entries.length < SCAN_PAGE) return;
+      found ||= seen.size > 0;
+      if (entries.length < SCAN_PAGE) return found;
       current = { ...current, scannedSeq };
     }
+    return found;
   }
 
   private async claim(destination: Destination, tenantId: string): Promise<void> {
@@ -158,8 +185,13 @@ export class EventDispatcher {
   private async deliverPair(destination: Destination, claimed: EventCursor): Promise<void> {
     const { records } = this.deps;
     let cursor = claimed;
-    let sent = 0;
-    while (!this.stopping && sent < PAIR_TURN) {
+    const turnEnds = this.now() + PAIR_TURN_MS;
+    while (!this.stopping) {
+      if (this.now() > turnEnds) {
+        await this.move(cursor, { ...this.unchanged(cursor), leaseUntil: null });
+        this.wake();
+        return;
+      }
       const entries = await records.channelAfter(cursor.tenantId, cursor.channelKey, cursor.lastSeq, PAIR_READ);
       if (entries.length === 0) {
         await this.move(cursor, { ...this.unchanged(cursor), leaseUntil: null });
@@ -178,7 +210,6 @@ export class EventDispatcher {
         cursor = moved;
         if (outcome.status === 'retrying') return;
         skipTo = cursor.lastSeq;
-        sent++;
       }
       if (skipTo > cursor.lastSeq) {
         const moved = await this.move(cursor, { ...this.unchanged(cursor), lastSeq: skipTo });

@@ -24,15 +24,14 @@ const KIND: Record<string, string> = { EVENTS_NATS_URL: 'nats', EVENTS_AMQP_URL:
  * tenant's chain and the service-wide one, and the tenants' webhooks, all delivered by one
  * dispatcher on this instance (instances share the work through the leases in the database).
  */
-export async function startEvents(options: {
+export function startEvents(options: {
   config: EventsConfig;
   records: EventRecords;
   webhooks: () => Promise<Destination[]>;
   logger: Logger;
   metrics: Metrics;
-}): Promise<Events> {
+}): Events {
   const { config, records, logger, metrics } = options;
-  await forgetRemovedBrokers(config, records, logger);
   // Reconnections are worth a line in the log, as warnings: the service's logger has no info level.
   const brokers = openBrokers(config.brokers, { warn: (o, m) => logger.warn(o, m), info: (o, m) => logger.warn(o, m) });
   const brokerDestinations = brokers.map((broker) => brokerDestination(broker, config, records));
@@ -58,25 +57,6 @@ export async function startEvents(options: {
       await Promise.all(brokers.map((broker) => broker.close().catch(() => undefined)));
     },
   };
-}
-
-/**
- * A broker whose setting is gone is a destination removed: its positions go, so that the day it is
- * configured again it starts at each chain's head, as a webhook made again does, not with the
- * backlog of every day it was away.
- */
-async function forgetRemovedBrokers(config: EventsConfig, records: EventRecords, logger: Logger): Promise<void> {
-  const configured = new Set(
-    Object.entries({ EVENTS_NATS_URL: config.brokers.natsUrl, EVENTS_AMQP_URL: config.brokers.amqpUrl, EVENTS_REDIS_URL: config.brokers.redisUrl })
-      .filter(([, url]) => url !== undefined)
-      .map(([name]) => name),
-  );
-  for (const destination of await records.knownDestinations()) {
-    if (destination in KIND && !configured.has(destination)) {
-      await records.forgetDestination(destination);
-      logger.warn({ destination }, 'events: a broker no longer configured was removed; configured again, it starts at each chain head');
-    }
-  }
 }
 
 /** A broker as the dispatcher delivers to it: every chain, the results EVENTS_BROKER_RESULTS names. */

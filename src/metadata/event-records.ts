@@ -111,52 +111,48 @@ export function eventRecords(db: Db, engine: Engine): EventRecords {
     },
 
     async everyChainStream(destination, now) {
-      await inTransaction(db, async (trx) => {
-        // The marker row (no chain is named '') says the destination was seen: before it, every
-        // existing chain starts at its head; after it, a chain not yet streamed is a new one and
-        // starts at its beginning.
-        const marked = await trx
-          .insertInto('event_streams')
-          .values({ destination, tenant_id: '', start_seq: 0, scanned_seq: 0, low_water: 0, updated_at: now })
-          .onConflict((oc) => oc.columns(['destination', 'tenant_id']).doNothing())
-          .executeTakeFirst();
-        const firstSight = Number(marked.numInsertedOrUpdatedRows ?? 0n) === 1;
-        await trx
-          .insertInto('event_streams')
-          .columns(['destination', 'tenant_id', 'start_seq', 'scanned_seq', 'low_water', 'updated_at'])
-          .expression((eb) =>
-            eb
-              .selectFrom('audit_heads')
-              .select([
-                sql.lit(destination).as('destination'),
-                'tenant_id',
-                firstSight ? 'seq' : sql.lit(0).as('s1'),
-                firstSight ? 'seq' : sql.lit(0).as('s2'),
-                firstSight ? 'seq' : sql.lit(0).as('s3'),
-                sql.lit(now).as('updated_at'),
-              ] as never)
-              .where('tenant_id', 'not in', eb.selectFrom('event_streams').select('tenant_id').where('destination', '=', destination)),
+      // Most looks find the marker and every chain streamed already: then nothing is written.
+      const [marker, unstreamed] = await Promise.all([
+        db
+          .selectFrom('event_streams')
+          .select('tenant_id')
+          .where('destination', '=', destination)
+          .where('tenant_id', '=', '')
+          .executeTakeFirst(),
+        db
+          .selectFrom('audit_heads')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom('event_streams')
+                  .select('tenant_id')
+                  .where('event_streams.destination', '=', destination)
+                  .whereRef('event_streams.tenant_id', '=', 'audit_heads.tenant_id'),
+              ),
+            ),
           )
-          .onConflict((oc) => oc.columns(['destination', 'tenant_id']).doNothing())
-          .execute();
-      });
-      const rows = await db
-        .selectFrom('event_streams')
-        .selectAll()
-        .where('destination', '=', destination)
-        .where('tenant_id', '!=', '')
-        .execute();
-      return rows.map(toStream);
+          .executeTakeFirst(),
+      ]);
+      if (marker === undefined || Number(unstreamed?.n ?? 0) > 0) await startStreams(db, destination, now);
+      return streamsWithHeads(db, destination);
     },
 
     async streamOf(destination, tenantId) {
-      const row = await db
-        .selectFrom('event_streams')
-        .selectAll()
+      return (await streamsWithHeads(db, destination, tenantId))[0];
+    },
+
+    async dueChains(destination, now) {
+      const rows = await db
+        .selectFrom('event_cursors')
+        .select('tenant_id')
+        .distinct()
         .where('destination', '=', destination)
-        .where('tenant_id', '=', tenantId)
-        .executeTakeFirst();
-      return row && toStream(row);
+        .whereRef('last_seq', '<', 'seen_seq')
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .where((eb) => eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', now)]))
+        .execute();
+      return new Set(rows.map((row) => row.tenant_id));
     },
 
     async chainAfter(tenantId, afterSeq, limit) {
@@ -369,6 +365,52 @@ export function eventRecords(db: Db, engine: Engine): EventRecords {
   };
 }
 
+/** The destination's marker and a stream for each chain not streamed yet (see everyChainStream). */
+async function startStreams(db: Db, destination: string, now: number): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    // The marker row (no chain is named '') says the destination was seen: before it, every
+    // existing chain starts at its head; after it, a chain not yet streamed is a new one and
+    // starts at its beginning.
+    const marked = await trx
+      .insertInto('event_streams')
+      .values({ destination, tenant_id: '', start_seq: 0, scanned_seq: 0, low_water: 0, updated_at: now })
+      .onConflict((oc) => oc.columns(['destination', 'tenant_id']).doNothing())
+      .executeTakeFirst();
+    const firstSight = Number(marked.numInsertedOrUpdatedRows ?? 0n) === 1;
+    await trx
+      .insertInto('event_streams')
+      .columns(['destination', 'tenant_id', 'start_seq', 'scanned_seq', 'low_water', 'updated_at'])
+      .expression((eb) =>
+        eb
+          .selectFrom('audit_heads')
+          .select([
+            sql.lit(destination).as('destination'),
+            'tenant_id',
+            firstSight ? 'seq' : sql.lit(0).as('s1'),
+            firstSight ? 'seq' : sql.lit(0).as('s2'),
+            firstSight ? 'seq' : sql.lit(0).as('s3'),
+            sql.lit(now).as('updated_at'),
+          ] as never)
+          .where('tenant_id', 'not in', eb.selectFrom('event_streams').select('tenant_id').where('destination', '=', destination)),
+      )
+      .onConflict((oc) => oc.columns(['destination', 'tenant_id']).doNothing())
+      .execute();
+  });
+}
+
+/** A destination's streams (or one of them), each with its chain's head: the marker row left out. */
+async function streamsWithHeads(db: Db, destination: string, tenantId?: string): Promise<EventStream[]> {
+  let query = db
+    .selectFrom('event_streams')
+    .leftJoin('audit_heads', 'audit_heads.tenant_id', 'event_streams.tenant_id')
+    .selectAll('event_streams')
+    .select('audit_heads.seq as head_seq')
+    .where('event_streams.destination', '=', destination);
+  query = query.where('event_streams.tenant_id', tenantId === undefined ? '!=' : '=', tenantId ?? '');
+  const rows = await query.execute();
+  return rows.map((row) => ({ ...toStream(row), headSeq: row.head_seq == null ? 0 : Number(row.head_seq) }));
+}
+
 /** Every pair with events left holds the low water at its cursor; none, and it is where the scan stands. */
 async function lowWaterOf(db: Db, stream: EventStream, scannedSeq: number): Promise<number> {
   const behind = await db
@@ -427,7 +469,7 @@ function toWebhook(row: Selectable<WebhooksTable>): WebhookRecord {
   };
 }
 
-function toStream(row: Selectable<EventStreamsTable>): EventStream {
+function toStream(row: Selectable<EventStreamsTable>): Omit<EventStream, 'headSeq'> {
   return {
     destination: row.destination,
     tenantId: row.tenant_id,

@@ -57,6 +57,8 @@ export interface EventStream {
   scannedSeq: number;
   /** Every event at or below it was delivered or dead-lettered. */
   lowWater: number;
+  /** The chain's head when read with it (0 before any entry): nothing to scan while scannedSeq has reached it. */
+  headSeq: number;
 }
 
 /** One (destination, chain, channel) pair: delivered in order, one event in flight, by one instance at a time. */
@@ -144,6 +146,8 @@ export interface EventRecords {
    * seq) get or update their cursor; the stream's low water is recomputed.
    */
   recordScan(stream: EventStream, scannedSeq: number, seen: ReadonlyMap<string, number>, now: number): Promise<void>;
+  /** The chains in which the destination has pairs with an attempt due now and no live lease: a read, no write. */
+  dueChains(destination: string, now: number): Promise<Set<string>>;
   /** Leases up to `limit` pairs of the stream with events to send and no attempt due later; none another instance holds. */
   claimCursors(
     destination: string,

@@ -153,7 +153,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
   takeovers.start();
 
   const offsite = await startOffsite({ config: config.offsite, store, blobs: fileServices.blobs, logger, metrics });
-  const events = await startEvents({ config: config.events, records: store.events, webhooks: () => webhooks.destinations(), logger, metrics });
+  const events = startEvents({ config: config.events, records: store.events, webhooks: () => webhooks.destinations(), logger, metrics });
 
   const purge = setInterval(() => {
     store.purgeExpired(Date.now()).catch((err: unknown) => logger.warn({ err }, 'purging expired nonces and revocations failed'));

@@ -192,6 +192,14 @@ describe('wallet-admin webhook and events commands', () => {
     const [chain] = hook.chains;
     assert.equal(chain.chain, fixture.tenant.id);
     assert.ok(chain.lowWater > 0 && chain.lowWater <= chain.head && chain.lag === chain.head - chain.lowWater, JSON.stringify(chain));
+    // A broker's positions go only by the operator's word, and never while a setting here names it.
+    const refused = await runCli(['events', 'forget', '--broker', 'EVENTS_NATS_URL'], {
+      ...localEnv,
+      EVENTS_NATS_URL: 'nats://127.0.0.1:4222',
+    });
+    assert.notEqual(refused.code, 0);
+    assert.match(refused.stderr, /take it out of every instance's settings first/);
+    assert.equal((await ok(local('events', 'forget', '--broker', 'EVENTS_NATS_URL', '--json'))).json().forgotten, false);
     const statusText = await ok(local('events', 'status', '--tenant', fixture.tenant.id));
     assert.match(statusText.stdout, new RegExp(`^webhook  ${webhookId}  active  tenant ${fixture.tenant.id}  `, 'm'));
     assert.match(statusText.stdout, /^ {4}chain t_\w+: up to event \d+ of \d+/m);

@@ -1,4 +1,5 @@
 import type { Config } from '../../config/config.ts';
+import { AppError } from '../../errors/app-error.ts';
 import { tenantNotFound } from '../../errors/common-errors.ts';
 import { SERVICE_CHAIN } from '../../model/audit.ts';
 import type { DeliveryStatus, WebhookRecord } from '../../model/events.ts';
@@ -141,6 +142,35 @@ function destinationLines(d: DestinationStatus): TerminalText[] {
     ...d.chains.map(chainLine),
     terminalText`    deliveries: ${d.deliveries.retrying} retrying, ${d.deliveries.dead} dead`,
   ];
+}
+
+/**
+ * `events forget --broker SETTING`: a broker taken out of the settings is a destination removed, and
+ * its positions go by the operator's word, not by a start without the setting: an instance started
+ * without it during a rolling change would otherwise erase the position the others deliver from.
+ * Configured again afterwards, it starts at each chain's head.
+ */
+export async function eventsForget({ values, config, store }: CommandContext): Promise<CommandResult> {
+  const setting = optionalString(values, 'broker')!;
+  const broker = BROKERS.find((b) => b.setting === setting);
+  if (broker === undefined) {
+    throw new AppError('VALIDATION_FAILED', `--broker names the setting of a broker: ${BROKERS.map((b) => b.setting).join(', ')}`);
+  }
+  if (broker.url(config) !== undefined) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `${setting} is set here: take it out of every instance's settings first (instances still delivering would start over at the heads)`,
+    );
+  }
+  const s = await store();
+  const known = (await s.events.knownDestinations()).includes(setting);
+  if (known) await s.events.forgetDestination(setting);
+  return {
+    json: { broker: setting, forgotten: known },
+    text: known
+      ? terminalText`Forgot where ${setting} stood in every chain: configured again, it starts at each chain's head`
+      : terminalText`${setting} has no positions to forget`,
+  };
 }
 
 export async function eventsStatus({ values, config, store }: CommandContext): Promise<CommandResult> {

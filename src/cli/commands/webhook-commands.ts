@@ -146,3 +146,13 @@ export const eventsStatusCommand: Command = {
   },
   run: async (context) => (await import('./events-status.ts')).eventsStatus(context),
 };
+
+/** Removes a broker's positions once the operator has taken it out of the settings. */
+export const eventsForgetCommand: Command = {
+  words: ['events', 'forget'],
+  summary: "Forget where a broker taken out of the settings stood in every chain: configured again, it starts at each chain's head",
+  options: {
+    broker: { type: 'string', required: true, placeholder: 'SETTING', description: 'EVENTS_NATS_URL, EVENTS_AMQP_URL or EVENTS_REDIS_URL' },
+  },
+  run: async (context) => (await import('./events-status.ts')).eventsForget(context),
+};
