@@ -38,7 +38,11 @@ export async function sendToWebhook(
 ): Promise<AttemptResult> {
   const started = deps.now();
   try {
-    const target = await checkOutboundUrl(deps.box.open(webhook.urlSealed, urlContext(webhook.id)), deps.allow, deps.lookup);
+    // The resolver has no deadline of its own: the attempt's covers the lookup too.
+    const target = await withinDeadline(
+      checkOutboundUrl(deps.box.open(webhook.urlSealed, urlContext(webhook.id)), deps.allow, deps.lookup),
+      timeoutMs,
+    );
     const secrets = [deps.box.open(webhook.secretSealed, secretContext(webhook.id))];
     if (webhook.previousSecretSealed !== null && (webhook.previousSecretUntil ?? 0) > started) {
       secrets.push(deps.box.open(webhook.previousSecretSealed, previousSecretContext(webhook.id)));
@@ -60,6 +64,14 @@ export async function sendToWebhook(
   } catch (error) {
     return { ok: false, httpStatus: null, error: String((error as Error).message ?? error).slice(0, 600), latencyMs: deps.now() - started };
   }
+}
+
+function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the receiver's name did not resolve within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** A webhook as the dispatcher delivers to it: its one stream (its tenant's chain), its filters, and what its creator may read. */
