@@ -1,14 +1,12 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { AuditResult, ChainedAuditEvent } from '../model/audit.ts';
 import {
-  type DeliveryOutcome,
   type DeliveryRecord,
   type DeliveryStatus,
   type EventCursor,
   type EventRecords,
   type EventStream,
   NO_CHANNEL_KEY,
-  type WebhookChanges,
   type WebhookRecord,
 } from '../model/events.ts';
 import { newDeliveryId } from '../model/ids.ts';
