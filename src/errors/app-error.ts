@@ -81,6 +81,8 @@ export const ErrorCodes = {
   LAST_WALLET: 409,
   // A delivery retried by hand that was delivered already (docs/events.md)
   DELIVERY_DONE: 409,
+  // A tenant that has as many webhooks as one may have (docs/events.md)
+  WEBHOOK_LIMIT_REACHED: 409,
   ADMIN_REMOVED: 409,
   INVITATION_USED: 409,
   INVITATION_EXPIRED: 409,

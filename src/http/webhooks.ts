@@ -46,6 +46,7 @@ export default async function webhookRoutes(base: FastifyInstance, deps: Webhook
           }),
           202: heldAnswer('webhook.create'),
           ...errors,
+          ...problemResponses(409),
         },
       },
     },

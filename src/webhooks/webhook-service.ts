@@ -83,6 +83,11 @@ export interface PlannedWebhook {
 type Store = Pick<MetadataStore, 'getAdmin' | 'listAdmins' | 'getChannel' | 'findChannelsNamed' | 'atomically' | 'events' | 'files'>;
 
 const MAX_URL_LENGTH = 2048;
+/**
+ * Webhooks one tenant may have: each is looked at on every poll by every instance, so their number
+ * is what a tenant could otherwise grow without bound (Stripe allows 16 endpoints, GitHub 20 hooks).
+ */
+export const MAX_WEBHOOKS_PER_TENANT = 20;
 
 /**
  * A tenant's webhooks (docs/events.md, "Webhooks"), for holders of webhooks:manage: made, listed,
@@ -114,6 +119,7 @@ export class WebhookService {
     const view = await this.managerView(actorId);
     requireReader(view.actor);
     const box = requireSecretBox(this.deps.box);
+    await this.requireRoom(view.actor.tenantId);
     // The filters first: they need no network, and a typo among them is the likelier mistake.
     const types = checkTypes(list('types', request.types));
     const channels = await this.channelIds(view, list('channels', request.channels));
@@ -137,6 +143,7 @@ export class WebhookService {
     const view = await this.managerView(actorId);
     requireReader(view.actor);
     const box = requireSecretBox(this.deps.box);
+    await this.requireRoom(view.actor.tenantId);
     const secret = newWebhookSecret();
     const now = this.now();
     const webhook: WebhookRecord = {
@@ -390,6 +397,17 @@ export class WebhookService {
       after,
       run: lease,
     };
+  }
+
+  private async requireRoom(tenantId: string): Promise<void> {
+    const existing = await this.deps.store.events.listWebhooks(tenantId, { limit: MAX_WEBHOOKS_PER_TENANT });
+    if (existing.items.length >= MAX_WEBHOOKS_PER_TENANT) {
+      throw new AppError(
+        'WEBHOOK_LIMIT_REACHED',
+        `This tenant has ${MAX_WEBHOOKS_PER_TENANT} webhooks, as many as a tenant may have: delete one, or widen the filters of one that exists`,
+        { limit: MAX_WEBHOOKS_PER_TENANT },
+      );
+    }
   }
 
   /** The tenant of an admin who may manage webhooks (PERMISSION_DENIED otherwise). */

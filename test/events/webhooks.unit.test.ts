@@ -306,6 +306,19 @@ for (const engine of ENGINES) {
       await receiver.waitFor((events) => events.some((e) => e.data.filename === 'while-suspended.txt'));
     });
 
+    test('a tenant has at most 20 webhooks; the 21st is refused and nothing is made', async () => {
+      const before = (await owner.get('/api/webhooks?limit=100')).json().items.length as number;
+      const made: string[] = [];
+      for (let i = before; i < 20; i++) {
+        const hook = await owner.post('/api/webhooks', { url: `${receiver.url}?n=${i}`, types: ['backup.lock'] });
+        assert.equal(hook.status, 201, hook.body);
+        made.push(hook.json().id);
+      }
+      await assertProblem(await owner.post('/api/webhooks', { url: receiver.url }), 409, 'WEBHOOK_LIMIT_REACHED');
+      assert.equal((await owner.get('/api/webhooks?limit=100')).json().items.length, 20);
+      for (const id of made) assert.equal((await owner.delete(`/api/webhooks/${id}`)).status, 204);
+    });
+
     test('a held webhook.delete under a 2-of-2 policy changes nothing until both approve', async () => {
       const made = await owner.post('/api/webhooks', { url: receiver.url, types: ['backup'] });
       assert.equal(made.status, 201, made.body);
