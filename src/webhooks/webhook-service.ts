@@ -364,20 +364,8 @@ export class WebhookService {
     return { box: requireSecretBox(this.deps.box), allow: this.deps.allow, now: () => this.now(), lookup: this.deps.lookup };
   }
 
-  private async viewOf(webhook: WebhookRecord): Promise<WebhookView> {
-    const { store } = this.deps;
-    const [stream, head, last, creator] = await Promise.all([
-      store.events.streamOf(webhook.id, webhook.tenantId),
-      store.files.auditHead(webhook.tenantId),
-      store.events.lastDeliveries([webhook.id]),
-      store.getAdmin(webhook.createdBy),
-    ]);
-    return webhookView(webhook, {
-      stoppedReason: creator === undefined ? 'its creator was removed' : stoppedReason(creator),
-      lowWaterSeq: stream?.lowWater ?? 0,
-      headSeq: head.seq,
-      last: last.get(webhook.id),
-    });
+  private viewOf(webhook: WebhookRecord): Promise<WebhookView> {
+    return webhookViewOf(this.deps.store, webhook);
   }
 
   private entry(
@@ -464,6 +452,25 @@ function requireReader(actor: Admin): void {
   if (!holds(actor, 'audit:read')) {
     throw new AppError('PERMISSION_DENIED', 'A webhook carries the audit log its creator may read: this admin lacks audit:read');
   }
+}
+
+/** A webhook as the API answers it: its state, how far it has delivered, its last delivery (the CLI's local view too). */
+export async function webhookViewOf(
+  store: Pick<MetadataStore, 'events' | 'files' | 'getAdmin'>,
+  webhook: WebhookRecord,
+): Promise<WebhookView> {
+  const [stream, head, last, creator] = await Promise.all([
+    store.events.streamOf(webhook.id, webhook.tenantId),
+    store.files.auditHead(webhook.tenantId),
+    store.events.lastDeliveries([webhook.id]),
+    store.getAdmin(webhook.createdBy),
+  ]);
+  return webhookView(webhook, {
+    stoppedReason: creator === undefined ? 'its creator was removed' : stoppedReason(creator),
+    lowWaterSeq: stream?.lowWater ?? 0,
+    headSeq: head.seq,
+    last: last.get(webhook.id),
+  });
 }
 
 /** Why a webhook carries nothing now, or null when it delivers (the operator's CLI shows it too). */

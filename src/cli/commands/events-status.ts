@@ -4,11 +4,11 @@ import { tenantNotFound } from '../../errors/common-errors.ts';
 import { SERVICE_CHAIN } from '../../model/audit.ts';
 import type { DeliveryStatus, WebhookRecord } from '../../model/events.ts';
 import type { MetadataStore } from '../../model/metadata-store.ts';
+import { webhookViewOf } from '../../webhooks/webhook-service.ts';
 import type { CommandContext, CommandResult } from '../command.ts';
 import { optionalString } from '../command.ts';
 import { type TerminalText, terminalLines, terminalText } from '../terminal-text.ts';
 import { progressText } from '../webhook-views.ts';
-import { viewOf } from './webhook-local.ts';
 
 /*
  * `events status`: where every destination of events out stands (docs/events.md), read from the
@@ -114,7 +114,7 @@ async function brokerStatus(
 }
 
 async function webhookStatus(store: Store, webhook: WebhookRecord): Promise<DestinationStatus> {
-  const view = await viewOf(store, webhook);
+  const view = await webhookViewOf(store, webhook);
   return {
     kind: 'webhook',
     key: webhook.id,

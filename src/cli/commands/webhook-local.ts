@@ -3,8 +3,8 @@ import { AppError } from '../../errors/app-error.ts';
 import { tenantNotFound } from '../../errors/common-errors.ts';
 import type { WebhookRecord } from '../../model/events.ts';
 import type { MetadataStore } from '../../model/metadata-store.ts';
-import { stoppedReason } from '../../webhooks/webhook-service.ts';
-import { deliveryView, type WebhookView, webhookSnapshot, webhookView } from '../../webhooks/webhook-views.ts';
+import { webhookViewOf } from '../../webhooks/webhook-service.ts';
+import { deliveryView, type WebhookView, webhookSnapshot } from '../../webhooks/webhook-views.ts';
 import type { CommandContext, CommandResult } from '../command.ts';
 import { optionalString, stringOption } from '../command.ts';
 import { pageRequestOf, pageText } from '../paging.ts';
@@ -18,22 +18,6 @@ import { statusOption } from './webhook-options.ts';
  * set, nothing unsealed, so no SECRETS_KEY is needed), and a webhook paused or resumed, its entry
  * in the tenant's chain committed with the change. Loaded only by the commands that run here.
  */
-
-/** A webhook as the API answers it, made from the store as WebhookService's own view is. */
-export async function viewOf(store: Pick<MetadataStore, 'events' | 'files' | 'getAdmin'>, webhook: WebhookRecord): Promise<WebhookView> {
-  const [stream, head, last, creator] = await Promise.all([
-    store.events.streamOf(webhook.id, webhook.tenantId),
-    store.files.auditHead(webhook.tenantId),
-    store.events.lastDeliveries([webhook.id]),
-    store.getAdmin(webhook.createdBy),
-  ]);
-  return webhookView(webhook, {
-    stoppedReason: creator === undefined ? 'its creator was removed' : stoppedReason(creator),
-    lowWaterSeq: stream?.lowWater ?? 0,
-    headSeq: head.seq,
-    last: last.get(webhook.id),
-  });
-}
 
 async function webhookNamed(store: Pick<MetadataStore, 'events'>, id: string): Promise<WebhookRecord> {
   const webhook = await store.events.getWebhook(id);
@@ -49,7 +33,7 @@ export async function listWebhooksLocally({ values, store }: CommandContext): Pr
   const tenantId = optionalString(values, 'tenant');
   if (tenantId !== undefined && !(await s.getTenant(tenantId))) throw tenantNotFound(tenantId);
   const webhooks = (await s.events.allWebhooks()).filter((w) => tenantId === undefined || w.tenantId === tenantId);
-  const views = await Promise.all(webhooks.map((w) => viewOf(s, w)));
+  const views = await Promise.all(webhooks.map((w) => webhookViewOf(s, w)));
   const lines = views.map((view, i) => terminalText`${webhooks[i]!.tenantId}  ${webhookLine(view)}`);
   return {
     json: { items: views.map((view, i) => viewJson(view, webhooks[i]!.tenantId)) },
@@ -60,7 +44,7 @@ export async function listWebhooksLocally({ values, store }: CommandContext): Pr
 export async function showWebhookLocally({ values, store }: CommandContext): Promise<CommandResult> {
   const s = await store();
   const webhook = await webhookNamed(s, stringOption(values, 'id'));
-  const view = await viewOf(s, webhook);
+  const view = await webhookViewOf(s, webhook);
   return {
     json: viewJson(view, webhook.tenantId),
     text: terminalLines([webhookDetails(view), terminalText`  Tenant: ${webhook.tenantId}`]),
@@ -106,7 +90,7 @@ export function pauseLocally(paused: boolean) {
       });
       return { webhook: after, changed: true };
     });
-    const view = await viewOf(s, webhook);
+    const view = await webhookViewOf(s, webhook);
     const done = paused ? 'Paused' : 'Resumed';
     const already = paused ? 'paused already' : 'not paused';
     return {
