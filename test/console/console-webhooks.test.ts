@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createClient, fromViemAccount, type WalletAdminClient } from '../../src/client/index.ts';
 import { axeViolations } from '../helpers/axe.ts';
-import { consoleErrors, screenshot, useBrowser } from '../helpers/browser.ts';
+import { consoleErrors, emulateColorScheme, screenshot, useBrowser } from '../helpers/browser.ts';
 import { openSignedIn } from '../helpers/console-page.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
@@ -102,6 +102,11 @@ describe('webhooks in the console', () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at ${width} px`);
       await screenshot(page, 'webhooks', { width });
+      // Dark, as a person whose system asks for it sees the page: axe checks its contrast too.
+      await emulateColorScheme(page, 'dark');
+      assert.deepEqual(await axeViolations(page, `a webhook's page, dark (${width} px)`), []);
+      await screenshot(page, 'webhooks-dark', { width });
+      await emulateColorScheme(page, 'light');
     }
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByRole('button', { name: 'Done' }).click();
