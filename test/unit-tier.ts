@@ -25,9 +25,19 @@ import { availableParallelism } from 'node:os';
 import { TEST_DIR, unitTierFiles } from './helpers/tiers.ts';
 
 // The files share nothing (each service has its own temp DATA_DIR), so they run side by side.
+// A test or hook that hangs fails after ten minutes, and its file's process is ended then
+// (--test-force-exit): once a socket left open held a file's `after` for the whole CI hour.
 const child = spawn(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${availableParallelism()}`, ...unitTierFiles().map((file) => TEST_DIR + file)],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${availableParallelism()}`,
+    '--test-timeout=600000',
+    '--test-force-exit',
+    ...unitTierFiles().map((file) => TEST_DIR + file),
+  ],
   { stdio: 'inherit', env: { ...process.env, WALLET_ADMIN_TEST_TIER: 'unit' } },
 );
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

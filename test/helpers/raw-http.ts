@@ -9,9 +9,15 @@ export function rawExchange(
   port: number,
   send: (socket: net.Socket) => void,
   waitMs: number,
+  /**
+   * A client that never closes its side and keeps sending a byte every 100 ms, as a careless or
+   * hostile one may: the server's FIN does not end it, and only a server that has closed the
+   * socket outright answers those bytes with a reset, which closes it.
+   */
+  options: { neverCloses?: boolean } = {},
 ): Promise<{ text: string; closedAfterMs: number | undefined }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(port, '127.0.0.1');
+    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: options.neverCloses === true });
     const started = Date.now();
     let text = '';
     let closedAfterMs: number | undefined;
@@ -19,7 +25,10 @@ export function rawExchange(
     socket.on('close', () => (closedAfterMs = Date.now() - started));
     socket.on('error', () => undefined);
     socket.on('connect', () => send(socket));
+    const drip = options.neverCloses ? setInterval(() => socket.writable && socket.write('a'), 100) : undefined;
+    socket.on('close', () => clearInterval(drip));
     setTimeout(() => {
+      clearInterval(drip);
       socket.destroy();
       resolve({ text, closedAfterMs });
     }, waitMs);

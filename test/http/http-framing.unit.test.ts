@@ -45,6 +45,22 @@ describe('HTTP/1.1 framing', () => {
     });
   }
 
+  // Found by the fuzz suite: a CONNECT with a body, from a client that kept its side open, held the
+  // service's shutdown for an hour: the answered socket was only half-closed, and paused, so it
+  // never saw its peer's end. Node hands such sockets (CONNECT, and requests its parser refused) to
+  // the service's listeners and stops managing them; closeAllConnections does not reach them.
+  const refused: [string, string][] = [
+    ['a CONNECT with a body', `CONNECT /api/auth/test HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\n\r\n${'a'.repeat(70_000)}`],
+    ['a request Node cannot parse, with a body', `POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1x\r\n\r\n${'a'.repeat(70_000)}`],
+  ];
+  for (const [what, request] of refused) {
+    test(`${what}, from a client that never closes its side: answered, then the service closes the connection`, async () => {
+      const { text, closedAfterMs } = await rawExchange(port, (s) => s.write(request), 3000, { neverCloses: true });
+      assert.match(text, /^HTTP\/1\.1 4\d\d /, text.slice(0, 200));
+      assert.notEqual(closedAfterMs, undefined, 'the service closed the connection instead of holding it open');
+    });
+  }
+
   test('after a request asking for an Upgrade the service does not take, the connection is closed, not left dead', async () => {
     // Control: without Upgrade both pipelined requests are answered on one connection.
     const control = await rawExchange(port, (s) => s.write(pipelined('GET /healthz HTTP/1.1\r\nHost: x')), 1000);
