@@ -13,6 +13,7 @@ import { invitationRecords } from './invitation-records.ts';
 import { legacySpellings } from './legacy-spellings.ts';
 import { nonceAndRevocationRecords } from './nonce-and-revocation-records.ts';
 import { offsiteRecords } from './offsite/offsite-records.ts';
+import { tenantOffsiteRecords } from './offsite/tenant-offsite-records.ts';
 import { principalLookup } from './principal-lookup.ts';
 import type { Database, Engine } from './schema.ts';
 import { serviceSecrets } from './service-secrets.ts';
@@ -31,6 +32,7 @@ export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => n
     files: fileCatalog(db, durableTransaction(db, engine), spellings),
     offsite: offsiteRecords(db, engine, sqliteFile),
     events: eventRecords(db, engine),
+    tenantOffsite: tenantOffsiteRecords(db, engine, sqliteFile),
     ...tenantRecords(db, now),
     ...adminRecords(db, now),
     ...adminChanges(db, now),

@@ -423,6 +423,10 @@ export interface Database {
   offsite_deferred_deletes: OffsiteDeferredDeletesTable;
   offsite_generation_blobs: OffsiteGenerationBlobsTable;
   webhooks: WebhooksTable;
+  tenant_offsite_targets: TenantOffsiteTargetsTable;
+  tenant_offsite_state: TenantOffsiteStateTable;
+  tenant_offsite_rows: TenantOffsiteRowsTable;
+  tenant_offsite_blobs: TenantOffsiteBlobsTable;
   event_streams: EventStreamsTable;
   event_cursors: EventCursorsTable;
   event_deliveries: EventDeliveriesTable;
@@ -490,3 +494,57 @@ export interface EventDeliveriesTable {
 }
 
 export type Engine = 'sqlite' | 'postgres';
+
+/** Migration 024 (src/offsite/tenant): a tenant's own off-site target, at most one per tenant. */
+export interface TenantOffsiteTargetsTable {
+  tenant_id: string;
+  url: string;
+  endpoint: string | null;
+  region: string;
+  force_path_style: number;
+  access_key_id: string;
+  secret_sealed: string;
+  recipients: string;
+  set_by: string;
+  revision: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface TenantOffsiteStateTable {
+  tenant_id: string;
+  /** The target's revision this state belongs to: a changed target starts afresh. */
+  revision: number;
+  target_id: string | null;
+  generation: string | null;
+  generation_at: number | null;
+  schema_version: string | null;
+  segment: number | null;
+  segment_hash: string | null;
+  /** The tenant's audit chain seq the last shipped segment reached. */
+  shipped_seq: number;
+  shipped_at: number | null;
+  scanned_at: number | null;
+  bytes_shipped: number;
+  objects_shipped: number;
+  last_error: string | null;
+  last_error_at: number | null;
+  failures: number;
+  next_attempt_at: number | null;
+  last_check: string | null;
+  last_check_at: number | null;
+  lease_token: string | null;
+  lease_until: number | null;
+}
+
+export interface TenantOffsiteRowsTable {
+  tenant_id: string;
+  tbl: string;
+  row_key: string;
+  row_hash: string;
+}
+
+export interface TenantOffsiteBlobsTable {
+  tenant_id: string;
+  blob_key: string;
+}

@@ -8,6 +8,7 @@ import type { ChannelHistory } from './history.ts';
 import type { InvitationRecords, WalletChallengeRecords } from './invitations.ts';
 import type { OffsiteRecords } from './offsite.ts';
 import type { NonceAndRevocationRecords, ServiceSecrets } from './sign-in-records.ts';
+import type { TenantOffsiteRecords } from './tenant-offsite.ts';
 import type { DemoSeedingRecords, TenantDirectory } from './tenants.ts';
 import type { KeptVersions } from './versions.ts';
 import type { WriteJournal } from './write-journal.ts';
@@ -41,6 +42,8 @@ export interface MetadataStore
   readonly offsite: OffsiteRecords;
   /** Webhooks, where each event destination stands in each chain, and the delivery log (docs/events.md). */
   readonly events: EventRecords;
+  /** Tenants' own off-site targets and how far shipping to each has come (docs/offsite.md). */
+  readonly tenantOffsite: TenantOffsiteRecords;
   /**
    * Runs `work` in one transaction, over the store bound to it: what it writes (a change and its
    * audit entry, above all) commits together, or nothing does when it throws. Inside, use only

@@ -30,6 +30,8 @@ export interface SegmentHeader {
   auditHeads: Record<string, { seq: number; hash: string }>;
   blobs: number;
   records: number;
+  /** A tenant's own copy (docs/offsite.md, "A tenant's own copy"): the tenant whose rows alone it holds. */
+  tenant?: string;
   /** A changes segment: the time of its first and last change. */
   changesFrom?: number;
   changesTo?: number;

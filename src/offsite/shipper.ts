@@ -5,10 +5,12 @@ import type { Logger } from '../logging/logger.ts';
 import { BLOB_COLUMNS } from '../metadata/offsite/shipped-tables.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
 import type { CapturedChange, OffsiteState, ShippedObject } from '../model/offsite.ts';
+import { putEncrypted } from './encrypted-object.ts';
 import { pruneGenerations } from './keep-days.ts';
-import { blobName, newGeneration, newTargetId, segmentName, TARGET_MARKER } from './object-names.ts';
+import { blobName, newGeneration, segmentName } from './object-names.ts';
 import { type BlobEntry, changeRecord, encodeSegment, SEGMENT_FORMAT, type SegmentHeader, sha256Hex } from './segment-format.ts';
 import type { OffsiteTarget } from './target/offsite-target.ts';
+import { claimTarget } from './target-marker.ts';
 
 /** The tables whose rows name a blob (shipped-tables.ts): the bytes go before the rows. */
 const BLOB_TABLES = new Set<string>(Object.keys(BLOB_COLUMNS));
@@ -37,7 +39,6 @@ export interface ShipperOptions {
 const PRUNE_EVERY_MS = 3_600_000;
 /** Blobs sent at once. */
 const BLOBS_AT_ONCE = 4;
-const TARGET_MARKER_FORMAT = 'wallet-admin/offsite-target/1';
 
 /**
  * Ships every committed change to the off-site target (docs/offsite.md): a snapshot, then
@@ -152,20 +153,8 @@ export class OffsiteShipper {
     }
   }
 
-  /**
-   * The target's id: the one its marker object names when it holds a copy already (a service
-   * rebuilt from it, or an OFFSITE_URL set back), so that the copy goes on as one; else a new one,
-   * written there first. The marker is plaintext and says nothing but the id.
-   */
-  private async targetId(): Promise<string> {
-    const { target } = this.options;
-    const existing = await readTargetMarker(target);
-    if (existing !== undefined) return existing;
-    const id = newTargetId();
-    const marker = `${JSON.stringify({ format: TARGET_MARKER_FORMAT, target: id })}\n`;
-    if ((await target.putNew(TARGET_MARKER, Buffer.from(marker))).written) return id;
-    // Another instance wrote it first: its id is the target's.
-    return (await readTargetMarker(target)) ?? id;
+  private targetId(): Promise<string> {
+    return claimTarget(this.options.target);
   }
 
   private async snapshot(previous: OffsiteState): Promise<void> {
@@ -318,42 +307,7 @@ export class OffsiteShipper {
     return entry;
   }
 
-  /** Writes once; an object already there (a crashed round sent it) is read back for its hash. */
-  private async putEncrypted(
-    name: string,
-    ciphertext: AsyncIterable<Uint8Array>,
-  ): Promise<{ sha256: string; size: number; written: boolean }> {
-    const { target } = this.options;
-    const hash = createHash('sha256');
-    let size = 0;
-    const hashed = (async function* () {
-      for await (const chunk of ciphertext) {
-        hash.update(chunk);
-        size += chunk.byteLength;
-        yield chunk;
-      }
-    })();
-    const { written } = await target.putNew(name, hashed);
-    if (written) return { sha256: hash.digest('hex'), size, written };
-    const again = createHash('sha256');
-    let stored = 0;
-    for await (const chunk of await target.get(name)) {
-      again.update(chunk);
-      stored += chunk.byteLength;
-    }
-    return { sha256: again.digest('hex'), size: stored, written };
+  private putEncrypted(name: string, ciphertext: AsyncIterable<Uint8Array>) {
+    return putEncrypted(this.options.target, name, ciphertext);
   }
-}
-
-async function readTargetMarker(target: OffsiteTarget): Promise<string | undefined> {
-  if ((await target.head(TARGET_MARKER)) === undefined) return undefined;
-  const chunks: Buffer[] = [];
-  for await (const chunk of await target.get(TARGET_MARKER)) chunks.push(Buffer.from(chunk));
-  const marker = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { format?: string; target?: unknown };
-  if (marker.format !== TARGET_MARKER_FORMAT || typeof marker.target !== 'string') {
-    throw new Error(
-      `${target.description} holds a ${TARGET_MARKER} this service did not write: ship to an empty target or one of its own copies`,
-    );
-  }
-  return marker.target;
 }

@@ -22,6 +22,7 @@ import * as completeHistory from './020-complete-history.ts';
 import * as heldInvitationTokens from './021-held-invitation-tokens.ts';
 import * as offsiteCopies from './022-offsite-copies.ts';
 import * as eventsOut from './023-events-out.ts';
+import * as tenantOffsite from './024-tenant-offsite.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '021-held-invitation-tokens': heldInvitationTokens,
   '022-offsite-copies': offsiteCopies,
   '023-events-out': eventsOut,
+  '024-tenant-offsite': tenantOffsite,
 };
 
 export const migrationProvider: MigrationProvider = {

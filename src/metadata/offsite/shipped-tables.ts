@@ -38,6 +38,8 @@ export const SHIPPED_TABLES = [
   { name: 'webhooks', key: ['id'] },
   { name: 'event_streams', key: ['destination', 'tenant_id'] },
   { name: 'event_cursors', key: ['destination', 'tenant_id', 'channel_key'] },
+  // A tenant's own target (its secret sealed under SECRETS_KEY): a rebuilt service goes on shipping there.
+  { name: 'tenant_offsite_targets', key: ['tenant_id'] },
 ] as const satisfies readonly { name: keyof Database; key: readonly string[]; loadOrder?: readonly string[] }[];
 
 export type ShippedTableName = (typeof SHIPPED_TABLES)[number]['name'];
@@ -74,4 +76,8 @@ export const UNSHIPPED_TABLES = [
   'offsite_generation_blobs',
   // The delivery log: what was attempted, not what anything depends on (docs/events.md).
   'event_deliveries',
+  // A tenant copy's progress: a rebuilt service begins a new generation at the tenant's target.
+  'tenant_offsite_state',
+  'tenant_offsite_rows',
+  'tenant_offsite_blobs',
 ] as const satisfies readonly (keyof Database)[];

@@ -1,3 +1,6 @@
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
@@ -36,6 +39,8 @@ export interface S3TargetConfig {
   lockDays: number;
   /** Keys per ListObjectsV2 page (S3's and the default: 1000); smaller only to test pagination. */
   pageSize?: number;
+  /** A tenant's bucket: each connection's DNS answer passes the outbound rules (guarded-lookup.ts). */
+  lookup?: LookupFunction;
 }
 
 /** Bodies go up in parts of this size above it, so a blob of several GB never sits in memory whole. */
@@ -83,7 +88,14 @@ export class S3Target implements OffsiteTarget {
       responseChecksumValidation: 'WHEN_REQUIRED',
       // A store that stops answering on an open connection must not hold a shipment forever; not
       // requestTimeout, which would also cut a multi-GB transfer that is moving.
-      requestHandler: { connectionTimeout: config.timeoutSeconds * 1000, socketTimeout: config.timeoutSeconds * 1000 },
+      requestHandler: {
+        connectionTimeout: config.timeoutSeconds * 1000,
+        socketTimeout: config.timeoutSeconds * 1000,
+        ...(config.lookup && {
+          httpAgent: new HttpAgent({ keepAlive: true, lookup: config.lookup }),
+          httpsAgent: new HttpsAgent({ keepAlive: true, lookup: config.lookup }),
+        }),
+      },
     });
   }
 
