@@ -6,9 +6,11 @@ import type { Config } from '../config/config.ts';
 import type { BackupLocks } from '../files/backup-locks.ts';
 import type { ScopeRestoreService } from '../files/scope-restore-service.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
+import type { TenantOffsiteService } from '../offsite/tenant/tenant-offsite-service.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
 import { HeldAdministration } from './held-administration.ts';
 import { HeldBackupLocks } from './held-backup-locks.ts';
+import { HeldOffsite } from './held-offsite.ts';
 import { HeldRestores } from './held-restores.ts';
 import { HeldWebhooks } from './held-webhooks.ts';
 import { IntentSignatures } from './intent-signatures.ts';
@@ -22,6 +24,7 @@ export interface ApprovalServices {
   administration: HeldAdministration;
   backupLocks: HeldBackupLocks;
   webhooks: HeldWebhooks;
+  offsite: HeldOffsite;
 }
 
 /** Takeovers of one proposal's run before it is marked failed (proposal-service.ts). */
@@ -36,6 +39,7 @@ export function approvalServices(deps: {
   scopeRestores: ScopeRestoreService;
   backupLocks: BackupLocks;
   webhooks: WebhookService;
+  offsite: TenantOffsiteService;
   recoverer: AddressRecoverer;
   contractWallets: ContractWalletVerifier | undefined;
   now?: () => number;
@@ -57,5 +61,6 @@ export function approvalServices(deps: {
     backupLocks: new HeldBackupLocks(proposals, deps.backupLocks, store),
     administration: new HeldAdministration(proposals, deps.administration.admins, deps.administration.invitations, store),
     webhooks: new HeldWebhooks(proposals, deps.webhooks),
+    offsite: new HeldOffsite(proposals, deps.offsite),
   };
 }

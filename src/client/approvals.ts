@@ -18,6 +18,7 @@ export const HELD_OPERATIONS: readonly HeldOperation[] = [
   'webhook.create',
   'webhook.change',
   'webhook.delete',
+  'offsite.change',
 ];
 
 /** The record of an answer, with the answer's ETag ("p3" for a policy: If-Match it to change what was read). */

@@ -46,6 +46,7 @@ export const TENANT_AUDIT_ACTIONS: readonly NonNullable<TenantAuditQuery['action
   'webhook.create',
   'webhook.change',
   'webhook.delete',
+  'offsite.change',
   'audit.chain-start',
 ];
 

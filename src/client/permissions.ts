@@ -16,4 +16,5 @@ export const PERMISSIONS: readonly Permission[] = [
   'backups:delete',
   'backups:lock',
   'webhooks:manage',
+  'offsite:manage',
 ];

@@ -273,7 +273,8 @@ export type Permission =
   | 'channels:manage'
   | 'backups:delete'
   | 'backups:lock'
-  | 'webhooks:manage';
+  | 'webhooks:manage'
+  | 'offsite:manage';
 
 /** A record with the ETag of its answer: pass it as `ifMatch` to change it only if nobody has since. */
 export type Tagged<T> = T & { etag: string };
@@ -470,7 +471,8 @@ export type AdministrationAction =
   | 'offsite.drill'
   | 'webhook.create'
   | 'webhook.change'
-  | 'webhook.delete';
+  | 'webhook.delete'
+  | 'offsite.change';
 
 /** The tenant's audit log's filters (AND): a channel log's, and the admin acted upon and the channel; and the page. */
 export interface TenantAuditQuery extends Omit<AuditQuery, 'action'> {
@@ -496,7 +498,8 @@ export type HeldOperation =
   | 'policy.change'
   | 'webhook.create'
   | 'webhook.change'
-  | 'webhook.delete';
+  | 'webhook.delete'
+  | 'offsite.change';
 
 /** "`operation` needs intents from `approvals` distinct admins holding `permission`." */
 export interface PolicyRule {

@@ -7,6 +7,7 @@ import { type EventsConfig, readEventsConfig } from './events-config.ts';
 import { type OffsiteConfig, readOffsiteConfig } from './offsite-config.ts';
 import { redactUrl, shownValue } from './redaction.ts';
 import { parseSecretsKey } from './secrets-key.ts';
+import { readTenantOffsiteConfig, type TenantOffsiteConfig } from './tenant-offsite-config.ts';
 
 export type PlainMessagePolicy = 'off' | 'timestamped' | 'any';
 export const PLAIN_MESSAGE_POLICIES: readonly PlainMessagePolicy[] = ['off', 'timestamped', 'any'];
@@ -148,6 +149,8 @@ export interface Config {
   operatorLabel: string;
   /** Encrypted off-site copies (OFFSITE_URL and the settings after it); undefined: none. */
   offsite: OffsiteConfig | undefined;
+  /** Tenants' own off-site copies: how they are shipped (docs/offsite.md, "A tenant's own copy"). */
+  tenantOffsite: TenantOffsiteConfig;
   /** Events out: the outbound-address guard, the brokers, and how deliveries are retried (docs/events.md). */
   events: EventsConfig;
   /** SECRETS_KEY: the key of every secret the service keeps (docs/events.md, "Secrets at rest"); undefined: unset. */
@@ -401,6 +404,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     storage,
     offsite: undefined,
+    tenantOffsite: readTenantOffsiteConfig(read),
     events: readEventsConfig(read),
     secretsKey: readSecretsKey(read),
     trustProxy: read.list('TRUST_PROXY') ?? [],

@@ -262,6 +262,36 @@ export const SETTINGS: readonly SettingInfo[] = [
     meaning: 'seconds after which the copy starts a new generation with a fresh snapshot',
   },
   {
+    name: 'OFFSITE_TENANT_INTERVAL',
+    fallback: '5',
+    meaning: "seconds between an instance's looks for tenants whose own off-site copy has changes to ship",
+  },
+  {
+    name: 'OFFSITE_TENANT_CONCURRENCY',
+    fallback: '4',
+    meaning: "tenants' own copies shipped at once by one instance: a slow tenant target holds one slot, never the others",
+  },
+  {
+    name: 'OFFSITE_TENANT_SNAPSHOT_INTERVAL',
+    fallback: '86400',
+    meaning: "seconds after which a tenant's own copy starts a new generation with a fresh snapshot",
+  },
+  {
+    name: 'OFFSITE_TENANT_RESCAN',
+    fallback: '3600',
+    meaning: "seconds after which a tenant's rows are compared with its copy even without an audited change",
+  },
+  {
+    name: 'OFFSITE_TENANT_TIMEOUT',
+    fallback: '30',
+    meaning: "seconds a tenant's bucket may take to connect or stay silent before a round gives up",
+  },
+  {
+    name: 'OFFSITE_TENANT_BACKOFF_MAX',
+    fallback: '300',
+    meaning: 'the longest pause, in seconds, between two tries at a failing tenant target',
+  },
+  {
     name: 'OFFSITE_KEEP_DAYS',
     fallback: '0',
     meaning: 'days off-site generations are kept (0: all)',
@@ -292,7 +322,7 @@ export const SETTINGS: readonly SettingInfo[] = [
     fallback: 'unset',
     meaning: 'hosts and ranges a tenant URL may reach though not public, e.g. 127.0.0.0/8 (tests, one-machine installs)',
     details:
-      'hosts and ranges (CIDR), separated by commas or blanks, that a URL a tenant sets (a webhook) may reach though they are not public addresses, and over `http://`: `127.0.0.0/8` for tests and single-machine installs. Unset: only global unicast addresses, over `https://`. Cloud metadata addresses (169.254.169.254, fd00:ec2::254, …) are never reached, whatever it lists (see [Events](events.md#outbound-addresses))',
+      'hosts and ranges (CIDR), separated by commas or blanks, that a URL a tenant sets (a webhook, the endpoint of its own off-site bucket) may reach though they are not public addresses, and over `http://`: `127.0.0.0/8` for tests and single-machine installs. Unset: only global unicast addresses, over `https://`. Cloud metadata addresses (169.254.169.254, fd00:ec2::254, …) are never reached, whatever it lists (see [Events](events.md#outbound-addresses))',
   },
   {
     name: 'EVENTS_NATS_URL',

@@ -69,6 +69,8 @@ export const ErrorCodes = {
   INVITATION_NOT_FOUND: 404,
   PROPOSAL_NOT_FOUND: 404,
   WEBHOOK_NOT_FOUND: 404,
+  // A tenant with no off-site target of its own (docs/offsite.md)
+  OFFSITE_NOT_SET: 404,
   DELIVERY_NOT_FOUND: 404,
   INSTANT_NOT_RETAINED: 404,
   // 405
@@ -83,6 +85,8 @@ export const ErrorCodes = {
   DELIVERY_DONE: 409,
   // A tenant that has as many webhooks as one may have (docs/events.md)
   WEBHOOK_LIMIT_REACHED: 409,
+  // A tenant's off-site target that is the service's own bucket, the operator's copy or another tenant's (docs/offsite.md)
+  OFFSITE_TARGET_TAKEN: 409,
   ADMIN_REMOVED: 409,
   INVITATION_USED: 409,
   INVITATION_EXPIRED: 409,

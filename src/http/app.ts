@@ -43,6 +43,9 @@ import acceptInvitationRoute from './invitations/accept.ts';
 import invitationPreviewRoute from './invitations/preview.ts';
 import invitationRoutes from './invitations.ts';
 import metricsRoute from './metrics.ts';
+import type { OffsiteRouteDeps } from './offsite/support/deps.ts';
+import offsiteTestRoute from './offsite/test.ts';
+import offsiteRoutes from './offsite.ts';
 import openapi from './openapi.ts';
 import policyRoutes from './policies.ts';
 import approvalRoute from './proposals/approvals.ts';
@@ -81,6 +84,7 @@ export interface AppDeps {
   approvals: ApprovalRouteDeps;
   /** Webhooks and their delivery logs (docs/events.md). */
   webhooks: WebhookRouteDeps;
+  offsite: OffsiteRouteDeps;
   readiness: Readiness;
   /** The built console (index.html, assets/); dist/console unless given (tests: one never built). */
   consoleDir?: string;
@@ -186,6 +190,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(rotateSecretRoute, deps.webhooks);
   await app.register(deliveriesRoute, deps.webhooks);
   await app.register(retryDeliveryRoute, deps.webhooks);
+  await app.register(offsiteRoutes, deps.offsite);
+  await app.register(offsiteTestRoute, deps.offsite);
   // Every route on a channel, in one scope: each enters its channel (signed link or sign-in, body,
   // channel, permission, named file) through the preHandler it declares with app.enterChannel
   // (channels/support/channel-scope.ts), which refuses at start-up a route here without one.

@@ -19,6 +19,8 @@ export const HELD_OPERATIONS = [
   'webhook.create',
   'webhook.change',
   'webhook.delete',
+  // A tenant's own off-site target (docs/offsite.md): it decides where the tenant's data goes.
+  'offsite.change',
 ] as const;
 
 export type HeldOperation = (typeof HELD_OPERATIONS)[number];

@@ -40,6 +40,8 @@ export const ADMINISTRATION_ACTIONS = [
   'webhook.create',
   'webhook.change',
   'webhook.delete',
+  // A tenant's own off-site target (docs/offsite.md): set, changed or removed (never its secret).
+  'offsite.change',
 ] as const;
 
 /**

@@ -19,6 +19,8 @@ export const ALL_PERMISSIONS = [
   'backups:lock',
   // Events out (docs/events.md): make, change and delete the tenant's webhooks, and read their delivery logs.
   'webhooks:manage',
+  // A tenant's own off-site copy (docs/offsite.md): set, change and remove where the tenant's copy goes.
+  'offsite:manage',
 ] as const;
 
 export type Permission = (typeof ALL_PERMISSIONS)[number];

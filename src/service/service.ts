@@ -25,6 +25,9 @@ import type { MetadataStore } from '../model/metadata-store.ts';
 import { Metrics } from '../observability/metrics.ts';
 import { Readiness } from '../observability/readiness.ts';
 import { type Offsite, startOffsite } from '../offsite/offsite-service.ts';
+import { type ReservedBucket, TenantOffsiteService } from '../offsite/tenant/tenant-offsite-service.ts';
+import { TenantShipper } from '../offsite/tenant/tenant-shipper.ts';
+import { tenantTargetOpener } from '../offsite/tenant/tenant-targets.ts';
 import { openSecretBox } from '../secrets/open-secret-box.ts';
 import { WebhookService } from '../webhooks/webhook-service.ts';
 import { assertDataDirWritable } from './writable-data-dir.ts';
@@ -104,15 +107,32 @@ export async function createService(config: Config, logger: Logger, options: Ser
     blobReleaseGuard: config.offsite ? store.offsite : undefined,
   });
   const administration = administrationServices({ config, store, logger, signIns: authenticator, recoverer, contractWallets });
+  const box = openSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir, embedded: config.databaseUrl === undefined });
   const webhooks = new WebhookService({
     store,
     audit: administration.entries,
-    box: openSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir, embedded: config.databaseUrl === undefined }),
+    box,
     allow: config.events.outboundAllow,
     settings: config.events.delivery,
   });
+  // Tenants' own off-site copies: shipped apart from the operator's, each tenant in a slot of its own.
+  const openTenantTarget =
+    box && tenantTargetOpener({ box, allow: config.events.outboundAllow, timeoutSeconds: config.tenantOffsite.timeoutSeconds });
+  const tenantShipper =
+    openTenantTarget &&
+    new TenantShipper({ store, blobs: fileServices.blobs, openTarget: openTenantTarget, settings: config.tenantOffsite, logger });
+  const tenantOffsite = new TenantOffsiteService({
+    store,
+    audit: administration.entries,
+    box,
+    allow: config.events.outboundAllow,
+    reserved: reservedBuckets(config),
+    openTarget: openTenantTarget,
+    shipper: tenantShipper,
+  });
   const approvals = approvalServices({
     webhooks,
+    offsite: tenantOffsite,
     config,
     store,
     audit: administration.entries,
@@ -133,6 +153,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
     administration: administrationRouteDeps(administration, approvals, store, authenticator, config.publicBaseUrl),
     approvals,
     webhooks: { webhooks, held: approvals.webhooks, proposals: approvals.proposals },
+    offsite: { offsite: tenantOffsite, held: approvals.offsite, proposals: approvals.proposals },
     readiness: new Readiness(store, fileServices.blobs),
     consoleDir: options.consoleDir,
   });
@@ -153,6 +174,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
   takeovers.start();
 
   const offsite = await startOffsite({ config: config.offsite, store, blobs: fileServices.blobs, logger, metrics });
+  tenantShipper?.start();
   const events = startEvents({ config: config.events, records: store.events, webhooks: () => webhooks.destinations(), logger, metrics });
 
   const purge = setInterval(() => {
@@ -184,6 +206,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
       await scheduler.stop();
       await takeovers.stop();
       await events.close();
+      await tenantShipper?.stop();
       await offsite.close();
       await fileServices.close();
       await failures.close();
@@ -216,4 +239,21 @@ async function openContractWalletVerifier(rpc: RpcConfig, metrics: Metrics): Pro
 async function openRedisFailureLimiter(url: string, limit: number, logger: Logger): Promise<FailureLimiter> {
   const { RedisFailureLimiter } = await import('../auth/limits/redis-failure-limiter.ts');
   return RedisFailureLimiter.open(url, limit, logger);
+}
+
+/** The buckets a tenant's own copy may not go to: the service's own, and the operator's copy's. */
+function reservedBuckets(config: Config): ReservedBucket[] {
+  const reserved: ReservedBucket[] = [];
+  if (config.storage.s3)
+    reserved.push({ bucket: config.storage.s3.bucket, endpoint: config.storage.s3.endpoint, what: "the service's own bucket" });
+  const target = config.offsite?.target;
+  if (target?.kind === 's3') {
+    reserved.push({
+      bucket: target.bucket,
+      endpoint: config.offsite?.s3?.endpoint,
+      prefix: target.prefix,
+      what: "the operator's off-site copy",
+    });
+  }
+  return reserved;
 }

@@ -21,6 +21,11 @@ export const TAGS = [
     name: 'events',
     description: "Webhooks that receive the tenant's audit log as events, signed, at least once, and their delivery logs (docs/events.md)",
   },
+  {
+    name: 'offsite',
+    description:
+      "The tenant's own off-site copy: its bucket, encrypted to its own age recipients, that the operator cannot take away (docs/offsite.md)",
+  },
   { name: 'health', description: 'Liveness and readiness, for load balancers and orchestrators' },
   { name: 'docs', description: 'This document, and the API reference made from it' },
 ];
