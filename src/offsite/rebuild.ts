@@ -72,6 +72,12 @@ export async function rebuildFromCopy(options: RebuildOptions): Promise<RebuildS
   const report = await readCopy(options.target, { identities: options.identities, head: options.head, checkBlobs: false });
   if (report.failure) throw new RebuildRefused(`the copy does not verify, nothing was written: ${report.failure}`);
   const generation = pickGeneration(report.generations, options.at);
+  // A tenant's own copy (its header names the tenant) holds that tenant alone: rebuilt as another,
+  // it would load nothing and look like an empty success.
+  const owner = generation.segments[0]!.header.tenant;
+  if (owner !== undefined && options.tenant !== undefined && options.tenant !== owner) {
+    throw new RebuildRefused(`this copy is tenant ${owner}'s own copy and holds no other tenant: rebuild it with --tenant ${owner}`);
+  }
 
   const { db, engine } = await openDatabase({
     databaseUrl: options.destination.databaseUrl,

@@ -1,5 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -238,4 +239,15 @@ export async function startTestS3(
       await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Lets s3rver (which runs in the test's own process) accept another key pair beside its S3RVER /
+ * S3RVER: a tenant's own credentials, distinct from the service's, so that a test can tell the
+ * secret apart from everything an answer or a log shows.
+ */
+export function registerS3Key(accessKeyId: string, secretAccessKey: string): void {
+  const require = createRequire(import.meta.url);
+  const accounts = require('s3rver/lib/models/account.js') as { DUMMY_ACCOUNT: { createKeyPair(id: string, secret: string): void } };
+  accounts.DUMMY_ACCOUNT.createKeyPair(accessKeyId, secretAccessKey);
 }
