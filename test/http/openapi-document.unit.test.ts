@@ -291,6 +291,10 @@ for (const engine of ['sqlite'] as const) {
         ['POST /api/webhooks/{webhookId}/rotate-secret', 'rotateWebhookSecret'],
         ['GET /api/webhooks/{webhookId}/deliveries', 'listWebhookDeliveries'],
         ['POST /api/webhooks/{webhookId}/deliveries/{deliveryId}/retry', 'retryWebhookDelivery'],
+        ['PUT /api/offsite', 'setTenantOffsite'],
+        ['GET /api/offsite', 'getTenantOffsite'],
+        ['DELETE /api/offsite', 'removeTenantOffsite'],
+        ['POST /api/offsite/test', 'testTenantOffsite'],
         ['GET /api/channels/{channelRef}/policy', 'getChannelPolicy'],
         ['PUT /api/channels/{channelRef}/policy', 'putChannelPolicy'],
       ]);
@@ -591,6 +595,22 @@ for (const engine of ['sqlite'] as const) {
       assert.equal((await post(`${hookPath}/deliveries/${dead.id}/retry`, {})).json().status, 'dead');
       assert.equal((await call('DELETE', hookPath)).status, 204);
 
+      // The tenant's own off-site copy (docs/offsite.md): a target nobody listens at; its test says so.
+      assert.equal((await call('GET', '/api/offsite')).status, 404);
+      const offsiteTarget = {
+        url: 's3://tenant-copy/docs',
+        endpoint: 'http://127.0.0.1:9',
+        forcePathStyle: true,
+        accessKeyId: 'TENANTKEY',
+        secretAccessKey: 'tenant-openapi-secret',
+        recipients: ['age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p'],
+      };
+      noteCredential(offsiteTarget.secretAccessKey);
+      assert.equal((await call('PUT', '/api/offsite', { headers: json, body: JSON.stringify(offsiteTarget) })).status, 200);
+      assert.equal((await call('GET', '/api/offsite')).status, 200);
+      assert.equal((await post('/api/offsite/test', {})).json().ok, false);
+      assert.equal((await call('DELETE', '/api/offsite')).status, 204);
+
       // Approvals (docs/approvals.md): a policy holds admin removals; one proposal runs, another is withdrawn.
       await call('GET', '/api/policies');
       await call('GET', `${channel}/policy`);
@@ -723,6 +743,18 @@ for (const engine of ['sqlite'] as const) {
             folders: ['docs'],
             results: ['ok'],
             from: 'head',
+          },
+        ],
+        'PUT /api/offsite': [
+          '/api/offsite',
+          {
+            url: 's3://tenant-copy/bodies',
+            endpoint: 'http://127.0.0.1:9',
+            region: 'us-east-1',
+            forcePathStyle: true,
+            accessKeyId: 'TENANTKEY',
+            secretAccessKey: 'tenant-bodies-secret',
+            recipients: ['age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p'],
           },
         ],
         'PATCH /api/webhooks/{webhookId}': [

@@ -111,7 +111,9 @@ describe("a tenant's own off-site copy", () => {
     assert.equal(status.changesPending, 0, shown.body);
     assert.equal(status.lagSeconds, 0);
     assert.equal(status.segment, 1, 'a snapshot, then one segment of changes');
-    assert.match(status.lastCheck, /^ok: /);
+    assert.match(status.lastCheck.result, /^ok: /);
+    assert.equal(status.lastCheck.ok, true);
+    assert.equal(status.lastError, null);
     assert.ok(!shown.body.includes(SECRET));
 
     // The bucket: the tenant's prefix only, and no plaintext of either tenant.

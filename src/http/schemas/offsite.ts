@@ -35,7 +35,7 @@ export const TenantOffsiteBody = Type.Object(
   { additionalProperties: false },
 );
 
-const when = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const time = Type.String({ format: 'date-time' });
 const text = Type.Union([Type.String(), Type.Null()]);
 
 export const TenantOffsiteSchema = Type.Object({
@@ -59,13 +59,16 @@ export const TenantOffsiteSchema = Type.Object({
     targetId: text,
     generation: text,
     segment: Type.Union([Type.Integer(), Type.Null()]),
-    lastShippedAt: when,
+    lastShipped: Type.Union([time, Type.Null()], { description: 'When the last segment reached the target; null: none yet' }),
     bytesShipped: Type.Integer(),
     objectsShipped: Type.Integer(),
-    lastError: text,
-    lastErrorAt: when,
-    lastCheck: Type.Union([Type.String(), Type.Null()], { description: '"ok: …" or "failed: …": the last test of the target' }),
-    lastCheckAt: when,
+    lastError: Type.Union([Type.Object({ message: Type.String(), at: time }), Type.Null()], {
+      description: "The last round's failure, until a round succeeds",
+    }),
+    lastCheck: Type.Union(
+      [Type.Object({ ok: Type.Boolean(), result: Type.String({ description: '"ok: …" or "failed: …"' }), at: time }), Type.Null()],
+      { description: 'The last test of the target (POST /api/offsite/test)' },
+    ),
     head: Type.Union([
       Type.Object({ target: Type.String(), generation: Type.String(), segment: Type.Integer(), hash: Type.String() }),
       Type.Null(),
@@ -98,13 +101,11 @@ export const EXAMPLE_TENANT_OFFSITE = {
     targetId: 't-a02b175d11bebeffaba636c4',
     generation: 'g20261206T100005Z-b351474c',
     segment: 12,
-    lastShippedAt: '2026-12-06T11:42:07.000Z',
+    lastShipped: '2026-12-06T11:42:07.000Z',
     bytesShipped: 52_428_800,
     objectsShipped: 318,
     lastError: null,
-    lastErrorAt: null,
-    lastCheck: 'ok: reached s3://acme-copy/wallet-admin in 84 ms; 13 segments there',
-    lastCheckAt: '2026-12-06T11:40:00.000Z',
+    lastCheck: { ok: true, result: 'ok: reached s3://acme-copy/wallet-admin in 84 ms; 13 segments there', at: '2026-12-06T11:40:00.000Z' },
     head: { target: 't-a02b175d11bebeffaba636c4', generation: 'g20261206T100005Z-b351474c', segment: 12, hash: 'ce5db9ec…' },
   },
 };

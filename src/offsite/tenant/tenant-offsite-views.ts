@@ -27,13 +27,14 @@ export interface TenantOffsiteStatus {
   targetId: string | null;
   generation: string | null;
   segment: number | null;
-  lastShippedAt: string | null;
+  /** When the last segment reached the target. */
+  lastShipped: string | null;
   bytesShipped: number;
   objectsShipped: number;
-  lastError: string | null;
-  lastErrorAt: string | null;
-  lastCheck: string | null;
-  lastCheckAt: string | null;
+  /** The last round's failure, until a round succeeds. */
+  lastError: { message: string; at: string } | null;
+  /** The last test of the target (POST /api/offsite/test). */
+  lastCheck: { ok: boolean; result: string; at: string } | null;
   /** The copy's head, to publish beside the identity: `offsite verify --head-file` checks it. */
   head: { target: string; generation: string; segment: number; hash: string } | null;
 }
@@ -65,13 +66,13 @@ export async function tenantOffsiteView(store: MetadataStore, target: TenantOffs
       targetId: state?.targetId ?? null,
       generation: state?.generation ?? null,
       segment: state?.segment ?? null,
-      lastShippedAt: iso(state?.shippedAt ?? null),
+      lastShipped: iso(state?.shippedAt ?? null),
       bytesShipped: state?.bytesShipped ?? 0,
       objectsShipped: state?.objectsShipped ?? 0,
-      lastError: state?.lastError ?? null,
-      lastErrorAt: iso(state?.lastErrorAt ?? null),
-      lastCheck: state?.lastCheck ?? null,
-      lastCheckAt: iso(state?.lastCheckAt ?? null),
+      lastError: state?.lastError ? { message: state.lastError, at: iso(state.lastErrorAt ?? 0)! } : null,
+      lastCheck: state?.lastCheck
+        ? { ok: state.lastCheck.startsWith('ok'), result: state.lastCheck, at: iso(state.lastCheckAt ?? 0)! }
+        : null,
       head:
         state?.targetId && state.generation !== null && state.segment !== null && state.segmentHash !== null
           ? { target: state.targetId, generation: state.generation, segment: state.segment, hash: state.segmentHash }
