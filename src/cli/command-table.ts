@@ -6,6 +6,7 @@ import { channelCommands } from './commands/channel-commands.ts';
 import { fileCommands } from './commands/file-commands.ts';
 import { invitationCommands } from './commands/invitation-commands.ts';
 import { offsiteCommands } from './commands/offsite-commands.ts';
+import { offsiteTargetCommands } from './commands/offsite-target-commands.ts';
 import { policyCommands } from './commands/policy-commands.ts';
 import { profileCommands } from './commands/profile-commands.ts';
 import { profileSignInCommand } from './commands/profile-sign-in-command.ts';
@@ -33,6 +34,7 @@ export const COMMANDS: readonly Command[] = [
   eventsStatusCommand,
   eventsForgetCommand,
   ...offsiteCommands,
+  ...offsiteTargetCommands,
   ...policyCommands,
   ...proposalCommands,
   signCommand,

@@ -2,6 +2,7 @@ import { administrationCalls } from './administration.ts';
 import { approvalCalls } from './approvals.ts';
 import { pathSegment } from './encoding.ts';
 import { errorOf, HeldForApproval, HttpError, ProblemError } from './errors.ts';
+import { offsiteCalls } from './offsite.ts';
 import { type Call, conditionHeader, type IfMatch, json, jsonCall, readToEnd } from './requests.ts';
 import { type SignedHeaders, SignInSession } from './sign-in.ts';
 import type { WalletSigner } from './signers.ts';
@@ -397,6 +398,7 @@ export function createClient(options: ClientOptions) {
     ...administrationCalls(signed),
     ...approvalCalls(signed),
     ...webhookCalls(signed),
+    ...offsiteCalls(signed),
   };
 }
 

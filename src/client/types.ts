@@ -677,3 +677,77 @@ export interface WebhookEvent {
   time: string;
   data: Record<string, unknown>;
 }
+
+/**
+ * What setOffsite takes: the tenant's own bucket its off-site copy goes to (docs/offsite.md, "A
+ * tenant's own copy"), the key the service writes it with, and the age recipients it is encrypted to.
+ */
+export interface TenantOffsiteSettings {
+  /** s3://bucket/prefix */
+  url: string;
+  /** An S3-compatible store's URL (https://host[:port]); unset: AWS S3 in `region`. */
+  endpoint?: string;
+  /** The bucket's region (default us-east-1). */
+  region?: string;
+  /** Path-style requests (https://host/bucket/key), as MinIO and most S3-compatible stores want. */
+  forcePathStyle?: boolean;
+  /** The bucket key's id: it needs to write, read and list, and should not delete. */
+  accessKeyId: string;
+  /** Its secret: sealed by the service, and never in any answer again. */
+  secretAccessKey: string;
+  /** age recipients (age1…), 1 to 20: only their identities read the copy. */
+  recipients: string[];
+}
+
+/** How far the tenant's copy has come, its last error and its last test. */
+export interface TenantOffsiteStatus {
+  /** pending: nothing shipped yet; failing: the last round failed (lastError). */
+  state: 'pending' | 'ok' | 'failing';
+  /** Seconds since the oldest change the copy does not hold yet (0: none). */
+  lagSeconds: number;
+  /** Changes (audit entries) the copy does not hold yet. */
+  changesPending: number;
+  targetId: string | null;
+  generation: string | null;
+  segment: number | null;
+  /** When the last segment reached the target (RFC 3339); null: none yet. */
+  lastShipped: string | null;
+  bytesShipped: number;
+  objectsShipped: number;
+  /** The last round's failure (`at`: RFC 3339), until a round succeeds. */
+  lastError: { message: string; at: string } | null;
+  /** The last test of the target (testOffsite): `result` is "ok: …" or "failed: …"; `at`: RFC 3339. */
+  lastCheck: { ok: boolean; result: string; at: string } | null;
+  /** The copy's head, to publish beside the identity: `wallet-admin offsite verify --head-file` checks it. */
+  head: { target: string; generation: string; segment: number; hash: string } | null;
+}
+
+/** The tenant's own off-site target as the service shows it: never its secret. */
+export interface TenantOffsite {
+  tenantId: string;
+  url: string;
+  /** null: AWS S3, by region. */
+  endpoint: string | null;
+  region: string;
+  forcePathStyle: boolean;
+  accessKeyId: string;
+  recipients: string[];
+  /** The admin who set it last (adm_…); `operator:LABEL` when the operator's CLI did (`wallet-admin offsite target set`). */
+  setBy: string;
+  /** Counts every change of the target. */
+  revision: number;
+  /** RFC 3339. */
+  createdAt: string;
+  /** RFC 3339. */
+  updatedAt: string;
+  status: TenantOffsiteStatus;
+}
+
+/** A test of the tenant's target: reached with its key, its copy listed, what was pending shipped. */
+export interface OffsiteTestResult {
+  ok: boolean;
+  /** "ok: …" or "failed: …", saying what was reached or what failed. */
+  result: string;
+  /** RFC 3339. */
+  checkedAt: string;
+}

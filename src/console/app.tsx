@@ -23,6 +23,7 @@ import { FoldersView } from './views/folders.tsx';
 import { HomeView } from './views/home.tsx';
 import { InvitationView } from './views/invitation.tsx';
 import { type LinkedChannels, useLinkedChannels } from './views/linked-channels.ts';
+import { OffsiteView } from './views/offsite.tsx';
 import { type PendingCount, usePendingCount } from './views/pending-proposals.ts';
 import { ProposalsView } from './views/proposals.tsx';
 import { SignInView } from './views/sign-in.tsx';
@@ -218,6 +219,7 @@ function SignedInConsole({
       {route.view === 'tenant-audit' && <TenantAuditView key={JSON.stringify(route.filters)} ctx={ctx} filters={route.filters} />}
       {/* Not keyed by the webhook: a new webhook's secret, shown once, goes along to its page. */}
       {route.view === 'webhooks' && <WebhooksView ctx={ctx} id={route.id} />}
+      {route.view === 'offsite' && <OffsiteView ctx={ctx} />}
       {signedIn.renewal && (
         <RenewalDialog
           renewal={signedIn.renewal}

@@ -20,7 +20,9 @@ export type Route =
   /** The tenant's proposals and policy; `id`: one proposal, as a held request links to it; `status`: pending unless given. */
   | { view: 'proposals'; id?: string; status?: ProposalFilter }
   /** The tenant's webhooks and adding one; `id`: one webhook, its actions and its delivery log. */
-  | { view: 'webhooks'; id?: string };
+  | { view: 'webhooks'; id?: string }
+  /** The tenant's own off-site copy: its target, how shipping there stands, setting, testing and stopping it. */
+  | { view: 'offsite' };
 
 /** The proposals listed: of one status (pending by default), or of any. */
 export type ProposalFilter = ProposalStatus | 'any';
@@ -92,6 +94,7 @@ export function parseRoute(hash: string): Route {
   }
   if (parts[0] === 'audit') return { view: 'tenant-audit', filters: filtersOf(params, TENANT_AUDIT_FILTER_NAMES) };
   if (parts[0] === 'webhooks') return parts[1] ? { view: 'webhooks', id: parts[1] } : { view: 'webhooks' };
+  if (parts[0] === 'offsite') return { view: 'offsite' };
   if (parts[0] !== 'channels' || parts[1] === undefined) return { view: 'home' };
   const channel = parts[1];
   switch (parts[2]) {
@@ -147,6 +150,8 @@ export function hrefOf(route: Route): string {
       return `#/proposals${route.id ? `/${e(route.id)}` : ''}${route.status && route.status !== 'pending' ? `?status=${route.status}` : ''}`;
     case 'webhooks':
       return `#/webhooks${route.id ? `/${e(route.id)}` : ''}`;
+    case 'offsite':
+      return '#/offsite';
   }
 }
 
@@ -194,6 +199,8 @@ function placeOf(page: PageView, channelName: (ref: string) => string): string[]
       return [page.id ? `Proposal ${page.id}` : 'Proposals'];
     case 'webhooks':
       return page.id ? [`Webhook ${page.id}`, 'Webhooks'] : ['Webhooks'];
+    case 'offsite':
+      return ['Off-site copy'];
   }
 }
 

@@ -113,7 +113,8 @@ export interface TenantOffsiteRecords {
   /** Nothing changed since the last segment: notes the scan and the head it reached. */
   noteScanned(tenantId: string, headSeq: number, at: number): Promise<void>;
   noteError(tenantId: string, message: string, at: number, nextAttemptAt: number): Promise<void>;
-  noteCheck(tenantId: string, result: string, at: number): Promise<void>;
+  /** Records a test of the target of this revision (a state for it is begun if there is none yet). */
+  noteCheck(tenantId: string, revision: number, result: string, at: number): Promise<void>;
   /** The tenant's audit head seq, and the time of its oldest entry after `afterSeq` (the lag), if any. */
   backlog(tenantId: string, afterSeq: number): Promise<{ headSeq: number; oldestAt: number | undefined; entries: number }>;
 }

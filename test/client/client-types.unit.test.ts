@@ -31,6 +31,7 @@ import type {
   VersionSchema,
 } from '../../src/http/schemas/files.ts';
 import type { ChangesQuery, DeletedFileSchema, FileChangeSchema } from '../../src/http/schemas/history.ts';
+import type { TargetCheckSchema, TenantOffsiteBody, TenantOffsiteSchema } from '../../src/http/schemas/offsite.ts';
 import type { ScopeRestoreResultSchema } from '../../src/http/schemas/scope-restore.ts';
 import type {
   CreatedWebhookSchema,
@@ -95,7 +96,13 @@ export const sameAsTheSchemas: [
   Equal<Client.RotatedWebhookSecret, Static<typeof RotatedSecretSchema>>,
   Equal<Client.WebhookDelivery, Static<typeof DeliverySchema>>,
   Equal<Client.WebhookDeliveryQuery, Static<typeof DeliveryQuery>>,
+  Equal<Client.TenantOffsite, Static<typeof TenantOffsiteSchema>>,
+  Equal<Client.TenantOffsiteSettings, Static<typeof TenantOffsiteBody>>,
+  Equal<Client.OffsiteTestResult, Static<typeof TargetCheckSchema>>,
 ] = [
+  true,
+  true,
+  true,
   true,
   true,
   true,
@@ -147,7 +154,7 @@ test("the client's sources import nothing outside src/client but @noble/hashes, 
       assert.ok(/^\.\/[\w-]+\.ts$/.test(specifier!) || specifier!.startsWith('@noble/hashes/'), `${name} imports ${specifier}`);
     }
   }
-  assert.equal(sameAsTheSchemas.length, 39);
+  assert.equal(sameAsTheSchemas.length, 42);
 });
 
 test("the client's lists of the audit logs' filter values and of the permissions are the service's", async () => {

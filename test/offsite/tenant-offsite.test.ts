@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFile, rm } from 'node:fs/promises';
+import net from 'node:net';
 import { Readable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -78,6 +79,7 @@ describe("a tenant's own off-site copy", () => {
 
   test('holds that tenant only, encrypted, and rebuilds to exactly its state with its identity', async () => {
     await put(home, home.channel, 'docs', 'a.txt', 'home first a');
+    await put(home, home.channel, 'docs', 'c.txt', 'home c, shipped then deleted');
     await put(away, away.channel, 'x', 'y.bin', 'away private bytes');
     assert.equal((await owner.send('GET', '/api/offsite')).status, 404);
 
@@ -98,6 +100,7 @@ describe("a tenant's own off-site copy", () => {
     await put(home, home.channel, 'docs', 'a.txt', 'home second a');
     await put(home, home.channel, 'docs', 'b.txt', 'home b');
     await svc.service.files.files.delete(home.channel, { adminId: home.owner.id }, filePath('docs', 'b.txt'));
+    await svc.service.files.files.delete(home.channel, { adminId: home.owner.id }, filePath('docs', 'c.txt'));
     await svc.service.files.backups.create(home.channel, { adminId: home.owner.id }, 'api', Date.now() - 2000);
     await put(away, away.channel, 'x', 'z.bin', 'away more bytes');
     const pending = (await owner.send('GET', '/api/offsite')).json();
@@ -325,6 +328,58 @@ describe("a tenant's own off-site copy", () => {
       assert.equal(denied.status, 403, denied.body);
     } finally {
       await operator.close();
+    }
+  });
+
+  test("a target that never answers holds its own tenant's copy back, not another's, nor writes", async () => {
+    const held = new Set<net.Socket>();
+    const blackHole = net.createServer((socket) => {
+      held.add(socket);
+      socket.on('error', () => undefined);
+      socket.on('close', () => held.delete(socket));
+    });
+    await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
+    const port = (blackHole.address() as net.AddressInfo).port;
+    const busy = await startTestService('sqlite', {
+      env: { AUTH_DOMAINS: DOMAIN, OUTBOUND_ALLOW: '127.0.0.0/8', OFFSITE_TENANT_INTERVAL: '1', OFFSITE_TENANT_TIMEOUT: '30' },
+    });
+    try {
+      const stuck = await createTenantFixture(busy.service.store, 'Stuck');
+      const fine = await createTenantFixture(busy.service.store, 'Fine');
+      const stuckApi = new AdminApi(busy.baseUrl, stuck.ownerWallet, DOMAIN);
+      const fineApi = new AdminApi(busy.baseUrl, fine.ownerWallet, DOMAIN);
+      const hung = await stuckApi.send('PUT', '/api/offsite', target('stuck', { endpoint: `http://127.0.0.1:${port}` }));
+      assert.equal(hung.status, 200, hung.body);
+      // Its round is now waiting on a store that accepted the connection and says nothing (30 s).
+      const waitFor = async (what: string, check: () => Promise<boolean>) => {
+        for (let i = 0; i < 300; i++) {
+          if (await check()) return;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        assert.fail(`${what} within 30 s`);
+      };
+      await waitFor("the stuck tenant's round reaches the black hole", async () => held.size > 0);
+      const set = await fineApi.send('PUT', '/api/offsite', target('fine'));
+      assert.equal(set.status, 200, set.body);
+      const upload = await busy.service.files.files.put(
+        fine.channel,
+        { adminId: fine.owner.id },
+        filePath('docs', 'f.txt'),
+        Readable.from([Buffer.from('fine bytes')]),
+        'text/plain',
+      );
+      assert.ok(upload);
+      await waitFor(
+        "the other tenant's copy is shipped",
+        async () => (await fineApi.send('GET', '/api/offsite')).json().status.state === 'ok',
+      );
+      const still = (await stuckApi.send('GET', '/api/offsite')).json();
+      assert.equal(still.status.state, 'pending', 'the stuck round has not finished');
+      assert.ok(held.size > 0, 'and is still waiting on its store');
+    } finally {
+      // The stop closes the round's connection instead of waiting out OFFSITE_TENANT_TIMEOUT.
+      await busy.close();
+      blackHole.close();
     }
   });
 

@@ -50,6 +50,8 @@ export function ProposalPlan({ ctx, proposal, adminName }: ProposalPlanProps) {
           Adds the wallet <code>{String(plan.wallet)}</code> to the admin {admin}: it will sign in as them.
         </p>
       );
+    case 'offsite.change':
+      return <OffsitePlan plan={plan} />;
     case 'policy.change':
       return Array.isArray(plan.rules) ? (
         <RuleList rules={plan.rules as PolicyRule[]} label="The rules after the change" />
@@ -81,6 +83,24 @@ function AdminChangePlan({ ctx, proposal, adminId, request }: { ctx: ViewContext
 function fieldsOf(admin: Admin, names: readonly string[]): Fields {
   const now: Fields = { displayName: admin.displayName, permissions: admin.effectivePermissions, status: admin.status };
   return Object.fromEntries(names.filter((name) => name in now).map((name) => [name, now[name]]));
+}
+
+/**
+ * The tenant's off-site target a change sets, or that it stops shipping. The plan holds the bucket
+ * key's secret, sealed: that is left out, as every view of the target leaves the secret out.
+ */
+function OffsitePlan({ plan }: { plan: Fields }) {
+  if (plan.remove === true) {
+    return <p>Stops shipping the tenant's own off-site copy. Nothing at the target is deleted.</p>;
+  }
+  if (!isObject(plan.set)) return <RawPlan plan={plan} />;
+  const { secretSealed: _sealed, ...target } = plan.set;
+  return (
+    <>
+      <ChangeSummary change={{ before: null, after: target }} />
+      <p class="muted">The bucket key's secret goes with it, sealed: it is never shown.</p>
+    </>
+  );
 }
 
 function RawPlan({ plan }: { plan: unknown }) {

@@ -8,6 +8,7 @@ export function TenantLinks({ can, route, pending }: { can(permission: string): 
     { view: 'channel-settings', label: 'Channel settings', needs: 'channels:manage' },
     { view: 'tenant-audit', label: 'Tenant log', needs: 'audit:read' },
     { view: 'webhooks', label: 'Webhooks', needs: 'webhooks:manage' },
+    { view: 'offsite', label: 'Off-site copy', needs: 'offsite:manage' },
     // Every admin may read the proposals of what they can see, and may have to approve some.
     { view: 'proposals', label: 'Proposals', needs: undefined },
   ] as const;

@@ -83,7 +83,7 @@ export const TargetCheckSchema = Type.Object({
 });
 
 export const EXAMPLE_TENANT_OFFSITE = {
-  tenantId: 'tnt_4f9c2a7e1b3d5c8e0a6b2d4f',
+  tenantId: 't_4f9c2a7e1b3d5c8e0a6b2d4f',
   url: 's3://acme-copy/wallet-admin',
   endpoint: 'https://s3.eu-central-1.wasabisys.com',
   region: 'eu-central-1',

@@ -209,12 +209,23 @@ export function tenantOffsiteRecords(db: Db, engine: Engine, sqliteFile?: string
         .execute();
     },
 
-    async noteCheck(tenantId, result, at) {
-      await db
-        .updateTable('tenant_offsite_state')
-        .set({ last_check: result.slice(0, 1000), last_check_at: at })
-        .where('tenant_id', '=', tenantId)
-        .execute();
+    async noteCheck(tenantId, revision, result, at) {
+      await inTransaction(db, async (trx) => {
+        const row = await trx.selectFrom('tenant_offsite_state').select('revision').where('tenant_id', '=', tenantId).executeTakeFirst();
+        if (row === undefined || row.revision !== revision) {
+          // A target tested before its first round (or just replaced): its check belongs to it.
+          await forget(trx, tenantId);
+          await trx
+            .insertInto('tenant_offsite_state')
+            .values({ tenant_id: tenantId, revision, shipped_seq: 0, bytes_shipped: 0, objects_shipped: 0, failures: 0 })
+            .execute();
+        }
+        await trx
+          .updateTable('tenant_offsite_state')
+          .set({ last_check: result.slice(0, 1000), last_check_at: at })
+          .where('tenant_id', '=', tenantId)
+          .execute();
+      });
     },
 
     async backlog(tenantId, afterSeq) {

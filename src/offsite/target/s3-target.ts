@@ -66,6 +66,8 @@ export class S3Target implements OffsiteTarget {
   private readonly pageSize: number | undefined;
   /** Scrubbed from any message a store sends back, should one ever echo them. */
   private readonly secrets: string[];
+  /** A tenant's bucket: agents of its own, which close() ends with every request on them. */
+  private readonly agents: ClosableAgents | undefined;
 
   constructor(config: S3TargetConfig) {
     if (!Number.isFinite(config.lockDays) || config.lockDays < 0) throw new Error(`lockDays must be 0 or more, not ${config.lockDays}`);
@@ -76,6 +78,7 @@ export class S3Target implements OffsiteTarget {
     // Not very short ones: replacing every 'a' of a message would hide more than it protects.
     this.secrets = [config.secretAccessKey, config.accessKeyId].filter((secret) => secret.length >= 4);
     this.description = `s3://${config.bucket}/${config.prefix}${endpointNote(config.endpoint)}`;
+    this.agents = config.lookup && closableAgents(config.lookup);
     this.client = new S3Client({
       endpoint: config.endpoint,
       region: config.region,
@@ -91,10 +94,7 @@ export class S3Target implements OffsiteTarget {
       requestHandler: {
         connectionTimeout: config.timeoutSeconds * 1000,
         socketTimeout: config.timeoutSeconds * 1000,
-        ...(config.lookup && {
-          httpAgent: new HttpAgent({ keepAlive: true, lookup: config.lookup }),
-          httpsAgent: new HttpsAgent({ keepAlive: true, lookup: config.lookup }),
-        }),
+        ...(this.agents && { httpAgent: this.agents.http, httpsAgent: this.agents.https }),
       },
     });
   }
@@ -186,6 +186,7 @@ export class S3Target implements OffsiteTarget {
   }
 
   async close(): Promise<void> {
+    this.agents?.close();
     this.client.destroy();
   }
 
@@ -290,4 +291,38 @@ function isMissing(error: unknown): boolean {
 function isPreconditionFailed(error: unknown): boolean {
   const name = (error as { name?: string }).name;
   return name === 'PreconditionFailed' || statusOf(error) === 412;
+}
+
+interface ClosableAgents {
+  http: HttpAgent;
+  https: HttpsAgent;
+  close(): void;
+}
+
+/**
+ * Agents whose close ends the requests under way on them and refuses new connections (the SDK's
+ * retries included): a store that accepted a connection and never answers would otherwise hold
+ * whoever closes the target (a service's shutdown) for the socket timeout times the SDK's attempts.
+ */
+function closableAgents(lookup: LookupFunction): ClosableAgents {
+  let closed = false;
+  const refuseWhenClosed = <T extends HttpAgent>(agent: T): T => {
+    const create = (agent as unknown as { createConnection: (...args: unknown[]) => unknown }).createConnection.bind(agent);
+    (agent as unknown as { createConnection: (...args: unknown[]) => unknown }).createConnection = (...args: unknown[]) => {
+      if (closed) throw new Error('the off-site target was closed');
+      return create(...args);
+    };
+    return agent;
+  };
+  const http = refuseWhenClosed(new HttpAgent({ keepAlive: true, lookup }));
+  const https = refuseWhenClosed(new HttpsAgent({ keepAlive: true, lookup }));
+  return {
+    http,
+    https,
+    close() {
+      closed = true;
+      http.destroy();
+      https.destroy();
+    },
+  };
 }

@@ -185,21 +185,23 @@ export class TenantOffsiteService {
     const started = this.now();
     let result: string;
     try {
+      // What is pending first, so that the answer describes the copy as the test leaves it.
+      if (this.deps.shipper) await this.deps.shipper.shipNow(tenantId);
       const opened = await open!(target);
       try {
         let segments = 0;
         for await (const _object of opened.list('generations/')) segments++;
         const marker = await opened.head('target.json');
-        result = `ok: reached ${opened.description} in ${this.now() - started} ms; ${segments} segment${segments === 1 ? '' : 's'} there${marker ? '' : ', no copy yet'}`;
+        const shipped = this.deps.shipper ? ', everything pending shipped' : '';
+        result = `ok: reached ${opened.description} in ${this.now() - started} ms; ${segments} segment${segments === 1 ? '' : 's'} there${marker ? '' : ', no copy yet'}${shipped}`;
       } finally {
         await opened.close().catch(() => undefined);
       }
-      if (this.deps.shipper) await this.deps.shipper.shipNow(tenantId);
     } catch (error) {
       result = `failed: ${(error as Error).message}`.slice(0, 1000);
     }
     const at = this.now();
-    await this.deps.store.tenantOffsite.noteCheck(tenantId, result, at);
+    await this.deps.store.tenantOffsite.noteCheck(tenantId, target.revision, result, at);
     return { ok: result.startsWith('ok'), result, checkedAt: new Date(at).toISOString() };
   }
 

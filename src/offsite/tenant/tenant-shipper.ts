@@ -47,6 +47,8 @@ export class TenantShipper {
   private readonly token = randomUUID();
   private readonly now: () => number;
   private readonly running = new Map<string, Promise<void>>();
+  /** The targets rounds have open: a stop closes them, so that a store that never answers does not hold a shutdown. */
+  private readonly opened = new Set<OffsiteTarget>();
   private timer: NodeJS.Timeout | undefined;
   private looking: Promise<void> | undefined;
   private stopped = false;
@@ -77,6 +79,7 @@ export class TenantShipper {
     this.stopped = true;
     clearInterval(this.timer);
     await this.looking;
+    for (const target of this.opened) await target.close().catch(() => undefined);
     await Promise.all(this.running.values());
   }
 
@@ -132,18 +135,23 @@ export class TenantShipper {
     try {
       const state = (await store.tenantOffsite.state(tenantId))!;
       opened = await this.deps.openTarget(target);
+      this.opened.add(opened);
       await this.ship(target, state, opened);
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const failures = (await store.tenantOffsite.state(tenantId))?.failures ?? 0;
       const wait = Math.min(this.deps.settings.backoffMaxMs, 1000 * 2 ** Math.min(failures, 20));
-      logger.warn(
-        { err, tenantId, target: opened?.description ?? target.url },
-        "a tenant's off-site shipping failed; the next round tries again",
-      );
-      await store.tenantOffsite.noteError(tenantId, message, this.now(), this.now() + wait).catch(() => undefined);
+      // A round cut by the service's stop is no failure of the target: the next start goes on.
+      if (!this.stopped) {
+        logger.warn(
+          { err, tenantId, target: opened?.description ?? target.url },
+          "a tenant's off-site shipping failed; the next round tries again",
+        );
+        await store.tenantOffsite.noteError(tenantId, message, this.now(), this.now() + wait).catch(() => undefined);
+      }
       if (forced) throw err;
     } finally {
+      if (opened) this.opened.delete(opened);
       await opened?.close().catch(() => undefined);
       await store.tenantOffsite.releaseLease(tenantId, this.token).catch(() => undefined);
     }

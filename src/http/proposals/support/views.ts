@@ -17,7 +17,7 @@ function proposalView(proposal: Proposal, { counted, adminNames }: { counted: re
     expiresAt: formatRfc3339(proposal.expiresAt),
     required: proposal.required,
     permission: proposal.permission,
-    plan: proposal.plan,
+    plan: withoutSealed(proposal.plan) as Record<string, unknown>,
     planEtag: proposal.planEtag,
     summary: proposal.summary,
     typedData: proposal.typedData,
@@ -82,4 +82,19 @@ export async function shownProposals(
   const standings = await proposals.standingOfEach(page);
   const shown = await Promise.all(page.map((proposal) => proposals.shownTo(proposal, viewerId)));
   return shown.map((proposal, i) => proposalView(proposal, standings[i]!));
+}
+
+/**
+ * A plan as answers show it: without the values sealed under SECRETS_KEY it carries for its run (a
+ * webhook's URL, a tenant bucket's secret key). Sealed, they read as nothing; shown, they would hand
+ * every admin who may see the proposal a ciphertext of a secret that only the service may open.
+ */
+function withoutSealed(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSealed);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value as Record<string, unknown>)
+      .filter(([key]) => !key.endsWith('Sealed'))
+      .map(([key, inner]) => [key, withoutSealed(inner)]),
+  );
 }
