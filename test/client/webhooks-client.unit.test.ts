@@ -285,7 +285,10 @@ describe('the webhook calls of the client', () => {
   });
 
   test("the lists a page offers hold the webhooks' operations, permission and audit actions", () => {
-    assert.deepEqual(HELD_OPERATIONS.slice(-3), ['webhook.create', 'webhook.change', 'webhook.delete']);
+    for (const operation of ['webhook.create', 'webhook.change', 'webhook.delete'] as const) assert.ok(HELD_OPERATIONS.includes(operation));
+    // And the tenant's own off-site target's (docs/offsite.md), which came after them.
+    assert.ok(HELD_OPERATIONS.includes('offsite.change') && PERMISSIONS.includes('offsite:manage'));
+    assert.ok(TENANT_AUDIT_ACTIONS.includes('offsite.change'));
     assert.ok(PERMISSIONS.includes('webhooks:manage'));
     for (const action of ['webhook.create', 'webhook.change', 'webhook.delete'] as const) assert.ok(TENANT_AUDIT_ACTIONS.includes(action));
   });
