@@ -115,6 +115,8 @@ export interface TenantOffsiteRecords {
   noteError(tenantId: string, message: string, at: number, nextAttemptAt: number): Promise<void>;
   /** Records a test of the target of this revision (a state for it is begun if there is none yet). */
   noteCheck(tenantId: string, revision: number, result: string, at: number): Promise<void>;
+  /** How many tenants have a target of their own, and how many of those failed their last round. */
+  census(): Promise<{ targets: number; failing: number }>;
   /** The tenant's audit head seq, and the time of its oldest entry after `afterSeq` (the lag), if any. */
   backlog(tenantId: string, afterSeq: number): Promise<{ headSeq: number; oldestAt: number | undefined; entries: number }>;
 }

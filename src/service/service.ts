@@ -175,6 +175,16 @@ export async function createService(config: Config, logger: Logger, options: Ser
 
   const offsite = await startOffsite({ config: config.offsite, store, blobs: fileServices.blobs, logger, metrics });
   tenantShipper?.start();
+  metrics.gauge(
+    'offsite_tenant_targets',
+    'Tenants with an off-site target of their own',
+    async () => (await store.tenantOffsite.census()).targets,
+  );
+  metrics.gauge(
+    'offsite_tenant_targets_failing',
+    "Tenants' own off-site targets whose last round failed (GET /api/offsite names the error to the tenant)",
+    async () => (await store.tenantOffsite.census()).failing,
+  );
   const events = startEvents({ config: config.events, records: store.events, webhooks: () => webhooks.destinations(), logger, metrics });
 
   const purge = setInterval(() => {

@@ -15,6 +15,8 @@ import { decodeSegment } from '../../src/offsite/segment-format.ts';
 import { AdminApi } from '../administration/admin-client.ts';
 import { runCli } from '../helpers/cli.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
+import { request } from '../helpers/http.ts';
+import { sample } from '../helpers/metrics-text.ts';
 import { ageKeys, type OffsiteKeys, recordedState } from '../helpers/offsite.ts';
 import { registerS3Key, startTestS3, type TestS3 } from '../helpers/s3-server.ts';
 import { createStorage, type Storage, startTestService, storageEnv, type TestService } from '../helpers/test-service.ts';
@@ -372,6 +374,12 @@ describe("a tenant's own off-site copy", () => {
       await waitFor(
         "the other tenant's copy is shipped",
         async () => (await fineApi.send('GET', '/api/offsite')).json().status.state === 'ok',
+      );
+      const metrics = (await request(busy.baseUrl, '/metrics')).body;
+      assert.equal(
+        sample(metrics, 'wallet_admin_offsite_tenant_targets'),
+        2,
+        'the operator sees how many tenants ship a copy of their own',
       );
       const still = (await stuckApi.send('GET', '/api/offsite')).json();
       assert.equal(still.status.state, 'pending', 'the stuck round has not finished');

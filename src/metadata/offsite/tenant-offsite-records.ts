@@ -228,6 +228,24 @@ export function tenantOffsiteRecords(db: Db, engine: Engine, sqliteFile?: string
       });
     },
 
+    async census() {
+      const targets = await db
+        .selectFrom('tenant_offsite_targets')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirst();
+      const failing = await db
+        .selectFrom('tenant_offsite_state')
+        .innerJoin('tenant_offsite_targets', (join) =>
+          join
+            .onRef('tenant_offsite_targets.tenant_id', '=', 'tenant_offsite_state.tenant_id')
+            .onRef('tenant_offsite_targets.revision', '=', 'tenant_offsite_state.revision'),
+        )
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('tenant_offsite_state.last_error', 'is not', null)
+        .executeTakeFirst();
+      return { targets: Number(targets?.n ?? 0), failing: Number(failing?.n ?? 0) };
+    },
+
     async backlog(tenantId, afterSeq) {
       const head = await db.selectFrom('audit_heads').select('seq').where('tenant_id', '=', tenantId).executeTakeFirst();
       const headSeq = Number(head?.seq ?? 0);
