@@ -25,7 +25,7 @@ import type { MetadataStore } from '../model/metadata-store.ts';
 import { Metrics } from '../observability/metrics.ts';
 import { Readiness } from '../observability/readiness.ts';
 import { type Offsite, startOffsite } from '../offsite/offsite-service.ts';
-import { type ReservedBucket, TenantOffsiteService } from '../offsite/tenant/tenant-offsite-service.ts';
+import { reservedBuckets, TenantOffsiteService } from '../offsite/tenant/tenant-offsite-service.ts';
 import { TenantShipper } from '../offsite/tenant/tenant-shipper.ts';
 import { tenantTargetOpener } from '../offsite/tenant/tenant-targets.ts';
 import { openSecretBox } from '../secrets/open-secret-box.ts';
@@ -249,21 +249,4 @@ async function openContractWalletVerifier(rpc: RpcConfig, metrics: Metrics): Pro
 async function openRedisFailureLimiter(url: string, limit: number, logger: Logger): Promise<FailureLimiter> {
   const { RedisFailureLimiter } = await import('../auth/limits/redis-failure-limiter.ts');
   return RedisFailureLimiter.open(url, limit, logger);
-}
-
-/** The buckets a tenant's own copy may not go to: the service's own, and the operator's copy's. */
-function reservedBuckets(config: Config): ReservedBucket[] {
-  const reserved: ReservedBucket[] = [];
-  if (config.storage.s3)
-    reserved.push({ bucket: config.storage.s3.bucket, endpoint: config.storage.s3.endpoint, what: "the service's own bucket" });
-  const target = config.offsite?.target;
-  if (target?.kind === 's3') {
-    reserved.push({
-      bucket: target.bucket,
-      endpoint: config.offsite?.s3?.endpoint,
-      prefix: target.prefix,
-      what: "the operator's off-site copy",
-    });
-  }
-  return reserved;
 }

@@ -5,7 +5,7 @@ import { tenantNotFound } from '../../errors/common-errors.ts';
 import type { Admin } from '../../model/admins.ts';
 import type { MetadataStore } from '../../model/metadata-store.ts';
 import type { TenantOffsiteTarget } from '../../model/tenant-offsite.ts';
-import { type ReservedBucket, TenantOffsiteService } from '../../offsite/tenant/tenant-offsite-service.ts';
+import { reservedBuckets, TenantOffsiteService } from '../../offsite/tenant/tenant-offsite-service.ts';
 import { targetSnapshot, tenantOffsiteView } from '../../offsite/tenant/tenant-offsite-views.ts';
 import { openSecretBox } from '../../secrets/open-secret-box.ts';
 import type { SecretBox } from '../../secrets/secret-box.ts';
@@ -51,27 +51,6 @@ export async function showTargetLocally(context: CommandContext): Promise<Comman
   const target = await targetOf(store, await tenantOf(store, context));
   const view = await tenantOffsiteView(store, target, Date.now());
   return { json: { ...view }, text: offsiteTargetDetails(view) };
-}
-
-/**
- * The buckets a tenant's copy may not go to, from the settings here, which are the service's: its
- * own bucket and the operator's copy (as service.ts gives TenantOffsiteService).
- */
-function reservedBuckets(config: Config): ReservedBucket[] {
-  const reserved: ReservedBucket[] = [];
-  if (config.storage.s3) {
-    reserved.push({ bucket: config.storage.s3.bucket, endpoint: config.storage.s3.endpoint, what: "the service's own bucket" });
-  }
-  const target = config.offsite?.target;
-  if (target?.kind === 's3') {
-    reserved.push({
-      bucket: target.bucket,
-      endpoint: config.offsite?.s3?.endpoint,
-      prefix: target.prefix,
-      what: "the operator's off-site copy",
-    });
-  }
-  return reserved;
 }
 
 /**

@@ -2,6 +2,7 @@ import { requireHeld, type TenantView } from '../../administration/admin-rules.t
 import type { AdministrationAudit } from '../../administration/administration-audit.ts';
 import { tenantView } from '../../administration/tenant-views.ts';
 import { parseRecipients } from '../../age/age-keys.ts';
+import type { Config } from '../../config/config.ts';
 import { parseOffsiteUrl } from '../../config/offsite-url.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { RunLease } from '../../model/actors.ts';
@@ -46,6 +47,23 @@ export interface ReservedBucket {
   /** The prefix the operator's copy takes (undefined: the whole bucket is the service's). */
   prefix?: string;
   what: string;
+}
+
+/** The buckets a tenant's own copy may not go to, from the service's settings: its own bucket, and the operator's copy. */
+export function reservedBuckets(config: Pick<Config, 'storage' | 'offsite'>): ReservedBucket[] {
+  const reserved: ReservedBucket[] = [];
+  if (config.storage.s3)
+    reserved.push({ bucket: config.storage.s3.bucket, endpoint: config.storage.s3.endpoint, what: "the service's own bucket" });
+  const target = config.offsite?.target;
+  if (target?.kind === 's3') {
+    reserved.push({
+      bucket: target.bucket,
+      endpoint: config.offsite?.s3?.endpoint,
+      prefix: target.prefix,
+      what: "the operator's off-site copy",
+    });
+  }
+  return reserved;
 }
 
 export interface TargetCheck {

@@ -226,19 +226,7 @@ export class TenantShipper {
       await this.snapshot(target, { ...state, targetId }, opened, recipients);
       return;
     }
-    await this.record(target, {
-      kind: 'changes',
-      generation: state.generation,
-      segment,
-      segmentHash: sha256Hex(plaintext),
-      schemaVersion: rows.schemaVersion,
-      rows: hashes,
-      blobKeys: blobs.shipped,
-      headSeq: rows.headSeq,
-      at,
-      bytes: sent.size + blobs.bytes,
-      objects: 1 + blobs.shipped.length,
-    });
+    await this.record(target, rows, { kind: 'changes', generation: state.generation, segment, plaintext, sent, hashes, blobs, at });
   }
 
   private async snapshot(
@@ -281,27 +269,39 @@ export class TenantShipper {
     };
     const plaintext = encodeSegment(header, blobs.entries, records);
     const sent = await putEncrypted(opened, segmentName(generation, 0), ageEncrypt(recipients, plaintext));
-    await this.record(target, {
-      kind: 'snapshot',
-      generation,
-      segment: 0,
-      segmentHash: sha256Hex(plaintext),
-      schemaVersion: rows.schemaVersion,
-      rows: hashes,
-      blobKeys: blobs.shipped,
-      headSeq: rows.headSeq,
-      at,
-      bytes: sent.size + blobs.bytes,
-      objects: 1 + blobs.shipped.length,
-    });
+    await this.record(target, rows, { kind: 'snapshot', generation, segment: 0, plaintext, sent, hashes, blobs, at });
   }
 
-  private async record(target: TenantOffsiteTarget, shipment: Omit<TenantShipment, 'tenantId' | 'token' | 'revision'>): Promise<void> {
+  /** Records a segment sent (its hash, the rows and blobs it brought the copy), while the lease is still this round's. */
+  private async record(
+    target: TenantOffsiteTarget,
+    rows: TenantSnapshot,
+    segment: {
+      kind: TenantShipment['kind'];
+      generation: string;
+      segment: number;
+      plaintext: Buffer;
+      sent: { size: number };
+      hashes: TenantShipment['rows'];
+      blobs: { shipped: string[]; bytes: number };
+      at: number;
+    },
+  ): Promise<void> {
     const recorded = await this.deps.store.tenantOffsite.recordShipment({
-      ...shipment,
       tenantId: target.tenantId,
       token: this.token,
       revision: target.revision,
+      kind: segment.kind,
+      generation: segment.generation,
+      segment: segment.segment,
+      segmentHash: sha256Hex(segment.plaintext),
+      schemaVersion: rows.schemaVersion,
+      rows: segment.hashes,
+      blobKeys: segment.blobs.shipped,
+      headSeq: rows.headSeq,
+      at: segment.at,
+      bytes: segment.sent.size + segment.blobs.bytes,
+      objects: 1 + segment.blobs.shipped.length,
     });
     // The lease lapsed meanwhile and another instance went on: what this round sent is at the target all the same.
     if (!recorded) throw new Error("the lease of this tenant's shipping lapsed during the round; the instance that holds it now goes on");
