@@ -14,6 +14,7 @@ export const CHANNEL_AUDIT_ACTIONS: readonly NonNullable<AuditQuery['action']>[]
   'backup.delete',
   'backup.lock',
   'retention',
+  'archive',
 ];
 
 /** Every action of a tenant's log: its administration, its channels' and the chain's own. */

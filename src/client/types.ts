@@ -208,7 +208,7 @@ export interface ChangesQuery extends PageRequest {
 
 /** A page of the audit log, and its filters: action, adminId, folder, filename, result, operationId (AND). */
 export interface AuditQuery extends PageRequest {
-  action?: 'upload' | 'delete' | 'backup' | 'restore' | 'backup.delete' | 'backup.lock' | 'retention';
+  action?: 'upload' | 'delete' | 'backup' | 'restore' | 'backup.delete' | 'backup.lock' | 'retention' | 'archive';
   adminId?: string;
   folder?: string;
   filename?: string;

@@ -62,6 +62,8 @@ export interface FilesConfig {
   versionKeepDays: number;
   /** The furthest ahead a backup lock may end, in days (BACKUP_LOCK_MAX_DAYS). */
   backupLockMaxDays: number;
+  /** Archives (ZIP downloads) one admin may have streaming at once, on all instances (ARCHIVE_MAX_PER_ADMIN). */
+  archiveMaxPerAdmin: number;
 }
 
 export type StorageKind = 'disk' | 's3';
@@ -395,6 +397,7 @@ export function loadConfig(env: Env = process.env): Config {
       urlSigning: read.boolean('FILE_URL_SIGNING', false),
       urlSecret: read.raw('FILE_URL_SECRET'),
       urlTtlSeconds: read.seconds('FILE_URL_TTL', 3600, 1),
+      archiveMaxPerAdmin: read.integer('ARCHIVE_MAX_PER_ADMIN', 2, 1, 1000),
       backupIntervalSeconds: read.seconds('BACKUP_INTERVAL', 0),
       backupKeepLast: read.integer('BACKUP_KEEP_LAST', 30, 1, 1_000_000),
       backupKeepDays: read.integer('BACKUP_KEEP_DAYS', 30, 0, 100_000),

@@ -508,6 +508,13 @@ export const SETTINGS: readonly SettingInfo[] = [
     details: 'largest upload (1 GiB); larger bodies get 413 and change nothing',
   },
   {
+    name: 'ARCHIVE_MAX_PER_ADMIN',
+    fallback: '2',
+    meaning: 'ZIP archives one admin may have streaming at once; beyond it 429',
+    details:
+      'ZIP archives of a folder or a channel (`GET …/archive`) one admin may have streaming at once, counted on every instance sharing the database; one more is refused with `429 RATE_LIMITED` until one ends (docs/archives.md)',
+  },
+  {
     name: 'FILE_URL_SIGNING',
     fallback: 'false',
     meaning: 'true: restores answer a link that downloads without wallet headers',

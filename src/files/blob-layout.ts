@@ -29,3 +29,9 @@ export const legacyLiveKey = (channelId: string, folder: string, filename: strin
  */
 export const fileLockKey = (channelId: string, folder: string, filename: string) =>
   legacyLiveKey(channelId, storedForm(folder), storedForm(filename));
+
+/** The channel whose blob `key` is (objects/<channelId>/…); undefined for a key of no channel's. */
+export function channelOfBlobKey(key: string): string | undefined {
+  const [root, channelId] = key.split('/', 2);
+  return root === 'objects' || root === 'files' ? channelId : undefined;
+}

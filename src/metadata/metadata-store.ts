@@ -15,6 +15,7 @@ import { nonceAndRevocationRecords } from './nonce-and-revocation-records.ts';
 import { offsiteRecords } from './offsite/offsite-records.ts';
 import { tenantOffsiteRecords } from './offsite/tenant-offsite-records.ts';
 import { principalLookup } from './principal-lookup.ts';
+import { readHoldRecords } from './read-hold-records.ts';
 import type { Database, Engine } from './schema.ts';
 import { serviceSecrets } from './service-secrets.ts';
 import { tenantRecords } from './tenant-records.ts';
@@ -33,6 +34,7 @@ export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => n
     offsite: offsiteRecords(db, engine, sqliteFile),
     events: eventRecords(db, engine),
     tenantOffsite: tenantOffsiteRecords(db, engine, sqliteFile),
+    readHolds: readHoldRecords(db),
     ...tenantRecords(db, now),
     ...adminRecords(db, now),
     ...adminChanges(db, now),

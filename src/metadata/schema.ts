@@ -430,6 +430,15 @@ export interface Database {
   event_streams: EventStreamsTable;
   event_cursors: EventCursorsTable;
   event_deliveries: EventDeliveriesTable;
+  read_holds: ReadHoldsTable;
+}
+
+/** A channel's blobs held against retention while an archive reads them (migration 025). */
+export interface ReadHoldsTable {
+  id: string;
+  channel_id: string;
+  admin_id: string;
+  until: number;
 }
 
 /** Events out (migration 023, docs/events.md). bigint columns read back as strings on PostgreSQL. */

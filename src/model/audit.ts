@@ -3,7 +3,7 @@ import type { Page, PageRequest } from './paging.ts';
 /** The audit log: what was asked of a channel, by whom, and what came of it. */
 
 /** What is done to a channel's files: the actions of a channel's log. */
-export const AUDIT_ACTIONS = ['upload', 'delete', 'backup', 'restore', 'backup.delete', 'backup.lock', 'retention'] as const;
+export const AUDIT_ACTIONS = ['upload', 'delete', 'backup', 'restore', 'backup.delete', 'backup.lock', 'retention', 'archive'] as const;
 
 /** What is done to a tenant's admins, wallets, invitations and channels (docs/administration.md). */
 export const ADMINISTRATION_ACTIONS = [

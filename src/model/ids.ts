@@ -18,6 +18,8 @@ export const newChannelId = (): string => `chn_${randomSuffix()}`;
 export const newInvitationId = (): string => `inv_${randomSuffix()}`;
 /** A tenant's webhook (docs/events.md). */
 export const newWebhookId = (): string => `whk_${randomSuffix()}`;
+/** An archive's hold of a channel's blobs (src/model/read-holds.ts). */
+export const newReadHoldId = (): string => `rhd_${randomSuffix()}`;
 
 // Versions and audit events are listed newest first by (created_at, id); a time prefix keeps
 // ids made in the same millisecond by this process in the order they were made.

@@ -7,6 +7,7 @@ import type { LiveFiles } from './files.ts';
 import type { ChannelHistory } from './history.ts';
 import type { InvitationRecords, WalletChallengeRecords } from './invitations.ts';
 import type { OffsiteRecords } from './offsite.ts';
+import type { ReadHolds } from './read-holds.ts';
 import type { NonceAndRevocationRecords, ServiceSecrets } from './sign-in-records.ts';
 import type { TenantOffsiteRecords } from './tenant-offsite.ts';
 import type { DemoSeedingRecords, TenantDirectory } from './tenants.ts';
@@ -44,6 +45,8 @@ export interface MetadataStore
   readonly events: EventRecords;
   /** Tenants' own off-site targets and how far shipping to each has come (docs/offsite.md). */
   readonly tenantOffsite: TenantOffsiteRecords;
+  /** Archives' holds of channels' blobs against retention (src/model/read-holds.ts). */
+  readonly readHolds: ReadHolds;
   /**
    * Runs `work` in one transaction, over the store bound to it: what it writes (a change and its
    * audit entry, above all) commits together, or nothing does when it throws. Inside, use only

@@ -14,8 +14,10 @@ import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config, RpcConfig } from '../config/config.ts';
 import { DEMO_WALLET, demoOwnerRefusedNotice, demoRefusal, PUBLISHED_WALLET_REFUSAL } from '../demo/demo-seed.ts';
 import { type Events, startEvents } from '../events/events-service.ts';
+import { ArchiveService } from '../files/archive/archive-service.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { type FileServices, openFileServices } from '../files/file-services.ts';
+import { readHoldGuard } from '../files/read-hold-guard.ts';
 import { administrationRouteDeps } from '../http/admins/support/deps.ts';
 import { buildApp } from '../http/app.ts';
 import { filesRouteDeps } from '../http/channels/support/deps.ts';
@@ -104,7 +106,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
   const fileServices = await openFileServices(config, store.files, logger, {
     recover: true,
     observe: (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes),
-    blobReleaseGuard: config.offsite ? store.offsite : undefined,
+    blobReleaseGuard: readHoldGuard(store.readHolds, store.offsite, config.offsite ? store.offsite : undefined),
   });
   const administration = administrationServices({ config, store, logger, signIns: authenticator, recoverer, contractWallets });
   const box = openSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir, embedded: config.databaseUrl === undefined });
@@ -149,7 +151,18 @@ export async function createService(config: Config, logger: Logger, options: Ser
     failures,
     metrics,
     logger,
-    files: filesRouteDeps(fileServices, approvals, store),
+    files: filesRouteDeps(
+      fileServices,
+      approvals,
+      store,
+      new ArchiveService({
+        catalog: store.files,
+        blobs: fileServices.blobs,
+        audit: fileServices.audit,
+        holds: store.readHolds,
+        maxPerAdmin: config.files.archiveMaxPerAdmin,
+      }),
+    ),
     administration: administrationRouteDeps(administration, approvals, store, authenticator, config.publicBaseUrl),
     approvals,
     webhooks: { webhooks, held: approvals.webhooks, proposals: approvals.proposals },

@@ -23,6 +23,7 @@ import * as heldInvitationTokens from './021-held-invitation-tokens.ts';
 import * as offsiteCopies from './022-offsite-copies.ts';
 import * as eventsOut from './023-events-out.ts';
 import * as tenantOffsite from './024-tenant-offsite.ts';
+import * as readHolds from './025-read-holds.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '022-offsite-copies': offsiteCopies,
   '023-events-out': eventsOut,
   '024-tenant-offsite': tenantOffsite,
+  '025-read-holds': readHolds,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -4,6 +4,7 @@ import type { HeldRestores } from '../../../approvals/held-restores.ts';
 import type { PolicyService } from '../../../approvals/policy-service.ts';
 import type { ProposalService } from '../../../approvals/proposal-service.ts';
 import { AdminNames } from '../../../files/admin-names.ts';
+import type { ArchiveService } from '../../../files/archive/archive-service.ts';
 import type { AuditTrail } from '../../../files/audit-trail.ts';
 import type { BackupLocks } from '../../../files/backup-locks.ts';
 import type { BackupService } from '../../../files/backup-service.ts';
@@ -40,6 +41,8 @@ export interface FilesRouteDeps {
   linkSigner: LinkSigner | undefined;
   /** The URL a restore answers. */
   fileUrls: FileUrls;
+  /** Folder and channel ZIP archives (docs/archives.md). */
+  archives: ArchiveService;
 }
 
 /** The routes' services: the file services, the gate to channels over the store's channel directory, and admins' names. */
@@ -47,6 +50,7 @@ export function filesRouteDeps(
   services: FileServices,
   approvals: Pick<ApprovalServices, 'restores' | 'backupLocks' | 'proposals' | 'policies'>,
   directory: ChannelLookup & LinkedChannelListing & AdminNameLookup,
+  archives: ArchiveService,
 ): FilesRouteDeps {
   const { files, backups, backupLocks, restores, scopeRestores, deleted, changes, linkSigner, fileUrls, audit } = services;
   return {
@@ -66,5 +70,6 @@ export function filesRouteDeps(
     adminNames: new AdminNames(directory),
     linkSigner,
     fileUrls,
+    archives,
   };
 }
