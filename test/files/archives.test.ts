@@ -1,11 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { promisify } from 'node:util';
-import yauzl from 'yauzl';
 import { assertProblem } from '../helpers/assertions.ts';
 import { FILE_SETUPS } from '../helpers/backends.ts';
 import { FilesClient, nextSecond, sha256 } from '../helpers/files.ts';
@@ -13,48 +7,7 @@ import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../h
 import { request } from '../helpers/http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { signIn } from '../helpers/wallets.ts';
-
-const run = promisify(execFile);
-
-/** Every entry of a ZIP as a second reader (yauzl) sees it: name, the UTF-8 flag, and the bytes' sha256. */
-async function readZip(zip: Buffer): Promise<Map<string, { sha256: string; utf8: boolean; size: number }>> {
-  const file = await promisify(yauzl.fromBuffer)(zip, { lazyEntries: true, strictFileNames: true });
-  const entries = new Map<string, { sha256: string; utf8: boolean; size: number }>();
-  await new Promise<void>((resolve, reject) => {
-    file.on('error', reject);
-    file.on('end', resolve);
-    file.on('entry', (entry: yauzl.Entry) => {
-      file.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('error', reject);
-        stream.on('end', () => {
-          const bytes = Buffer.concat(chunks);
-          entries.set(entry.fileName, { sha256: sha256(bytes), utf8: (entry.generalPurposeBitFlag & 0x800) !== 0, size: bytes.length });
-          file.readEntry();
-        });
-      });
-    });
-    file.readEntry();
-  });
-  return entries;
-}
-
-/** `unzip -t` and `7z t` both test every entry's CRC and find nothing wrong. */
-async function testedByTools(zip: Buffer): Promise<void> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'archive-'));
-  try {
-    const file = path.join(dir, 'a.zip');
-    await writeFile(file, zip);
-    const unzip = await run('unzip', ['-t', file]);
-    assert.match(unzip.stdout, /No errors detected/);
-    const sevenZip = await run('7z', ['t', file]);
-    assert.match(sevenZip.stdout, /Everything is Ok/);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+import { readZip, testedByTools } from '../helpers/zip.ts';
 
 for (const setup of FILE_SETUPS) {
   describe(`folder and channel archives (${setup})`, () => {
