@@ -97,6 +97,12 @@ export type ScopeRestoreOptions = ({ backupTimestamp: string; at?: undefined } |
   ifMatch?: string | readonly string[];
 };
 
+/**
+ * Which state an archive holds: the live files (neither given), a backup, or the state at an
+ * instant `at` (a Date or RFC 3339 text): at most one of the two.
+ */
+export type ArchiveOptions = { backupTimestamp?: string; at?: undefined } | { at?: Date | string; backupTimestamp?: undefined };
+
 /** A name as the service stores it (NFC); it finds what an older release stored in another spelling too. */
 const nameForm = (name: string): string => name.normalize('NFC');
 
@@ -339,6 +345,18 @@ export function createClient(options: ClientOptions) {
     restoreChannel: async (channelRef: string, options: ScopeRestoreOptions): Promise<ScopeRestoreResult> =>
       scopeRestoreResult(await signed(scopeRestoreCall(`${channelPath(channelRef)}/restore`, options))),
 
+    /**
+     * A ZIP of one folder's files (docs/archives.md), live or at a backup or an instant, as a fetch
+     * Response streaming it: read `body` to save it as it arrives. At most ARCHIVE_MAX_PER_ADMIN of
+     * an admin's stream at once (then ProblemError 429 RATE_LIMITED).
+     */
+    archiveFolder: (channelRef: string, folder: string, options: ArchiveOptions = {}): Promise<Response> =>
+      signed(archiveCall(`${folderPath(channelRef, folder)}/archive`, options)),
+
+    /** The whole channel as one ZIP, as archiveFolder does for a folder. */
+    archiveChannel: (channelRef: string, options: ArchiveOptions = {}): Promise<Response> =>
+      signed(archiveCall(`${channelPath(channelRef)}/archive`, options)),
+
     /** Backs the channel up now: 409 BACKUP_EXISTS when it already was within this second. */
     createBackup: async (channelRef: string): Promise<Backup> =>
       json(await signed({ method: 'POST', path: `${channelPath(channelRef)}/backups` })),
@@ -415,6 +433,10 @@ function scopeRestoreCall(path: string, { backupTimestamp, at, dryRun, delete: w
     },
     headers: conditionHeader('If-Match', ifMatch),
   };
+}
+
+function archiveCall(path: string, { backupTimestamp, at }: ArchiveOptions): Call {
+  return { method: 'GET', path, query: { backupTimestamp, at: instantText(at) } };
 }
 
 /** The plan and, from its header, the plan's ETag. */

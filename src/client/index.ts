@@ -6,6 +6,7 @@
 export { HELD_OPERATIONS } from './approvals.ts';
 export { AUDIT_RESULTS, CHANNEL_AUDIT_ACTIONS, TENANT_AUDIT_ACTIONS } from './audit-actions.ts';
 export {
+  type ArchiveOptions,
   type ByteRange,
   type ClientOptions,
   createClient,

@@ -5,9 +5,10 @@ import { createClient, fromViemAccount, type WalletAdminClient } from '../../src
 import { ENGINES } from '../helpers/backends.ts';
 import { assertNoConsoleErrors, consoleErrors, useBrowser } from '../helpers/browser.ts';
 import { openSignedIn } from '../helpers/console-page.ts';
-import { nextSecond } from '../helpers/files.ts';
+import { nextSecond, sha256 } from '../helpers/files.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { readZip } from '../helpers/zip.ts';
 
 /** Point-in-time views of the console: a folder's deleted files, changes since a backup, folder and channel restore with their plan. */
 for (const engine of ENGINES) {
@@ -36,6 +37,30 @@ for (const engine of ENGINES) {
     after(() => svc.close());
 
     const text = async (folder: string, filename: string) => (await api.download(fixture.channel.id, folder, filename)).text();
+
+    test('a ZIP of a backup from the Backups tab, and of a folder from its page', async () => {
+      const channel = fixture.channel.id;
+      const { page: backupsPage } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${channel}/backups` });
+      const zipOf = async (button: RegExp, page = backupsPage) => {
+        const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
+        const bytes = Buffer.concat(await (await download.createReadStream()).toArray());
+        const entries = await readZip(bytes);
+        return { name: download.suggestedFilename(), files: Object.fromEntries([...entries].map(([path, entry]) => [path, entry.sha256])) };
+      };
+      const atBackup = await zipOf(new RegExp(`^Download backup ${backup} as a ZIP$`));
+      assert.equal(atBackup.name, `main-${backup}.zip`);
+      assert.deepEqual(atBackup.files, {
+        'docs/a.txt': sha256('a at the backup'),
+        'docs/b.txt': sha256('b at the backup'),
+        'other/o.txt': sha256('outside the folder'),
+      });
+      assertNoConsoleErrors(backupsPage);
+      const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${channel}/folders/docs` });
+      const live = await zipOf(/^Download the folder docs as a ZIP$/, page);
+      assert.equal(live.name, 'main-docs.zip');
+      assert.deepEqual(live.files, { 'docs/a.txt': sha256('a changed later'), 'docs/c.txt': sha256('c added later') });
+      assertNoConsoleErrors(page);
+    });
 
     test('changes since the backup, from the Backups tab', async () => {
       const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${fixture.channel.id}/backups` });

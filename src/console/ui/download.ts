@@ -14,3 +14,15 @@ export async function saveResponse(response: Response, filename: string): Promis
     window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
   }
 }
+
+/** The name a download's Content-Disposition gives (its UTF-8 filename*), or `fallback`. */
+export function dispositionName(response: Response, fallback: string): string {
+  const header = response.headers.get('content-disposition') ?? '';
+  const encoded = /filename\*=UTF-8''([^;\s]+)/i.exec(header)?.[1];
+  if (encoded === undefined) return fallback;
+  try {
+    return decodeURIComponent(encoded);
+  } catch {
+    return fallback;
+  }
+}

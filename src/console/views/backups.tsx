@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Backup, Proposal } from '../../client/index.ts';
 import { hrefOf } from '../routing.ts';
+import { dispositionName, saveResponse } from '../ui/download.ts';
 import { formatBytes } from '../ui/format.ts';
 import { HeldNotice } from '../ui/held-notice.tsx';
 import { usePagedLoad } from '../ui/paged-list.tsx';
@@ -27,6 +28,8 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
   const [dialog, setDialog] = useState<{ kind: 'lock' | 'unlock' | 'delete'; backup: Backup }>();
   /** The backup whose legal hold is being changed. */
   const [holding, setHolding] = useState<string>();
+  // The backup whose ZIP is being fetched: one at a time (the service bounds an admin's archives too).
+  const [zipping, setZipping] = useState<string>();
   /** The proposal a policy made of the last lock change or delete, instead of doing it. */
   const [held, setHeld] = useState<Proposal>();
 
@@ -42,6 +45,20 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
   const dialogProps = (backup: Backup) => ({ ctx, channel, backup, onDone: changed, onHeld, onClose: () => setDialog(undefined) });
 
   // A legal hold is put on at once (it only keeps more); releasing it is refused to all but owners.
+  const downloadZip = async (backup: Backup) => {
+    setError(undefined);
+    setZipping(backup.timestamp);
+    try {
+      const response = await ctx.client.archiveChannel(channel, { backupTimestamp: backup.timestamp });
+      await saveResponse(response, dispositionName(response, `${backup.timestamp}.zip`));
+    } catch (failure) {
+      ctx.session.noticeError(failure);
+      setError(failure);
+    } finally {
+      setZipping(undefined);
+    }
+  };
+
   const toggleHold = async (backup: Backup) => {
     const hold = !backup.lock?.legalHold;
     setHolding(backup.timestamp);
@@ -139,6 +156,14 @@ export function BackupsView({ ctx, channel }: { ctx: ViewContext; channel: strin
               >
                 Changes since
               </a>
+              <RowButton
+                label="ZIP"
+                onClick={() => downloadZip(backup)}
+                disabled={zipping !== undefined}
+                pending={zipping === backup.timestamp}
+                pendingLabel="Preparing…"
+                aria-label={`Download backup ${backup.timestamp} as a ZIP`}
+              />
               {canRestore && (
                 <RowButton
                   label="Restore…"

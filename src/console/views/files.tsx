@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { FileInfo } from '../../client/index.ts';
 import { hrefOf } from '../routing.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { saveResponse } from '../ui/download.ts';
+import { dispositionName, saveResponse } from '../ui/download.ts';
 import { FileName } from '../ui/file-name.tsx';
 import { formatBytes } from '../ui/format.ts';
 import { usePagedLoad } from '../ui/paged-list.tsx';
@@ -29,6 +29,7 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
   const [deleting, setDeleting] = useState<FileInfo>();
   const [restoringFolder, setRestoringFolder] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [zipping, setZipping] = useState(false);
   const [actionError, setActionError] = useState<unknown>();
   const canWrite = ctx.can('files:write');
   // The folder is one the service accepts once it answered its listing: until then (and when it
@@ -42,6 +43,21 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
     } catch (error) {
       ctx.session.noticeError(error);
       setActionError(error);
+    }
+  };
+
+  // The folder's live files as one ZIP; its backups' and instants' are on the Backups tab.
+  const downloadZip = async () => {
+    setActionError(undefined);
+    setZipping(true);
+    try {
+      const response = await ctx.client.archiveFolder(channel, folder);
+      await saveResponse(response, dispositionName(response, `${folder}.zip`));
+    } catch (error) {
+      ctx.session.noticeError(error);
+      setActionError(error);
+    } finally {
+      setZipping(false);
     }
   };
 
@@ -83,6 +99,15 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
           </h1>
           {accepted && (
             <div class="section-tools">
+              <button
+                type="button"
+                class="button"
+                onClick={downloadZip}
+                disabled={zipping}
+                aria-label={`Download the folder ${folder} as a ZIP`}
+              >
+                {zipping ? 'Preparing ZIP…' : 'Download ZIP'}
+              </button>
               {ctx.can('files:restore') && (
                 <button type="button" class="button" onClick={() => setRestoringFolder(true)}>
                   Restore folder…
