@@ -40,7 +40,9 @@ for (const engine of ENGINES) {
 
     test('a ZIP of a backup from the Backups tab, and of a folder from its page', async () => {
       const channel = fixture.channel.id;
-      const { page: backupsPage } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${channel}/backups` });
+      const { page: backupsPage } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, {
+        hash: `#/channels/${channel}/backups`,
+      });
       const zipOf = async (button: RegExp, page = backupsPage) => {
         const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: button }).click()]);
         const bytes = Buffer.concat(await (await download.createReadStream()).toArray());

@@ -253,6 +253,8 @@ for (const engine of ['sqlite'] as const) {
         ['GET /api/channels/{channelRef}/audit', 'listAuditEvents'],
         ['GET /api/channels/{channelRef}/folders/{folderName}/deleted', 'listDeletedFiles'],
         ['GET /api/channels/{channelRef}/changes', 'listChanges'],
+        ['GET /api/channels/{channelRef}/folders/{folderName}/archive', 'archiveFolder'],
+        ['GET /api/channels/{channelRef}/archive', 'archiveChannel'],
         // Tenant self-service (docs/administration.md)
         ['POST /api/channels', 'createChannel'],
         ['PATCH /api/channels/{channelRef}', 'updateChannel'],
@@ -461,6 +463,9 @@ for (const engine of ['sqlite'] as const) {
       await call('GET', `${channel}/audit?action=upload`);
       assert.equal((await call('GET', `${channel}/audit?action=sing`)).status, 400);
       await call('GET', `${channel}/changes?from=${backup.json().timestamp}`);
+      assert.equal((await call('GET', `${channel}/folders/docs/archive`)).status, 200);
+      assert.equal((await call('GET', `${channel}/archive?backupTimestamp=${backup.json().timestamp}`)).status, 200);
+      assert.equal((await call('GET', `${channel}/archive?backupTimestamp=19990101_000000`)).status, 404);
 
       const download = await call('GET', file);
       assert.equal(download.body, 'second version');

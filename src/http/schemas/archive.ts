@@ -22,7 +22,10 @@ export const ARCHIVE_RESPONSES = {
       ),
       'Content-Length': responseHeader("The archive's exact length in bytes", BYTE_COUNT, true),
     },
-    content: { 'application/zip': { schema: Type.String({ format: 'binary' }) } },
+    // The first bytes of every such archive: a local file header, its name in UTF-8.
+    content: {
+      'application/zip': { schema: Type.String({ format: 'binary' }), example: 'PK\u0003\u0004\u0014\u0000\u0008\u0008…docs/a.txt…' },
+    },
   },
 };
 
