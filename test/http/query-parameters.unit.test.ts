@@ -122,6 +122,8 @@ for (const engine of ENGINES) {
           'POST /api/channels/{channelRef}/restore at',
           'GET /api/channels/{channelRef}/changes fromAt',
           'GET /api/channels/{channelRef}/changes toAt',
+          'GET /api/channels/{channelRef}/folders/docs/archive at',
+          'GET /api/channels/{channelRef}/archive at',
         ],
       );
       const before = await fileState();
