@@ -6,6 +6,7 @@ import { type Checkout, otherCheckout, ROOT } from './lib/checkout.ts';
 import { describeMachine, type Machine } from './lib/machine.ts';
 import type { BenchContext, Row, Scenario } from './lib/scenario.ts';
 import { compareCheckouts, measureLoad } from './lib/service-load.ts';
+import { archiveScenario } from './scenarios/archive.ts';
 import { authCold, authScenarios, authWarm } from './scenarios/auth.ts';
 import { consoleScenario } from './scenarios/console.ts';
 import { eventsScenarios } from './scenarios/events.ts';
@@ -28,7 +29,15 @@ const postgresMode: Scenario = {
     await compareCheckouts(c, 'postgres', uploadSmall, other),
   ],
 };
-const SCENARIOS: Scenario[] = [...authScenarios, ...fileScenarios, postgresMode, consoleScenario, ...offsiteScenarios, ...eventsScenarios];
+const SCENARIOS: Scenario[] = [
+  ...authScenarios,
+  ...fileScenarios,
+  postgresMode,
+  consoleScenario,
+  ...offsiteScenarios,
+  ...eventsScenarios,
+  archiveScenario,
+];
 /** The scenarios --against can run: their loads are on the service alone, with no baseline server of their own. */
 const COMPARABLE = SCENARIOS.filter((s) => s.against).map((s) => s.name);
 
@@ -42,16 +51,19 @@ const { values, positionals } = parseArgs({
     profile: { type: 'string' },
     env: { type: 'string', multiple: true, default: [] },
     against: { type: 'string' },
+    // Records in bench/results only, leaving the table in docs/development.md as it is.
+    'no-docs': { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 });
 
 if (values.help) {
   process.stdout.write(
-    `npm run bench [-- [scenario …] [--duration s] [--runs n] [--warmup s] [--smoke] [--profile dir] [--env KEY=VALUE …] [--against dir]]\n\n` +
+    `npm run bench [-- [scenario …] [--duration s] [--runs n] [--warmup s] [--smoke] [--profile dir] [--env KEY=VALUE …] [--against dir] [--no-docs]]\n\n` +
       `${SCENARIOS.map((s) => `  ${s.name.padEnd(20)} ${s.summary}`).join('\n')}\n\n` +
       `--against dir: the named scenarios (of ${COMPARABLE.join(', ')}) on this checkout's service and on that of the checkout in dir\n` +
-      `  (installed and built there with npm ci), their runs interleaved; both figures and their ratios printed, nothing recorded\n`,
+      `  (installed and built there with npm ci), their runs interleaved; both figures and their ratios printed, nothing recorded\n` +
+      `--no-docs: record in bench/results only, not in docs/development.md's table\n`,
   );
   process.exit(0);
 }
@@ -114,7 +126,7 @@ else if (smoke)
   );
 else
   process.stdout.write(
-    `${await readFile(path.join(ROOT, 'bench/results/latest.md'), 'utf8').catch(() => '')}\nwritten: bench/results/latest.json, bench/results/latest.md, docs/development.md\n`,
+    `${await readFile(path.join(ROOT, 'bench/results/latest.md'), 'utf8').catch(() => '')}\nwritten: bench/results/latest.json, bench/results/latest.md${values['no-docs'] ? '' : ', docs/development.md'}\n`,
   );
 if (failed.length > 0) {
   process.stderr.write(`failed: ${failed.join(', ')}\n`);
@@ -176,7 +188,7 @@ async function record(newRows: Row[]): Promise<void> {
   await writeFile(file, `${JSON.stringify({ machine, rows: merged }, null, 2)}\n`);
   const table = markdownTable(merged);
   await writeFile(path.join(directory, 'latest.md'), table);
-  await updateDevelopmentDoc(table);
+  if (!values['no-docs']) await updateDevelopmentDoc(table);
 }
 
 function markdownTable(rows: (Row & { machine?: Machine })[]): string {

@@ -22,3 +22,17 @@ export async function processCpuMs(pid: number): Promise<number> {
   const stime = Number(fields[15 - 3]);
   return ((utime + stime) * 1000) / clockTicksPerSecond();
 }
+
+/**
+ * CPU time, user + system, of the children of process `pid` that it has waited for (cutime and
+ * cstime of /proc/<pid>/stat), in milliseconds: read before a child starts and after it has been
+ * reaped (Node reaps before its 'exit' event), the difference is that child's whole CPU time,
+ * to its last tick, which sampling its own /proc entry cannot give once it has exited.
+ */
+export async function reapedChildrenCpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const cutime = Number(fields[16 - 3]);
+  const cstime = Number(fields[17 - 3]);
+  return ((cutime + cstime) * 1000) / clockTicksPerSecond();
+}
