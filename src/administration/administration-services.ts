@@ -7,6 +7,7 @@ import { AdminService, type SignInState } from './admin-service.ts';
 import { AdministrationAudit } from './administration-audit.ts';
 import { ChannelManagement } from './channel-management.ts';
 import { InvitationService } from './invitation-service.ts';
+import { QuotaManagement } from './quota-management.ts';
 import { TenantAudit } from './tenant-audit.ts';
 import { WalletProofs } from './wallet-proofs.ts';
 
@@ -14,6 +15,8 @@ export interface AdministrationServices {
   admins: AdminService;
   channels: ChannelManagement;
   invitations: InvitationService;
+  /** Usage and quotas (docs/quotas.md). */
+  quotas: QuotaManagement;
   audit: TenantAudit;
   /** Appends the administration entries (each in its change's transaction) and records refusals, for every service that changes a tenant. */
   entries: AdministrationAudit;
@@ -39,6 +42,7 @@ export function administrationServices(deps: {
     admins: new AdminService(store, audit, signIns, proofs),
     channels: new ChannelManagement(store, audit, signIns),
     invitations: new InvitationService(store, audit, signIns, config.invitationMaxSeconds),
+    quotas: new QuotaManagement(store, audit),
     audit: new TenantAudit(store, store.files),
     entries: audit,
   };

@@ -1,15 +1,21 @@
-import { adminNotFound } from '../errors/common-errors.ts';
+import { adminNotFound, tenantNotFound } from '../errors/common-errors.ts';
 import type { Who } from '../model/actors.ts';
 import type { Admin, AdminStatus, NewAdmin } from '../model/admins.ts';
 import { type AdministrationAction, SERVICE_CHAIN } from '../model/audit.ts';
 import type { Channel } from '../model/channels.ts';
 import type { MetadataStore } from '../model/metadata-store.ts';
+import type { QuotaLimits } from '../model/quotas.ts';
 import type { Tenant } from '../model/tenants.ts';
 import { type AdministrationAudit, adminSnapshot } from './administration-audit.ts';
 import { channelSnapshot, linkChange } from './channel-management.ts';
 
 /** What an entry records of a tenant. */
-const tenantSnapshot = (tenant: Tenant): Record<string, unknown> => ({ id: tenant.id, name: tenant.name, features: tenant.features });
+const tenantSnapshot = (tenant: Tenant): Record<string, unknown> => ({
+  id: tenant.id,
+  name: tenant.name,
+  features: tenant.features,
+  quota: tenant.quota,
+});
 
 /**
  * The directory's changes made outside any admin's hand: by the operator's local CLI (`who`
@@ -41,6 +47,18 @@ export class DirectoryChanges {
         before: before === undefined ? null : tenantSnapshot(before),
         after: tenantSnapshot(tenant),
       });
+      return tenant;
+    });
+  }
+
+  /** The tenant's quota (docs/quotas.md): none where a limit is null. Lowering it below usage deletes nothing. */
+  setTenantQuota(tenantId: string, quota: QuotaLimits): Promise<Tenant> {
+    return this.store.atomically(async (tx) => {
+      const before = await tx.getTenant(tenantId);
+      if (before === undefined) throw tenantNotFound(tenantId);
+      await tx.files.setTenantQuota(tenantId, quota);
+      const tenant = { ...before, quota };
+      await this.record(tx, tenant.id, 'tenant.update', { before: tenantSnapshot(before), after: tenantSnapshot(tenant) });
       return tenant;
     });
   }

@@ -10,7 +10,13 @@ import { formatRfc3339 } from '../time/rfc3339.ts';
  * milliseconds; the CLI, like the API, writes every time as an RFC 3339 UTC string.
  */
 
-export const tenantJson = (t: Tenant) => ({ id: t.id, name: t.name, features: t.features, createdAt: formatRfc3339(t.createdAt) });
+export const tenantJson = (t: Tenant) => ({
+  id: t.id,
+  name: t.name,
+  features: t.features,
+  createdAt: formatRfc3339(t.createdAt),
+  quota: t.quota,
+});
 
 export const channelJson = (c: Channel) => ({
   id: c.id,

@@ -124,6 +124,8 @@ export const ErrorCodes = {
   STORAGE_UNAVAILABLE: 503,
   CONSOLE_NOT_BUILT: 503,
   INSUFFICIENT_STORAGE: 507,
+  // An upload past a tenant's or a channel's quota (docs/quotas.md): not the disk, which is INSUFFICIENT_STORAGE
+  QUOTA_EXCEEDED: 507,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

@@ -9,6 +9,10 @@ export function tenantNotFound(id: string): AppError {
   return new AppError('TENANT_NOT_FOUND', `Tenant ${id} does not exist`);
 }
 
+export function channelNotFound(id: string): AppError {
+  return new AppError('CHANNEL_NOT_FOUND', `Channel ${id} does not exist`);
+}
+
 export function adminNotFound(id: string): AppError {
   return new AppError('ADMIN_NOT_FOUND', `Admin ${id} does not exist`);
 }

@@ -1,10 +1,11 @@
 import type { Readable } from 'node:stream';
 import type { BlobStorage, ByteRange } from '../blobs/blob-storage.ts';
-import { AppError } from '../errors/app-error.ts';
+import { AppError, isAppError } from '../errors/app-error.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import type { Channel } from '../model/channels.ts';
 import type { FileRecord, FolderSummary, LiveFiles } from '../model/files.ts';
 import type { Page, PageRequest } from '../model/paging.ts';
+import type { QuotaRecords } from '../model/quotas.ts';
 import type { FileVersion, KeptVersions } from '../model/versions.ts';
 import type { WriteJournal } from '../model/write-journal.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
@@ -16,10 +17,11 @@ import { type FilePath, folderName, type Naming } from './file-path.ts';
 import { type CommitRetry, type LiveWriteDeps, removeLiveFile, replaceLiveFile } from './live-writes.ts';
 import { checkPrecondition, type MatchPrecondition, type Precondition } from './preconditions.ts';
 import type { PublicCopies } from './public-copies.ts';
+import { roomUnderQuotas } from './quota-room.ts';
 
 export interface FileServiceDeps {
   blobs: BlobStorage;
-  catalog: KeptVersions & LiveFiles & WriteJournal;
+  catalog: KeptVersions & LiveFiles & WriteJournal & Pick<QuotaRecords, 'channelQuotas' | 'channelUsage' | 'tenantUsage'>;
   locks: FileLocks;
   audit: AuditTrail;
   maxFileBytes: number;
@@ -57,9 +59,14 @@ export class FileService {
     body: Readable,
     contentType: string,
     precondition: Precondition = {},
+    declaredBytes?: number,
   ): Promise<{ created: boolean; file: FileRecord }> {
     return this.deps.audit.around(channel, actor, 'upload', path, (entryOf) =>
       this.deps.locks.runExclusive(fileLockKey(channel.id, path.folder, path.filename), async () => {
+        // Before a byte is stored: a declared length past a quota is refused here, and a body
+        // that keeps coming is cut where the room left ends. The commit checks again, exactly.
+        const room = await roomUnderQuotas(this.deps.catalog, channel.id, declaredBytes ?? 0);
+        const maxBytes = room === null ? this.deps.maxFileBytes : Math.min(this.deps.maxFileBytes, room.bytes);
         // Checked against the record read under the lock: of two writers with one If-Match, one wins.
         const named = await this.names.find(channel.id, path, 'requested', precondition.ifMatch);
         const current = named.current;
@@ -71,9 +78,17 @@ export class FileService {
           channel.id,
           named.path,
           contentType,
-          (blobKey) => this.deps.blobs.put(blobKey, body, { maxBytes: this.deps.maxFileBytes, ...servedAs }),
+          (blobKey) =>
+            this.deps.blobs.put(blobKey, body, { maxBytes, ...servedAs }).catch((error: unknown) => {
+              // The quota, not MAX_FILE_BYTES, set the limit the body passed.
+              if (room !== null && maxBytes < this.deps.maxFileBytes && isAppError(error) && error.code === 'PAYLOAD_TOO_LARGE') {
+                room.refuse(maxBytes + 1);
+              }
+              throw error;
+            }),
           // versionId: the version the bytes it replaced became; null when it created the file.
           (stored, replacedVersionId) => entryOf({ sha256: stored.sha256, versionId: replacedVersionId }),
+          { withinQuota: true },
         );
         return { value: { created, file }, details: { sha256: file.sha256, bytes: file.size }, recorded: true };
       }),

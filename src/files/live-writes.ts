@@ -63,6 +63,7 @@ export async function replaceLiveFile(
   contentType: string,
   store: (blobKey: string) => Promise<StoredBlob>,
   entryOf?: (file: FileRecord, replacedVersionId: string | null) => NewAuditEvent,
+  options: { withinQuota?: boolean } = {},
 ): Promise<LiveWriteOutcome> {
   const { catalog } = deps;
   const blobKey = newBlobKey(channelId);
@@ -81,7 +82,16 @@ export async function replaceLiveFile(
   // Built once: every attempt of the commit appends the same entry, and at most one commits. The
   // entry may name the version the replaced bytes become (an upload's entry does: docs/events.md).
   const audit = entryOf?.(file, current === undefined ? null : keptVersionId);
-  const commit = () => catalog.commitWrite({ file, writeId, replaces: current?.blobKey ?? null, keptVersionId, publicCopy, audit });
+  const commit = () =>
+    catalog.commitWrite({
+      file,
+      writeId,
+      replaces: current?.blobKey ?? null,
+      keptVersionId,
+      publicCopy,
+      audit,
+      withinQuota: options.withinQuota,
+    });
   const committed: CommittedWrite = await untilRecorded(
     commit,
     async (failure) => {

@@ -33,6 +33,7 @@ import fileRoutes from './channels/folders/files.ts';
 import folderRestoreRoute from './channels/folders/restore.ts';
 import foldersRoute from './channels/folders.ts';
 import channelPolicyRoutes from './channels/policy.ts';
+import channelQuotaRoutes from './channels/quota.ts';
 import channelRestoreRoute from './channels/restore.ts';
 import channelScope from './channels/support/channel-scope.ts';
 import type { FilesRouteDeps } from './channels/support/deps.ts';
@@ -66,6 +67,7 @@ import { refusalRecorder } from './server/refusal-audit.ts';
 import { RequestLog } from './server/request-log.ts';
 import requestValidation from './server/request-validation.ts';
 import responseHeaders, { baseHeaders } from './server/response-headers.ts';
+import usageRoutes from './usage.ts';
 import retryDeliveryRoute from './webhooks/deliveries/retry.ts';
 import deliveriesRoute from './webhooks/deliveries.ts';
 import rotateSecretRoute from './webhooks/rotate-secret.ts';
@@ -193,6 +195,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(deliveriesRoute, deps.webhooks);
   await app.register(retryDeliveryRoute, deps.webhooks);
   await app.register(offsiteRoutes, deps.offsite);
+  await app.register(usageRoutes, deps.administration);
+  await app.register(channelQuotaRoutes, deps.administration);
   await app.register(offsiteTestRoute, deps.offsite);
   // Every route on a channel, in one scope: each enters its channel (signed link or sign-in, body,
   // channel, permission, named file) through the preHandler it declares with app.enterChannel

@@ -9,6 +9,9 @@ export interface TenantsTable {
   id: string;
   name: string;
   created_at: number;
+  /** The tenant's quota (migration 026, docs/quotas.md); null: none. */
+  quota_max_bytes: number | null;
+  quota_max_files: number | null;
 }
 
 export interface TenantFeaturesTable {
@@ -131,6 +134,9 @@ export interface ChannelsTable {
   created_at: number;
   /** When the channel was archived (read-only); null: it is not (migration 016). */
   archived_at: number | null;
+  /** The channel's quota, within its tenant's (migration 026, docs/quotas.md); null: none. */
+  quota_max_bytes: number | null;
+  quota_max_files: number | null;
 }
 
 export interface ChannelAdminsTable {
@@ -191,6 +197,9 @@ export interface ChannelClocksTable {
   retained_from_at: number | null;
   /** The time of the newest tick (migration 010); null only before the migration's backfill ran. */
   tick_at: number | null;
+  /** The kept versions of the channel's files, each record once (migration 026): with files and bytes, its usage. */
+  kept_files: Generated<number>;
+  kept_bytes: Generated<number>;
 }
 
 /** Live files per folder of a channel, kept by every write (migration 007); no row for a folder without any. */

@@ -20,7 +20,7 @@ export function tenantRecords(db: Db, now: () => number): TenantRecords {
       const id = newTenantId();
       const createdAt = now();
       await db.insertInto('tenants').values({ id, name, created_at: createdAt }).execute();
-      return { id, name, features: [], createdAt };
+      return { id, name, features: [], createdAt, quota: { maxBytes: null, maxFiles: null } };
     },
 
     async getTenant(id) {
@@ -38,6 +38,7 @@ export function tenantRecords(db: Db, now: () => number): TenantRecords {
           .map((f) => f.feature)
           .sort(),
         createdAt: row.created_at,
+        quota: quotaOf(row),
       }));
     },
 
@@ -66,5 +67,11 @@ async function selectTenant(db: Db, id: string): Promise<Tenant | undefined> {
   const row = await db.selectFrom('tenants').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) return undefined;
   const features = await db.selectFrom('tenant_features').select('feature').where('tenant_id', '=', id).execute();
-  return { id: row.id, name: row.name, features: features.map((f) => f.feature).sort(), createdAt: row.created_at };
+  return { id: row.id, name: row.name, features: features.map((f) => f.feature).sort(), createdAt: row.created_at, quota: quotaOf(row) };
 }
+
+// bigint columns read back as strings on PostgreSQL.
+const quotaOf = (row: { quota_max_bytes: number | null; quota_max_files: number | null }) => ({
+  maxBytes: row.quota_max_bytes === null ? null : Number(row.quota_max_bytes),
+  maxFiles: row.quota_max_files === null ? null : Number(row.quota_max_files),
+});

@@ -7,6 +7,7 @@ import type { LiveFiles } from './files.ts';
 import type { ChannelHistory } from './history.ts';
 import type { InvitationRecords, WalletChallengeRecords } from './invitations.ts';
 import type { OffsiteRecords } from './offsite.ts';
+import type { QuotaRecords } from './quotas.ts';
 import type { ReadHolds } from './read-holds.ts';
 import type { NonceAndRevocationRecords, ServiceSecrets } from './sign-in-records.ts';
 import type { TenantOffsiteRecords } from './tenant-offsite.ts';
@@ -20,7 +21,7 @@ import type { WriteJournal } from './write-journal.ts';
  */
 
 /** Files, versions, backups, history, the write journal and the audit log of every channel, on one database. */
-export interface FileCatalog extends LiveFiles, KeptVersions, Backups, ChannelHistory, WriteJournal, AuditLog {}
+export interface FileCatalog extends LiveFiles, KeptVersions, Backups, ChannelHistory, WriteJournal, AuditLog, QuotaRecords {}
 
 /**
  * Every method of the store and its file catalog reports the database's own failures as AppErrors:

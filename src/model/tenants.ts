@@ -1,5 +1,6 @@
 import type { AdminRecords } from './admins.ts';
 import type { ChannelRecords } from './channels.ts';
+import type { QuotaLimits } from './quotas.ts';
 
 /** Tenants, and the directory of their admins and channels that the operator's CLI and the demo seed manage. */
 
@@ -8,6 +9,8 @@ export interface Tenant {
   name: string;
   features: string[];
   createdAt: number;
+  /** Its quota (docs/quotas.md), set by the operator. */
+  quota: QuotaLimits;
 }
 
 export interface TenantRecords {

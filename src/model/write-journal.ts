@@ -42,6 +42,12 @@ export interface WriteCommit {
   publicCopy: boolean;
   /** The write's audit entry, appended in the same transaction (docs/audit-chain.md); not again by a retry that finds the write committed. */
   audit?: NewAuditEvent | undefined;
+  /**
+   * Refuse the write (QUOTA_EXCEEDED, nothing recorded) when it would take the channel or its
+   * tenant past a quota, checked in the commit's own transaction (docs/quotas.md): uploads; never
+   * restores, which must always be able to undo.
+   */
+  withinQuota?: boolean;
 }
 
 /** A delete's commit: the live record (still naming `blobKey`) goes, its bytes kept as a 'deleted' version. */

@@ -26,6 +26,10 @@ export const TAGS = [
     description:
       "The tenant's own off-site copy: its bucket, encrypted to its own age recipients, that the operator cannot take away (docs/offsite.md)",
   },
+  {
+    name: 'quotas',
+    description: "What a tenant and each channel hold against their quotas, in bytes and files; a channel's quota (docs/quotas.md)",
+  },
   { name: 'health', description: 'Liveness and readiness, for load balancers and orchestrators' },
   { name: 'docs', description: 'This document, and the API reference made from it' },
 ];

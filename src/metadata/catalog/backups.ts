@@ -92,11 +92,11 @@ function catalogBackups(db: Db, durably: DurableTransaction): Backups {
           .filter((b) => !holdsAt(toBackupLock(b), rules.now))
           .map((b) => b.timestamp);
 
-        const doomed: { id: string; blob_key: string; until_seq: number | null }[] = [];
+        const doomed: { id: string; blob_key: string; until_seq: number | null; size: number }[] = [];
         const candidates = (timestamps: string[]) =>
           trx
             .selectFrom('file_versions as v')
-            .select(['v.id', 'v.blob_key', 'v.until_seq'])
+            .select(['v.id', 'v.blob_key', 'v.until_seq', 'v.size'])
             .where('v.channel_id', '=', channelId)
             .where((eb) =>
               eb.or([
@@ -149,6 +149,16 @@ function catalogBackups(db: Db, durably: DurableTransaction): Backups {
             .deleteFrom('file_versions')
             .where('id', 'in', ids.slice(i, i + BATCH))
             .execute();
+        // The channel's usage (docs/quotas.md) loses them in the same transaction.
+        if (ids.length > 0) {
+          const pruned = new Map(doomed.map((v) => [v.id, Number(v.size)]));
+          const bytes = [...pruned.values()].reduce((sum, size) => sum + size, 0);
+          await trx
+            .updateTable('channel_clocks')
+            .set((eb) => ({ kept_files: eb('kept_files', '-', pruned.size), kept_bytes: eb('kept_bytes', '-', bytes) }))
+            .where('channel_id', '=', channelId)
+            .execute();
+        }
         for (let i = 0; i < expiredBackups.length; i += BATCH) {
           await trx
             .deleteFrom('backups')

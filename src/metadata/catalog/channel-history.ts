@@ -1,6 +1,7 @@
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { BackupRecord } from '../../model/backups.ts';
 import type { FileAtSeq } from '../../model/history.ts';
+import type { Usage } from '../../model/quotas.ts';
 import { BACKUP_ENTRY_PREFIX, backupEntryId, backupSortKeyOfId } from '../../model/version-ids.ts';
 import type { FileVersion } from '../../model/versions.ts';
 import type { Database } from '../schema.ts';
@@ -27,9 +28,9 @@ type Db = Kysely<Database> | Transaction<Database>;
 export async function advanceClock(
   trx: Transaction<Database>,
   channelId: string,
-  delta: { files: number; bytes: number },
+  delta: { files: number; bytes: number; kept?: Usage },
   at: number,
-): Promise<number> {
+): Promise<{ seq: number; usage: Usage }> {
   // On a conflict the row is re-read when a concurrent writer held it (PostgreSQL re-evaluates the
   // SET on the newest row version), so seq and tick_at always build on the previous write's.
   const row = await trx
@@ -39,6 +40,8 @@ export async function advanceClock(
       seq: 1,
       files: delta.files,
       bytes: delta.bytes,
+      kept_files: delta.kept?.files ?? 0,
+      kept_bytes: delta.kept?.bytes ?? 0,
       retained_from_seq: 0,
       retained_from_at: null,
       tick_at: at,
@@ -48,12 +51,20 @@ export async function advanceClock(
         seq: eb('channel_clocks.seq', '+', 1),
         files: eb('channel_clocks.files', '+', delta.files),
         bytes: eb('channel_clocks.bytes', '+', delta.bytes),
+        ...(delta.kept === undefined
+          ? {}
+          : {
+              kept_files: eb('channel_clocks.kept_files', '+', delta.kept.files),
+              kept_bytes: eb('channel_clocks.kept_bytes', '+', delta.kept.bytes),
+            }),
         tick_at: sql<number>`case when coalesce(channel_clocks.tick_at, 0) > ${at} then channel_clocks.tick_at else ${at} end`,
       })),
     )
-    .returning(['seq', 'tick_at'])
+    .returning(['seq', 'tick_at', 'files', 'bytes', 'kept_files', 'kept_bytes'])
     .executeTakeFirstOrThrow();
   const seq = Number(row.seq);
+  // The channel's usage after this change, records live and kept (docs/quotas.md): read here for free.
+  const usage = { files: Number(row.files) + Number(row.kept_files), bytes: Number(row.bytes) + Number(row.kept_bytes) };
   // A channel's first write: its empty state before it holds from the beginning (migration 006
   // ticked every channel that existed then, so this never claims a past it does not know; the
   // clock row is created by this function only, so seq 1 is the channel's first write).
@@ -67,7 +78,7 @@ export async function advanceClock(
     .insertInto('clock_ticks')
     .values({ channel_id: channelId, seq, at: Number(row.tick_at) })
     .execute();
-  return seq;
+  return { seq, usage };
 }
 
 /**

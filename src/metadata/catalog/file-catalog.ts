@@ -9,6 +9,7 @@ import { backups } from './backups.ts';
 import { channelHistory } from './history.ts';
 import { keptVersions } from './kept-versions.ts';
 import { liveFiles } from './live-files.ts';
+import { quotaRecords } from './quota-records.ts';
 import { writeJournal } from './write-journal.ts';
 
 /**
@@ -28,5 +29,6 @@ export function fileCatalog(
     ...channelHistory(db, spellings),
     ...writeJournal(db),
     ...auditLog(db, spellings),
+    ...quotaRecords(db),
   };
 }

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import { AppError } from '../../errors/app-error.ts';
 import { newWriteId } from '../../model/ids.ts';
+import { checkQuota } from '../../model/quotas.ts';
 import type { FileVersion } from '../../model/versions.ts';
 import type { CommittedWrite, DeleteCommit, NewPendingWrite, WriteCommit } from '../../model/write-journal.ts';
 import { inTransaction } from '../in-transaction.ts';
@@ -8,6 +9,7 @@ import type { Database, FilesTable } from '../schema.ts';
 import { appendChained } from './audit-chain-records.ts';
 import { advanceClock, countInFolder } from './channel-history.ts';
 import { fileRow, keptVersionRow, toFileVersion } from './file-catalog-rows.ts';
+import { channelQuotasIn, tenantUsageIn } from './quota-records.ts';
 
 type Db = Kysely<Database>;
 type Trx = Transaction<Database>;
@@ -54,12 +56,20 @@ export function commitWrite(db: Db, commit: WriteCommit): Promise<CommittedWrite
       .executeTakeFirst();
     if (ended.numDeletedRows !== 1n) throw writeAbandoned();
     assertUnchanged(live, commit.replaces, file);
-    const seq = await advanceClock(
+    const { seq, usage } = await advanceClock(
       trx,
       file.channelId,
-      { files: live ? 0 : 1, bytes: file.size - (live ? Number(live.size) : 0) },
+      {
+        files: live ? 0 : 1,
+        bytes: file.size - (live ? Number(live.size) : 0),
+        kept: live ? { files: 1, bytes: Number(live.size) } : undefined,
+      },
       file.updatedAt,
     );
+    // Every write adds one record of its size: the new live file, or the version its bytes replace.
+    const adding = { files: 1, bytes: file.size };
+    const quotas = commit.withinQuota ? await channelQuotasIn(trx, file.channelId) : undefined;
+    if (quotas) checkQuota('channel', quotas.channel, { files: usage.files - 1, bytes: usage.bytes - file.size }, adding);
     let kept: FileVersion | undefined;
     if (live) {
       const row = keptVersionRow(commit.keptVersionId, live, { kind: 'replaced', at: file.updatedAt, untilSeq: seq, createdBy: null });
@@ -71,6 +81,11 @@ export function commitWrite(db: Db, commit: WriteCommit): Promise<CommittedWrite
     if (commit.publicCopy) await queuePublicCopy(trx, file, file.updatedAt);
     // Last: the tenant's chain head is held from here to the commit, as briefly as can be.
     if (commit.audit) await appendChained(trx, commit.audit);
+    // Under the head, which every write of the tenant takes: the sum is exact until this commit.
+    if (quotas && (quotas.tenant.maxBytes !== null || quotas.tenant.maxFiles !== null)) {
+      const used = await tenantUsageIn(trx, quotas.tenantId);
+      checkQuota('tenant', quotas.tenant, { files: used.files - 1, bytes: used.bytes - file.size }, adding);
+    }
     return { created: !live, kept, already: false };
   });
 }
@@ -84,7 +99,9 @@ export function commitDelete(db: Db, commit: DeleteCommit): Promise<{ kept: File
       if (earlier) return { kept: earlier, already: true };
       assertUnchanged(live, commit.blobKey, commit);
     }
-    const seq = await advanceClock(trx, channelId, { files: -1, bytes: -Number(live!.size) }, commit.at);
+    const size = Number(live!.size);
+    // The live record becomes a kept one: the channel's usage (docs/quotas.md) does not change.
+    const { seq } = await advanceClock(trx, channelId, { files: -1, bytes: -size, kept: { files: 1, bytes: size } }, commit.at);
     const row = keptVersionRow(commit.keptVersionId, live!, { kind: 'deleted', at: commit.at, untilSeq: seq, createdBy: commit.deletedBy });
     await trx.insertInto('file_versions').values(row).execute();
     await trx

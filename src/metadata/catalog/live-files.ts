@@ -24,7 +24,7 @@ export function liveFiles(db: Db, spellings: LegacySpellings): LiveFiles {
           .where('filename', '=', record.filename)
           .executeTakeFirst();
         // The new bytes' place in the channel's history; the bytes they replace end there.
-        const seq = await advanceClock(
+        const { seq } = await advanceClock(
           trx,
           record.channelId,
           { files: existing ? 0 : 1, bytes: record.size - (existing ? Number(existing.size) : 0) },
@@ -56,7 +56,7 @@ export function liveFiles(db: Db, spellings: LegacySpellings): LiveFiles {
           .returning('size')
           .executeTakeFirst();
         if (!existing) return false;
-        const seq = await advanceClock(trx, channelId, { files: -1, bytes: -Number(existing.size) }, at);
+        const { seq } = await advanceClock(trx, channelId, { files: -1, bytes: -Number(existing.size) }, at);
         await endLiveSpan(trx, channelId, folder, filename, seq);
         await countInFolder(trx, channelId, folder, -1);
         return true;

@@ -24,6 +24,7 @@ import * as offsiteCopies from './022-offsite-copies.ts';
 import * as eventsOut from './023-events-out.ts';
 import * as tenantOffsite from './024-tenant-offsite.ts';
 import * as readHolds from './025-read-holds.ts';
+import * as quotas from './026-quotas.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '023-events-out': eventsOut,
   '024-tenant-offsite': tenantOffsite,
   '025-read-holds': readHolds,
+  '026-quotas': quotas,
 };
 
 export const migrationProvider: MigrationProvider = {

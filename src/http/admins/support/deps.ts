@@ -3,6 +3,7 @@ import type { AdministrationAudit } from '../../../administration/administration
 import type { AdministrationServices } from '../../../administration/administration-services.ts';
 import type { ChannelManagement } from '../../../administration/channel-management.ts';
 import type { InvitationService } from '../../../administration/invitation-service.ts';
+import type { QuotaManagement } from '../../../administration/quota-management.ts';
 import type { TenantAudit } from '../../../administration/tenant-audit.ts';
 import type { ApprovalServices } from '../../../approvals/approval-services.ts';
 import type { HeldAdministration } from '../../../approvals/held-administration.ts';
@@ -17,6 +18,8 @@ export interface AdministrationRouteDeps {
   admins: AdminService;
   channels: ChannelManagement;
   invitations: InvitationService;
+  /** Usage and quotas (docs/quotas.md). */
+  quotas: QuotaManagement;
   audit: TenantAudit;
   /** A tenant's features, which every admin record shows with its own. */
   tenants: Pick<TenantRecords, 'getTenant'>;

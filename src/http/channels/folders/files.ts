@@ -69,7 +69,17 @@ export default async function fileRoutes(base: FastifyInstance, deps: FilesRoute
       // Before the body is read: a refused form upload stores nothing.
       const contentType = uploadContentType(request.headers['content-type'], path.filename);
       const body = (request.body as Readable | undefined) ?? emptyBody();
-      const { created, file } = await deps.files.put(channelOf(request), actorOf(request), path, body, contentType, precondition);
+      const declared = request.headers['content-length'];
+      const declaredBytes = declared === undefined ? undefined : Number(declared);
+      const { created, file } = await deps.files.put(
+        channelOf(request),
+        actorOf(request),
+        path,
+        body,
+        contentType,
+        precondition,
+        declaredBytes,
+      );
       return reply
         .code(created ? 201 : 200)
         .header('ETag', entityTagOf(file))

@@ -1,0 +1,45 @@
+import { checkQuota, type QuotaLimits, type QuotaRecords, totalOf, type Usage } from '../model/quotas.ts';
+
+/** The room an upload has under its channel's and its tenant's quotas (docs/quotas.md). */
+export interface QuotaRoom {
+  /** The most bytes the upload may store. */
+  bytes: number;
+  /** Throws QUOTA_EXCEEDED, naming the quota an upload of `bytes` would pass. */
+  refuse(bytes: number): never;
+}
+
+const limited = (limits: QuotaLimits) => limits.maxBytes !== null || limits.maxFiles !== null;
+
+/**
+ * Null when neither the channel nor its tenant has a quota. Otherwise the room left, after
+ * refusing (QUOTA_EXCEEDED) an upload of `declaredBytes` that goes past either now: before any
+ * byte of it is stored. Read outside the commit, so a race may still lose at the commit's own check.
+ */
+export async function roomUnderQuotas(
+  catalog: Pick<QuotaRecords, 'channelQuotas' | 'channelUsage' | 'tenantUsage'>,
+  channelId: string,
+  declaredBytes: number,
+): Promise<QuotaRoom | null> {
+  const quotas = await catalog.channelQuotas(channelId);
+  if (!limited(quotas.channel) && !limited(quotas.tenant)) return null;
+  const scopes: { which: 'channel' | 'tenant'; limits: QuotaLimits; used: Usage }[] = [];
+  if (limited(quotas.channel))
+    scopes.push({ which: 'channel', limits: quotas.channel, used: totalOf(await catalog.channelUsage(channelId)) });
+  if (limited(quotas.tenant)) scopes.push({ which: 'tenant', limits: quotas.tenant, used: await catalog.tenantUsage(quotas.tenantId) });
+  const check = (bytes: number) => {
+    for (const scope of scopes) checkQuota(scope.which, scope.limits, scope.used, { files: 1, bytes });
+  };
+  check(declaredBytes);
+  const bytes = Math.min(
+    ...scopes.map((scope) =>
+      scope.limits.maxBytes === null ? Number.MAX_SAFE_INTEGER : Math.max(0, scope.limits.maxBytes - scope.used.bytes),
+    ),
+  );
+  return {
+    bytes,
+    refuse(over) {
+      check(over);
+      throw new Error(`an upload of ${over} bytes passed no quota, yet was refused by one`);
+    },
+  };
+}
