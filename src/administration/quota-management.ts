@@ -30,7 +30,7 @@ type QuotaStore = AdministrationStore &
 
 /**
  * Quotas and usage as a tenant's admins see and set them (docs/quotas.md). Any admin reads the
- * usage of the channels it reaches; an admin with channels:manage sets a channel's quota, within
+ * tenant's usage, and with files:read the usage of the channels it reaches; an admin with channels:manage sets a channel's quota, within
  * its tenant's, and the change commits with a 'channel.update' entry. Lowering a quota below what
  * is used refuses new bytes and deletes nothing.
  */
@@ -65,8 +65,10 @@ export class QuotaManagement {
     return { channel, tenantQuota, ...usageView(await this.store.files.channelUsage(channel.id), quota) };
   }
 
+  /** Read with files:read, as the channel's files are. */
   async channelQuota(actorId: string, ref: string): Promise<ChannelQuotaView> {
     const view = await tenantView(this.store, actorId);
+    requireHeld(view, 'files:read');
     const channel = await heldChannel(this.store, view, ref);
     const quotas = await this.store.files.channelQuotas(channel.id);
     return { channel, quota: quotas.channel, tenantQuota: quotas.tenant };

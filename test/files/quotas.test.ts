@@ -126,7 +126,7 @@ for (const setup of ENGINES) {
       });
       const memberAuth = { ...(await signIn(member.wallet, svc.config.auth.domains[0]!)) };
       assertProblem(await setChannelQuota({ maxBytes: 1, maxFiles: 1 }, memberAuth), 403, 'PERMISSION_DENIED');
-      assertProblem(await setChannelQuota({ maxBytes: 1 }), 400, 'VALIDATION_FAILED');
+      assertProblem(await setChannelQuota({ maxBytes: '1' }), 400, 'VALIDATION_FAILED');
       assertProblem(await setChannelQuota({ maxBytes: -1, maxFiles: null }), 400, 'VALIDATION_FAILED');
       assertProblem(await setChannelQuota({ maxBytes: 1, maxFiles: 1, hard: true }), 400, 'VALIDATION_FAILED');
 

@@ -297,6 +297,11 @@ for (const engine of ['sqlite'] as const) {
         ['GET /api/offsite', 'getTenantOffsite'],
         ['DELETE /api/offsite', 'removeTenantOffsite'],
         ['POST /api/offsite/test', 'testTenantOffsite'],
+        // Quotas (docs/quotas.md)
+        ['GET /api/usage', 'getTenantUsage'],
+        ['GET /api/channels/{channelRef}/quota', 'getChannelQuota'],
+        ['PUT /api/channels/{channelRef}/quota', 'putChannelQuota'],
+        ['GET /api/channels/{channelRef}/usage', 'getChannelUsage'],
         ['GET /api/channels/{channelRef}/policy', 'getChannelPolicy'],
         ['PUT /api/channels/{channelRef}/policy', 'putChannelPolicy'],
       ]);
@@ -616,6 +621,16 @@ for (const engine of ['sqlite'] as const) {
       assert.equal((await post('/api/offsite/test', {})).json().ok, false);
       assert.equal((await call('DELETE', '/api/offsite')).status, 204);
 
+      // Quotas (docs/quotas.md): the tenant's usage, a channel's quota set and read, its usage.
+      assert.equal((await call('GET', '/api/usage')).status, 200);
+      const quotaPath = `/api/channels/${fixture.channel.id}/quota`;
+      assert.equal((await call('PUT', quotaPath, { headers: json, body: JSON.stringify({ maxBytes: 1e9, maxFiles: null }) })).status, 200);
+      assert.equal((await call('PUT', quotaPath, { headers: json, body: JSON.stringify({ maxBytes: 'lots' }) })).status, 400);
+      assert.equal((await call('GET', quotaPath)).status, 200);
+      assert.equal((await call('GET', `/api/channels/${fixture.channel.id}/usage`)).status, 200);
+      assert.equal((await call('GET', '/api/channels/chn_00000000000000000000000000/usage')).status, 404);
+      assert.equal((await call('PUT', quotaPath, { headers: json, body: JSON.stringify({ maxBytes: null, maxFiles: null }) })).status, 200);
+
       // Approvals (docs/approvals.md): a policy holds admin removals; one proposal runs, another is withdrawn.
       await call('GET', '/api/policies');
       await call('GET', `${channel}/policy`);
@@ -750,6 +765,7 @@ for (const engine of ['sqlite'] as const) {
             from: 'head',
           },
         ],
+        'PUT /api/channels/{channelRef}/quota': [`/api/channels/${fixture.channel.id}/quota`, { maxBytes: 1000, maxFiles: 10 }],
         'PUT /api/offsite': [
           '/api/offsite',
           {

@@ -56,7 +56,13 @@ export default async function channelQuotaRoutes(base: FastifyInstance, deps: Pi
       },
     },
     async (request) =>
-      quotaView(await deps.quotas.setChannelQuota(authenticationOf(request).principal.id, request.params.channelRef, request.body)),
+      quotaView(
+        await deps.quotas.setChannelQuota(authenticationOf(request).principal.id, request.params.channelRef, {
+          // A PUT replaces the whole quota: a limit left out is none.
+          maxBytes: request.body?.maxBytes ?? null,
+          maxFiles: request.body?.maxFiles ?? null,
+        }),
+      ),
   );
 
   app.get(

@@ -8,9 +8,9 @@ const Limit = (what: string) =>
 
 export const QuotaLimitsSchema = Type.Object({ maxBytes: Limit('bytes'), maxFiles: Limit('files (records)') });
 
-/** PUT /api/channels/{channelRef}/quota: both limits, each a number or null (none). */
+/** PUT /api/channels/{channelRef}/quota: the whole quota, each limit a number, or null or left out (none). */
 export const ChannelQuotaBody = Type.Object(
-  { maxBytes: Limit('bytes'), maxFiles: Limit('files (records)') },
+  { maxBytes: Type.Optional(Limit('bytes')), maxFiles: Type.Optional(Limit('files (records)')) },
   { additionalProperties: false },
 );
 
