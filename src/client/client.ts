@@ -14,6 +14,8 @@ import type {
   BackupLockChange,
   ChangesQuery,
   ChannelInfo,
+  ChannelQuota,
+  ChannelUsage,
   DeletedFile,
   FileChange,
   FileInfo,
@@ -23,7 +25,9 @@ import type {
   Page,
   PageRequest,
   Proposal,
+  QuotaLimits,
   ScopeRestoreResult,
+  TenantUsage,
 } from './types.ts';
 import { webhookCalls } from './webhooks.ts';
 
@@ -356,6 +360,21 @@ export function createClient(options: ClientOptions) {
     /** The whole channel as one ZIP, as archiveFolder does for a folder. */
     archiveChannel: (channelRef: string, options: ArchiveOptions = {}): Promise<Response> =>
       signed(archiveCall(`${channelPath(channelRef)}/archive`, options)),
+
+    /** The tenant's usage against its quota, and each reachable channel's (docs/quotas.md). */
+    usage: async (): Promise<TenantUsage> => json(await signed({ method: 'GET', path: '/api/usage' })),
+
+    /** The channel's usage against its quota (files:read). */
+    channelUsage: async (channelRef: string): Promise<ChannelUsage> =>
+      json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/usage` })),
+
+    /** The channel's quota, with its tenant's. */
+    channelQuota: async (channelRef: string): Promise<ChannelQuota> =>
+      json(await signed({ method: 'GET', path: `${channelPath(channelRef)}/quota` })),
+
+    /** Sets the channel's whole quota (channels:manage), each limit at most the tenant's; null: none. */
+    setChannelQuota: async (channelRef: string, quota: QuotaLimits): Promise<ChannelQuota> =>
+      json(await signed(jsonCall('PUT', `${channelPath(channelRef)}/quota`, quota))),
 
     /** Backs the channel up now: 409 BACKUP_EXISTS when it already was within this second. */
     createBackup: async (channelRef: string): Promise<Backup> =>

@@ -751,3 +751,32 @@ export interface OffsiteTestResult {
   /** RFC 3339. */
   checkedAt: string;
 }
+
+/** A quota (docs/quotas.md); null in either: no limit on that. */
+export interface QuotaLimits {
+  maxBytes: number | null;
+  maxFiles: number | null;
+}
+
+/** Usage against a quota: every record once, live files and kept versions; what uploads may still add. */
+export interface UsageReport {
+  usage: { files: number; bytes: number; live: { files: number; bytes: number }; kept: { files: number; bytes: number } };
+  quota: QuotaLimits;
+  left: { bytes: number | null; files: number | null };
+}
+
+export interface ChannelUsage extends UsageReport {
+  channelId: string;
+  tenantQuota: QuotaLimits;
+}
+
+export interface TenantUsage extends UsageReport {
+  tenantId: string;
+  channels: (UsageReport & { channelId: string })[];
+}
+
+export interface ChannelQuota extends QuotaLimits {
+  channelId: string;
+  /** The tenant's, which the channel's stays within. */
+  tenant: QuotaLimits;
+}

@@ -64,6 +64,27 @@ for (const engine of ENGINES) {
       assertNoConsoleErrors(page);
     });
 
+    test('the Folders page shows what the channel holds against its quota, and says when it is full', async () => {
+      const channel = fixture.channel.id;
+      const used = (await api.channelUsage(channel)).usage;
+      const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${channel}` });
+      const line = page.getByTestId('channel-usage');
+      await line.waitFor();
+      assert.match(
+        await line.innerText(),
+        new RegExp(`^${used.files} files, .* · live ${used.live.files}, kept versions ${used.kept.files}$`),
+      );
+      await api.setChannelQuota(channel, { maxBytes: used.bytes, maxFiles: null });
+      assertNoConsoleErrors(page);
+      const { page: again } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${channel}` });
+      await again
+        .getByTestId('channel-usage')
+        .getByText(/Full: uploads are refused until files are deleted; restores still run\./)
+        .waitFor();
+      await api.setChannelQuota(channel, { maxBytes: null, maxFiles: null });
+      assertNoConsoleErrors(again);
+    });
+
     test('changes since the backup, from the Backups tab', async () => {
       const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${fixture.channel.id}/backups` });
       await page.getByRole('link', { name: 'Changes since' }).click();

@@ -3,6 +3,7 @@ import { hrefOf, navigate } from '../routing.ts';
 import { PagedList, usePagedLoad } from '../ui/paged-list.tsx';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import { ChannelHeader, isMissingChannel, MissingChannel } from './channel-header.tsx';
+import { ChannelUsageLine } from './channel-usage.tsx';
 import type { ViewContext } from './context.ts';
 
 /** The channel's folders with their file counts; a new folder comes into being with its first upload. */
@@ -14,6 +15,7 @@ export function FoldersView({ ctx, channel }: { ctx: ViewContext; channel: strin
       <ChannelHeader ctx={ctx} channel={channel} tab="folders" />
       <section class="card" aria-labelledby="folders-title">
         <h1 id="folders-title">Folders</h1>
+        {ctx.can('files:read') && <ChannelUsageLine ctx={ctx} channel={channel} />}
         <ProblemNotice error={folders.error} />
         <PagedList list={folders} label="Folders" empty={<p>No folder holds a file yet.</p>} loading="Loading folders…">
           {(items) => (
