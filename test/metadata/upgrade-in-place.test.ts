@@ -107,6 +107,17 @@ for (const setup of FILE_SETUPS) {
         [expected.backups[1], 3, null],
         [expected.backups[0], 3, null],
       ]);
+      // Usage (migration 026): the live files and every stored version, each record once, as counted from the rows.
+      const usage = await api.channelUsage(expected.channelId);
+      const live = Object.values(LIVE);
+      assert.deepEqual(usage.usage.live, { files: live.length, bytes: live.reduce((sum, text) => sum + Buffer.byteLength(text), 0) });
+      let kept = { files: 0, bytes: 0 };
+      for (const file of FILES) {
+        for (const version of (await api.versions(expected.channelId, ...split(file), { limit: 100 })).items) {
+          kept = { files: kept.files + 1, bytes: kept.bytes + version.size };
+        }
+      }
+      assert.deepEqual(usage.usage.kept, kept);
     });
 
     test('every kept version holds its bytes: restored by id, the file gets them', async () => {
