@@ -12,6 +12,7 @@ import { consoleScenario } from './scenarios/console.ts';
 import { eventsScenarios } from './scenarios/events.ts';
 import { fileScenarios } from './scenarios/files.ts';
 import { offsiteScenarios } from './scenarios/offsite.ts';
+import { quotaUploadsScenario } from './scenarios/quota-uploads.ts';
 import { restoreSmall, uploadSmall } from './scenarios/small-writes.ts';
 
 const postgresMode: Scenario = {
@@ -37,6 +38,7 @@ const SCENARIOS: Scenario[] = [
   ...offsiteScenarios,
   ...eventsScenarios,
   archiveScenario,
+  quotaUploadsScenario,
 ];
 /** The scenarios --against can run: their loads are on the service alone, with no baseline server of their own. */
 const COMPARABLE = SCENARIOS.filter((s) => s.against).map((s) => s.name);

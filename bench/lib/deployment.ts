@@ -12,7 +12,9 @@ export interface Deployment {
   dataDir: string;
   /** DATA_DIR, and DATABASE_URL on PostgreSQL: what `wallet-admin serve` needs. */
   env: Record<string, string>;
-  /** The owner admin of one tenant, linked to `channelId`. */
+  /** The tenant, and its owner admin (`adminId`), linked to `channelId`. */
+  tenantId: string;
+  adminId: string;
   privateKey: `0x${string}`;
   address: `0x${string}`;
   channelId: string;
@@ -45,7 +47,7 @@ export async function createDeployment(engine: Engine, checkout?: Checkout): Pro
     const admin = await cli('admin', 'create', '--tenant', tenant.id, '--wallet', address, '--name', 'Bench owner');
     const channel = await cli('channel', 'create', '--tenant', tenant.id, '--name', 'bench');
     await cli('channel', 'link', '--channel', channel.id, '--admin', admin.id);
-    return { engine, dataDir, env, privateKey, address, channelId: channel.id, remove };
+    return { engine, dataDir, env, tenantId: tenant.id, adminId: admin.id, privateKey, address, channelId: channel.id, remove };
   } catch (error) {
     await remove();
     throw error;

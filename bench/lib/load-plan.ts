@@ -9,6 +9,11 @@ export interface LoadPlan {
   /** Requests per second over all connections; unset = as fast as the server answers. */
   overallRate?: number;
   headers?: Record<string, string>;
+  /**
+   * Headers of each path, by its index in `paths`, added to `headers`: a load over several tenants,
+   * each path signed by its own tenant's admin.
+   */
+  pathHeaders?: Record<string, string>[];
   /** Sent with every request (uploads). */
   body?: string;
   /**

@@ -29,6 +29,7 @@ const instance = autocannon({
       setupRequest(request) {
         const index = sent++;
         request.path = plan.paths[index % plan.paths.length]!;
+        if (plan.pathHeaders) request.headers = { ...plan.headers, ...plan.pathHeaders[index % plan.paths.length]! };
         if (pool) {
           // Sized for more than the run can send; were it spent, reused sign-ins would be cache hits.
           if (index >= pool.length && !plan.siwe!.reusable) poolSpent = true;

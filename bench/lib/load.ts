@@ -77,12 +77,19 @@ function summary(runs: MeasuredRun[]): Measured {
  * Each target's warm-up (discarded), then `runs` rounds in which every target is measured once, in
  * the order given: the service's run 1, its baseline's run 1, the service's run 2, … This host's
  * throughput swings from minute to minute; interleaved, a swing falls on both sides of a
- * comparison alike instead of on whichever was measured at the time. Results in the targets' order.
+ * comparison alike instead of on whichever was measured at the time. `balanced`: every other round
+ * in the reverse order (A B C, C B A, A B C, …), so that no target always runs first, or always right
+ * after the same other's load. Results in the targets' order, each target's runs in round order.
  */
-export async function measureInterleaved(targets: LoadTarget[], options: { runs: number; warmupSeconds: number }): Promise<Measured[]> {
+export async function measureInterleaved(
+  targets: LoadTarget[],
+  options: { runs: number; warmupSeconds: number; balanced?: boolean },
+): Promise<Measured[]> {
   for (const target of targets) await runLoad({ ...target.plan(), durationSeconds: options.warmupSeconds });
   const runs = targets.map((): MeasuredRun[] => []);
-  for (let round = 0; round < options.runs; round++) for (const [i, target] of targets.entries()) runs[i]!.push(await measuredRun(target));
+  const indices = [...targets.keys()];
+  for (let round = 0; round < options.runs; round++)
+    for (const i of options.balanced && round % 2 === 1 ? [...indices].reverse() : indices) runs[i]!.push(await measuredRun(targets[i]!));
   return runs.map(summary);
 }
 

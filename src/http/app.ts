@@ -37,6 +37,7 @@ import channelQuotaRoutes from './channels/quota.ts';
 import channelRestoreRoute from './channels/restore.ts';
 import channelScope from './channels/support/channel-scope.ts';
 import type { FilesRouteDeps } from './channels/support/deps.ts';
+import channelUsageRoute from './channels/usage.ts';
 import linkedChannelsRoute, { channelManagementRoutes } from './channels.ts';
 import { loadConsoleAssets } from './console/assets.ts';
 import consoleRoutes from './console/pages.ts';
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(offsiteRoutes, deps.offsite);
   await app.register(usageRoutes, deps.administration);
   await app.register(channelQuotaRoutes, deps.administration);
+  await app.register(channelUsageRoute, deps.administration);
   await app.register(offsiteTestRoute, deps.offsite);
   // Every route on a channel, in one scope: each enters its channel (signed link or sign-in, body,
   // channel, permission, named file) through the preHandler it declares with app.enterChannel

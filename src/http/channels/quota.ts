@@ -6,19 +6,13 @@ import { authenticationOf } from '../auth/wallet-auth.ts';
 import { jsonAnswer } from '../schemas/answer.ts';
 import { ChannelParams } from '../schemas/files.ts';
 import { authenticatedErrorResponses, problemResponses } from '../schemas/problem.ts';
-import {
-  ChannelQuotaBody,
-  ChannelQuotaSchema,
-  ChannelUsageSchema,
-  EXAMPLE_CHANNEL_QUOTA,
-  EXAMPLE_CHANNEL_USAGE,
-} from '../schemas/quotas.ts';
+import { ChannelQuotaBody, ChannelQuotaSchema, EXAMPLE_CHANNEL_QUOTA } from '../schemas/quotas.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
 
 const errors = { ...authenticatedErrorResponses, ...problemResponses(404) };
 
 /**
- * A channel's quota and usage (docs/quotas.md). Outside the channel scope, as the channel's own
+ * A channel's quota (docs/quotas.md). Outside the channel scope, as the channel's own
  * management is: an owner manages every channel of its tenant, linked to it or not.
  */
 export default async function channelQuotaRoutes(base: FastifyInstance, deps: Pick<AdministrationRouteDeps, 'quotas'>): Promise<void> {
@@ -63,25 +57,6 @@ export default async function channelQuotaRoutes(base: FastifyInstance, deps: Pi
           maxFiles: request.body?.maxFiles ?? null,
         }),
       ),
-  );
-
-  app.get(
-    '/api/channels/:channelRef/usage',
-    {
-      preHandler: app.requireWallet,
-      schema: {
-        operationId: 'getChannelUsage',
-        summary: "The channel's usage against its quota: live files and kept versions, each record once",
-        tags: ['quotas'],
-        security: WALLET_SECURITY,
-        params: ChannelParams,
-        response: { 200: jsonAnswer(ChannelUsageSchema, "The channel's usage", EXAMPLE_CHANNEL_USAGE), ...errors },
-      },
-    },
-    async (request) => {
-      const view = await deps.quotas.channelUsage(authenticationOf(request).principal.id, request.params.channelRef);
-      return { channelId: view.channel.id, usage: view.usage, quota: view.quota, left: view.left, tenantQuota: view.tenantQuota };
-    },
   );
 }
 
