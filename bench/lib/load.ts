@@ -74,7 +74,7 @@ function summary(runs: MeasuredRun[]): Measured {
 }
 
 /**
- * Each target's warm-up (discarded), then `runs` rounds in which every target is measured once, in
+ * Each target's warm-up (discarded; none when `warmupSeconds` is 0), then `runs` rounds in which every target is measured once, in
  * the order given: the service's run 1, its baseline's run 1, the service's run 2, … This host's
  * throughput swings from minute to minute; interleaved, a swing falls on both sides of a
  * comparison alike instead of on whichever was measured at the time. `balanced`: every other round
@@ -85,7 +85,7 @@ export async function measureInterleaved(
   targets: LoadTarget[],
   options: { runs: number; warmupSeconds: number; balanced?: boolean },
 ): Promise<Measured[]> {
-  for (const target of targets) await runLoad({ ...target.plan(), durationSeconds: options.warmupSeconds });
+  if (options.warmupSeconds > 0) for (const target of targets) await runLoad({ ...target.plan(), durationSeconds: options.warmupSeconds });
   const runs = targets.map((): MeasuredRun[] => []);
   const indices = [...targets.keys()];
   for (let round = 0; round < options.runs; round++)

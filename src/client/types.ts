@@ -231,6 +231,14 @@ export interface ScopeRestoreResult {
   /** Files of the backup that the scope already holds with the same bytes. */
   unchanged: number;
   etag: string;
+  /** Present only when the restore goes past a quota (docs/quotas.md): it runs all the same. */
+  quota?: {
+    scope: 'channel' | 'tenant';
+    maxBytes: number | null;
+    maxFiles: number | null;
+    used: { files: number; bytes: number };
+    after: { files: number; bytes: number };
+  };
 }
 
 /** Every list answers one page: the items and the cursor of the next page, null on the last. */

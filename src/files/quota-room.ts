@@ -43,3 +43,35 @@ export async function roomUnderQuotas(
     },
   };
 }
+
+/** A quota that a restore goes past: it runs anyway, and says so in its plan (docs/quotas.md). */
+export interface QuotaNotice {
+  scope: 'channel' | 'tenant';
+  maxBytes: number | null;
+  maxFiles: number | null;
+  used: Usage;
+  /** Usage once the restore has run. */
+  after: Usage;
+}
+
+/** The first quota (the channel's, then its tenant's) that adding `adds` goes past; undefined when none. */
+export async function quotaPassedBy(
+  catalog: Pick<QuotaRecords, 'channelQuotas' | 'channelUsage' | 'tenantUsage'>,
+  channelId: string,
+  adds: Usage,
+): Promise<QuotaNotice | undefined> {
+  if (adds.files === 0 && adds.bytes === 0) return undefined;
+  const quotas = await catalog.channelQuotas(channelId);
+  const scopes = [
+    { scope: 'channel' as const, limits: quotas.channel, used: () => catalog.channelUsage(channelId).then(totalOf) },
+    { scope: 'tenant' as const, limits: quotas.tenant, used: () => catalog.tenantUsage(quotas.tenantId) },
+  ];
+  for (const { scope, limits, used: read } of scopes) {
+    if (!limited(limits)) continue;
+    const used = await read();
+    const after = { files: used.files + adds.files, bytes: used.bytes + adds.bytes };
+    const past = (limits.maxBytes !== null && after.bytes > limits.maxBytes) || (limits.maxFiles !== null && after.files > limits.maxFiles);
+    if (past) return { scope, maxBytes: limits.maxBytes, maxFiles: limits.maxFiles, used, after };
+  }
+  return undefined;
+}

@@ -20,6 +20,11 @@ export interface ScopeRestorePlan {
   changes: PlannedChange[];
   /** Live files that already hold their bytes of the backup. */
   unchanged: number;
+  /**
+   * What the restore adds to the channel's usage (docs/quotas.md): a record per file it replaces
+   * or brings back, of the size it restores. A delete moves a record to the kept ones: nothing.
+   */
+  adds: { files: number; bytes: number };
 }
 
 /**
@@ -31,6 +36,7 @@ export interface ScopeRestorePlan {
  */
 export function planScopeRestore(sinceBackup: FileChange[], liveFiles: number, withDeletes: boolean): ScopeRestorePlan {
   const changes: PlannedChange[] = [];
+  const adds = { files: 0, bytes: 0 };
   let liveAndDifferent = 0;
   for (const file of sinceBackup) {
     // The newer state is the live one: its sha256 is the live file's, except for a file deleted since (none live).
@@ -40,10 +46,14 @@ export function planScopeRestore(sinceBackup: FileChange[], liveFiles: number, w
       if (file.change === 'changed') changes.push(change(file, 'replace', file.sha256));
       else if (withDeletes) changes.push(change(file, 'delete', file.sha256));
     }
+    if (file.change !== 'added') {
+      adds.files++;
+      adds.bytes += file.olderSize ?? file.size;
+    }
   }
   changes.sort((a, b) => compare(a.folder, b.folder) || compare(a.filename, b.filename));
   // Two reads: a write between them may tip the count by one, never below none.
-  return { changes, unchanged: Math.max(0, liveFiles - liveAndDifferent) };
+  return { changes, unchanged: Math.max(0, liveFiles - liveAndDifferent), adds };
 }
 
 const change = (file: { folder: string; filename: string }, action: ScopeChangeAction, liveSha256: string | null): PlannedChange => ({

@@ -5,6 +5,7 @@ import type { Channel } from '../model/channels.ts';
 import type { LiveFiles } from '../model/files.ts';
 import type { ChannelHistory, StateName } from '../model/history.ts';
 import { newOperationId } from '../model/ids.ts';
+import type { QuotaRecords } from '../model/quotas.ts';
 import { formatBackupTimestamp, parseBackupTimestamp } from '../time/backup-timestamp.ts';
 import { type Actor, type AuditDetails, type AuditTrail, requestedDetails } from './audit-trail.ts';
 import type { BackupService } from './backup-service.ts';
@@ -13,12 +14,13 @@ import type { FileService } from './file-service.ts';
 import { type ResolvedInstant, resolveRestorableInstant } from './instant.ts';
 import { checkPlanPrecondition, type PlanOptions, planTagOf } from './plan-tag.ts';
 import type { MatchPrecondition } from './preconditions.ts';
+import { type QuotaNotice, quotaPassedBy } from './quota-room.ts';
 import type { RestoreService } from './restore-service.ts';
 import type { RestoreSource } from './restore-source.ts';
 import { type PlannedChange, planScopeRestore, type ScopeChange, type ScopeRestorePlan } from './scope-restore-plan.ts';
 
 export interface ScopeRestoreServiceDeps {
-  catalog: Backups & ChannelHistory & LiveFiles;
+  catalog: Backups & ChannelHistory & LiveFiles & Pick<QuotaRecords, 'channelQuotas' | 'channelUsage' | 'tenantUsage'>;
   audit: AuditTrail;
   files: FileService;
   backups: BackupService;
@@ -58,6 +60,8 @@ export interface ScopeRestoreOutcome {
   unchanged: number;
   /** The plan's strong ETag (plan-tag.ts): what If-Match names to restore exactly this plan. */
   etag: string;
+  /** The quota the restore goes past, when it does: it runs all the same (docs/quotas.md). */
+  quota?: QuotaNotice;
 }
 
 type Counts = AuditOperation['counts'];
@@ -116,7 +120,15 @@ export class ScopeRestoreService {
     if (request.dryRun) {
       try {
         const { plan, etag } = await this.plan(channel, request);
-        return { dryRun: true, safetyBackup: null, changes: plan.changes.map(answered), unchanged: plan.unchanged, etag };
+        const quota = await quotaPassedBy(this.deps.catalog, channel.id, plan.adds);
+        return {
+          dryRun: true,
+          safetyBackup: null,
+          changes: plan.changes.map(answered),
+          unchanged: plan.unchanged,
+          etag,
+          ...(quota === undefined ? {} : { quota }),
+        };
       } catch (error) {
         await audit.stopped(channel, scope, 'restore', details(), error);
         throw error;
@@ -125,12 +137,15 @@ export class ScopeRestoreService {
     return audit.around<ScopeRestoreOutcome>(channel, scope, 'restore', details, async () => {
       const { plan, source, etag } = await this.plan(channel, request);
       operation.counts.unchanged = plan.unchanged;
+      // Read before it runs: restores are never refused by a quota, and this one says it went past.
+      const quota = await quotaPassedBy(this.deps.catalog, channel.id, plan.adds);
       const outcome = (safetyBackup: string | null): ScopeRestoreOutcome => ({
         dryRun: false,
         safetyBackup,
         changes: plan.changes.map(answered),
         unchanged: plan.unchanged,
         etag,
+        ...(quota === undefined ? {} : { quota }),
       });
       if (plan.changes.length === 0) return { value: outcome(request.safetyBackup ?? null), details: { bytes: 0 } };
       operation.safetyBackup = request.safetyBackup ?? (await this.safetyBackup(channel, within));

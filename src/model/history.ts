@@ -12,6 +12,8 @@ export interface FileChange {
   /** Of the newer state; of the older one for 'deleted'. */
   size: number;
   sha256: string;
+  /** The older state's size, for 'changed' and 'deleted': what a restore to the older state stores (docs/quotas.md). */
+  olderSize?: number;
 }
 
 export interface ChangesOptions {

@@ -5,7 +5,7 @@ import type { Channel } from '../../src/model/channels.ts';
 import { assertProblem } from '../helpers/assertions.ts';
 import { ENGINES } from '../helpers/backends.ts';
 import { runCli } from '../helpers/cli.ts';
-import { FilesClient } from '../helpers/files.ts';
+import { FilesClient, nextSecond } from '../helpers/files.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { createStorage, type Storage, startTestService, type TestService } from '../helpers/test-service.ts';
@@ -111,6 +111,35 @@ for (const setup of ENGINES) {
       assert.equal(restored.status, 200, restored.body);
       assert.ok((await usage()).usage.bytes > before.usage.bytes + 100, 'the restore went past the quota');
       assert.equal((await files.delete('docs', 'fits.bin')).status, 204);
+
+      // A folder restore past the quota says so in its plan, and runs.
+      await nextSecond();
+      const backup = (await files.backup()).json().timestamp as string;
+      await files.delete('docs', 'c.bin');
+      const plan = await request(
+        svc.baseUrl,
+        `/api/channels/${fixture.channel.id}/folders/docs/restore?backupTimestamp=${backup}&dryRun=true`,
+        {
+          method: 'POST',
+          headers: { ...files.auth, ...json },
+        },
+      );
+      assert.equal(plan.status, 200, plan.body);
+      const used = (await usage()).usage;
+      assert.deepEqual(plan.json().quota, {
+        scope: 'channel',
+        maxBytes: before.usage.bytes + 100,
+        maxFiles: null,
+        used: { files: used.files, bytes: used.bytes },
+        after: { files: used.files + 1, bytes: used.bytes + 100 },
+      });
+      const ran = await request(svc.baseUrl, `/api/channels/${fixture.channel.id}/folders/docs/restore?backupTimestamp=${backup}`, {
+        method: 'POST',
+        headers: { ...files.auth, ...json },
+      });
+      assert.equal(ran.status, 200, ran.body);
+      assert.equal(ran.json().quota.scope, 'channel');
+      assert.equal((await files.get('docs', 'c.bin')).status, 200, 'brought back past the quota');
 
       // Lowering a quota below usage deletes nothing; lifting it lets uploads in again.
       assert.equal((await setChannelQuota({ maxBytes: 10, maxFiles: 1 })).status, 200);

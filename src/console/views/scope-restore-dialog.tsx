@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { HeldForApproval, ProblemError, type WalletAdminClient } from '../../client/index.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { formatBackupTimestamp, upperFirst } from '../ui/format.ts';
+import { formatBackupTimestamp, formatBytes, upperFirst } from '../ui/format.ts';
 import { ProblemNotice } from '../ui/problem-notice.tsx';
 import type { ViewContext } from './context.ts';
 import { NeedsApprovalDialog } from './needs-approval-dialog.tsx';
@@ -196,6 +196,14 @@ export function ScopeRestoreDialog({ ctx, channel, folder, backupTimestamp, onCl
           ? `${upperFirst(scope)} is as it was at that backup (${plan.unchanged} unchanged).`
           : `Nothing has changed yet. Confirming brings ${scope} back to the backup of ${formatBackupTimestamp(chosen)}; ${plan.unchanged} ${plan.unchanged === 1 ? 'file stays' : 'files stay'} as ${plan.unchanged === 1 ? 'it is' : 'they are'}. A backup of the channel is taken first, so the whole restore can be undone in one step, and every replaced or deleted file is kept as a version.`}
       </p>
+      {count > 0 && plan.quota && (
+        <p class="notice" data-testid="restore-quota">
+          This restore takes the {plan.quota.scope} past its quota ({formatBytes(plan.quota.after.bytes)}
+          {plan.quota.maxBytes !== null && <> of {formatBytes(plan.quota.maxBytes)}</>}, {plan.quota.after.files} files
+          {plan.quota.maxFiles !== null && <> of {plan.quota.maxFiles}</>}). It runs all the same; uploads are then refused until deletes
+          bring usage under it.
+        </p>
+      )}
       {count > 0 && <PlanChanges changes={plan.changes} />}
       <ProblemNotice error={error} />
     </ConfirmDialog>

@@ -38,6 +38,21 @@ export const ScopeRestoreResultSchema = Type.Object(
       { description: 'By folder, then filename' },
     ),
     unchanged: Type.Integer({ description: 'Files of the backup that the scope already holds with the same bytes' }),
+    quota: Type.Optional(
+      Type.Object(
+        {
+          scope: Type.Enum(['channel', 'tenant']),
+          maxBytes: Type.Union([Type.Integer(), Type.Null()]),
+          maxFiles: Type.Union([Type.Integer(), Type.Null()]),
+          used: Type.Object({ files: Type.Integer(), bytes: Type.Integer() }),
+          after: Type.Object({ files: Type.Integer(), bytes: Type.Integer() }),
+        },
+        {
+          description:
+            'Present only when the restore goes past a quota (docs/quotas.md): which one, usage now and once restored. A restore runs all the same; uploads are then refused until usage is under it',
+        },
+      ),
+    ),
   },
   {
     headers: {

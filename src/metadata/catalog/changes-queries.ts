@@ -69,11 +69,12 @@ async function diffStates(
          older as (${stateAt(channelId, older, scope)}),
          newer as (${stateAt(channelId, newer, scope)})
     select * from (
-      select n.folder, n.filename, case when o.filename is null then 'added' else 'changed' end as change, n.size, n.sha256
+      select n.folder, n.filename, case when o.filename is null then 'added' else 'changed' end as change, n.size, n.sha256,
+             o.size as older_size
         from newer n left join older o on o.folder = n.folder and o.filename = n.filename
         where o.filename is null or o.sha256 <> n.sha256
       union all
-      select o.folder, o.filename, 'deleted' as change, o.size, o.sha256
+      select o.folder, o.filename, 'deleted' as change, o.size, o.sha256, o.size as older_size
         from older o
         where not exists (select 1 from newer n where n.folder = o.folder and n.filename = o.filename)
     ) c ${afterCursor}
@@ -85,6 +86,7 @@ async function diffStates(
     change: r.change as FileChange['change'],
     size: Number(r.size),
     sha256: String(r.sha256),
+    ...(r.older_size === null || r.older_size === undefined ? {} : { olderSize: Number(r.older_size) }),
   }));
 }
 

@@ -69,9 +69,9 @@ export async function scopeRestoreAnswer(
   viewerId: string,
 ) {
   if (held.proposal !== undefined) return sendProposal(reply, await shownProposal(deps.proposals, held.proposal, viewerId));
-  const { dryRun, safetyBackup, changes, unchanged, etag } = held.ran;
+  const { dryRun, safetyBackup, changes, unchanged, etag, quota } = held.ran;
   reply.header('ETag', etag);
-  return { dryRun, safetyBackup, changes, unchanged };
+  return { dryRun, safetyBackup, changes, unchanged, ...(quota === undefined ? {} : { quota }) };
 }
 
 /** The options are query parameters: a body carrying any (`{"delete":true}`) is refused, not ignored. */
