@@ -35,7 +35,7 @@ export interface QuotaRecords {
   channelUsage(channelId: string): Promise<ChannelUsage>;
   /** The tenant's usage: the sum of its channels'. */
   tenantUsage(tenantId: string): Promise<Usage>;
-  /** Each channel of the tenant with a clock (it was ever written), with its usage and quota. */
+  /** Each channel of the tenant, with its usage (none for one never written) and quota. */
   tenantChannelsUsage(tenantId: string): Promise<(ChannelUsage & { channelId: string; quota: QuotaLimits })[]>;
   channelQuotas(channelId: string): Promise<ChannelQuotas>;
   setChannelQuota(channelId: string, limits: QuotaLimits): Promise<void>;

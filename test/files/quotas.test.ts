@@ -183,6 +183,9 @@ for (const setup of ENGINES) {
       assert.equal(tenant.tenantId, fixture.tenant.id);
       assert.deepEqual(tenant.quota, { maxBytes: 1_000_000, maxFiles: null });
       const own = tenant.channels.find((c: any) => c.channelId === fixture.channel.id);
+      // A channel never written to is listed too, holding nothing.
+      const unwritten = tenant.channels.find((c: any) => c.channelId === channelB.id);
+      assert.deepEqual(unwritten.usage, { files: 0, bytes: 0, live: { files: 0, bytes: 0 }, kept: { files: 0, bytes: 0 } });
       assert.deepEqual(own.usage, (await usage()).usage);
       assert.equal(tenant.left.bytes, 1_000_000 - tenant.usage.bytes);
       await runCli(['tenant', 'set-quota', '--tenant', fixture.tenant.id, '--max-bytes', 'none'], cliEnv);

@@ -50,7 +50,7 @@ export const TenantUsageSchema = Type.Object({
   tenantId: Type.String(),
   ...UsageParts,
   channels: Type.Array(Type.Object({ channelId: Type.String(), ...UsageParts }), {
-    description: 'Each channel the caller reaches (an owner: every channel of the tenant) that was ever written',
+    description: 'Each channel the caller reaches (an owner: every channel of the tenant), with nothing used for one never written',
   }),
 });
 

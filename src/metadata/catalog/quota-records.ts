@@ -18,14 +18,19 @@ export function quotaRecords(db: Db): QuotaRecords {
     },
     tenantUsage: (tenantId) => tenantUsageIn(db, tenantId),
     async tenantChannelsUsage(tenantId) {
+      // Every channel, written to or not: one never written has no clock row yet, and holds nothing.
       const rows = await db
         .selectFrom('channels as c')
-        .innerJoin('channel_clocks as k', 'k.channel_id', 'c.id')
+        .leftJoin('channel_clocks as k', 'k.channel_id', 'c.id')
         .select(['c.id', 'c.quota_max_bytes', 'c.quota_max_files', 'k.files', 'k.bytes', 'k.kept_files', 'k.kept_bytes'])
         .where('c.tenant_id', '=', tenantId)
         .orderBy('c.id')
         .execute();
-      return rows.map((row) => ({ channelId: row.id, ...usageOf(row), quota: limitsOf(row.quota_max_bytes, row.quota_max_files) }));
+      return rows.map((row) => ({
+        channelId: row.id,
+        ...usageOf({ files: row.files ?? 0, bytes: row.bytes ?? 0, kept_files: row.kept_files ?? 0, kept_bytes: row.kept_bytes ?? 0 }),
+        quota: limitsOf(row.quota_max_bytes, row.quota_max_files),
+      }));
     },
     channelQuotas: (channelId) => channelQuotasIn(db, channelId),
     async setChannelQuota(channelId, limits) {
