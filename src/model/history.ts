@@ -12,7 +12,7 @@ export interface FileChange {
   /** Of the newer state; of the older one for 'deleted'. */
   size: number;
   sha256: string;
-  /** The older state's size, for 'changed' and 'deleted': what a restore to the older state stores (docs/quotas.md). */
+  /** The older state's size, for 'changed' and 'deleted': what a restore to the older state stores (docs/quotas.md); changesSince only. */
   olderSize?: number;
 }
 

@@ -58,7 +58,7 @@ for (const engine of ENGINES) {
       });
       assertNoConsoleErrors(backupsPage);
       const { page } = await openSignedIn(browser, svc.baseUrl, fixture.ownerWallet, { hash: `#/channels/${channel}/folders/docs` });
-      const live = await zipOf(/^Download the folder docs as a ZIP$/, page);
+      const live = await zipOf(/^Download ZIP of the folder docs$/, page);
       assert.equal(live.name, 'main-docs.zip');
       assert.deepEqual(live.files, { 'docs/a.txt': sha256('a changed later'), 'docs/c.txt': sha256('c added later') });
       assertNoConsoleErrors(page);

@@ -128,7 +128,7 @@ describe('the console at 1440 and 390 px', () => {
       const card = page.locator('main .card').first();
       const controls = page.locator('main table tbody').locator('a.button, button');
       // An owner holds backups:lock and backups:delete too: Lock…, Legal hold and Delete… beside them.
-      assert.equal(await controls.count(), 10, 'Changes since, Restore…, Lock…, Legal hold and Delete… on each of two backups');
+      assert.equal(await controls.count(), 12, 'Changes since, ZIP, Restore…, Lock…, Legal hold and Delete… on each of two backups');
       for (const control of await controls.all()) await assertWhole(control, card, `"${await control.innerText()}"`);
       assertNoConsoleErrors(page);
     });

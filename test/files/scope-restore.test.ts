@@ -473,7 +473,9 @@ for (const setup of FILE_SETUPS) {
         ]);
         assert.equal(query.find((p) => p.name === 'at')?.schema.format, 'date-time');
         const schema = operation.responses['200'].content['application/json'].schema;
-        assert.deepEqual(Object.keys(schema.properties).sort(), ['changes', 'dryRun', 'safetyBackup', 'unchanged']);
+        assert.deepEqual(Object.keys(schema.properties).sort(), ['changes', 'dryRun', 'quota', 'safetyBackup', 'unchanged']);
+        // The quota notice (docs/quotas.md) is there only when a restore goes past one.
+        assert.deepEqual([...schema.required].sort(), ['changes', 'dryRun', 'safetyBackup', 'unchanged']);
         assert.ok(operation.responses['200'].headers?.ETag, "the plan's ETag is documented");
         assert.ok(operation.responses['412'], 'so is the refusal of an If-Match the plan no longer meets');
         assert.deepEqual(

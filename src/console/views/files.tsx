@@ -104,7 +104,7 @@ export function FilesView({ ctx, channel, folder }: { ctx: ViewContext; channel:
                 class="button"
                 onClick={downloadZip}
                 disabled={zipping}
-                aria-label={`Download the folder ${folder} as a ZIP`}
+                aria-label={`Download ZIP of the folder ${folder}`}
               >
                 {zipping ? 'Preparing ZIP…' : 'Download ZIP'}
               </button>

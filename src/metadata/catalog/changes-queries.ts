@@ -24,7 +24,9 @@ export async function changesBetween(
 ): Promise<Page<FileChange>> {
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor, ['string', 'string']);
   const changes = await diffStates(db, channelId, from, to, { folders, after, limit: page.limit + 1 });
-  return pageFrom(changes, page.limit, (c) => [c.folder, c.filename]);
+  // The older size is a restore's to plan with; a listing of changes shows what it always has.
+  const listed = changes.map(({ olderSize: _olderSize, ...change }) => change);
+  return pageFrom(listed, page.limit, (c) => [c.folder, c.filename]);
 }
 
 /**
