@@ -216,6 +216,7 @@ for (const engine of ENGINES) {
         'backup.delete',
         'backup.lock',
         'retention',
+        'archive',
       ]);
       assert.deepEqual(parameters.result.schema.enum, ['ok', 'refused', 'failed']);
       assert.equal(parameters.folder.schema.maxLength, 255);
