@@ -1,4 +1,4 @@
-import { checkQuota, type QuotaLimits, type QuotaRecords, totalOf, type Usage } from '../model/quotas.ts';
+import { checkQuota, passes, type QuotaLimits, type QuotaRecords, totalOf, type Usage } from '../model/quotas.ts';
 
 /** The room an upload has under its channel's and its tenant's quotas (docs/quotas.md). */
 export interface QuotaRoom {
@@ -10,22 +10,29 @@ export interface QuotaRoom {
 
 const limited = (limits: QuotaLimits) => limits.maxBytes !== null || limits.maxFiles !== null;
 
+type Catalog = Pick<QuotaRecords, 'channelQuotas' | 'channelUsage' | 'tenantUsage'>;
+
+/** The quotas that bound a channel's writes (its own, then its tenant's), each with its usage now; none unset. */
+async function boundingQuotas(
+  catalog: Catalog,
+  channelId: string,
+): Promise<{ which: 'channel' | 'tenant'; limits: QuotaLimits; used: Usage }[]> {
+  const quotas = await catalog.channelQuotas(channelId);
+  const scopes: { which: 'channel' | 'tenant'; limits: QuotaLimits; used: Usage }[] = [];
+  if (limited(quotas.channel))
+    scopes.push({ which: 'channel', limits: quotas.channel, used: totalOf(await catalog.channelUsage(channelId)) });
+  if (limited(quotas.tenant)) scopes.push({ which: 'tenant', limits: quotas.tenant, used: await catalog.tenantUsage(quotas.tenantId) });
+  return scopes;
+}
+
 /**
  * Null when neither the channel nor its tenant has a quota. Otherwise the room left, after
  * refusing (QUOTA_EXCEEDED) an upload of `declaredBytes` that goes past either now: before any
  * byte of it is stored. Read outside the commit, so a race may still lose at the commit's own check.
  */
-export async function roomUnderQuotas(
-  catalog: Pick<QuotaRecords, 'channelQuotas' | 'channelUsage' | 'tenantUsage'>,
-  channelId: string,
-  declaredBytes: number,
-): Promise<QuotaRoom | null> {
-  const quotas = await catalog.channelQuotas(channelId);
-  if (!limited(quotas.channel) && !limited(quotas.tenant)) return null;
-  const scopes: { which: 'channel' | 'tenant'; limits: QuotaLimits; used: Usage }[] = [];
-  if (limited(quotas.channel))
-    scopes.push({ which: 'channel', limits: quotas.channel, used: totalOf(await catalog.channelUsage(channelId)) });
-  if (limited(quotas.tenant)) scopes.push({ which: 'tenant', limits: quotas.tenant, used: await catalog.tenantUsage(quotas.tenantId) });
+export async function roomUnderQuotas(catalog: Catalog, channelId: string, declaredBytes: number): Promise<QuotaRoom | null> {
+  const scopes = await boundingQuotas(catalog, channelId);
+  if (scopes.length === 0) return null;
   const check = (bytes: number) => {
     for (const scope of scopes) checkQuota(scope.which, scope.limits, scope.used, { files: 1, bytes });
   };
@@ -55,23 +62,13 @@ export interface QuotaNotice {
 }
 
 /** The first quota (the channel's, then its tenant's) that adding `adds` goes past; undefined when none. */
-export async function quotaPassedBy(
-  catalog: Pick<QuotaRecords, 'channelQuotas' | 'channelUsage' | 'tenantUsage'>,
-  channelId: string,
-  adds: Usage,
-): Promise<QuotaNotice | undefined> {
+export async function quotaPassedBy(catalog: Catalog, channelId: string, adds: Usage): Promise<QuotaNotice | undefined> {
   if (adds.files === 0 && adds.bytes === 0) return undefined;
-  const quotas = await catalog.channelQuotas(channelId);
-  const scopes = [
-    { scope: 'channel' as const, limits: quotas.channel, used: () => catalog.channelUsage(channelId).then(totalOf) },
-    { scope: 'tenant' as const, limits: quotas.tenant, used: () => catalog.tenantUsage(quotas.tenantId) },
-  ];
-  for (const { scope, limits, used: read } of scopes) {
-    if (!limited(limits)) continue;
-    const used = await read();
-    const after = { files: used.files + adds.files, bytes: used.bytes + adds.bytes };
-    const past = (limits.maxBytes !== null && after.bytes > limits.maxBytes) || (limits.maxFiles !== null && after.files > limits.maxFiles);
-    if (past) return { scope, maxBytes: limits.maxBytes, maxFiles: limits.maxFiles, used, after };
+  for (const { which, limits, used } of await boundingQuotas(catalog, channelId)) {
+    if (passes(limits, used, adds)) {
+      const after = { files: used.files + adds.files, bytes: used.bytes + adds.bytes };
+      return { scope: which, maxBytes: limits.maxBytes, maxFiles: limits.maxFiles, used, after };
+    }
   }
   return undefined;
 }

@@ -55,14 +55,21 @@ export function leftUnder(limits: QuotaLimits, used: Usage): { bytes: number | n
   };
 }
 
+/** Whether adding `adding` to `used` goes past `limits`, in bytes or in files. */
+export function passes(limits: QuotaLimits, used: Usage, adding: Usage): boolean {
+  return (
+    (limits.maxBytes !== null && used.bytes + adding.bytes > limits.maxBytes) ||
+    (limits.maxFiles !== null && used.files + adding.files > limits.maxFiles)
+  );
+}
+
 /**
  * 507 QUOTA_EXCEEDED when adding `adding` to `used` goes past `limits`: naming the quota, what is
  * used and what is left. A distinct code from INSUFFICIENT_STORAGE (the disk is full).
  */
 export function checkQuota(which: 'channel' | 'tenant', limits: QuotaLimits, used: Usage, adding: Usage): void {
+  if (!passes(limits, used, adding)) return;
   const overBytes = limits.maxBytes !== null && used.bytes + adding.bytes > limits.maxBytes;
-  const overFiles = limits.maxFiles !== null && used.files + adding.files > limits.maxFiles;
-  if (!overBytes && !overFiles) return;
   const left = leftUnder(limits, used);
   const what = overBytes
     ? `${adding.bytes} more bytes would pass the ${which}'s quota of ${limits.maxBytes} bytes (${used.bytes} used, ${left.bytes} left)`

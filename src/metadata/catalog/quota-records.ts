@@ -34,22 +34,22 @@ export function quotaRecords(db: Db): QuotaRecords {
     },
     channelQuotas: (channelId) => channelQuotasIn(db, channelId),
     async setChannelQuota(channelId, limits) {
-      const result = await db
-        .updateTable('channels')
-        .set({ quota_max_bytes: limits.maxBytes, quota_max_files: limits.maxFiles })
-        .where('id', '=', channelId)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) throw channelNotFound(channelId);
+      if (!(await setLimits(db, 'channels', channelId, limits))) throw channelNotFound(channelId);
     },
     async setTenantQuota(tenantId, limits) {
-      const result = await db
-        .updateTable('tenants')
-        .set({ quota_max_bytes: limits.maxBytes, quota_max_files: limits.maxFiles })
-        .where('id', '=', tenantId)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) throw tenantNotFound(tenantId);
+      if (!(await setLimits(db, 'tenants', tenantId, limits))) throw tenantNotFound(tenantId);
     },
   };
+}
+
+/** Sets the quota columns of a tenant or a channel; false when there is no such row. */
+async function setLimits(db: Db, table: 'channels' | 'tenants', id: string, limits: QuotaLimits): Promise<boolean> {
+  const result = await db
+    .updateTable(table)
+    .set({ quota_max_bytes: limits.maxBytes, quota_max_files: limits.maxFiles })
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** The channel's quota and its tenant's, in one statement (a write's commit reads it in its transaction). */
