@@ -88,7 +88,8 @@ export class FileService {
             }),
           // versionId: the version the bytes it replaced became; null when it created the file.
           (stored, replacedVersionId) => entryOf({ sha256: stored.sha256, versionId: replacedVersionId }),
-          { withinQuota: true },
+          // Checked again at the commit, exactly: none when no quota was set as the upload began.
+          { quotas: room?.quotas },
         );
         return { value: { created, file }, details: { sha256: file.sha256, bytes: file.size }, recorded: true };
       }),

@@ -6,6 +6,7 @@ import { writeUnconfirmed, writeUndone } from '../errors/common-errors.ts';
 import type { NewAuditEvent } from '../model/audit.ts';
 import type { FileRecord, LiveFiles } from '../model/files.ts';
 import { newVersionId } from '../model/ids.ts';
+import type { ChannelQuotas } from '../model/quotas.ts';
 import type { FileVersion } from '../model/versions.ts';
 import type { CommittedWrite, WriteJournal } from '../model/write-journal.ts';
 import { newBlobKey } from './blob-layout.ts';
@@ -63,7 +64,7 @@ export async function replaceLiveFile(
   contentType: string,
   store: (blobKey: string) => Promise<StoredBlob>,
   entryOf?: (file: FileRecord, replacedVersionId: string | null) => NewAuditEvent,
-  options: { withinQuota?: boolean } = {},
+  options: { quotas?: ChannelQuotas | undefined } = {},
 ): Promise<LiveWriteOutcome> {
   const { catalog } = deps;
   const blobKey = newBlobKey(channelId);
@@ -90,7 +91,7 @@ export async function replaceLiveFile(
       keptVersionId,
       publicCopy,
       audit,
-      withinQuota: options.withinQuota,
+      quotas: options.quotas,
     });
   const committed: CommittedWrite = await untilRecorded(
     commit,

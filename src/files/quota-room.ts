@@ -1,7 +1,9 @@
-import { checkQuota, passes, type QuotaLimits, type QuotaRecords, totalOf, type Usage } from '../model/quotas.ts';
+import { type ChannelQuotas, checkQuota, passes, type QuotaLimits, type QuotaRecords, totalOf, type Usage } from '../model/quotas.ts';
 
 /** The room an upload has under its channel's and its tenant's quotas (docs/quotas.md). */
 export interface QuotaRoom {
+  /** The limits read, for the commit to check again against the usage it reads in its transaction. */
+  quotas: ChannelQuotas;
   /** The most bytes the upload may store. */
   bytes: number;
   /** Throws QUOTA_EXCEEDED, naming the quota an upload of `bytes` would pass. */
@@ -12,17 +14,16 @@ const limited = (limits: QuotaLimits) => limits.maxBytes !== null || limits.maxF
 
 type Catalog = Pick<QuotaRecords, 'channelQuotas' | 'channelUsage' | 'tenantUsage'>;
 
-/** The quotas that bound a channel's writes (its own, then its tenant's), each with its usage now; none unset. */
-async function boundingQuotas(
-  catalog: Catalog,
-  channelId: string,
-): Promise<{ which: 'channel' | 'tenant'; limits: QuotaLimits; used: Usage }[]> {
+type Bounding = { which: 'channel' | 'tenant'; limits: QuotaLimits; used: Usage };
+
+/** The quotas read, and those that bound a channel's writes (its own, then its tenant's) with their usage now; none unset. */
+async function boundingQuotas(catalog: Catalog, channelId: string): Promise<{ quotas: ChannelQuotas; scopes: Bounding[] }> {
   const quotas = await catalog.channelQuotas(channelId);
-  const scopes: { which: 'channel' | 'tenant'; limits: QuotaLimits; used: Usage }[] = [];
+  const scopes: Bounding[] = [];
   if (limited(quotas.channel))
     scopes.push({ which: 'channel', limits: quotas.channel, used: totalOf(await catalog.channelUsage(channelId)) });
   if (limited(quotas.tenant)) scopes.push({ which: 'tenant', limits: quotas.tenant, used: await catalog.tenantUsage(quotas.tenantId) });
-  return scopes;
+  return { quotas, scopes };
 }
 
 /**
@@ -31,7 +32,7 @@ async function boundingQuotas(
  * byte of it is stored. Read outside the commit, so a race may still lose at the commit's own check.
  */
 export async function roomUnderQuotas(catalog: Catalog, channelId: string, declaredBytes: number): Promise<QuotaRoom | null> {
-  const scopes = await boundingQuotas(catalog, channelId);
+  const { quotas, scopes } = await boundingQuotas(catalog, channelId);
   if (scopes.length === 0) return null;
   const check = (bytes: number) => {
     for (const scope of scopes) checkQuota(scope.which, scope.limits, scope.used, { files: 1, bytes });
@@ -43,6 +44,7 @@ export async function roomUnderQuotas(catalog: Catalog, channelId: string, decla
     ),
   );
   return {
+    quotas,
     bytes,
     refuse(over) {
       check(over);
@@ -64,7 +66,7 @@ export interface QuotaNotice {
 /** The first quota (the channel's, then its tenant's) that adding `adds` goes past; undefined when none. */
 export async function quotaPassedBy(catalog: Catalog, channelId: string, adds: Usage): Promise<QuotaNotice | undefined> {
   if (adds.files === 0 && adds.bytes === 0) return undefined;
-  for (const { which, limits, used } of await boundingQuotas(catalog, channelId)) {
+  for (const { which, limits, used } of (await boundingQuotas(catalog, channelId)).scopes) {
     if (passes(limits, used, adds)) {
       const after = { files: used.files + adds.files, bytes: used.bytes + adds.bytes };
       return { scope: which, maxBytes: limits.maxBytes, maxFiles: limits.maxFiles, used, after };

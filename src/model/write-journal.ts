@@ -1,5 +1,6 @@
 import type { NewAuditEvent } from './audit.ts';
 import type { FileRecord } from './files.ts';
+import type { ChannelQuotas } from './quotas.ts';
 import type { FileVersion } from './versions.ts';
 
 /** Writes in flight: journalled before their bytes are stored, ended by the commit that records them. */
@@ -43,11 +44,12 @@ export interface WriteCommit {
   /** The write's audit entry, appended in the same transaction (docs/audit-chain.md); not again by a retry that finds the write committed. */
   audit?: NewAuditEvent | undefined;
   /**
-   * Refuse the write (QUOTA_EXCEEDED, nothing recorded) when it would take the channel or its
-   * tenant past a quota, checked in the commit's own transaction (docs/quotas.md): uploads; never
-   * restores, which must always be able to undo.
+   * The quotas the write must stay within, as the writer read them before storing its bytes:
+   * the commit refuses it (QUOTA_EXCEEDED, nothing recorded) when the usage it reads in its own
+   * transaction would pass one (docs/quotas.md). Uploads give them when a quota is set; restores
+   * never do, since they must always be able to undo.
    */
-  withinQuota?: boolean;
+  quotas?: ChannelQuotas | undefined;
 }
 
 /** A delete's commit: the live record (still naming `blobKey`) goes, its bytes kept as a 'deleted' version. */
