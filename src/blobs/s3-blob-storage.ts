@@ -33,6 +33,7 @@ import type {
   StoredBlob,
 } from './blob-storage.ts';
 import { safeSegment } from './safe-path.ts';
+import { isStagingKey } from './staging/staging-keys.ts';
 import { Sha256Meter, sha256OfStream } from './sha256-meter.ts';
 import { isTempName, TEMP_PREFIX } from './temp-files.ts';
 
@@ -66,19 +67,7 @@ export class S3BlobStorage implements BlobStorage {
 
   constructor(config: S3StorageConfig) {
     this.bucket = config.bucket;
-    this.client = new S3Client({
-      endpoint: config.endpoint,
-      region: config.region,
-      forcePathStyle: config.forcePathStyle,
-      // SDK releases from 3.729 add checksums by default that many S3-compatible servers refuse.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-      // Without these a connection that never opens, or a store that stops answering on an open one
-      // (a half-open connection), holds the request, and its file's lock, until the operating system
-      // gives up. Not requestTimeout: that bounds a whole request, and a large upload or download
-      // may rightly take longer than any bound; an idle socket is what a hung store looks like.
-      requestHandler: { connectionTimeout: config.timeoutSeconds * 1000, socketTimeout: config.timeoutSeconds * 1000 },
-    });
+    this.client = s3ClientFor(config);
   }
 
   async put(key: string, body: Readable, options: PutOptions = {}): Promise<StoredBlob> {
@@ -123,7 +112,7 @@ export class S3BlobStorage implements BlobStorage {
     }
     const written = meter.result();
     try {
-      await this.copyObject(temp, target, written.size, {
+      await copyWithSha256(this.client, this.bucket, temp, target, written.size, {
         sha256: written.sha256,
         contentType: options.contentType,
         contentDisposition: options.contentDisposition,
@@ -207,7 +196,7 @@ export class S3BlobStorage implements BlobStorage {
     if (head === undefined) throw sourceNotFound();
     const sha256 = head.sha256 ?? (await this.hashObject(source));
     assertExpectedSha256('source', sha256, options.expectedSha256);
-    await this.copyObject(source, target, head.size, {
+    await copyWithSha256(this.client, this.bucket, source, target, head.size, {
       sha256,
       contentType: options.contentType,
       contentDisposition: options.contentDisposition,
@@ -219,7 +208,7 @@ export class S3BlobStorage implements BlobStorage {
     const source = checkedKey(from);
     const head = await this.head(source);
     if (head === undefined) throw sourceNotFound();
-    await this.copyObject(source, checkedKey(to), head.size, { sha256: head.sha256 ?? (await this.hashObject(source)), ...servedAs });
+    await copyWithSha256(this.client, this.bucket, source, checkedKey(to), head.size, { sha256: head.sha256 ?? (await this.hashObject(source)), ...servedAs });
   }
 
   /**
@@ -278,10 +267,12 @@ export class S3BlobStorage implements BlobStorage {
       if (error instanceof S3ServiceException && error.name === 'NotImplemented') return 0;
       throw error;
     }
-    for (const upload of uploads) {
+    // The resumable uploads' multipart uploads (uploads/…) are theirs: their records end them (docs/uploads.md).
+    const stranded = uploads.filter((upload) => !isStagingKey(upload.Key ?? ''));
+    for (const upload of stranded) {
       await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: upload.Key, UploadId: upload.UploadId }));
     }
-    return uploads.length;
+    return stranded.length;
   }
 
   private async head(
@@ -301,61 +292,6 @@ export class S3BlobStorage implements BlobStorage {
     }
   }
 
-  /**
-   * Server-side copy with the sha256 (and how the object is served, for anyone reading the bucket
-   * directly: its type and download name) recorded on the copy; part by part above CopyObject's limit.
-   */
-  private async copyObject(source: string, target: string, size: number, meta: { sha256: string } & ServedAs): Promise<void> {
-    // The key part is URL-encoded, its slashes kept (they separate the bucket from the key).
-    const CopySource = `${this.bucket}/${encodeURIComponent(source).replaceAll('%2F', '/')}`;
-    const Metadata = { [SHA256_META]: meta.sha256 };
-    const { contentType: ContentType, contentDisposition: ContentDisposition } = meta;
-    try {
-      if (size <= SINGLE_COPY_LIMIT) {
-        await this.client.send(
-          new CopyObjectCommand({
-            Bucket: this.bucket,
-            Key: target,
-            CopySource,
-            MetadataDirective: 'REPLACE',
-            Metadata,
-            ContentType,
-            ContentDisposition,
-          }),
-        );
-        return;
-      }
-      const { UploadId } = await this.client.send(
-        new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: target, Metadata, ContentType, ContentDisposition }),
-      );
-      try {
-        const parts: CompletedPart[] = [];
-        for (let start = 0, part = 1; start < size; start += COPY_PART_BYTES, part++) {
-          const end = Math.min(start + COPY_PART_BYTES, size) - 1;
-          const copied = await this.client.send(
-            new UploadPartCopyCommand({
-              Bucket: this.bucket,
-              Key: target,
-              UploadId,
-              PartNumber: part,
-              CopySource,
-              CopySourceRange: `bytes=${start}-${end}`,
-            }),
-          );
-          parts.push({ PartNumber: part, ETag: copied.CopyPartResult?.ETag });
-        }
-        await this.client.send(
-          new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: target, UploadId, MultipartUpload: { Parts: parts } }),
-        );
-      } catch (error) {
-        await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: target, UploadId })).catch(() => undefined);
-        throw error;
-      }
-    } catch (error) {
-      throw toStorageError(error);
-    }
-  }
-
   /** For objects written by something else, without our metadata: the one case that reads the bytes. */
   private async hashObject(objectKey: string): Promise<string> {
     const body = await this.get(objectKey);
@@ -368,11 +304,90 @@ export class S3BlobStorage implements BlobStorage {
   }
 }
 
+/** The bucket's client, as the storage and the upload staging (staging/s3-upload-staging.ts) open it. */
+export function s3ClientFor(config: S3StorageConfig): S3Client {
+  return new S3Client({
+    endpoint: config.endpoint,
+    region: config.region,
+    forcePathStyle: config.forcePathStyle,
+    // SDK releases from 3.729 add checksums by default that many S3-compatible servers refuse.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    // Without these a connection that never opens, or a store that stops answering on an open one
+    // (a half-open connection), holds the request, and its file's lock, until the operating system
+    // gives up. Not requestTimeout: that bounds a whole request, and a large upload or download
+    // may rightly take longer than any bound; an idle socket is what a hung store looks like.
+    requestHandler: { connectionTimeout: config.timeoutSeconds * 1000, socketTimeout: config.timeoutSeconds * 1000 },
+  });
+}
+
+/**
+ * Server-side copy with the sha256 (and how the object is served, for anyone reading the bucket
+ * directly: its type and download name) recorded on the copy; part by part above CopyObject's limit.
+ */
+export async function copyWithSha256(
+client: S3Client,
+bucket: string,
+source: string,
+target: string,
+size: number,
+meta: { sha256: string } & ServedAs,
+): Promise<void> {
+  // The key part is URL-encoded, its slashes kept (they separate the bucket from the key).
+  const CopySource = `${bucket}/${encodeURIComponent(source).replaceAll('%2F', '/')}`;
+  const Metadata = { [SHA256_META]: meta.sha256 };
+  const { contentType: ContentType, contentDisposition: ContentDisposition } = meta;
+  try {
+    if (size <= SINGLE_COPY_LIMIT) {
+      await client.send(
+        new CopyObjectCommand({
+          Bucket: bucket,
+          Key: target,
+          CopySource,
+          MetadataDirective: 'REPLACE',
+          Metadata,
+          ContentType,
+          ContentDisposition,
+        }),
+      );
+      return;
+    }
+    const { UploadId } = await client.send(
+      new CreateMultipartUploadCommand({ Bucket: bucket, Key: target, Metadata, ContentType, ContentDisposition }),
+    );
+    try {
+      const parts: CompletedPart[] = [];
+      for (let start = 0, part = 1; start < size; start += COPY_PART_BYTES, part++) {
+        const end = Math.min(start + COPY_PART_BYTES, size) - 1;
+        const copied = await client.send(
+          new UploadPartCopyCommand({
+            Bucket: bucket,
+            Key: target,
+            UploadId,
+            PartNumber: part,
+            CopySource,
+            CopySourceRange: `bytes=${start}-${end}`,
+          }),
+        );
+        parts.push({ PartNumber: part, ETag: copied.CopyPartResult?.ETag });
+      }
+      await client.send(
+        new CompleteMultipartUploadCommand({ Bucket: bucket, Key: target, UploadId, MultipartUpload: { Parts: parts } }),
+      );
+    } catch (error) {
+      await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: target, UploadId })).catch(() => undefined);
+      throw error;
+    }
+  } catch (error) {
+    throw toStorageError(error);
+  }
+}
+
 /** S3's limit on a key, in UTF-8 bytes. */
 const MAX_KEY_BYTES = 1024;
 
 /** The key, each segment through the one gate, exactly as the disk storage takes it. */
-function checkedKey(key: string): string {
+export function checkedKey(key: string): string {
   if (typeof key !== 'string') throw new AppError('INVALID_PATH', 'key must be a string');
   const checked = key
     .split('/')
@@ -419,7 +434,7 @@ function statusOf(error: unknown): number | undefined {
   return (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 }
 
-function isMissing(error: unknown): boolean {
+export function isMissing(error: unknown): boolean {
   const name = (error as { name?: string }).name;
   return name === 'NoSuchKey' || name === 'NotFound' || statusOf(error) === 404;
 }
@@ -430,7 +445,7 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE',
  * What a caller can act on becomes an AppError: an object store that cannot be reached or answers
  * 5xx is a 503 (try again), as a database outage is; anything else passes unchanged.
  */
-function toStorageError(error: unknown): unknown {
+export function toStorageError(error: unknown): unknown {
   if (error instanceof AppError) return error;
   const { name, code } = error as { name?: string; code?: string };
   if (name === 'EntityTooLarge') return new AppError('PAYLOAD_TOO_LARGE', 'the object store refused the size of this body');

@@ -64,6 +64,10 @@ export interface FilesConfig {
   backupLockMaxDays: number;
   /** Archives (ZIP downloads) one admin may have streaming at once, on all instances (ARCHIVE_MAX_PER_ADMIN). */
   archiveMaxPerAdmin: number;
+  /** How long an unfinished resumable upload lives past its last PATCH (UPLOAD_EXPIRY). */
+  uploadExpirySeconds: number;
+  /** Unfinished resumable uploads one admin may have (UPLOADS_MAX_PER_ADMIN). */
+  uploadsMaxPerAdmin: number;
 }
 
 export type StorageKind = 'disk' | 's3';
@@ -398,6 +402,8 @@ export function loadConfig(env: Env = process.env): Config {
       urlSecret: read.raw('FILE_URL_SECRET'),
       urlTtlSeconds: read.seconds('FILE_URL_TTL', 3600, 1),
       archiveMaxPerAdmin: read.integer('ARCHIVE_MAX_PER_ADMIN', 2, 1, 1000),
+      uploadExpirySeconds: read.seconds('UPLOAD_EXPIRY', 86_400, 1, 30 * 86_400),
+      uploadsMaxPerAdmin: read.integer('UPLOADS_MAX_PER_ADMIN', 20, 1, 10_000),
       backupIntervalSeconds: read.seconds('BACKUP_INTERVAL', 0),
       backupKeepLast: read.integer('BACKUP_KEEP_LAST', 30, 1, 1_000_000),
       backupKeepDays: read.integer('BACKUP_KEEP_DAYS', 30, 0, 100_000),

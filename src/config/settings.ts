@@ -515,6 +515,20 @@ export const SETTINGS: readonly SettingInfo[] = [
       'ZIP archives of a folder or a channel (`GET …/archive`) one admin may have streaming at once, counted on every instance sharing the database; one more is refused with `429 RATE_LIMITED` until one ends (docs/archives.md)',
   },
   {
+    name: 'UPLOAD_EXPIRY',
+    fallback: '86400',
+    meaning: 'seconds an unfinished resumable upload lives past its last PATCH',
+    details:
+      'seconds an unfinished resumable (tus) upload lives past its creation or its last `PATCH` (answered as `Upload-Expires`); then its bytes are removed and its URL answers 404 (docs/uploads.md)',
+  },
+  {
+    name: 'UPLOADS_MAX_PER_ADMIN',
+    fallback: '20',
+    meaning: 'unfinished resumable uploads one admin may have; beyond it 429',
+    details:
+      'unfinished resumable (tus) uploads one admin may have, on every instance sharing the database; one more creation is refused with `429 RATE_LIMITED` (docs/uploads.md). Each reserves its length under the quotas until it completes or expires',
+  },
+  {
     name: 'FILE_URL_SIGNING',
     fallback: 'false',
     meaning: 'true: restores answer a link that downloads without wallet headers',

@@ -73,6 +73,8 @@ export const ErrorCodes = {
   OFFSITE_NOT_SET: 404,
   DELIVERY_NOT_FOUND: 404,
   INSTANT_NOT_RETAINED: 404,
+  // A resumable upload that is not the caller's, expired or was terminated (docs/uploads.md)
+  UPLOAD_NOT_FOUND: 404,
   // 405
   METHOD_NOT_ALLOWED: 405,
   // 409
@@ -105,8 +107,12 @@ export const ErrorCodes = {
   LOCK_NOT_SHORTENABLE: 409,
   // A name that two stored records share in look-alike spellings an older release stored (NFC and NFD): which one is meant?
   NAME_AMBIGUOUS: 409,
+  // A PATCH whose Upload-Offset is not where the resumable upload stands (tus 1.0.0)
+  UPLOAD_OFFSET_MISMATCH: 409,
   // 412 — a conditional write (If-Match / If-None-Match) whose condition the live file does not meet
   PRECONDITION_FAILED: 412,
+  // A tus request without Tus-Resumable: 1.0.0 (answered with Tus-Version)
+  TUS_VERSION_UNSUPPORTED: 412,
   // 408 / 413 / 414 / 415 / 416 / 417 / 429 / 431
   REQUEST_TIMEOUT: 408,
   URI_TOO_LONG: 414,
@@ -116,6 +122,8 @@ export const ErrorCodes = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   HEADERS_TOO_LARGE: 431,
+  // tus's checksum extension: a PATCH whose bytes do not have its Upload-Checksum (none of them count)
+  UPLOAD_CHECKSUM_MISMATCH: 460,
   // 5xx
   INTERNAL_ERROR: 500,
   INTEGRITY_FAILED: 500,

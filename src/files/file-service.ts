@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { BlobStorage, ByteRange } from '../blobs/blob-storage.ts';
+import { bodyTooLarge } from '../blobs/blob-errors.ts';
+import type { BlobStorage, ByteRange, PutOptions, ServedAs, StoredBlob } from '../blobs/blob-storage.ts';
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import type { Channel } from '../model/channels.ts';
@@ -18,6 +19,7 @@ import { type CommitRetry, type LiveWriteDeps, removeLiveFile, replaceLiveFile }
 import { checkPrecondition, type MatchPrecondition, type Precondition } from './preconditions.ts';
 import type { PublicCopies } from './public-copies.ts';
 import { roomUnderQuotas } from './quota-room.ts';
+import type { Usage } from '../model/quotas.ts';
 
 export interface FileServiceDeps {
   blobs: BlobStorage;
@@ -30,6 +32,8 @@ export interface FileServiceDeps {
   publicCopies?: PublicCopies | undefined;
   /** When a failed commit is tried again (live-writes.ts COMMIT_RETRY unless given). */
   commitRetry?: CommitRetry | undefined;
+  /** What unfinished resumable uploads reserve under the quotas, leaving out `exceptUploadId`'s own (docs/uploads.md). */
+  reservations?: ((channelId: string, tenantId: string, exceptUploadId?: string) => Promise<{ channel: Usage; tenant: Usage }>) | undefined;
 }
 
 /**
@@ -52,7 +56,7 @@ export class FileService {
   }
 
   /** Uploads `body` as the file `path` names: the live one (whatever its stored spelling), else a new file of that name. */
-  async put(
+  put(
     channel: Channel,
     actor: Actor,
     path: FilePath,
@@ -61,11 +65,42 @@ export class FileService {
     precondition: Precondition = {},
     declaredBytes?: number,
   ): Promise<{ created: boolean; file: FileRecord }> {
+    return this.write(channel, actor, { path, contentType, precondition, declaredBytes }, (blobKey, limits) =>
+      this.deps.blobs.put(blobKey, body, limits),
+    );
+  }
+
+  /**
+   * Makes bytes staged apart (a resumable upload's, src/files/uploads) the file `path` names,
+   * exactly as put() does: same lock, same checks, same commit and audit entry. `staged` stores
+   * them under the fresh key it is given and answers their size and sha256.
+   */
+  putStaged(
+    channel: Channel,
+    actor: Actor,
+    target: { path: FilePath; contentType: string; precondition: Precondition; bytes: number; reservedBy: string },
+    staged: (blobKey: string, servedAs: ServedAs) => Promise<StoredBlob>,
+  ): Promise<{ created: boolean; file: FileRecord }> {
+    const { path, contentType, precondition, bytes, reservedBy } = target;
+    return this.write(channel, actor, { path, contentType, precondition, declaredBytes: bytes, reservedBy }, (blobKey, { maxBytes, ...servedAs }) => {
+      if (bytes > maxBytes) throw bodyTooLarge(maxBytes);
+      return staged(blobKey, servedAs);
+    });
+  }
+
+  private write(
+    channel: Channel,
+    actor: Actor,
+    request: { path: FilePath; contentType: string; precondition: Precondition; declaredBytes: number | undefined; reservedBy?: string },
+    store: (blobKey: string, limits: PutOptions & { maxBytes: number }) => Promise<StoredBlob>,
+  ): Promise<{ created: boolean; file: FileRecord }> {
+    const { path, contentType, precondition, declaredBytes, reservedBy } = request;
     return this.deps.audit.around(channel, actor, 'upload', path, (entryOf) =>
       this.deps.locks.runExclusive(fileLockKey(channel.id, path.folder, path.filename), async () => {
         // Before a byte is stored: a declared length past a quota is refused here, and a body
         // that keeps coming is cut where the room left ends. The commit checks again, exactly.
-        const room = await roomUnderQuotas(this.deps.catalog, channel.id, declaredBytes ?? 0);
+        const reservations = this.deps.reservations && ((tenantId: string) => this.deps.reservations!(channel.id, tenantId, reservedBy));
+        const room = await roomUnderQuotas(this.deps.catalog, channel.id, declaredBytes ?? 0, reservations);
         const maxBytes = room === null ? this.deps.maxFileBytes : Math.min(this.deps.maxFileBytes, room.bytes);
         // Checked against the record read under the lock: of two writers with one If-Match, one wins.
         const named = await this.names.find(channel.id, path, 'requested', precondition.ifMatch);
@@ -79,7 +114,7 @@ export class FileService {
           named.path,
           contentType,
           (blobKey) =>
-            this.deps.blobs.put(blobKey, body, { maxBytes, ...servedAs }).catch((error: unknown) => {
+            store(blobKey, { maxBytes, ...servedAs }).catch((error: unknown) => {
               // The quota, not MAX_FILE_BYTES, set the limit the body passed.
               if (room !== null && maxBytes < this.deps.maxFileBytes && isAppError(error) && error.code === 'PAYLOAD_TOO_LARGE') {
                 room.refuse(maxBytes + 1);

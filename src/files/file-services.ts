@@ -10,7 +10,7 @@ import { BackupLocks } from './backup-locks.ts';
 import { BackupService } from './backup-service.ts';
 import { ChannelChanges } from './channel-changes.ts';
 import { DeletedFiles } from './deleted-files.ts';
-import { FileService } from './file-service.ts';
+import { FileService, type FileServiceDeps } from './file-service.ts';
 import { createFileUrls, type FileUrls } from './file-urls.ts';
 import { canPublish, PublicCopies } from './public-copies.ts';
 import { RestoreService } from './restore-service.ts';
@@ -43,6 +43,8 @@ export interface FileServices {
 /** The services with the storage they opened; close() releases it (S3 sockets, lock connections). */
 export interface OpenedFileServices extends FileServices {
   blobs: BlobStorage;
+  /** The per-file locks the services share, for what writes beside them (resumable uploads). */
+  locks: FileLocks;
   close(): Promise<void>;
 }
 
@@ -58,6 +60,8 @@ export interface OpenFileServicesOptions {
   observe?: OutcomeObserver;
   /** With an off-site copy: retention removes a blob only once the target holds it (retention.ts). */
   blobReleaseGuard?: BlobReleaseGuard;
+  /** What unfinished resumable uploads reserve under the quotas, which uploads count as used (docs/uploads.md). */
+  reservations?: FileServiceDeps['reservations'];
 }
 
 /**
@@ -76,7 +80,7 @@ export async function openFileServices(
     await blobs.close();
     throw error;
   });
-  const services = createFileServices(blobs, locks, catalog, config, logger, options.observe, options.blobReleaseGuard);
+  const services = createFileServices(blobs, locks, catalog, config, logger, options);
   try {
     if (options.recover) {
       await recoverInterruptedWrites({ blobs, catalog, locks, logger });
@@ -90,6 +94,7 @@ export async function openFileServices(
   return {
     ...services,
     blobs,
+    locks,
     async close() {
       await blobs.close();
       await locks.close();
@@ -104,8 +109,7 @@ function createFileServices(
   catalog: FileCatalog,
   { files: config, storage, publicBaseUrl }: FileServicesConfig,
   logger: Logger,
-  observe?: OutcomeObserver,
-  blobReleaseGuard?: BlobReleaseGuard,
+  { observe, blobReleaseGuard, reservations }: Pick<OpenFileServicesOptions, 'observe' | 'blobReleaseGuard' | 'reservations'>,
 ): FileServices {
   const audit = new AuditTrail(catalog, logger, Date.now, observe);
   const publicCopies = storage.s3?.publicBaseUrl !== undefined && canPublish(blobs) ? new PublicCopies(blobs, catalog, logger) : undefined;
@@ -113,7 +117,7 @@ function createFileServices(
   // On S3 the secret is optional (presigned links need none); links already handed out stay valid.
   const linkSigner =
     config.urlSigning && config.urlSecret !== undefined ? new LinkSigner(config.urlSecret, config.urlTtlSeconds) : undefined;
-  const files = new FileService({ ...shared, maxFileBytes: config.maxFileBytes });
+  const files = new FileService({ ...shared, maxFileBytes: config.maxFileBytes, reservations });
   const backups = new BackupService(shared);
   const restores = new RestoreService(shared);
   return {

@@ -16,23 +16,46 @@ type Catalog = Pick<QuotaRecords, 'channelQuotas' | 'channelUsage' | 'tenantUsag
 
 type Bounding = { which: 'channel' | 'tenant'; limits: QuotaLimits; used: Usage };
 
+/**
+ * What unfinished resumable uploads reserve in a channel and its tenant (docs/uploads.md): counted
+ * as used when an upload asks for room, never by restores, which no quota refuses.
+ */
+export type Reservations = (tenantId: string) => Promise<{ channel: Usage; tenant: Usage }>;
+
+const plus = (a: Usage, b: Usage): Usage => ({ files: a.files + b.files, bytes: a.bytes + b.bytes });
+
 /** The quotas read, and those that bound a channel's writes (its own, then its tenant's) with their usage now; none unset. */
-async function boundingQuotas(catalog: Catalog, channelId: string): Promise<{ quotas: ChannelQuotas; scopes: Bounding[] }> {
+async function boundingQuotas(
+  catalog: Catalog,
+  channelId: string,
+  reservations?: Reservations,
+): Promise<{ quotas: ChannelQuotas; scopes: Bounding[] }> {
   const quotas = await catalog.channelQuotas(channelId);
   const scopes: Bounding[] = [];
+  if (!limited(quotas.channel) && !limited(quotas.tenant)) return { quotas, scopes };
+  const reserved = reservations === undefined ? { channel: NOTHING, tenant: NOTHING } : await reservations(quotas.tenantId);
   if (limited(quotas.channel))
-    scopes.push({ which: 'channel', limits: quotas.channel, used: totalOf(await catalog.channelUsage(channelId)) });
-  if (limited(quotas.tenant)) scopes.push({ which: 'tenant', limits: quotas.tenant, used: await catalog.tenantUsage(quotas.tenantId) });
+    scopes.push({ which: 'channel', limits: quotas.channel, used: plus(totalOf(await catalog.channelUsage(channelId)), reserved.channel) });
+  if (limited(quotas.tenant))
+    scopes.push({ which: 'tenant', limits: quotas.tenant, used: plus(await catalog.tenantUsage(quotas.tenantId), reserved.tenant) });
   return { quotas, scopes };
 }
+
+const NOTHING: Usage = { files: 0, bytes: 0 };
 
 /**
  * Null when neither the channel nor its tenant has a quota. Otherwise the room left, after
  * refusing (QUOTA_EXCEEDED) an upload of `declaredBytes` that goes past either now: before any
  * byte of it is stored. Read outside the commit, so a race may still lose at the commit's own check.
+ * With `reservations`, what unfinished resumable uploads reserve counts as used.
  */
-export async function roomUnderQuotas(catalog: Catalog, channelId: string, declaredBytes: number): Promise<QuotaRoom | null> {
-  const { quotas, scopes } = await boundingQuotas(catalog, channelId);
+export async function roomUnderQuotas(
+  catalog: Catalog,
+  channelId: string,
+  declaredBytes: number,
+  reservations?: Reservations,
+): Promise<QuotaRoom | null> {
+  const { quotas, scopes } = await boundingQuotas(catalog, channelId, reservations);
   if (scopes.length === 0) return null;
   const check = (bytes: number) => {
     for (const scope of scopes) checkQuota(scope.which, scope.limits, scope.used, { files: 1, bytes });

@@ -37,6 +37,7 @@ import channelQuotaRoutes from './channels/quota.ts';
 import channelRestoreRoute from './channels/restore.ts';
 import channelScope from './channels/support/channel-scope.ts';
 import type { FilesRouteDeps } from './channels/support/deps.ts';
+import uploadRoutes, { uploadDiscoveryRoute } from './channels/uploads.ts';
 import channelUsageRoute from './channels/usage.ts';
 import linkedChannelsRoute, { channelManagementRoutes } from './channels.ts';
 import { loadConsoleAssets } from './console/assets.ts';
@@ -200,6 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(channelQuotaRoutes, deps.administration);
   await app.register(channelUsageRoute, deps.administration);
   await app.register(offsiteTestRoute, deps.offsite);
+  await app.register(uploadDiscoveryRoute, { maxFileBytes: config.files.maxFileBytes });
   // Every route on a channel, in one scope: each enters its channel (signed link or sign-in, body,
   // channel, permission, named file) through the preHandler it declares with app.enterChannel
   // (channels/support/channel-scope.ts), which refuses at start-up a route here without one.
@@ -220,6 +222,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scope.register(changesRoute, deps.files);
     await scope.register(folderArchiveRoute, deps.files);
     await scope.register(channelArchiveRoute, deps.files);
+    // Own encapsulation context: streamed bodies, and Tus-Resumable on every answer.
+    await scope.register(uploadRoutes, deps.files);
     await scope.register(channelPolicyRoutes, deps.approvals);
   });
   return app;

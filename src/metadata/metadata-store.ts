@@ -19,6 +19,7 @@ import { readHoldRecords } from './read-hold-records.ts';
 import type { Database, Engine } from './schema.ts';
 import { serviceSecrets } from './service-secrets.ts';
 import { tenantRecords } from './tenant-records.ts';
+import { uploadRecords } from './upload-records.ts';
 
 /**
  * The store is its concerns side by side on one database, each one object holding its own input
@@ -35,6 +36,7 @@ export function metadataStore(db: Kysely<Database>, engine: Engine, now: () => n
     events: eventRecords(db, engine),
     tenantOffsite: tenantOffsiteRecords(db, engine, sqliteFile),
     readHolds: readHoldRecords(db),
+    uploads: uploadRecords(db),
     ...tenantRecords(db, now),
     ...adminRecords(db, now),
     ...adminChanges(db, now),

@@ -440,6 +440,34 @@ export interface Database {
   event_cursors: EventCursorsTable;
   event_deliveries: EventDeliveriesTable;
   read_holds: ReadHoldsTable;
+  resumable_uploads: ResumableUploadsTable;
+}
+
+/** A tus upload's state (migration 027, src/model/uploads.ts); bigints read back as strings on PostgreSQL. */
+export interface ResumableUploadsTable {
+  id: string;
+  channel_id: string;
+  tenant_id: string;
+  admin_id: string;
+  folder: string;
+  filename: string;
+  content_type: string;
+  metadata: string;
+  /** JSON: the If-Match / If-None-Match of the creation (src/files/preconditions.ts). */
+  precondition: string;
+  length: number | string | null;
+  offset: number | string;
+  created_at: number | string;
+  expires_at: number | string;
+  multipart_id: string | null;
+  /** JSON: [{ size, etag }] in part order. */
+  parts: string;
+  tail_key: string | null;
+  tail_size: number | string;
+  state: string;
+  etag: string | null;
+  /** JSON: the problem that ended it ({ code, message }), once failed. */
+  failure: string | null;
 }
 
 /** A channel's blobs held against retention while an archive reads them (migration 025). */

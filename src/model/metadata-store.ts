@@ -9,6 +9,7 @@ import type { InvitationRecords, WalletChallengeRecords } from './invitations.ts
 import type { OffsiteRecords } from './offsite.ts';
 import type { QuotaRecords } from './quotas.ts';
 import type { ReadHolds } from './read-holds.ts';
+import type { UploadRecords } from './uploads.ts';
 import type { NonceAndRevocationRecords, ServiceSecrets } from './sign-in-records.ts';
 import type { TenantOffsiteRecords } from './tenant-offsite.ts';
 import type { DemoSeedingRecords, TenantDirectory } from './tenants.ts';
@@ -48,6 +49,8 @@ export interface MetadataStore
   readonly tenantOffsite: TenantOffsiteRecords;
   /** Archives' holds of channels' blobs against retention (src/model/read-holds.ts). */
   readonly readHolds: ReadHolds;
+  /** Resumable (tus) uploads' state (docs/uploads.md). */
+  readonly uploads: UploadRecords;
   /**
    * Runs `work` in one transaction, over the store bound to it: what it writes (a change and its
    * audit entry, above all) commits together, or nothing does when it throws. Inside, use only

@@ -14,9 +14,11 @@ import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
 import type { Config, RpcConfig } from '../config/config.ts';
 import { DEMO_WALLET, demoOwnerRefusedNotice, demoRefusal, PUBLISHED_WALLET_REFUSAL } from '../demo/demo-seed.ts';
 import { type Events, startEvents } from '../events/events-service.ts';
+import { openUploadStaging } from '../blobs/staging/open-upload-staging.ts';
 import { ArchiveService } from '../files/archive/archive-service.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { type FileServices, openFileServices } from '../files/file-services.ts';
+import { ResumableUploads } from '../files/uploads/resumable-uploads.ts';
 import { readHoldGuard } from '../files/read-hold-guard.ts';
 import { administrationRouteDeps } from '../http/admins/support/deps.ts';
 import { buildApp } from '../http/app.ts';
@@ -44,6 +46,8 @@ export interface Service {
   offsite: Offsite;
   /** Events out: the dispatcher delivering the chains to webhooks and brokers (docs/events.md). */
   events: Events;
+  /** Resumable (tus) uploads (docs/uploads.md): the routes', and what reclaims expired ones. */
+  uploads: ResumableUploads;
   /**
    * Stops accepting connections, lets the requests in flight finish for at most `deadlineMs`, then
    * cuts the connections still open (an upload cut midway stores nothing), and closes the stores.
@@ -107,6 +111,17 @@ export async function createService(config: Config, logger: Logger, options: Ser
     recover: true,
     observe: (action, result, seconds, bytes) => metrics.fileOperation(action, result, seconds, bytes),
     blobReleaseGuard: readHoldGuard(store.readHolds, store.offsite, config.offsite ? store.offsite : undefined),
+    reservations: (channelId, tenantId, exceptUploadId) => store.uploads.reservedUsage(channelId, tenantId, Date.now(), exceptUploadId),
+  });
+  const uploads = new ResumableUploads({
+    records: store.uploads,
+    staging: await openUploadStaging(config, fileServices.blobs),
+    files: fileServices.files,
+    locks: fileServices.locks,
+    catalog: store.files,
+    maxFileBytes: config.files.maxFileBytes,
+    expirySeconds: config.files.uploadExpirySeconds,
+    maxPerAdmin: config.files.uploadsMaxPerAdmin,
   });
   const administration = administrationServices({ config, store, logger, signIns: authenticator, recoverer, contractWallets });
   const box = openSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir, embedded: config.databaseUrl === undefined });
@@ -162,6 +177,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
         holds: store.readHolds,
         maxPerAdmin: config.files.archiveMaxPerAdmin,
       }),
+      uploads,
     ),
     administration: administrationRouteDeps(administration, approvals, store, authenticator, config.publicBaseUrl),
     approvals,
@@ -204,6 +220,14 @@ export async function createService(config: Config, logger: Logger, options: Ser
     store.purgeExpired(Date.now()).catch((err: unknown) => logger.warn({ err }, 'purging expired nonces and revocations failed'));
   }, PURGE_INTERVAL_MS);
   purge.unref();
+  // Expired uploads' bytes are reclaimed within a few minutes (sooner with a short UPLOAD_EXPIRY).
+  const reclaim = setInterval(
+    () => {
+      uploads.expire().catch((err: unknown) => logger.warn({ err }, 'reclaiming expired uploads failed'));
+    },
+    Math.min(config.files.uploadExpirySeconds, 300) * 1000,
+  );
+  reclaim.unref();
 
   return {
     app,
@@ -212,8 +236,10 @@ export async function createService(config: Config, logger: Logger, options: Ser
     files: fileServices,
     offsite,
     events,
+    uploads,
     async close(deadlineMs = Number.POSITIVE_INFINITY) {
       clearInterval(purge);
+      clearInterval(reclaim);
       const cut = Number.isFinite(deadlineMs)
         ? setTimeout(() => {
             logger.warn({ deadlineMs }, 'requests still in flight at the shutdown deadline: their connections are cut');
@@ -231,6 +257,7 @@ export async function createService(config: Config, logger: Logger, options: Ser
       await events.close();
       await tenantShipper?.stop();
       await offsite.close();
+      await uploads.close();
       await fileServices.close();
       await failures.close();
       await store.close();

@@ -6,7 +6,7 @@ import { EXAMPLE_BACKUP_TIMESTAMP, EXAMPLE_PATH } from './examples.ts';
 import { ENTITY_TAG, responseHeader } from './response-header-shapes.ts';
 
 // Each with the demo's value as its example, which the reference's "Try it out" starts from.
-const channelRef = Type.String({ description: 'Channel id (chn_…) or name in your tenant', examples: [EXAMPLE_PATH.channelRef] });
+export const channelRef = Type.String({ description: 'Channel id (chn_…) or name in your tenant', examples: [EXAMPLE_PATH.channelRef] });
 const folderName = Type.String({ description: 'A folder of the channel (one path segment)', examples: [EXAMPLE_PATH.folderName] });
 const filename = Type.String({ description: 'A file of the folder (one path segment)', examples: [EXAMPLE_PATH.filename] });
 // No pattern: a malformed one is INVALID_TIMESTAMP, as on the restore, not a schema refusal.

@@ -81,9 +81,10 @@ const MEANINGS: Record<ProblemStatus, string> = {
   500: 'Internal error or a stored copy failed its sha256 check (INTERNAL_ERROR, INTEGRITY_FAILED)',
   503: 'A dependency is unavailable (SERVICE_UNAVAILABLE, STORAGE_UNAVAILABLE, CONTRACT_WALLET_UNAVAILABLE)',
   507: 'The storage is full (INSUFFICIENT_STORAGE)',
+  460: "tus's checksum extension: the PATCH's bytes do not have its Upload-Checksum, and none of them count (UPLOAD_CHECKSUM_MISMATCH)",
 };
 
-export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 429 | 500 | 503 | 507;
+export type ProblemStatus = 400 | 401 | 403 | 404 | 409 | 412 | 413 | 415 | 416 | 429 | 460 | 500 | 503 | 507;
 
 type ProblemExample = { code: string; detail: string; [extra: string]: unknown };
 
@@ -120,7 +121,16 @@ const EXAMPLES: Record<ProblemStatus, ProblemExample> = {
   500: { code: 'INTERNAL_ERROR', detail: 'Internal error; the server log has the details under this requestId' },
   503: { code: 'SERVICE_UNAVAILABLE', detail: 'The metadata database is unavailable; try again shortly' },
   507: { code: 'INSUFFICIENT_STORAGE', detail: 'the storage is full; nothing was changed' },
+  460: {
+    code: 'UPLOAD_CHECKSUM_MISMATCH',
+    detail: "The PATCH's bytes have the sha256 n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=, not 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU= as Upload-Checksum says: none of them count",
+  },
 };
+
+/** A status's reason phrase: Node's, or tus's for the one it adds (460). */
+export function statusTitle(status: number): string {
+  return STATUS_CODES[status] ?? (status === 460 ? 'Checksum Mismatch' : 'Error');
+}
 
 /** A channel path's 409: a name an older release stored in two look-alike spellings (docs/api.md, "Names: one spelling, nothing hidden"). */
 const NAME_AMBIGUOUS_EXAMPLE: ProblemExample = {
@@ -161,7 +171,7 @@ function problemExample(status: ProblemStatus, example: ProblemExample = EXAMPLE
   const { code, detail, ...extra } = example;
   return {
     type: 'about:blank',
-    title: STATUS_CODES[status],
+    title: statusTitle(status),
     status,
     detail,
     code,

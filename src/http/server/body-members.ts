@@ -11,6 +11,14 @@ interface ObjectSchema {
   additionalProperties?: boolean;
 }
 
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route reads its body as a stream of bytes itself (a tus upload's PATCH and creation), whatever its method. */
+    streamedBody?: boolean;
+  }
+}
+
 /**
  * A JSON body's members are exactly those its schema declares: an unknown one is refused (400
  * VALIDATION_FAILED naming it), never dropped — the validator's default would strip it silently, and
@@ -22,7 +30,7 @@ async function bodyMembers(app: FastifyInstance): Promise<void> {
     const body = route.schema?.body as ObjectSchema | undefined;
     if (body === undefined) {
       // Last of the route's own checks (after sign-in, and after a restore's own body check, which says more).
-      if (takesBody(route)) route.preHandler = [...[route.preHandler ?? []].flat(), refuseUnreadBody];
+      if (takesBody(route) && route.config?.streamedBody !== true) route.preHandler = [...[route.preHandler ?? []].flat(), refuseUnreadBody];
       return;
     }
     if (body.additionalProperties !== false || body.properties === undefined) return;

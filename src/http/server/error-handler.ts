@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { AppError, type ErrorCode, isAppError } from '../../errors/app-error.ts';
 import { censorUrl } from '../../logging/logger.ts';
-import { PROBLEM_CONTENT_TYPE } from '../schemas/problem.ts';
+import { PROBLEM_CONTENT_TYPE, statusTitle } from '../schemas/problem.ts';
 import { formatRefusal } from './format-refusals.ts';
 
 /** RFC 9457 problem details, with the stable `code` clients branch on. */
@@ -73,7 +73,7 @@ function problemOf(request: FastifyRequest, error: AppError): Problem {
   return {
     ...error.extra,
     type: 'about:blank',
-    title: STATUS_CODES[error.status] ?? 'Error',
+    title: statusTitle(error.status),
     status: error.status,
     detail: error.message,
     code: error.code,

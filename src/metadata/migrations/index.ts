@@ -25,6 +25,7 @@ import * as eventsOut from './023-events-out.ts';
 import * as tenantOffsite from './024-tenant-offsite.ts';
 import * as readHolds from './025-read-holds.ts';
 import * as quotas from './026-quotas.ts';
+import * as resumableUploads from './027-resumable-uploads.ts';
 
 /**
  * Every migration, listed in code rather than read from a folder at run time, so the set is the
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '024-tenant-offsite': tenantOffsite,
   '025-read-holds': readHolds,
   '026-quotas': quotas,
+  '027-resumable-uploads': resumableUploads,
 };
 
 export const migrationProvider: MigrationProvider = {

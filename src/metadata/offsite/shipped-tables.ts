@@ -82,4 +82,6 @@ export const UNSHIPPED_TABLES = [
   'tenant_offsite_blobs',
   // An archive's hold of a channel's blobs: it lapses within minutes, and a rebuilt service streams nothing yet.
   'read_holds',
+  // An unfinished tus upload: the client's to resume; a rebuilt service has none (docs/uploads.md).
+  'resumable_uploads',
 ] as const satisfies readonly (keyof Database)[];

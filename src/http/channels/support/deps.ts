@@ -14,6 +14,7 @@ import type { DeletedFiles } from '../../../files/deleted-files.ts';
 import type { FileService } from '../../../files/file-service.ts';
 import type { FileServices } from '../../../files/file-services.ts';
 import type { FileUrls } from '../../../files/file-urls.ts';
+import type { ResumableUploads } from '../../../files/uploads/resumable-uploads.ts';
 import type { RestoreService } from '../../../files/restore-service.ts';
 import type { ScopeRestoreService } from '../../../files/scope-restore-service.ts';
 import type { LinkSigner } from '../../../files/signed-links.ts';
@@ -43,6 +44,8 @@ export interface FilesRouteDeps {
   fileUrls: FileUrls;
   /** Folder and channel ZIP archives (docs/archives.md). */
   archives: ArchiveService;
+  /** Resumable (tus) uploads (docs/uploads.md). */
+  uploads: ResumableUploads;
 }
 
 /** The routes' services: the file services, the gate to channels over the store's channel directory, and admins' names. */
@@ -51,6 +54,7 @@ export function filesRouteDeps(
   approvals: Pick<ApprovalServices, 'restores' | 'backupLocks' | 'proposals' | 'policies'>,
   directory: ChannelLookup & LinkedChannelListing & AdminNameLookup,
   archives: ArchiveService,
+  uploads: ResumableUploads,
 ): FilesRouteDeps {
   const { files, backups, backupLocks, restores, scopeRestores, deleted, changes, linkSigner, fileUrls, audit } = services;
   return {
@@ -71,5 +75,6 @@ export function filesRouteDeps(
     linkSigner,
     fileUrls,
     archives,
+    uploads,
   };
 }
