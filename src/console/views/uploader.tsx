@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { trackUpload } from '../transport/progress-fetch.ts';
+import { isResumable, uploadResumable } from '../transport/resumable-upload.ts';
 import { formatBytes } from '../ui/format.ts';
 import { messageOf } from '../ui/problem-notice.tsx';
 import type { ViewContext } from './context.ts';
@@ -11,6 +12,10 @@ interface Upload {
   sent: number;
   state: 'waiting' | 'sending' | 'done' | 'failed';
   message?: string;
+  /** A resumable upload that went on from an earlier page or attempt: the bytes the service held then. */
+  resumedFrom?: number;
+  /** A resumable upload lost its connection and tries again. */
+  retrying?: boolean;
 }
 
 let nextId = 1;
@@ -49,19 +54,47 @@ export function Uploader({ ctx, channel, folder, onUploaded }: { ctx: ViewContex
         update(upload.id, { state: 'sending' });
         const stop = trackUpload(file, (sent) => update(upload.id, { sent }));
         try {
-          const result = await ctx.client.upload(channel, folder, file.name, file);
+          const created = isResumable(file)
+            ? await sendResumable(file, upload.id)
+            : (await ctx.client.upload(channel, folder, file.name, file)).created;
           update(upload.id, { state: 'done', sent: file.size });
-          (result.created ? batch.current.created : batch.current.replaced).push(file.name);
+          (created ? batch.current.created : batch.current.replaced).push(file.name);
           onUploaded();
         } catch (error) {
           ctx.session.noticeError(error);
-          update(upload.id, { state: 'failed', message: messageOf(error) });
+          update(upload.id, { state: 'failed', message: messageOf(error), retrying: false });
         } finally {
           stop();
         }
         finishBatch();
       });
     }
+  };
+
+  /**
+   * A large file, through the resumable upload (transport/resumable-upload.ts): the same file given
+   * again after a reload or a failure goes on where the service stands. Answers whether it created
+   * the file: unless the file's newest version is the one this upload replaced (kept at the instant
+   * the file was written, by the service's clock).
+   */
+  const sendResumable = async (file: File, id: number): Promise<boolean> => {
+    await uploadResumable({
+      channel,
+      folder,
+      file,
+      headers: () => ctx.client.signIn(),
+      onProgress: (sent) => update(id, { sent, retrying: false }),
+      onResume: (offset) => update(id, { sent: offset, resumedFrom: offset }),
+      onRetry: () => update(id, { retrying: true }),
+    });
+    const [live, versions] = await Promise.all([
+      ctx.client.stat(channel, folder, file.name),
+      ctx.client.versions(channel, folder, file.name, { limit: 1 }),
+    ]).catch(() => [undefined, undefined]);
+    const newest = versions?.items[0];
+    // The file's time comes to the second (Last-Modified).
+    const second = (time: string) => Math.floor(Date.parse(time) / 1000);
+    return !(live && newest?.kind === 'replaced' && second(newest.time) === second(live.updatedAt));
   };
 
   /** Once nothing is left to send: the arrived rows go, and the status line says what arrived. */
@@ -120,7 +153,7 @@ export function Uploader({ ctx, channel, folder, onUploaded }: { ctx: ViewContex
               <progress max={u.size || 1} value={u.state === 'done' ? u.size || 1 : u.sent} aria-label={`Upload of ${u.name}`} />
               <span class="upload-state">
                 {u.state === 'waiting' && 'Waiting'}
-                {u.state === 'sending' && `${formatBytes(u.sent)} of ${formatBytes(u.size)}`}
+                {u.state === 'sending' && sendingText(u)}
                 {u.state === 'done' && 'Uploaded'}
                 {u.state === 'failed' && u.message}
               </span>
@@ -140,6 +173,15 @@ export function Uploader({ ctx, channel, folder, onUploaded }: { ctx: ViewContex
       )}
     </section>
   );
+}
+
+/** "12 MB of 40 MB", "Resuming at 37 %", "15 MB of 40 MB, resumed at 37 %", "Connection lost, trying again at 15 MB of 40 MB". */
+function sendingText(u: Upload): string {
+  const progress = `${formatBytes(u.sent)} of ${formatBytes(u.size)}`;
+  if (u.retrying) return `Connection lost, trying again at ${progress}`;
+  if (u.resumedFrom === undefined) return progress;
+  const share = `${Math.floor((u.resumedFrom / u.size) * 100)} %`;
+  return u.sent <= u.resumedFrom ? `Resuming at ${share}` : `${progress}, resumed at ${share}`;
 }
 
 /** "q3.txt uploaded", "q3.txt replaced; the previous bytes are kept as a version", "3 files uploaded to reports (1 replaced)". */
