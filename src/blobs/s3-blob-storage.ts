@@ -33,8 +33,8 @@ import type {
   StoredBlob,
 } from './blob-storage.ts';
 import { safeSegment } from './safe-path.ts';
-import { isStagingKey } from './staging/staging-keys.ts';
 import { Sha256Meter, sha256OfStream } from './sha256-meter.ts';
+import { isStagingKey } from './staging/staging-keys.ts';
 import { isTempName, TEMP_PREFIX } from './temp-files.ts';
 
 export interface S3StorageConfig {
@@ -208,7 +208,10 @@ export class S3BlobStorage implements BlobStorage {
     const source = checkedKey(from);
     const head = await this.head(source);
     if (head === undefined) throw sourceNotFound();
-    await copyWithSha256(this.client, this.bucket, source, checkedKey(to), head.size, { sha256: head.sha256 ?? (await this.hashObject(source)), ...servedAs });
+    await copyWithSha256(this.client, this.bucket, source, checkedKey(to), head.size, {
+      sha256: head.sha256 ?? (await this.hashObject(source)),
+      ...servedAs,
+    });
   }
 
   /**
@@ -326,12 +329,12 @@ export function s3ClientFor(config: S3StorageConfig): S3Client {
  * directly: its type and download name) recorded on the copy; part by part above CopyObject's limit.
  */
 export async function copyWithSha256(
-client: S3Client,
-bucket: string,
-source: string,
-target: string,
-size: number,
-meta: { sha256: string } & ServedAs,
+  client: S3Client,
+  bucket: string,
+  source: string,
+  target: string,
+  size: number,
+  meta: { sha256: string } & ServedAs,
 ): Promise<void> {
   // The key part is URL-encoded, its slashes kept (they separate the bucket from the key).
   const CopySource = `${bucket}/${encodeURIComponent(source).replaceAll('%2F', '/')}`;
@@ -371,9 +374,7 @@ meta: { sha256: string } & ServedAs,
         );
         parts.push({ PartNumber: part, ETag: copied.CopyPartResult?.ETag });
       }
-      await client.send(
-        new CompleteMultipartUploadCommand({ Bucket: bucket, Key: target, UploadId, MultipartUpload: { Parts: parts } }),
-      );
+      await client.send(new CompleteMultipartUploadCommand({ Bucket: bucket, Key: target, UploadId, MultipartUpload: { Parts: parts } }));
     } catch (error) {
       await client.send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: target, UploadId })).catch(() => undefined);
       throw error;

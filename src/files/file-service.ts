@@ -6,7 +6,7 @@ import type { FileLocks } from '../locks/file-locks.ts';
 import type { Channel } from '../model/channels.ts';
 import type { FileRecord, FolderSummary, LiveFiles } from '../model/files.ts';
 import type { Page, PageRequest } from '../model/paging.ts';
-import type { QuotaRecords } from '../model/quotas.ts';
+import type { QuotaRecords, Usage } from '../model/quotas.ts';
 import type { FileVersion, KeptVersions } from '../model/versions.ts';
 import type { WriteJournal } from '../model/write-journal.ts';
 import type { Actor, AuditTrail } from './audit-trail.ts';
@@ -19,7 +19,6 @@ import { type CommitRetry, type LiveWriteDeps, removeLiveFile, replaceLiveFile }
 import { checkPrecondition, type MatchPrecondition, type Precondition } from './preconditions.ts';
 import type { PublicCopies } from './public-copies.ts';
 import { roomUnderQuotas } from './quota-room.ts';
-import type { Usage } from '../model/quotas.ts';
 
 export interface FileServiceDeps {
   blobs: BlobStorage;
@@ -82,10 +81,15 @@ export class FileService {
     staged: (blobKey: string, servedAs: ServedAs) => Promise<StoredBlob>,
   ): Promise<{ created: boolean; file: FileRecord }> {
     const { path, contentType, precondition, bytes, reservedBy } = target;
-    return this.write(channel, actor, { path, contentType, precondition, declaredBytes: bytes, reservedBy }, (blobKey, { maxBytes, ...servedAs }) => {
-      if (bytes > maxBytes) throw bodyTooLarge(maxBytes);
-      return staged(blobKey, servedAs);
-    });
+    return this.write(
+      channel,
+      actor,
+      { path, contentType, precondition, declaredBytes: bytes, reservedBy },
+      (blobKey, { maxBytes, ...servedAs }) => {
+        if (bytes > maxBytes) throw bodyTooLarge(maxBytes);
+        return staged(blobKey, servedAs);
+      },
+    );
   }
 
   private write(

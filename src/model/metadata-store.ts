@@ -9,10 +9,10 @@ import type { InvitationRecords, WalletChallengeRecords } from './invitations.ts
 import type { OffsiteRecords } from './offsite.ts';
 import type { QuotaRecords } from './quotas.ts';
 import type { ReadHolds } from './read-holds.ts';
-import type { UploadRecords } from './uploads.ts';
 import type { NonceAndRevocationRecords, ServiceSecrets } from './sign-in-records.ts';
 import type { TenantOffsiteRecords } from './tenant-offsite.ts';
 import type { DemoSeedingRecords, TenantDirectory } from './tenants.ts';
+import type { UploadRecords } from './uploads.ts';
 import type { KeptVersions } from './versions.ts';
 import type { WriteJournal } from './write-journal.ts';
 

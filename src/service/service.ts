@@ -11,15 +11,15 @@ import { checkMessage } from '../auth/message-check.ts';
 import { createAddressRecoverer } from '../auth/signature/address-recoverer.ts';
 import { VerificationPool } from '../auth/verification-pool.ts';
 import { WalletAuthenticator } from '../auth/wallet-authenticator.ts';
+import { openUploadStaging } from '../blobs/staging/open-upload-staging.ts';
 import type { Config, RpcConfig } from '../config/config.ts';
 import { DEMO_WALLET, demoOwnerRefusedNotice, demoRefusal, PUBLISHED_WALLET_REFUSAL } from '../demo/demo-seed.ts';
 import { type Events, startEvents } from '../events/events-service.ts';
-import { openUploadStaging } from '../blobs/staging/open-upload-staging.ts';
 import { ArchiveService } from '../files/archive/archive-service.ts';
 import { BackupScheduler } from '../files/backup-scheduler.ts';
 import { type FileServices, openFileServices } from '../files/file-services.ts';
-import { ResumableUploads } from '../files/uploads/resumable-uploads.ts';
 import { readHoldGuard } from '../files/read-hold-guard.ts';
+import { ResumableUploads } from '../files/uploads/resumable-uploads.ts';
 import { administrationRouteDeps } from '../http/admins/support/deps.ts';
 import { buildApp } from '../http/app.ts';
 import { filesRouteDeps } from '../http/channels/support/deps.ts';
@@ -221,12 +221,9 @@ export async function createService(config: Config, logger: Logger, options: Ser
   }, PURGE_INTERVAL_MS);
   purge.unref();
   // Expired uploads' bytes are reclaimed within a few minutes (sooner with a short UPLOAD_EXPIRY).
-  const reclaim = setInterval(
-    () => {
-      uploads.expire().catch((err: unknown) => logger.warn({ err }, 'reclaiming expired uploads failed'));
-    },
-    Math.min(config.files.uploadExpirySeconds, 300) * 1000,
-  );
+  const reclaim = setInterval(() => {
+    uploads.expire().catch((err: unknown) => logger.warn({ err }, 'reclaiming expired uploads failed'));
+  }, Math.min(config.files.uploadExpirySeconds, 300) * 1000);
   reclaim.unref();
 
   return {

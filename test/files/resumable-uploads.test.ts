@@ -9,7 +9,7 @@ import { FilesClient, sha256 } from '../helpers/files.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
-import { randomPayload, tusMetadata, uploadWithCuts } from '../helpers/tus.ts';
+import { cuttingProxy, randomPayload, tusMetadata, uploadToEnd } from '../helpers/tus.ts';
 import { signIn } from '../helpers/wallets.ts';
 
 const TUS = { 'Tus-Resumable': '1.0.0' };
@@ -21,7 +21,6 @@ for (const setup of FILE_SETUPS) {
     let svc: TestService;
     let fixture: TenantFixture;
     let files: FilesClient;
-    const endpoint = () => `${svc.baseUrl}/api/channels/${fixture.channel.id}/uploads`;
     const create = (headers: Record<string, string>, body?: Buffer) =>
       request(svc.baseUrl, `/api/channels/${fixture.channel.id}/uploads`, {
         method: 'POST',
@@ -38,15 +37,22 @@ for (const setup of FILE_SETUPS) {
     });
     after(() => svc.close());
 
-    test('tus-js-client: a 64 MiB upload cut three times at random points resumes, and becomes the file exactly as a PUT does', async () => {
+    test('tus-js-client: a 64 MiB upload whose connection is cut three times at random points resumes, and becomes the file exactly as a PUT does', async () => {
       const data = randomPayload(64 * MiB);
-      const cuts = [Math.random() * 0.3, 0.3 + Math.random() * 0.3, 0.6 + Math.random() * 0.35].map((cut) => Math.max(cut, 0.05));
-      const { url, cutsMade } = await uploadWithCuts(
-        data,
-        { endpoint: endpoint(), headers: files.auth, metadata: { folder: 'big', filename: 'video.bin', contentType: 'video/mp4' } },
-        cuts,
+      // Three connections cut after a random 4–16 MiB each (48 MiB at most: each cut lands inside the upload): the client retries, asks where the upload stands, and goes on.
+      const proxy = await cuttingProxy(
+        new URL(svc.baseUrl),
+        [0, 1, 2].map(() => (4 + Math.random() * 12) * MiB),
       );
-      assert.equal(cutsMade, 3);
+      const { url, resumedAt } = await uploadToEnd(data, {
+        endpoint: `${proxy.url}/api/channels/${fixture.channel.id}/uploads`,
+        headers: files.auth,
+        metadata: { folder: 'big', filename: 'video.bin', contentType: 'video/mp4' },
+      }).finally(() => proxy.close());
+      assert.equal(proxy.cuts(), 3);
+      // Each resumption went on from the bytes the server had kept, never from zero.
+      assert.equal(resumedAt.length, 3, `asked where it stood: ${resumedAt.join(', ')}`);
+      for (const [i, offset] of resumedAt.entries()) assert.ok(offset > (resumedAt[i - 1] ?? 0), `resumed at ${resumedAt.join(', ')}`);
       const stored = await files.get('big', 'video.bin');
       assert.equal(stored.status, 200);
       assert.equal(sha256(stored.bytes), sha256(data));
@@ -59,7 +65,9 @@ for (const setup of FILE_SETUPS) {
       assert.equal(head.headers['upload-length'], String(data.length));
       assert.equal(head.headers.etag, `"${sha256(data)}"`);
       // One audit entry, as for a PUT.
-      const entries = (await files.audit('?action=upload')).json().items.filter((entry: { filename: string }) => entry.filename === 'video.bin');
+      const entries = (await files.audit('?action=upload'))
+        .json()
+        .items.filter((entry: { filename: string }) => entry.filename === 'video.bin');
       assert.equal(entries.length, 1);
       assert.equal(entries[0].result, 'ok');
     });
@@ -70,7 +78,10 @@ for (const setup of FILE_SETUPS) {
       assert.equal(options.headers['tus-version'], '1.0.0');
       assert.equal(options.headers['tus-checksum-algorithm'], 'sha256');
       assert.equal(options.headers['tus-max-size'], String(100 * MiB));
-      assert.match(String(options.headers['tus-extension']), /creation-with-upload.*creation-defer-length.*termination.*expiration.*checksum/);
+      assert.match(
+        String(options.headers['tus-extension']),
+        /creation-with-upload.*creation-defer-length.*termination.*expiration.*checksum/,
+      );
 
       const metadata = tusMetadata({ folder: 'proto', filename: 'notes ñ.txt' });
       const noVersion = await request(svc.baseUrl, `/api/channels/${fixture.channel.id}/uploads`, {
@@ -97,18 +108,38 @@ for (const setup of FILE_SETUPS) {
 
       // A checksum that does not match: 460, and none of the bytes count.
       const wrongSum = createHash('sha256').update('something else').digest('base64');
-      const mismatch = await at(location, 'PATCH', { 'Upload-Offset': '5', 'Upload-Checksum': `sha256 ${wrongSum}`, ...STREAM }, body.subarray(5, 10));
+      const mismatch = await at(
+        location,
+        'PATCH',
+        { 'Upload-Offset': '5', 'Upload-Checksum': `sha256 ${wrongSum}`, ...STREAM },
+        body.subarray(5, 10),
+      );
       assertProblem(mismatch, 460, 'UPLOAD_CHECKSUM_MISMATCH');
       assert.equal(mismatch.json().title, 'Checksum Mismatch');
       assert.equal((await at(location, 'HEAD')).headers['upload-offset'], '5');
-      const md5 = await at(location, 'PATCH', { 'Upload-Offset': '5', 'Upload-Checksum': 'md5 1B2M2Y8AsgTpgAmY7PhCfg==', ...STREAM }, body.subarray(5, 10));
+      const md5 = await at(
+        location,
+        'PATCH',
+        { 'Upload-Offset': '5', 'Upload-Checksum': 'md5 1B2M2Y8AsgTpgAmY7PhCfg==', ...STREAM },
+        body.subarray(5, 10),
+      );
       assertProblem(md5, 400, 'VALIDATION_FAILED');
 
       const rightSum = createHash('sha256').update(body.subarray(5, 10)).digest('base64');
-      const checked = await at(location, 'PATCH', { 'Upload-Offset': '5', 'Upload-Checksum': `sha256 ${rightSum}`, ...STREAM }, body.subarray(5, 10));
+      const checked = await at(
+        location,
+        'PATCH',
+        { 'Upload-Offset': '5', 'Upload-Checksum': `sha256 ${rightSum}`, ...STREAM },
+        body.subarray(5, 10),
+      );
       assert.equal(checked.status, 204, checked.body);
       assert.equal(checked.headers['upload-offset'], '10');
-      const tooMuch = await at(location, 'PATCH', { 'Upload-Offset': '10', ...STREAM }, Buffer.concat([body.subarray(10), Buffer.from('!')]));
+      const tooMuch = await at(
+        location,
+        'PATCH',
+        { 'Upload-Offset': '10', ...STREAM },
+        Buffer.concat([body.subarray(10), Buffer.from('!')]),
+      );
       assertProblem(tooMuch, 413, 'PAYLOAD_TOO_LARGE');
       assert.equal((await at(location, 'HEAD')).headers['upload-offset'], '10');
 
@@ -163,11 +194,14 @@ for (const setup of FILE_SETUPS) {
       }
     });
 
-    test("an upload is useless to anyone else; termination removes it; the unfinished ones per admin are bounded", async () => {
+    test('an upload is useless to anyone else; termination removes it; the unfinished ones per admin are bounded', async () => {
       const metadata = tusMetadata({ folder: 'mine', filename: 'm.bin' });
       const created = await create({ 'Upload-Length': '10', 'Upload-Metadata': metadata });
       const location = String(created.headers.location);
-      const member = await createMemberAdmin(svc.service.store, fixture, { permissions: ['files:read', 'files:write'], channels: [fixture.channel] });
+      const member = await createMemberAdmin(svc.service.store, fixture, {
+        permissions: ['files:read', 'files:write'],
+        channels: [fixture.channel],
+      });
       const other = await signIn(member.wallet, svc.config.auth.domains[0]!);
       for (const method of ['HEAD', 'PATCH', 'DELETE']) {
         const answer = await request(svc.baseUrl, location, {
@@ -202,7 +236,8 @@ for (const setup of FILE_SETUPS) {
           headers: { ...files.auth, 'Content-Type': 'application/json' },
           body: JSON.stringify(body),
         });
-      const used = (await request(svc.baseUrl, `/api/channels/${fixture.channel.id}/usage`, { headers: files.auth })).json().usage.bytes as number;
+      const used = (await request(svc.baseUrl, `/api/channels/${fixture.channel.id}/usage`, { headers: files.auth })).json().usage
+        .bytes as number;
       assert.equal((await quota({ maxBytes: used + 1000 })).status, 200);
       try {
         const metadata = tusMetadata({ folder: 'q', filename: 'q.bin' });

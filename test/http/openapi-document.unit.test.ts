@@ -255,6 +255,11 @@ for (const engine of ['sqlite'] as const) {
         ['GET /api/channels/{channelRef}/changes', 'listChanges'],
         ['GET /api/channels/{channelRef}/folders/{folderName}/archive', 'archiveFolder'],
         ['GET /api/channels/{channelRef}/archive', 'archiveChannel'],
+        // Resumable uploads, tus 1.0.0 (docs/uploads.md)
+        ['POST /api/channels/{channelRef}/uploads', 'createUpload'],
+        ['HEAD /api/channels/{channelRef}/uploads/{uploadId}', 'uploadStatus'],
+        ['PATCH /api/channels/{channelRef}/uploads/{uploadId}', 'appendToUpload'],
+        ['DELETE /api/channels/{channelRef}/uploads/{uploadId}', 'terminateUpload'],
         // Tenant self-service (docs/administration.md)
         ['POST /api/channels', 'createChannel'],
         ['PATCH /api/channels/{channelRef}', 'updateChannel'],
@@ -631,6 +636,30 @@ for (const engine of ['sqlite'] as const) {
       assert.equal((await call('GET', '/api/channels/chn_00000000000000000000000000/usage')).status, 404);
       assert.equal((await call('PUT', quotaPath, { headers: json, body: JSON.stringify({ maxBytes: null, maxFiles: null }) })).status, 200);
 
+      // Resumable uploads (docs/uploads.md): one created with its first bytes, asked, completed; one whole at
+      // its creation; one deferred, asked and terminated.
+      const tus = { 'Tus-Resumable': '1.0.0', 'Content-Type': 'application/offset+octet-stream' };
+      const version = { 'Tus-Resumable': '1.0.0' };
+      const uploads = `/api/channels/${fixture.channel.id}/uploads`;
+      const tusMetadata = `folder ${btoa('docs')},filename ${btoa('tus.txt')}`;
+      const upload = await call('POST', uploads, { headers: { ...tus, 'Upload-Length': '5', 'Upload-Metadata': tusMetadata }, body: 'ab' });
+      assert.equal(upload.status, 201, upload.body);
+      const uploadUrl = String(upload.headers.location);
+      assert.equal((await call('HEAD', uploadUrl, { headers: version })).status, 200);
+      assert.equal((await call('PATCH', uploadUrl, { headers: { ...tus, 'Upload-Offset': '0' }, body: 'cde' })).status, 409);
+      assert.equal((await call('PATCH', uploadUrl, { headers: { ...tus, 'Upload-Offset': '2' }, body: 'c' })).status, 204);
+      assert.equal((await call('PATCH', uploadUrl, { headers: { ...tus, 'Upload-Offset': '3' }, body: 'de' })).status, 204);
+      assert.equal(
+        (await call('HEAD', uploadUrl, { headers: version })).headers.etag,
+        (await call('GET', `${channel}/folders/docs/files/tus.txt`)).headers.etag,
+      );
+      const whole = await call('POST', uploads, { headers: { ...tus, 'Upload-Length': '3', 'Upload-Metadata': tusMetadata }, body: 'abc' });
+      assert.match(String(whole.headers.etag), /^"[0-9a-f]{64}"$/);
+      const deferred = await call('POST', uploads, { headers: { ...version, 'Upload-Defer-Length': '1', 'Upload-Metadata': tusMetadata } });
+      assert.equal((await call('HEAD', String(deferred.headers.location), { headers: version })).headers['upload-defer-length'], '1');
+      assert.equal((await call('DELETE', String(deferred.headers.location), { headers: version })).status, 204);
+      assert.equal((await call('DELETE', String(deferred.headers.location), { headers: version })).status, 404);
+
       // Approvals (docs/approvals.md): a policy holds admin removals; one proposal runs, another is withdrawn.
       await call('GET', '/api/policies');
       await call('GET', `${channel}/policy`);
@@ -832,7 +861,8 @@ for (const engine of ['sqlite'] as const) {
           .replace('{proposalId}', 'prp_none')
           .replace('{invitationId}', 'inv_none')
           .replace('{address}', newWallet().address)
-          .replace('{token}', 'wai_none');
+          .replace('{token}', 'wai_none')
+          .replace('{uploadId}', '0'.repeat(32));
       const bodiless = operationsOf(document).filter(
         ([key, operation]) => /^(POST|PUT|PATCH|DELETE) /.test(key) && operation.requestBody === undefined,
       );

@@ -1,5 +1,5 @@
-import type { ServedAs, StoredBlob } from '../blob-storage.ts';
 import type { StagedBytes } from '../../model/uploads.ts';
+import type { ServedAs, StoredBlob } from '../blob-storage.ts';
 
 /** What an append stored, and the failure that ended its body early (the client went away, or a limit cut it). */
 export interface Appended {

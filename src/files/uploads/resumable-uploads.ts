@@ -7,8 +7,8 @@ import type { Channel } from '../../model/channels.ts';
 import type { QuotaRecords } from '../../model/quotas.ts';
 import type { ResumableUpload, StagedBytes, UploadRecords } from '../../model/uploads.ts';
 import type { Actor } from '../audit-trail.ts';
-import type { FileService } from '../file-service.ts';
 import { filePath } from '../file-path.ts';
+import type { FileService } from '../file-service.ts';
 import { entityTagOf, type Precondition } from '../preconditions.ts';
 import { roomUnderQuotas } from '../quota-room.ts';
 import { uploadContentType } from '../upload-content-type.ts';
@@ -71,7 +71,12 @@ export class ResumableUploads {
   }
 
   /** Creates an upload; with `first`, stores its first bytes as the creation's body (creation-with-upload). */
-  async create(channel: Channel, actor: Actor & { adminId: string }, request: NewUpload, first?: Omit<Patch, 'offset'>): Promise<ResumableUpload> {
+  async create(
+    channel: Channel,
+    actor: Actor & { adminId: string },
+    request: NewUpload,
+    first?: Omit<Patch, 'offset'>,
+  ): Promise<ResumableUpload> {
     const { target, length } = request;
     const path = filePath(target.folder, target.filename);
     const contentType = uploadContentType(target.contentType, path.filename);
@@ -111,13 +116,19 @@ export class ResumableUploads {
     return this.append(channel, actor, upload.uploadId, { ...first, offset: 0 });
   }
 
-  /** The upload as it stands (HEAD); one whose bytes all came but whose completion failed is completed now. */
+  /**
+   * The upload as it stands (HEAD); one whose bytes all came but whose completion failed is
+   * completed now. Under the upload's lock: a PATCH whose connection was cut is still saving what
+   * it received, and the offset answered must count it, or the client would send those bytes again.
+   */
   async status(channel: Channel, actor: Actor & { adminId: string }, uploadId: string): Promise<ResumableUpload> {
     const upload = this.ownCheck(await this.deps.records.getUpload(uploadId), channel, actor);
-    if (upload.state !== 'open' || upload.length === null || upload.offset < upload.length) return upload;
+    if (upload.state !== 'open') return upload;
     return this.locked(uploadId, async () => {
       const current = this.ownCheck(await this.deps.records.getUpload(uploadId), channel, actor);
-      return current.state === 'open' && current.offset === current.length ? this.complete(channel, actor, current) : current;
+      return current.state === 'open' && current.length !== null && current.offset === current.length
+        ? this.complete(channel, actor, current)
+        : current;
     });
   }
 
@@ -230,7 +241,8 @@ export class ResumableUploads {
       if (sent === upload.length) return sent;
       throw new AppError('VALIDATION_FAILED', `Upload-Length is ${upload.length} already, and cannot change`);
     }
-    if (sent < upload.offset) throw new AppError('VALIDATION_FAILED', `Upload-Length ${sent} is less than the ${upload.offset} bytes stored`);
+    if (sent < upload.offset)
+      throw new AppError('VALIDATION_FAILED', `Upload-Length ${sent} is less than the ${upload.offset} bytes stored`);
     if (sent > this.deps.maxFileBytes) throw bodyTooLarge(this.deps.maxFileBytes);
     await roomUnderQuotas(this.deps.catalog, channel.id, sent, this.reservations(channel.id, this.now(), upload.uploadId));
     return sent;
@@ -242,11 +254,19 @@ export class ResumableUploads {
       return {
         bytes: upload.length - upload.offset,
         refuse: () => {
-          throw new AppError('PAYLOAD_TOO_LARGE', `This PATCH carries more than the ${upload.length! - upload.offset} bytes the upload's length leaves`);
+          throw new AppError(
+            'PAYLOAD_TOO_LARGE',
+            `This PATCH carries more than the ${upload.length! - upload.offset} bytes the upload's length leaves`,
+          );
         },
       };
     }
-    const room = await roomUnderQuotas(this.deps.catalog, channel.id, upload.offset, this.reservations(channel.id, this.now(), upload.uploadId));
+    const room = await roomUnderQuotas(
+      this.deps.catalog,
+      channel.id,
+      upload.offset,
+      this.reservations(channel.id, this.now(), upload.uploadId),
+    );
     const most = room === null ? this.deps.maxFileBytes : Math.min(this.deps.maxFileBytes, room.bytes);
     return {
       bytes: most - upload.offset,
@@ -325,7 +345,8 @@ function refusalOf(appended: Appended, patchHash: Hash | undefined, expected: Bu
   if (isAppError(interrupted)) return interrupted;
   if (patchHash === undefined || expected === undefined) return undefined;
   // A checked PATCH counts whole or not at all: one cut short cannot be checked.
-  if (interrupted !== undefined) return new AppError('UPLOAD_CHECKSUM_MISMATCH', 'The PATCH ended early: its checksum cannot be checked, and none of its bytes count');
+  if (interrupted !== undefined)
+    return new AppError('UPLOAD_CHECKSUM_MISMATCH', 'The PATCH ended early: its checksum cannot be checked, and none of its bytes count');
   const actual = patchHash.digest();
   if (actual.equals(expected)) return undefined;
   return new AppError(

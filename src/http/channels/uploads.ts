@@ -9,6 +9,7 @@ import { channelErrorResponses, problemResponses } from '../schemas/problem.ts';
 import { WALLET_SECURITY } from '../schemas/security.ts';
 import {
   CREATION_RESPONSES,
+  documentUploadBytes,
   PATCH_RESPONSES,
   STATUS_RESPONSES,
   TERMINATION_RESPONSES,
@@ -46,14 +47,17 @@ export default async function uploadRoutes(base: FastifyInstance, deps: Pick<Fil
     if (reply.statusCode === 412) reply.header('Tus-Version', TUS_VERSION);
     done(null, payload);
   });
-  // Checked before the channel is entered: a client of another tus version learns so before anything else.
-  const checked = { onRequest: (request: FastifyRequest, _reply: unknown, done: () => void) => (checkTusResumable(request), done()) };
 
   app.post(
     '/api/channels/:channelRef/uploads',
     {
-      ...checked,
-      config: { streamedBody: true },
+      config: {
+        streamedBody: true,
+        swaggerTransform: documentUploadBytes(
+          'Optional (creation-with-upload): the first bytes of the file, with Content-Type application/offset+octet-stream',
+          false,
+        ),
+      },
       preHandler: app.enterChannel({ permission: 'files:write' }),
       schema: {
         operationId: 'createUpload',
@@ -66,6 +70,7 @@ export default async function uploadRoutes(base: FastifyInstance, deps: Pick<Fil
       },
     },
     async (request, reply) => {
+      checkTusResumable(request);
       const length = creationLength(request);
       const metadata = request.headers['upload-metadata'];
       const target = parseUploadMetadata(typeof metadata === 'string' ? metadata : undefined);
@@ -88,7 +93,12 @@ export default async function uploadRoutes(base: FastifyInstance, deps: Pick<Fil
   app.route({
     method: 'HEAD',
     url: '/api/channels/:channelRef/uploads/:uploadId',
-    ...checked,
+    // A HEAD of its own, not one made from a GET: documented as it is, without the transform for
+    // those, and under its own name (@fastify/swagger suffixes every HEAD's with -head).
+    config: {
+      swagger: { exposeHeadRoute: true },
+      swaggerTransform: ({ schema, url }) => ({ url, schema: { ...schema, operationId: 'uploadStatus' } }),
+    },
     preHandler: app.enterChannel({ permission: 'files:write' }),
     schema: {
       operationId: 'uploadStatus',
@@ -99,6 +109,7 @@ export default async function uploadRoutes(base: FastifyInstance, deps: Pick<Fil
       response: { ...STATUS_RESPONSES, ...errors, ...problemResponses(412) },
     },
     handler: async (request, reply) => {
+      checkTusResumable(request);
       const upload = await deps.uploads.status(channelOf(request), actorOf(request), request.params.uploadId);
       standing(reply, upload).header('Cache-Control', 'no-store').header('Upload-Metadata', upload.metadata);
       if (upload.length === null) reply.header('Upload-Defer-Length', '1');
@@ -110,8 +121,7 @@ export default async function uploadRoutes(base: FastifyInstance, deps: Pick<Fil
   app.patch(
     '/api/channels/:channelRef/uploads/:uploadId',
     {
-      ...checked,
-      config: { streamedBody: true },
+      config: { streamedBody: true, swaggerTransform: documentUploadBytes('The next bytes of the file, from Upload-Offset', true) },
       preHandler: app.enterChannel({ permission: 'files:write' }),
       schema: {
         operationId: 'appendToUpload',
@@ -123,6 +133,7 @@ export default async function uploadRoutes(base: FastifyInstance, deps: Pick<Fil
       },
     },
     async (request, reply) => {
+      checkTusResumable(request);
       const offset = byteCountHeader(request, 'upload-offset');
       if (offset === undefined) throw new AppError('VALIDATION_FAILED', 'Upload-Offset is required');
       const patch = { ...patchOf(request), offset, length: byteCountHeader(request, 'upload-length') };
@@ -134,7 +145,6 @@ export default async function uploadRoutes(base: FastifyInstance, deps: Pick<Fil
   app.delete(
     '/api/channels/:channelRef/uploads/:uploadId',
     {
-      ...checked,
       preHandler: app.enterChannel({ permission: 'files:write' }),
       schema: {
         operationId: 'terminateUpload',
@@ -146,6 +156,7 @@ export default async function uploadRoutes(base: FastifyInstance, deps: Pick<Fil
       },
     },
     async (request, reply) => {
+      checkTusResumable(request);
       await deps.uploads.terminate(channelOf(request), actorOf(request), request.params.uploadId);
       return reply.code(204).send();
     },
@@ -157,18 +168,15 @@ export default async function uploadRoutes(base: FastifyInstance, deps: Pick<Fil
  * checksum algorithm, without sign-in (it names nothing of any channel). Outside the channel scope.
  */
 export async function uploadDiscoveryRoute(app: FastifyInstance, options: { maxFileBytes: number }): Promise<void> {
-  app.options(
-    '/api/channels/:channelRef/uploads',
-    { schema: { hide: true } },
-    async (_request, reply) =>
-      reply
-        .code(204)
-        .header('Tus-Resumable', TUS_VERSION)
-        .header('Tus-Version', TUS_VERSION)
-        .header('Tus-Extension', TUS_EXTENSIONS)
-        .header('Tus-Max-Size', String(options.maxFileBytes))
-        .header('Tus-Checksum-Algorithm', 'sha256')
-        .send(),
+  app.options('/api/channels/:channelRef/uploads', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .code(204)
+      .header('Tus-Resumable', TUS_VERSION)
+      .header('Tus-Version', TUS_VERSION)
+      .header('Tus-Extension', TUS_EXTENSIONS)
+      .header('Tus-Max-Size', String(options.maxFileBytes))
+      .header('Tus-Checksum-Algorithm', 'sha256')
+      .send(),
   );
 }
 

@@ -123,7 +123,8 @@ const EXAMPLES: Record<ProblemStatus, ProblemExample> = {
   507: { code: 'INSUFFICIENT_STORAGE', detail: 'the storage is full; nothing was changed' },
   460: {
     code: 'UPLOAD_CHECKSUM_MISMATCH',
-    detail: "The PATCH's bytes have the sha256 n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=, not 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU= as Upload-Checksum says: none of them count",
+    detail:
+      "The PATCH's bytes have the sha256 n4bQgYhMfWWaL+qgxVrQFaO/TxsrC4Is0V1sFbDwCgg=, not 47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU= as Upload-Checksum says: none of them count",
   },
 };
 

@@ -11,7 +11,6 @@ interface ObjectSchema {
   additionalProperties?: boolean;
 }
 
-
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route reads its body as a stream of bytes itself (a tus upload's PATCH and creation), whatever its method. */
@@ -30,7 +29,8 @@ async function bodyMembers(app: FastifyInstance): Promise<void> {
     const body = route.schema?.body as ObjectSchema | undefined;
     if (body === undefined) {
       // Last of the route's own checks (after sign-in, and after a restore's own body check, which says more).
-      if (takesBody(route) && route.config?.streamedBody !== true) route.preHandler = [...[route.preHandler ?? []].flat(), refuseUnreadBody];
+      if (takesBody(route) && route.config?.streamedBody !== true)
+        route.preHandler = [...[route.preHandler ?? []].flat(), refuseUnreadBody];
       return;
     }
     if (body.additionalProperties !== false || body.properties === undefined) return;

@@ -1,4 +1,3 @@
-import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, type ErrorCode, isAppError } from '../../errors/app-error.ts';

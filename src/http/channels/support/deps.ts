@@ -14,10 +14,10 @@ import type { DeletedFiles } from '../../../files/deleted-files.ts';
 import type { FileService } from '../../../files/file-service.ts';
 import type { FileServices } from '../../../files/file-services.ts';
 import type { FileUrls } from '../../../files/file-urls.ts';
-import type { ResumableUploads } from '../../../files/uploads/resumable-uploads.ts';
 import type { RestoreService } from '../../../files/restore-service.ts';
 import type { ScopeRestoreService } from '../../../files/scope-restore-service.ts';
 import type { LinkSigner } from '../../../files/signed-links.ts';
+import type { ResumableUploads } from '../../../files/uploads/resumable-uploads.ts';
 import type { AdminNameLookup } from '../../../model/admins.ts';
 import type { ChannelLookup, LinkedChannelListing } from '../../../model/channels.ts';
 

@@ -22,7 +22,9 @@ export function checkTusResumable(request: FastifyRequest): void {
   if (version === TUS_VERSION) return;
   throw new AppError(
     'TUS_VERSION_UNSUPPORTED',
-    version === undefined ? 'Tus-Resumable: 1.0.0 is required on this request' : `Tus-Resumable ${version} is not spoken here; only ${TUS_VERSION}`,
+    version === undefined
+      ? 'Tus-Resumable: 1.0.0 is required on this request'
+      : `Tus-Resumable ${version} is not spoken here; only ${TUS_VERSION}`,
     { tusVersion: TUS_VERSION },
   );
 }
@@ -31,7 +33,8 @@ export function checkTusResumable(request: FastifyRequest): void {
 export function byteCountHeader(request: FastifyRequest, name: 'upload-length' | 'upload-offset'): number | undefined {
   const value = single(request, name);
   if (value === undefined) return undefined;
-  if (!DIGITS.test(value) || !Number.isSafeInteger(Number(value))) throw invalid(`${headerName(name)} must be a whole number of bytes, not ${JSON.stringify(value.slice(0, 40))}`);
+  if (!DIGITS.test(value) || !Number.isSafeInteger(Number(value)))
+    throw invalid(`${headerName(name)} must be a whole number of bytes, not ${JSON.stringify(value.slice(0, 40))}`);
   return Number(value);
 }
 
@@ -50,9 +53,11 @@ export function checksumHeader(request: FastifyRequest): Buffer | undefined {
   const value = single(request, 'upload-checksum');
   if (value === undefined) return undefined;
   const [algorithm, digest, ...rest] = value.trim().split(' ');
-  if (algorithm !== 'sha256') throw invalid(`Upload-Checksum's algorithm must be sha256 (Tus-Checksum-Algorithm), not ${JSON.stringify(algorithm)}`);
+  if (algorithm !== 'sha256')
+    throw invalid(`Upload-Checksum's algorithm must be sha256 (Tus-Checksum-Algorithm), not ${JSON.stringify(algorithm)}`);
   const bytes = digest === undefined || rest.length > 0 ? undefined : Buffer.from(digest, 'base64');
-  if (bytes?.length !== 32 || bytes.toString('base64') !== digest) throw invalid('Upload-Checksum must be "sha256 " and the base64 of 32 bytes');
+  if (bytes?.length !== 32 || bytes.toString('base64') !== digest)
+    throw invalid('Upload-Checksum must be "sha256 " and the base64 of 32 bytes');
   return bytes;
 }
 
@@ -60,7 +65,10 @@ export function checksumHeader(request: FastifyRequest): Buffer | undefined {
 export function checkOffsetStream(request: FastifyRequest): void {
   const type = single(request, 'content-type')?.split(';')[0]?.trim().toLowerCase();
   if (type !== OFFSET_OCTET_STREAM) {
-    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `An upload's bytes are sent as Content-Type: ${OFFSET_OCTET_STREAM}, not ${type ?? 'none'}`);
+    throw new AppError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `An upload's bytes are sent as Content-Type: ${OFFSET_OCTET_STREAM}, not ${type ?? 'none'}`,
+    );
   }
 }
 
