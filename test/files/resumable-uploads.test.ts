@@ -263,3 +263,49 @@ for (const setup of FILE_SETUPS) {
 async function staged(svc: TestService): Promise<string[]> {
   return readdir(path.join(svc.config.dataDir, 'uploads')).catch(() => []);
 }
+
+describe('resumable uploads from a page of another origin', () => {
+  const origin = 'https://app.example.com';
+  const preflight = (svc: TestService) =>
+    request(svc.baseUrl, '/api/channels/main/uploads/5a59d229607763bd22448201d3ad300c', {
+      method: 'OPTIONS',
+      headers: {
+        Origin: origin,
+        'Access-Control-Request-Method': 'PATCH',
+        'Access-Control-Request-Headers': 'tus-resumable,upload-offset,content-type,x-wal',
+      },
+    });
+
+  test('by default the tus headers are neither allowed nor exposed: the contract stays as it is', async (t) => {
+    const svc = await startTestService('sqlite', { env: { CORS_ORIGINS: origin } });
+    t.after(() => svc.close());
+    assert.equal((await preflight(svc)).status, 403);
+  });
+
+  test('CORS_EXTRA_ALLOW_HEADERS and CORS_EXTRA_EXPOSE_HEADERS open them, as docs/uploads.md says', async (t) => {
+    const svc = await startTestService('sqlite', {
+      env: {
+        CORS_ORIGINS: origin,
+        CORS_EXTRA_ALLOW_HEADERS: 'Tus-Resumable,Upload-Length,Upload-Offset,Upload-Metadata,Upload-Checksum,Upload-Defer-Length',
+        CORS_EXTRA_EXPOSE_HEADERS: 'Tus-Resumable,Upload-Offset,Upload-Length,Upload-Metadata,Upload-Expires,Location,ETag',
+      },
+    });
+    t.after(() => svc.close());
+    const allowed = await preflight(svc);
+    assert.equal(allowed.status, 200);
+    assert.match(String(allowed.headers['access-control-allow-headers']), /Upload-Offset/);
+    const fixture = await createTenantFixture(svc.service.store, 'Other origin');
+    const auth = await signIn(fixture.ownerWallet, svc.config.auth.domains[0]!);
+    const created = await request(svc.baseUrl, `/api/channels/${fixture.channel.id}/uploads`, {
+      method: 'POST',
+      headers: { ...auth, ...TUS, Origin: origin, 'Upload-Length': '3', 'Upload-Metadata': tusMetadata({ folder: 'x', filename: 'y' }) },
+    });
+    assert.equal(created.status, 201, created.body);
+    assert.equal(created.headers['access-control-allow-origin'], origin);
+    const exposed = String(created.headers['access-control-expose-headers'])
+      .split(',')
+      .map((name) => name.trim());
+    for (const name of ['Location', 'Upload-Offset', 'Upload-Expires', 'Tus-Resumable'])
+      assert.ok(exposed.includes(name), `${name} in ${exposed}`);
+  });
+});
