@@ -105,22 +105,26 @@ export class DiskBlobStorage implements BlobStorage {
       await handle.close();
     }
     assertExpectedSha256('source', verified.sha256, options.expectedSha256);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await makeDirectories(path.dirname(target));
-        await hardLink(source, target);
-        break;
-      } catch (error) {
-        const code = errnoCode(error) ?? '';
-        if (code === 'EEXIST') throw targetExists();
-        if (code === 'ENOENT' && !(await isRegularFile(source))) throw sourceNotFound();
-        if (code === 'ENOENT' && attempt < LINK_ATTEMPTS) continue;
-        if (LINK_REFUSED.has(code)) return copyInsteadOfLink(source, target, options.expectedSha256);
-        throw toStorageError(error);
-      }
+    return linkInto(source, target, verified);
+  }
+
+  /**
+   * Makes the new blob `key` hold the bytes of `file`, a file outside the root that nothing writes
+   * any more (a completed resumable upload's, staging/disk-upload-staging.ts): hard-linked where
+   * the filesystem allows, so no byte is copied, else copied. Its sha256 is `sha256` when the
+   * caller knows it (it hashed the bytes as they came), otherwise read here, once.
+   */
+  async adoptFile(key: string, file: string, sha256?: string): Promise<StoredBlob> {
+    const target = await this.#pathOf(key);
+    const handle = await openBlob(file);
+    if (handle === undefined) throw sourceNotFound();
+    let adopted: StoredBlob;
+    try {
+      adopted = sha256 === undefined ? await sha256OfOpenFile(handle) : { size: (await handle.stat()).size, sha256 };
+    } finally {
+      await handle.close();
     }
-    await fsyncDirectory(path.dirname(target));
-    return verified;
+    return linkInto(file, target, adopted);
   }
 
   /** The root is still there and writable (a volume unmounted or remounted read-only is not). */
@@ -183,6 +187,26 @@ export class DiskBlobStorage implements BlobStorage {
       }
     }
   }
+}
+
+/** Links `source` in as the new `target` (durably), or copies it where links are refused; `stored` is what it holds. */
+async function linkInto(source: string, target: string, stored: StoredBlob): Promise<StoredBlob> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await makeDirectories(path.dirname(target));
+      await hardLink(source, target);
+      break;
+    } catch (error) {
+      const code = errnoCode(error) ?? '';
+      if (code === 'EEXIST') throw targetExists();
+      if (code === 'ENOENT' && !(await isRegularFile(source))) throw sourceNotFound();
+      if (code === 'ENOENT' && attempt < LINK_ATTEMPTS) continue;
+      if (LINK_REFUSED.has(code)) return copyInsteadOfLink(source, target, stored.sha256);
+      throw toStorageError(error);
+    }
+  }
+  await fsyncDirectory(path.dirname(target));
+  return stored;
 }
 
 /**

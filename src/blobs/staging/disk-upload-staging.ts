@@ -1,25 +1,25 @@
-import { createReadStream } from 'node:fs';
 import { type FileHandle, mkdir, open, rm, truncate } from 'node:fs/promises';
 import path from 'node:path';
-import { Readable } from 'node:stream';
 import type { StagedBytes } from '../../model/uploads.ts';
-import type { BlobStorage, ServedAs, StoredBlob } from '../blob-storage.ts';
+import type { StoredBlob } from '../blob-storage.ts';
+import type { DiskBlobStorage } from '../disk-blob-storage.ts';
 import { fsyncDirectory } from '../durable-directories.ts';
 import { toStorageError } from '../fs-errors.ts';
 import { type Appended, eachChunk, type UploadStaging } from './upload-staging.ts';
 
 /**
- * An upload's bytes as one file, `<DATA_DIR>/uploads/<uploadId>`, outside the blob root: written
- * at the offset each PATCH starts from and fsynced before the offset counts them. At completion
- * the file is stored as the blob through the storage's own put (which hashes it as it goes: the
- * sha256 is read again there, whatever instance received the bytes), then removed.
+ * An upload's bytes as one file, `<DATA_DIR>/uploads/<uploadId>`, beside the blob root and never
+ * in it: written at the offset each PATCH starts from and fsynced before the offset counts them.
+ * At completion the file becomes the blob by a hard link (no byte copied; copied only where the
+ * filesystem refuses links), its sha256 the running hash of the instance that saw every byte, or
+ * read once; the staging name goes once the file is committed, so a completion tried again finds it.
  */
 export class DiskUploadStaging implements UploadStaging {
   readonly #directory: string;
 
   constructor(
     directory: string,
-    private readonly blobs: BlobStorage,
+    private readonly blobs: Pick<DiskBlobStorage, 'adoptFile'>,
   ) {
     this.#directory = path.resolve(directory);
   }
@@ -69,12 +69,15 @@ export class DiskUploadStaging implements UploadStaging {
     if (other.offset > kept.offset) await truncate(this.#fileOf(kept.uploadId), kept.offset).catch(() => undefined);
   }
 
-  async finish(staged: StagedBytes, key: string, options: { servedAs: ServedAs }): Promise<StoredBlob> {
+  async finish(staged: StagedBytes, key: string, options: { sha256?: string | undefined }): Promise<StoredBlob> {
     const file = this.#fileOf(staged.uploadId);
-    const body = staged.offset === 0 ? Readable.from([]) : createReadStream(file, { start: 0, end: staged.offset - 1 });
-    const stored = await this.blobs.put(key, body, options.servedAs);
-    await rm(file, { force: true });
-    return stored;
+    try {
+      // Bytes past the offset (a refused PATCH's, never counted) are not the upload's.
+      await truncate(file, staged.offset);
+    } catch (error) {
+      throw toStorageError(error);
+    }
+    return this.blobs.adoptFile(key, file, options.sha256);
   }
 
   async discard(staged: StagedBytes): Promise<void> {

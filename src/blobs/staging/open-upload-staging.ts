@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { StorageConfig } from '../../config/config.ts';
 import type { BlobStorage } from '../blob-storage.ts';
+import { DiskBlobStorage } from '../disk-blob-storage.ts';
 import { DiskUploadStaging } from './disk-upload-staging.ts';
 import type { UploadStaging } from './upload-staging.ts';
 
@@ -13,5 +14,6 @@ export async function openUploadStaging(options: { dataDir: string; storage?: St
     const { S3UploadStaging } = await import('./s3-upload-staging.ts');
     return new S3UploadStaging(options.storage.s3);
   }
+  if (!(blobs instanceof DiskBlobStorage)) throw new Error('the disk upload staging goes with the disk blob storage');
   return new DiskUploadStaging(path.join(options.dataDir, DISK_UPLOADS_DIR), blobs);
 }
