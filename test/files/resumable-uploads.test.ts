@@ -117,6 +117,14 @@ for (const setup of FILE_SETUPS) {
       assertProblem(mismatch, 460, 'UPLOAD_CHECKSUM_MISMATCH');
       assert.equal(mismatch.json().title, 'Checksum Mismatch');
       assert.equal((await at(location, 'HEAD')).headers['upload-offset'], '5');
+      // A creation whose first bytes are refused leaves nothing behind: its Location was never answered.
+      const refusedFirst = await create(
+        { 'Upload-Length': '3', 'Upload-Metadata': metadata, 'Upload-Checksum': `sha256 ${wrongSum}`, ...STREAM },
+        Buffer.from('abc'),
+      );
+      assertProblem(refusedFirst, 460, 'UPLOAD_CHECKSUM_MISMATCH');
+      assert.equal(refusedFirst.headers.location, undefined);
+      if (setup !== 'postgres+s3') assert.equal((await staged(svc)).length, 1, 'only the upload under way is staged');
       const md5 = await at(
         location,
         'PATCH',

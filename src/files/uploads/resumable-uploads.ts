@@ -1,4 +1,5 @@
 import { createHash, type Hash, randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { bodyTooLarge } from '../../blobs/blob-errors.ts';
 import type { Appended, UploadStaging } from '../../blobs/staging/upload-staging.ts';
 import { AppError, type ErrorCode, isAppError } from '../../errors/app-error.ts';
@@ -51,6 +52,8 @@ export interface Patch {
 
 /** How many in-process running hashes are kept (a few hundred bytes each), the oldest dropped first. */
 const MAX_RUNNING_HASHES = 10_000;
+/** How long a HEAD waits for a PATCH under way to save what it has received (status). */
+const HEAD_WAIT_MS = 2000;
 /** Expired uploads reclaimed per round. */
 const EXPIRY_BATCH = 100;
 
@@ -113,23 +116,37 @@ export class ResumableUploads {
     }
     if (length === 0) return this.locked(upload.uploadId, () => this.complete(channel, actor, upload));
     if (first === undefined) return upload;
-    return this.append(channel, actor, upload.uploadId, { ...first, offset: 0 });
+    try {
+      return await this.append(channel, actor, upload.uploadId, { ...first, offset: 0 });
+    } catch (error) {
+      // Its Location was never answered: nobody could resume it, so it goes now rather than at its expiry.
+      await this.terminate(channel, actor, upload.uploadId).catch(() => undefined);
+      throw error;
+    }
   }
 
   /**
    * The upload as it stands (HEAD); one whose bytes all came but whose completion failed is
-   * completed now. Under the upload's lock: a PATCH whose connection was cut is still saving what
-   * it received, and the offset answered must count it, or the client would send those bytes again.
+   * completed now. Asked under the upload's lock, for a while: a PATCH whose connection was just
+   * cut is still saving what it received, and the offset answered must count it, or the client
+   * would send those bytes again. A PATCH still receiving is not waited for past HEAD_WAIT_MS:
+   * the answer is then where its last save left the upload.
    */
   async status(channel: Channel, actor: Actor & { adminId: string }, uploadId: string): Promise<ResumableUpload> {
     const upload = this.ownCheck(await this.deps.records.getUpload(uploadId), channel, actor);
     if (upload.state !== 'open') return upload;
-    return this.locked(uploadId, async () => {
+    const underLock = this.locked(uploadId, async () => {
       const current = this.ownCheck(await this.deps.records.getUpload(uploadId), channel, actor);
       return current.state === 'open' && current.length !== null && current.offset === current.length
         ? this.complete(channel, actor, current)
         : current;
     });
+    const waiting = new AbortController();
+    const busy = sleep(HEAD_WAIT_MS, undefined, { signal: waiting.signal }).catch(() => undefined);
+    const answered = await Promise.race([underLock, busy]).finally(() => waiting.abort());
+    if (answered !== undefined) return answered;
+    underLock.catch(() => undefined);
+    return this.ownCheck(await this.deps.records.getUpload(uploadId), channel, actor);
   }
 
   /** Appends a PATCH's bytes at `patch.offset`, which must be where the upload stands; completes the upload with its last byte. */
