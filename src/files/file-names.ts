@@ -1,9 +1,9 @@
 import { AppError } from '../errors/app-error.ts';
-import type { FileRecord, LiveFiles, StoredPath } from '../model/files.ts';
+import type { FileRecord, LiveFiles, StoredPath, TagCondition } from '../model/files.ts';
 import { isStoredForm, spelledOut } from '../names/name-form.ts';
 import { formatRfc3339 } from '../time/rfc3339.ts';
 import type { FilePath, Naming } from './file-path.ts';
-import { entityTagOf, ifMatchMet, type TagCondition } from './preconditions.ts';
+import { entityTagOf, ifMatchMet } from './preconditions.ts';
 
 /** Which stored file a name means, as found under the file's lock. */
 export interface NamedFile {

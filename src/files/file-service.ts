@@ -4,7 +4,7 @@ import type { BlobStorage, ByteRange, PutOptions, ServedAs, StoredBlob } from '.
 import { AppError, isAppError } from '../errors/app-error.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import type { Channel } from '../model/channels.ts';
-import type { FileRecord, FolderSummary, LiveFiles } from '../model/files.ts';
+import type { FileRecord, FolderSummary, LiveFiles, MatchPrecondition, Precondition } from '../model/files.ts';
 import type { Page, PageRequest } from '../model/paging.ts';
 import type { QuotaRecords, Usage } from '../model/quotas.ts';
 import type { FileVersion, KeptVersions } from '../model/versions.ts';
@@ -16,7 +16,7 @@ import { exactLength } from './exact-length.ts';
 import { FileNames } from './file-names.ts';
 import { type FilePath, folderName, type Naming } from './file-path.ts';
 import { type CommitRetry, type LiveWriteDeps, removeLiveFile, replaceLiveFile } from './live-writes.ts';
-import { checkPrecondition, type MatchPrecondition, type Precondition } from './preconditions.ts';
+import { checkPrecondition } from './preconditions.ts';
 import type { PublicCopies } from './public-copies.ts';
 import { roomUnderQuotas } from './quota-room.ts';
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors/app-error.ts';
-import { ifMatchMet, type MatchPrecondition } from './preconditions.ts';
+import type { MatchPrecondition } from '../model/files.ts';
+import { ifMatchMet } from './preconditions.ts';
 import type { PlannedChange } from './scope-restore-plan.ts';
 
 /** What shapes a folder or channel restore's plan, besides the files: the scope, the state restored and `delete`. */

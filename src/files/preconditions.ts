@@ -1,23 +1,5 @@
 import { AppError } from '../errors/app-error.ts';
-import type { FileRecord } from '../model/files.ts';
-
-/** One entity tag of a request header: `opaque` keeps its quotes (`"…"`), `weak` its `W/` prefix. */
-export interface EntityTag {
-  weak: boolean;
-  opaque: string;
-}
-
-/** What an If-Match or If-None-Match header lists: any current file (`*`), or these tags. */
-export type TagCondition = 'any' | readonly EntityTag[];
-
-/** A write's conditions on the live file, as RFC 9110 §13 states them; empty: unconditional. */
-export interface Precondition {
-  ifMatch?: TagCondition;
-  ifNoneMatch?: TagCondition;
-}
-
-/** Deletes and restores take If-Match only (If-None-Match is refused at the HTTP boundary). */
-export type MatchPrecondition = Pick<Precondition, 'ifMatch'>;
+import type { FileRecord, Precondition, TagCondition } from '../model/files.ts';
 
 /** The strong ETag of a live file: its content's sha256, so equal bytes have equal tags. */
 export function entityTagOf(file: Pick<FileRecord, 'sha256'>): string {

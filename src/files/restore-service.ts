@@ -3,7 +3,7 @@ import { AppError } from '../errors/app-error.ts';
 import type { FileLocks } from '../locks/file-locks.ts';
 import type { Backups } from '../model/backups.ts';
 import type { Channel } from '../model/channels.ts';
-import type { FileRecord, LiveFiles } from '../model/files.ts';
+import type { FileRecord, LiveFiles, MatchPrecondition } from '../model/files.ts';
 import type { ChannelHistory } from '../model/history.ts';
 import type { FileVersion, KeptVersions } from '../model/versions.ts';
 import type { WriteJournal } from '../model/write-journal.ts';
@@ -13,7 +13,7 @@ import { downloadDisposition } from './download-disposition.ts';
 import { FileNames } from './file-names.ts';
 import type { FilePath, Naming } from './file-path.ts';
 import { type CommitRetry, type LiveWriteDeps, replaceLiveFile } from './live-writes.ts';
-import { checkPrecondition, type MatchPrecondition } from './preconditions.ts';
+import { checkPrecondition } from './preconditions.ts';
 import type { PublicCopies } from './public-copies.ts';
 import { findRestoreSource, type RestoreSource } from './restore-source.ts';
 

@@ -83,3 +83,21 @@ export interface LiveFiles {
   /** Channel ids that have any file, version or backup (for the scheduler). */
   channelsWithFiles(): Promise<string[]>;
 }
+
+/** One entity tag of a request header: `opaque` keeps its quotes (`"…"`), `weak` its `W/` prefix. */
+export interface EntityTag {
+  weak: boolean;
+  opaque: string;
+}
+
+/** What an If-Match or If-None-Match header lists: any current file (`*`), or these tags. */
+export type TagCondition = 'any' | readonly EntityTag[];
+
+/** A write's conditions on the live file, as RFC 9110 §13 states them; empty: unconditional. */
+export interface Precondition {
+  ifMatch?: TagCondition;
+  ifNoneMatch?: TagCondition;
+}
+
+/** Deletes and restores take If-Match only (If-None-Match is refused at the HTTP boundary). */
+export type MatchPrecondition = Pick<Precondition, 'ifMatch'>;

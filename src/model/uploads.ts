@@ -1,4 +1,4 @@
-import type { Precondition } from '../files/preconditions.ts';
+import type { Precondition } from './files.ts';
 import type { Usage } from './quotas.ts';
 
 /**

@@ -5,12 +5,13 @@ import type { Appended, UploadStaging } from '../../blobs/staging/upload-staging
 import { AppError, type ErrorCode, isAppError } from '../../errors/app-error.ts';
 import type { FileLocks } from '../../locks/file-locks.ts';
 import type { Channel } from '../../model/channels.ts';
+import type { Precondition } from '../../model/files.ts';
 import type { QuotaRecords } from '../../model/quotas.ts';
 import type { ResumableUpload, StagedBytes, UploadRecords } from '../../model/uploads.ts';
 import type { Actor } from '../audit-trail.ts';
 import { filePath } from '../file-path.ts';
 import type { FileService } from '../file-service.ts';
-import { entityTagOf, type Precondition } from '../preconditions.ts';
+import { entityTagOf } from '../preconditions.ts';
 import { roomUnderQuotas } from '../quota-room.ts';
 import { uploadContentType } from '../upload-content-type.ts';
 import type { UploadTarget } from './upload-metadata.ts';

@@ -6,7 +6,10 @@ import { BYTE_COUNT, ENTITY_TAG, HTTP_DATE, responseHeader } from './response-he
 export const UploadParams = Type.Object({
   channelRef,
   // No pattern: an id that is not an upload's is answered as any unknown one, 404, after the sign-in.
-  uploadId: Type.String({ description: 'The upload, as the Location of its creation names it', examples: ['5a59d229607763bd22448201d3ad300c'] }),
+  uploadId: Type.String({
+    description: 'The upload, as the Location of its creation names it',
+    examples: ['5a59d229607763bd22448201d3ad300c'],
+  }),
 });
 
 const TUS_RESUMABLE = responseHeader('The tus version of the answer', { enum: ['1.0.0'] }, true);

@@ -1,5 +1,5 @@
 import { AppError } from '../../../errors/app-error.ts';
-import type { EntityTag, MatchPrecondition, Precondition, TagCondition } from '../../../files/preconditions.ts';
+import type { EntityTag, MatchPrecondition, Precondition, TagCondition } from '../../../model/files.ts';
 
 type Headers = Record<string, string | string[] | undefined>;
 
