@@ -41,6 +41,16 @@ export function uploadRecords(db: Kysely<Database>): UploadRecords {
         .execute();
       return rows.map(uploadOf);
     },
+    async census(now) {
+      const row = await db
+        .selectFrom('resumable_uploads')
+        .select((eb) => [eb.fn.countAll<string | number>().as('files'), eb.fn.sum<string | number | null>('offset').as('bytes')])
+        .where('state', '=', 'open')
+        .where('expires_at', '>', now)
+        .executeTakeFirstOrThrow();
+      const { files, bytes } = usageOf(row);
+      return { unfinished: files, bytes };
+    },
     async reservedUsage(channelId, tenantId, now, exceptId) {
       const sums = (column: 'channel_id' | 'tenant_id', value: string) => {
         let query = db

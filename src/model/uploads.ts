@@ -72,4 +72,6 @@ export interface UploadRecords {
    * it is deferred; a file each): in the channel and in its tenant, leaving `exceptId` out.
    */
   reservedUsage(channelId: string, tenantId: string, now: number, exceptId?: string): Promise<{ channel: Usage; tenant: Usage }>;
+  /** Unfinished uploads not expired at `now`, on every instance, and the bytes they hold so far (metrics). */
+  census(now: number): Promise<{ unfinished: number; bytes: number }>;
 }

@@ -214,6 +214,16 @@ export async function createService(config: Config, logger: Logger, options: Ser
     "Tenants' own off-site targets whose last round failed (GET /api/offsite names the error to the tenant)",
     async () => (await store.tenantOffsite.census()).failing,
   );
+  metrics.gauge(
+    'uploads_unfinished',
+    'Resumable uploads begun and not yet completed, terminated or expired, on every instance',
+    async () => (await store.uploads.census(Date.now())).unfinished,
+  );
+  metrics.gauge(
+    'uploads_unfinished_bytes',
+    'The bytes unfinished resumable uploads hold so far (DATA_DIR/uploads or uploads/ in the bucket)',
+    async () => (await store.uploads.census(Date.now())).bytes,
+  );
   const events = startEvents({ config: config.events, records: store.events, webhooks: () => webhooks.destinations(), logger, metrics });
 
   const purge = setInterval(() => {

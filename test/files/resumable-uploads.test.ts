@@ -8,6 +8,7 @@ import { FILE_SETUPS } from '../helpers/backends.ts';
 import { FilesClient, sha256 } from '../helpers/files.ts';
 import { createMemberAdmin, createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
 import { request } from '../helpers/http.ts';
+import { sample } from '../helpers/metrics-text.ts';
 import { startTestService, type TestService } from '../helpers/test-service.ts';
 import { cuttingProxy, randomPayload, tusMetadata, uploadToEnd } from '../helpers/tus.ts';
 import { signIn } from '../helpers/wallets.ts';
@@ -220,6 +221,10 @@ for (const setup of FILE_SETUPS) {
         assert.equal(answer.status, 404, `${method} by another admin`);
       }
       assert.equal((await at(location, 'PATCH', { 'Upload-Offset': '0', ...STREAM }, Buffer.from('12345'))).status, 204);
+      // The operator sees the unfinished uploads and what they hold, on every instance.
+      const metrics = (await request(svc.baseUrl, '/metrics')).body;
+      assert.equal(sample(metrics, 'wallet_admin_uploads_unfinished'), 1);
+      assert.equal(sample(metrics, 'wallet_admin_uploads_unfinished_bytes'), 5);
       const terminated = await at(location, 'DELETE');
       assert.equal(terminated.status, 204);
       assert.equal((await at(location, 'HEAD')).status, 404);
