@@ -13,6 +13,7 @@ import { eventsScenarios } from './scenarios/events.ts';
 import { fileScenarios } from './scenarios/files.ts';
 import { offsiteScenarios } from './scenarios/offsite.ts';
 import { quotaUploadsScenario } from './scenarios/quota-uploads.ts';
+import { resumableScenario } from './scenarios/resumable.ts';
 import { restoreSmall, uploadSmall } from './scenarios/small-writes.ts';
 
 const postgresMode: Scenario = {
@@ -39,6 +40,7 @@ const SCENARIOS: Scenario[] = [
   ...eventsScenarios,
   archiveScenario,
   quotaUploadsScenario,
+  resumableScenario,
 ];
 /** The scenarios --against can run: their loads are on the service alone, with no baseline server of their own. */
 const COMPARABLE = SCENARIOS.filter((s) => s.against).map((s) => s.name);

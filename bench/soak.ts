@@ -8,20 +8,28 @@ import type { LoadPlan } from './lib/load-plan.ts';
 import { describeMachine } from './lib/machine.ts';
 import { rssBytes, startService } from './lib/servers.ts';
 import { signInHeaders } from './lib/sign-in.ts';
+import { soakResumable } from './lib/soak-resumable.ts';
 import { soakTests } from './lib/soak-tests.ts';
 
 /**
  * `npm run soak`: first the test files whose heaviest loops `npm test` runs at a CI size, at their
- * full size (bench/lib/soak-tests.ts; `--only tests` runs only these), then (`--only load` runs only
- * this) mixed load for 10 minutes (sign-ins from a pre-signed pool, cached sign-ins, uploads,
+ * full size (bench/lib/soak-tests.ts; `--only tests` runs only these), then a 1 GiB resumable upload
+ * cut three times, its service's RSS watched (bench/lib/soak-resumable.ts; `--only resumable`), then
+ * (`--only load` runs only this) mixed load for 10 minutes (sign-ins from a pre-signed pool, cached sign-ins, uploads,
  * downloads, restores and a backup a minute) against one service, its RSS sampled every 10 s. The report (bench/results/soak.json and .md) shows the samples, the least-squares RSS
  * trend over the second half (after warm-up), and every answer that was not the expected one.
  * Not part of `npm test`.
  */
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '10' }, only: { type: 'string' } } });
-if (values.only !== undefined && values.only !== 'tests' && values.only !== 'load') throw new Error('--only takes tests or load');
-if (values.only !== 'load' && !(await soakTests())) process.exitCode = 1;
-if (values.only === 'tests') process.exit();
+const { values } = parseArgs({
+  // --profile dir: the resumable part's service under --cpu-prof, its report not recorded.
+  options: { minutes: { type: 'string', default: '10' }, only: { type: 'string' }, profile: { type: 'string' } },
+});
+const PARTS = ['tests', 'resumable', 'load'];
+if (values.only !== undefined && !PARTS.includes(values.only)) throw new Error(`--only takes one of ${PARTS.join(', ')}`);
+const runs = (part: string) => values.only === undefined || values.only === part;
+if (runs('tests') && !(await soakTests())) process.exitCode = 1;
+if (runs('resumable') && !(await soakResumable({ profileDir: values.profile && path.resolve(values.profile) }))) process.exitCode = 1;
+if (!runs('load')) process.exit();
 const minutes = Number(values.minutes);
 const SAMPLE_SECONDS = 10;
 const MiB = 1024 * 1024;
