@@ -51,6 +51,9 @@ for (const setup of FILE_SETUPS) {
         metadata: { folder: 'big', filename: 'video.bin', contentType: 'video/mp4' },
       }).finally(() => proxy.close());
       assert.equal(proxy.cuts(), 3);
+      // A cut is what the protocol is for: no error in the service's log for it.
+      const errors = svc.logs.filter((line) => JSON.parse(line).level >= 50);
+      assert.deepEqual(errors, []);
       // Each resumption went on from the bytes the server had kept, never from zero.
       assert.equal(resumedAt.length, 3, `asked where it stood: ${resumedAt.join(', ')}`);
       for (const [i, offset] of resumedAt.entries()) assert.ok(offset > (resumedAt[i - 1] ?? 0), `resumed at ${resumedAt.join(', ')}`);

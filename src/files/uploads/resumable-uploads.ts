@@ -177,8 +177,9 @@ export class ResumableUploads {
       await this.deps.records.saveUpload(saved);
       await this.deps.staging.forget(saved, upload).catch(() => undefined);
       this.keepRunning(uploadId, saved.offset, running);
-      // The client went away: what it sent is kept, and nothing is left to answer.
-      if (appended.interrupted !== undefined) throw appended.interrupted;
+      // The client went away: what it sent is kept. Nobody is left to answer, and a cut is what
+      // this protocol is for, not a failure: the request ends as any other, and its log line says 204.
+      if (appended.interrupted !== undefined) return saved;
       if (saved.length !== null && saved.offset === saved.length) return this.complete(channel, actor, saved);
       return saved;
     });
