@@ -9,7 +9,7 @@ import { assertNoConsoleErrors, consoleErrors, screenshot, useBrowser } from '..
 import { openSignedIn } from '../helpers/console-page.ts';
 import { sha256 } from '../helpers/files.ts';
 import { createTenantFixture, type TenantFixture } from '../helpers/fixtures.ts';
-import { startTestService, type TestService } from '../helpers/test-service.ts';
+import { createStorage, freePort, startTestService, type TestService } from '../helpers/test-service.ts';
 import { randomPayload } from '../helpers/tus.ts';
 
 const MIB = 1024 * 1024;
@@ -204,5 +204,62 @@ describe("the console's resumable uploads", () => {
     );
     assert.equal(await (await api.download(channel, 'big', 'small.txt')).text(), 'small');
     assertNoConsoleErrors(page);
+  });
+});
+
+describe("the console's resumable uploads across a restart of the service", () => {
+  const browser = useBrowser();
+
+  test('the service stops midway and comes back on the same address: the upload goes on from where it stood', async () => {
+    const storage = await createStorage('sqlite');
+    const port = String(await freePort());
+    // Its own address (startTestService's baseUrl names the port it picked, which PORT overrides).
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const start = () => startTestService('sqlite', { transport: 'socket', storage, env: { PORT: port } });
+    let svc = await start();
+    const dir = await mkdtemp(path.join(tmpdir(), 'console-restart-'));
+    try {
+      const fixture = await createTenantFixture(svc.service.store, 'Restart');
+      const bytes = randomPayload(24 * MIB);
+      const file = path.join(dir, 'restart.bin');
+      await writeFile(file, bytes);
+      const channel = fixture.channel.id;
+      const { page } = await openSignedIn(browser, baseUrl, fixture.ownerWallet, { hash: `#/channels/${channel}/folders/big` });
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('Network.enable');
+      await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 8 * MIB });
+      const requests: { method: string; offset: number | undefined }[] = [];
+      page.on('request', (request) => {
+        if (!/\/uploads(\/|$)/.test(new URL(request.url()).pathname)) return;
+        const offset = request.headers()['upload-offset'];
+        requests.push({ method: request.method(), offset: offset === undefined ? undefined : Number(offset) });
+      });
+      await page.getByLabel('Files to upload to big').setInputFiles(file);
+      await page.waitForFunction(
+        () => Number(document.querySelector<HTMLProgressElement>('.upload progress')?.value ?? 0) > 10 * 1024 * 1024,
+      );
+      // The service goes away (its connections cut) and a new one starts on the same address and data.
+      await svc.close();
+      await page
+        .locator('.upload-state')
+        .getByText(/^Connection lost, trying again at .* of .*$/)
+        .waitFor();
+      svc = await start();
+      await page.getByRole('status').getByText('restart.bin uploaded').waitFor({ timeout: 60_000 });
+      const api = createClient({ baseUrl, signer: fromViemAccount(fixture.ownerWallet.account) });
+      const stored = Buffer.from(await (await api.download(channel, 'big', 'restart.bin')).arrayBuffer());
+      assert.equal(sha256(stored), sha256(bytes));
+      // One upload, resumed: a single creation, and only its first PATCH from the start.
+      assert.equal(requests.filter((r) => r.method === 'POST').length, 1, JSON.stringify(requests));
+      assert.deepEqual(
+        requests.filter((r) => r.method === 'PATCH' && r.offset === 0).length,
+        1,
+        `only the first PATCH starts at 0: ${JSON.stringify(requests)}`,
+      );
+    } finally {
+      await svc.close();
+      await storage.drop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
