@@ -127,8 +127,8 @@ export class FileService {
             }),
           // versionId: the version the bytes it replaced became; null when it created the file.
           (stored, replacedVersionId) => entryOf({ sha256: stored.sha256, versionId: replacedVersionId }),
-          // Checked again at the commit, exactly: none when no quota was set as the upload began.
-          { quotas: room?.quotas },
+          // Checked again at the commit, exactly: the limits and the usage as they are then.
+          { withinQuota: true },
         );
         return { value: { created, file }, details: { sha256: file.sha256, bytes: file.size }, recorded: true };
       }),

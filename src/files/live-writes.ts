@@ -6,7 +6,6 @@ import { writeUnconfirmed, writeUndone } from '../errors/common-errors.ts';
 import type { NewAuditEvent } from '../model/audit.ts';
 import type { FileRecord, LiveFiles } from '../model/files.ts';
 import { newVersionId } from '../model/ids.ts';
-import type { ChannelQuotas } from '../model/quotas.ts';
 import type { FileVersion } from '../model/versions.ts';
 import type { CommittedWrite, WriteJournal } from '../model/write-journal.ts';
 import { newBlobKey } from './blob-layout.ts';
@@ -64,7 +63,7 @@ export async function replaceLiveFile(
   contentType: string,
   store: (blobKey: string) => Promise<StoredBlob>,
   entryOf?: (file: FileRecord, replacedVersionId: string | null) => NewAuditEvent,
-  options: { quotas?: ChannelQuotas | undefined } = {},
+  options: { withinQuota?: boolean } = {},
 ): Promise<LiveWriteOutcome> {
   const { catalog } = deps;
   const blobKey = newBlobKey(channelId);
@@ -91,7 +90,7 @@ export async function replaceLiveFile(
       keptVersionId,
       publicCopy,
       audit,
-      quotas: options.quotas,
+      withinQuota: options.withinQuota,
     });
   const committed: CommittedWrite = await untilRecorded(
     commit,

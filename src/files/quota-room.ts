@@ -2,8 +2,6 @@ import { type ChannelQuotas, checkQuota, passes, type QuotaLimits, type QuotaRec
 
 /** The room an upload has under its channel's and its tenant's quotas (docs/quotas.md). */
 export interface QuotaRoom {
-  /** The limits read, for the commit to check again against the usage it reads in its transaction. */
-  quotas: ChannelQuotas;
   /** The most bytes the upload may store. */
   bytes: number;
   /** Throws QUOTA_EXCEEDED, naming the quota an upload of `bytes` would pass. */
@@ -55,7 +53,7 @@ export async function roomUnderQuotas(
   declaredBytes: number,
   reservations?: Reservations,
 ): Promise<QuotaRoom | null> {
-  const { quotas, scopes } = await boundingQuotas(catalog, channelId, reservations);
+  const { scopes } = await boundingQuotas(catalog, channelId, reservations);
   if (scopes.length === 0) return null;
   const check = (bytes: number) => {
     for (const scope of scopes) checkQuota(scope.which, scope.limits, scope.used, { files: 1, bytes });
@@ -67,7 +65,6 @@ export async function roomUnderQuotas(
     ),
   );
   return {
-    quotas,
     bytes,
     refuse(over) {
       check(over);

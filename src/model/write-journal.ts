@@ -1,6 +1,5 @@
 import type { NewAuditEvent } from './audit.ts';
 import type { FileRecord } from './files.ts';
-import type { ChannelQuotas } from './quotas.ts';
 import type { FileVersion } from './versions.ts';
 
 /** Writes in flight: journalled before their bytes are stored, ended by the commit that records them. */
@@ -44,12 +43,12 @@ export interface WriteCommit {
   /** The write's audit entry, appended in the same transaction (docs/audit-chain.md); not again by a retry that finds the write committed. */
   audit?: NewAuditEvent | undefined;
   /**
-   * The quotas the write must stay within, as the writer read them before storing its bytes:
-   * the commit refuses it (QUOTA_EXCEEDED, nothing recorded) when the usage it reads in its own
-   * transaction would pass one (docs/quotas.md). Uploads give them when a quota is set; restores
-   * never do, since they must always be able to undo.
+   * The write must stay within its channel's and its tenant's quotas: the commit reads them, and
+   * the usage, in its own transaction, and refuses it (QUOTA_EXCEEDED, nothing recorded) past one
+   * (docs/quotas.md). Exact whatever the writer read before its bytes, a quota set or lowered
+   * meanwhile included. Uploads ask it; restores never do, since they must always be able to undo.
    */
-  quotas?: ChannelQuotas | undefined;
+  withinQuota?: boolean | undefined;
 }
 
 /** A delete's commit: the live record (still naming `blobKey`) goes, its bytes kept as a 'deleted' version. */

@@ -9,7 +9,7 @@ import type { Database, FilesTable } from '../schema.ts';
 import { appendChained } from './audit-chain-records.ts';
 import { advanceClock, countInFolder } from './channel-history.ts';
 import { fileRow, keptVersionRow, toFileVersion } from './file-catalog-rows.ts';
-import { tenantUsageIn } from './quota-records.ts';
+import { channelQuotasIn, tenantUsageIn } from './quota-records.ts';
 
 type Db = Kysely<Database>;
 type Trx = Transaction<Database>;
@@ -68,7 +68,8 @@ export function commitWrite(db: Db, commit: WriteCommit): Promise<CommittedWrite
     );
     // Every write adds one record of its size: the new live file, or the version its bytes replace.
     const adding = { files: 1, bytes: file.size };
-    const { quotas } = commit;
+    // Read here, under the write lock: a quota set or lowered while the bytes streamed counts too.
+    const quotas = commit.withinQuota ? await channelQuotasIn(trx, file.channelId) : undefined;
     if (quotas) checkQuota('channel', quotas.channel, { files: usage.files - 1, bytes: usage.bytes - file.size }, adding);
     let kept: FileVersion | undefined;
     if (live) {
