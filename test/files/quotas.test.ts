@@ -210,8 +210,12 @@ for (const setup of ENGINES) {
       const stored = results.filter((r) => r.status === 201);
       const refused = results.filter((r) => r.status !== 201);
       for (const r of refused) assertProblem(r, 507, 'QUOTA_EXCEEDED');
-      assert.equal(stored.length, 10, `exactly the room: ${results.map((r) => r.status).join(' ')}`);
       const after = (await request(svc.baseUrl, '/api/usage', { headers: files.auth })).json();
+      assert.equal(
+        stored.length,
+        10,
+        `exactly the room: ${results.map((r) => r.status).join(' ')}; usage ${JSON.stringify(used)} before, ${JSON.stringify(after.usage)} after, quota ${JSON.stringify(after.quota)}`,
+      );
       assert.equal(after.usage.bytes, used.bytes + 1000);
       assert.ok(after.usage.bytes <= after.quota.maxBytes);
       const listed =
