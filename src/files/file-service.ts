@@ -103,7 +103,8 @@ export class FileService {
       this.deps.locks.runExclusive(fileLockKey(channel.id, path.folder, path.filename), async () => {
         // Before a byte is stored: a declared length past a quota is refused here, and a body
         // that keeps coming is cut where the room left ends. The commit checks again, exactly.
-        const reservations = this.deps.reservations && ((tenantId: string) => this.deps.reservations!(channel.id, tenantId, reservedBy));
+        const reserved = this.deps.reservations;
+        const reservations = reserved && ((tenantId: string) => reserved(channel.id, tenantId, reservedBy));
         const room = await roomUnderQuotas(this.deps.catalog, channel.id, declaredBytes ?? 0, reservations);
         const maxBytes = room === null ? this.deps.maxFileBytes : Math.min(this.deps.maxFileBytes, room.bytes);
         // Checked against the record read under the lock: of two writers with one If-Match, one wins.

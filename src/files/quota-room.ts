@@ -1,4 +1,4 @@
-import { type ChannelQuotas, checkQuota, passes, type QuotaLimits, type QuotaRecords, totalOf, type Usage } from '../model/quotas.ts';
+import { checkQuota, passes, type QuotaLimits, type QuotaRecords, totalOf, type Usage } from '../model/quotas.ts';
 
 /** The room an upload has under its channel's and its tenant's quotas (docs/quotas.md). */
 export interface QuotaRoom {
@@ -22,21 +22,17 @@ export type Reservations = (tenantId: string) => Promise<{ channel: Usage; tenan
 
 const plus = (a: Usage, b: Usage): Usage => ({ files: a.files + b.files, bytes: a.bytes + b.bytes });
 
-/** The quotas read, and those that bound a channel's writes (its own, then its tenant's) with their usage now; none unset. */
-async function boundingQuotas(
-  catalog: Catalog,
-  channelId: string,
-  reservations?: Reservations,
-): Promise<{ quotas: ChannelQuotas; scopes: Bounding[] }> {
+/** The quotas that bound a channel's writes (its own, then its tenant's) with their usage now; none unset. */
+async function boundingQuotas(catalog: Catalog, channelId: string, reservations?: Reservations): Promise<Bounding[]> {
   const quotas = await catalog.channelQuotas(channelId);
   const scopes: Bounding[] = [];
-  if (!limited(quotas.channel) && !limited(quotas.tenant)) return { quotas, scopes };
+  if (!limited(quotas.channel) && !limited(quotas.tenant)) return scopes;
   const reserved = reservations === undefined ? { channel: NOTHING, tenant: NOTHING } : await reservations(quotas.tenantId);
   if (limited(quotas.channel))
     scopes.push({ which: 'channel', limits: quotas.channel, used: plus(totalOf(await catalog.channelUsage(channelId)), reserved.channel) });
   if (limited(quotas.tenant))
     scopes.push({ which: 'tenant', limits: quotas.tenant, used: plus(await catalog.tenantUsage(quotas.tenantId), reserved.tenant) });
-  return { quotas, scopes };
+  return scopes;
 }
 
 const NOTHING: Usage = { files: 0, bytes: 0 };
@@ -53,7 +49,7 @@ export async function roomUnderQuotas(
   declaredBytes: number,
   reservations?: Reservations,
 ): Promise<QuotaRoom | null> {
-  const { scopes } = await boundingQuotas(catalog, channelId, reservations);
+  const scopes = await boundingQuotas(catalog, channelId, reservations);
   if (scopes.length === 0) return null;
   const check = (bytes: number) => {
     for (const scope of scopes) checkQuota(scope.which, scope.limits, scope.used, { files: 1, bytes });
@@ -86,7 +82,7 @@ export interface QuotaNotice {
 /** The first quota (the channel's, then its tenant's) that adding `adds` goes past; undefined when none. */
 export async function quotaPassedBy(catalog: Catalog, channelId: string, adds: Usage): Promise<QuotaNotice | undefined> {
   if (adds.files === 0 && adds.bytes === 0) return undefined;
-  for (const { which, limits, used } of (await boundingQuotas(catalog, channelId)).scopes) {
+  for (const { which, limits, used } of await boundingQuotas(catalog, channelId)) {
     if (passes(limits, used, adds)) {
       const after = { files: used.files + adds.files, bytes: used.bytes + adds.bytes };
       return { scope: which, maxBytes: limits.maxBytes, maxFiles: limits.maxFiles, used, after };

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Usage } from '../model/quotas.ts';
 import type { ResumableUpload, UploadRecords, UploadState } from '../model/uploads.ts';
 import type { Database, ResumableUploadsTable } from './schema.ts';
@@ -52,20 +52,26 @@ export function uploadRecords(db: Kysely<Database>): UploadRecords {
       return { unfinished: files, bytes };
     },
     async reservedUsage(channelId, tenantId, now, exceptId) {
-      const sums = (column: 'channel_id' | 'tenant_id', value: string) => {
-        let query = db
-          .selectFrom('resumable_uploads')
-          .select((eb) => [
-            eb.fn.countAll<string | number>().as('files'),
-            eb.fn.sum<string | number | null>(eb.fn.coalesce('length', 'offset')).as('bytes'),
-          ])
-          .where(column, '=', value)
-          .where('state', '=', 'open')
-          .where('expires_at', '>', now);
-        if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
-        return query.executeTakeFirstOrThrow().then(usageOf);
+      // One read for both: the channel's uploads are among its tenant's.
+      const reserved = sql`coalesce(${sql.ref('length')}, ${sql.ref('offset')})`;
+      const inChannel = sql`${sql.ref('channel_id')} = ${channelId}`;
+      let query = db
+        .selectFrom('resumable_uploads')
+        .select((eb) => [
+          eb.fn.countAll<string | number>().as('files'),
+          eb.fn.sum<string | number | null>(reserved).as('bytes'),
+          eb.fn.sum<string | number | null>(sql`case when ${inChannel} then 1 else 0 end`).as('channel_files'),
+          eb.fn.sum<string | number | null>(sql`case when ${inChannel} then ${reserved} else 0 end`).as('channel_bytes'),
+        ])
+        .where('tenant_id', '=', tenantId)
+        .where('state', '=', 'open')
+        .where('expires_at', '>', now);
+      if (exceptId !== undefined) query = query.where('id', '<>', exceptId);
+      const row = await query.executeTakeFirstOrThrow();
+      return {
+        channel: usageOf({ files: row.channel_files ?? 0, bytes: row.channel_bytes }),
+        tenant: usageOf(row),
       };
-      return { channel: await sums('channel_id', channelId), tenant: await sums('tenant_id', tenantId) };
     },
   };
 }
