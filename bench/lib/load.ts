@@ -118,3 +118,30 @@ export function checked(measured: Measured, expected: number[], what: string): M
   }
   return measured;
 }
+
+/** A figure over the runs of one comparison: its median and the range it spans. */
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
+  values: number[];
+}
+
+export function spreadOf(values: number[]): Spread {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: median(values), min: sorted[0]!, max: sorted.at(-1)!, values };
+}
+
+/**
+ * `figure` of each round of `a` against the same round of `b` (measured back to back by
+ * measureInterleaved): the median of these pair figures is what a comparison reads, not a figure
+ * of each side's median, which puts runs minutes apart against each other on a host that swings.
+ */
+export function pairwise(a: Measured, b: Measured, figure: (a: MeasuredRun, b: MeasuredRun) => number): Spread {
+  return spreadOf(a.runs.map((run, i) => figure(run, b.runs[i]!)));
+}
+
+/** Of a pair: CPU time per request of the first side ÷ the second's. */
+export const cpuOver = (a: MeasuredRun, b: MeasuredRun) => a.cpuMicrosecondsPerRequest / b.cpuMicrosecondsPerRequest;
+/** Of a pair: requests/s of the first side ÷ the second's. */
+export const rateOver = (a: MeasuredRun, b: MeasuredRun) => a.requestsPerSecond / b.requestsPerSecond;

@@ -51,3 +51,6 @@ export const perSecond = (value: number, unit = 'req/s') => `${Math.round(value)
 /** A server's CPU time per request answered, the figure beside requests/s. */
 export const cpuPerRequest = (microseconds: number) => `${Math.round(microseconds).toLocaleString('en-US')} µs CPU/request`;
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/** "1.21 (1.15–1.30, 5 pairs)": the median of a comparison's pair figures and their range. */
+export const spreadText = (spread: { median: number; min: number; max: number; values: number[] }, digits = 2) =>
+  `${round(spread.median, digits)} (${round(spread.min, digits)}–${round(spread.max, digits)}, ${spread.values.length} pairs)`;

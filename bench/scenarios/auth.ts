@@ -5,11 +5,23 @@ import { generatePrivateKey } from 'viem/accounts';
 import { createAddressRecoverer } from '../../src/auth/signature/address-recoverer.ts';
 import { parseRecoverableSignature } from '../../src/auth/signature/parse-signature.ts';
 import { personalMessageHash } from '../../src/auth/signature/personal-message-hash.ts';
+import { type Checkout, currentCheckout } from '../lib/checkout.ts';
 import type { Deployment, Engine } from '../lib/deployment.ts';
-import { checked, type LoadTarget, type Measured, measureInterleaved, runLoad, unexpectedAnswers } from '../lib/load.ts';
+import {
+  checked,
+  cpuOver,
+  type LoadTarget,
+  type Measured,
+  type MeasuredRun,
+  measureInterleaved,
+  pairwise,
+  rateOver,
+  runLoad,
+  unexpectedAnswers,
+} from '../lib/load.ts';
 import type { LoadPlan } from '../lib/load-plan.ts';
 import { PoolSigner } from '../lib/pool-signer.ts';
-import { type BenchContext, cpuPerRequest, perSecond, type Row, round, type Scenario } from '../lib/scenario.ts';
+import { type BenchContext, cpuPerRequest, perSecond, type Row, round, type Scenario, spreadText } from '../lib/scenario.ts';
 import { type ServerGroup, withServers, withService } from '../lib/served.ts';
 import type { RunningServer } from '../lib/servers.ts';
 import { signInHeaders } from '../lib/sign-in.ts';
@@ -39,8 +51,6 @@ const target = (server: RunningServer, context: BenchContext, extra: Partial<Loa
   pid: server.pid,
   plan: () => plan(server, context, extra),
 });
-
-const options = (context: BenchContext) => ({ runs: context.runs, warmupSeconds: context.warmupSeconds });
 
 /** Computed once per bench run, whichever scenarios need it. */
 const memo = new Map<string, Promise<unknown>>();
@@ -100,7 +110,6 @@ async function startBareContract(
 /** "10,220 req/s, 95 µs CPU/request": a side's requests/s (its median run) and its CPU time per request. */
 const figures = (measured: Measured) =>
   `${perSecond(measured.median.requestsPerSecond)}, ${cpuPerRequest(measured.cpuMicrosecondsPerRequest)}`;
-const cpuRatio = (side: Measured, baseline: Measured) => round(side.cpuMicrosecondsPerRequest / baseline.cpuMicrosecondsPerRequest);
 
 /** R: native secp256k1 recoveries of distinct signatures per second, one process, nothing else. */
 export async function recoveriesPerSecond(seconds = 3): Promise<number> {
@@ -119,10 +128,58 @@ export async function recoveriesPerSecond(seconds = 3): Promise<number> {
   return count / ((performance.now() - started) / 1000);
 }
 
+/** Requests a run may send at most: the pool must be larger, so that no sign-in is sent twice. */
+const poolSize = (context: BenchContext, rate: number) => Math.ceil(rate * context.durationSeconds * 1.3);
+
+/** The same target at a steady `rate` (requests/s over all connections); a pool of sign-ins sized for it. */
+function atRate(target: LoadTarget, rate: number, context: BenchContext): LoadTarget {
+  return {
+    pid: target.pid,
+    plan: () => {
+      const plan = target.plan();
+      return { ...plan, overallRate: rate, ...(plan.siwe ? { siwe: { ...plan.siwe, size: poolSize(context, rate) } } : {}) };
+    },
+  };
+}
+
+/**
+ * The targets' runs in balanced rounds (A B, B A, A B, …; at least MIN_PAIRS), at full speed and
+ * then at a steady rate that every side sustained: half the slowest side's median requests/s. At a
+ * fixed rate each side answers the same requests in the same time, so the CPU per request compares
+ * the same work, without a faster side paying for its own speed (more wake-ups, fuller batches).
+ */
+async function inPairs(
+  targets: LoadTarget[],
+  context: BenchContext,
+  fixedCount = targets.length,
+): Promise<{ full: Measured[]; fixed: Measured[]; rate: number }> {
+  const runs = pairCount(context);
+  const full = await measureInterleaved(targets, { runs, warmupSeconds: context.warmupSeconds, balanced: true });
+  const rate = steadyRate(full.slice(0, fixedCount));
+  const fixed = await measureInterleaved(
+    targets.slice(0, fixedCount).map((t) => atRate(t, rate, context)),
+    { runs, warmupSeconds: 0, balanced: true },
+  );
+  return { full, fixed, rate };
+}
+
+const pairCount = (context: BenchContext) => (context.smoke ? 1 : Math.max(context.runs, MIN_PAIRS));
+/** Half the slowest side's median requests/s, in hundreds: a rate every side sustained with room to spare. */
+const steadyRate = (sides: Measured[]) =>
+  Math.max(100, Math.round((0.5 * Math.min(...sides.map((m) => m.median.requestsPerSecond))) / 100) * 100);
+
+/** Every comparison in these scenarios: at least this many rounds, so that a median of pairs means something. */
+const MIN_PAIRS = 5;
+
+/** The CPU µs per request the request log line costs, per round: the service with it less the one without. */
+const logLineCost = (withLog: Measured, without: Measured) =>
+  pairwise(withLog, without, (a, b) => a.cpuMicrosecondsPerRequest - b.cpuMicrosecondsPerRequest);
+
 /**
  * auth-warm: the service under one repeated sign-in, interleaved with the bare contract route and
  * the bare Fastify route. With `withoutRequestLog`, a second service with LOG_LEVEL=warn (no line
- * per request) joins the same rounds, and a second row says what the default request log costs.
+ * per request) joins the same rounds, and further rows say what the default request log costs.
+ * Each ratio is the median of the rounds' own ratios (pairs of runs back to back), with their range.
  */
 export async function authWarm(context: BenchContext, engine: Engine, withoutRequestLog = false): Promise<Row[]> {
   return withServers(context, async (servers) => {
@@ -136,43 +193,71 @@ export async function authWarm(context: BenchContext, engine: Engine, withoutReq
     const quietTarget = quietServed
       ? [target(quietServed.server, context, { headers: await warmHeaders(quietServed.deployment, domainOf(quietServed.server)) })]
       : [];
+    const serviceTarget = target(server, context, { headers });
+    const contractTarget = target(contractServer, context);
+    // Full speed with the bare Fastify route too (the most this host serves); at the fixed rate without it.
+    const runs = pairCount(context);
     const [service, contract, bare, quiet] = await measureInterleaved(
-      [target(server, context, { headers }), target(contractServer, context), target(bareServer, context), ...quietTarget],
-      options(context),
+      [serviceTarget, contractTarget, target(bareServer, context), ...quietTarget],
+      { runs, warmupSeconds: context.warmupSeconds, balanced: true },
     );
     checked(service!, [200], 'auth-warm');
     checked(contract!, [200], 'bare contract route');
     checked(bare!, [200], 'bare route');
-    const ratio = service!.median.requestsPerSecond / contract!.median.requestsPerSecond;
+    if (quiet) checked(quiet, [200], 'auth-warm, request log off');
+    const rate = steadyRate([service!, contract!, ...(quiet ? [quiet] : [])]);
+    const [fixedService, fixedContract, fixedQuiet] = await measureInterleaved(
+      [serviceTarget, contractTarget, ...quietTarget].map((t) => atRate(t, rate, context)),
+      { runs, warmupSeconds: 0, balanced: true },
+    );
+    checked(fixedService!, [200], 'auth-warm at a fixed rate');
+    checked(fixedContract!, [200], 'bare contract route at a fixed rate');
+    const cpu = pairwise(service!, contract!, cpuOver);
+    const fixedCpu = pairwise(fixedService!, fixedContract!, cpuOver);
     const rows: Row[] = [
       {
         scenario: 'auth-warm',
         engine,
-        measured: figures(service!),
-        baseline: `bare contract route ${figures(contract!)} (bare Fastify ${figures(bare!)})`,
-        ratio: round(ratio),
-        cpuRatio: cpuRatio(service!, contract!),
-        target: '≥ 0.9 × bare contract route',
-        met: ratio >= 0.9,
-        details: { service, contract, bare },
+        measured: `${figures(service!)}; at ${perSecond(rate)} ${cpuPerRequest(fixedService!.cpuMicrosecondsPerRequest)}`,
+        baseline: `bare contract route ${figures(contract!)}, at ${perSecond(rate)} ${cpuPerRequest(fixedContract!.cpuMicrosecondsPerRequest)} (bare Fastify ${figures(bare!)}); CPU ×: full speed ${spreadText(cpu)}, at ${perSecond(rate)} ${spreadText(fixedCpu)}`,
+        ratio: round(pairwise(service!, contract!, rateOver).median),
+        cpuRatio: round(cpu.median),
+        target: 'CPU ≤ 1.4 × bare contract route (median of pairs, full speed and fixed rate)',
+        met: cpu.median <= 1.4 && fixedCpu.median <= 1.4,
+        details: {
+          service,
+          contract,
+          bare,
+          cpuPairs: cpu,
+          fixedRate: { rate, service: fixedService, contract: fixedContract, cpuPairs: fixedCpu },
+        },
       },
     ];
-    if (quiet) {
-      checked(quiet, [200], 'auth-warm, request log off');
+    if (quiet && fixedQuiet) {
+      checked(fixedQuiet, [200], 'auth-warm, request log off, at a fixed rate');
+      const quietCpu = pairwise(quiet, contract!, cpuOver);
+      const fixedQuietCpu = pairwise(fixedQuiet, fixedContract!, cpuOver);
       rows.push({
         scenario: 'auth-warm, request log off (LOG_LEVEL=warn)',
         engine,
-        measured: figures(quiet),
-        baseline: `bare contract route ${figures(contract!)}; with the request log (the default) ${figures(service!)}`,
-        ratio: round(quiet.median.requestsPerSecond / contract!.median.requestsPerSecond),
-        cpuRatio: cpuRatio(quiet, contract!),
-        details: {
-          without: quiet,
-          withLog: service,
-          contract,
-          logCostRatio: round(service!.median.requestsPerSecond / quiet.median.requestsPerSecond),
-          logCpuRatio: cpuRatio(service!, quiet),
-        },
+        measured: `${figures(quiet)}; at ${perSecond(rate)} ${cpuPerRequest(fixedQuiet.cpuMicrosecondsPerRequest)}`,
+        baseline: `bare contract route ${figures(contract!)}; CPU ×: full speed ${spreadText(quietCpu)}, at ${perSecond(rate)} ${spreadText(fixedQuietCpu)}`,
+        ratio: round(pairwise(quiet, contract!, rateOver).median),
+        cpuRatio: round(quietCpu.median),
+        target: 'CPU ≤ 1.2 × bare contract route (median of pairs, full speed and fixed rate)',
+        met: quietCpu.median <= 1.2 && fixedQuietCpu.median <= 1.2,
+        details: { without: quiet, contract, cpuPairs: quietCpu, fixedRate: { rate, without: fixedQuiet, cpuPairs: fixedQuietCpu } },
+      });
+      const line = logLineCost(service!, quiet);
+      const fixedLine = logLineCost(fixedService!, fixedQuiet);
+      rows.push({
+        scenario: 'auth-warm, the request log line',
+        engine,
+        measured: `${spreadText(line, 1)} µs CPU/request at full speed; ${spreadText(fixedLine, 1)} µs at ${perSecond(rate)}`,
+        baseline: 'the service with the request log (the default) less the same service with LOG_LEVEL=warn, round by round',
+        target: '≤ 4 µs CPU/request (median of pairs, full speed and fixed rate)',
+        met: line.median <= 4 && fixedLine.median <= 4,
+        details: { fullSpeed: line, fixedRate: { rate, ...fixedLine } },
       });
     }
     return rows;
@@ -182,16 +267,14 @@ export async function authWarm(context: BenchContext, engine: Engine, withoutReq
 /** 1 / (1/R + 1/B): a recovery and the bare contract answer, one after the other, per request. */
 const ceilingOf = (recoveries: number, contractRate: number) => 1 / (1 / recoveries + 1 / contractRate);
 
-/** Requests a run may send at most: the pool must be larger, so that no sign-in is sent twice. */
-const poolSize = (context: BenchContext, ceiling: number) => Math.ceil(ceiling * context.durationSeconds * 1.3);
-
 /**
  * auth-cold: every request a new sign-in, interleaved with the bare contract route (B of the
  * ceiling) and Express + viem (the reference).
  */
 export async function authCold(context: BenchContext, engine: Engine): Promise<Row> {
   const recoveries = await once('recoveries', () => recoveriesPerSecond());
-  const { service, contract, reference } = await withServers(context, async (servers) => {
+  const recoveryCpu = 1e6 / recoveries;
+  const { full, fixed, rate } = await withServers(context, async (servers) => {
     const { server, deployment } = await servers.service(engine);
     const contractServer = await startBareContract(context, servers, server, await warmHeaders(deployment, domainOf(server)));
     const referenceServer = await servers.baseline('express-viem');
@@ -199,7 +282,7 @@ export async function authCold(context: BenchContext, engine: Engine): Promise<R
     // run of the contract route of warm-up length (it warms the route up too).
     const contractWarmup = await runLoad({ ...plan(contractServer, context), durationSeconds: context.warmupSeconds });
     const size = poolSize(context, ceilingOf(recoveries, contractWarmup.requestsPerSecond));
-    const [service, contract, reference] = await measureInterleaved(
+    const measured = await inPairs(
       [
         target(server, context, { siwe: { privateKey: deployment.privateKey, domain: domainOf(server), size } }),
         target(contractServer, context),
@@ -207,27 +290,31 @@ export async function authCold(context: BenchContext, engine: Engine): Promise<R
           siwe: { privateKey: generatePrivateKey(), domain: domainOf(referenceServer), size: poolSize(context, 2000) },
         }),
       ],
-      options(context),
+      context,
+      2, // the reference's rate is far below the others': at the fixed rate, the service and B only
     );
-    return {
-      service: checked(service!, [200], 'auth-cold'),
-      contract: checked(contract!, [200], 'bare contract route'),
-      reference: checked(reference!, [200], 'reference'),
-    };
+    for (const [i, what] of ['auth-cold', 'bare contract route', 'reference'].entries()) checked(measured.full[i]!, [200], what);
+    for (const [i, what] of ['auth-cold', 'bare contract route'].entries()) checked(measured.fixed[i]!, [200], `${what} at a fixed rate`);
+    return measured;
   });
+  const [service, contract, reference] = full as [Measured, Measured, Measured];
+  const [fixedService, fixedContract] = fixed as [Measured, Measured];
   const ceiling = ceilingOf(recoveries, contract.median.requestsPerSecond);
-  // The ceiling's CPU time per request: a recovery's (one core busy R times a second) and the bare answer's.
-  const ceilingCpu = 1e6 / recoveries + contract.cpuMicrosecondsPerRequest;
-  const rate = service.median.requestsPerSecond;
+  // The ceiling's CPU time per request: a recovery's (one core busy R times a second) and the bare answer's, round by round.
+  const ceilingCpu = recoveryCpu + contract.cpuMicrosecondsPerRequest;
+  const overCeiling = (a: MeasuredRun, b: MeasuredRun) => a.cpuMicrosecondsPerRequest / (recoveryCpu + b.cpuMicrosecondsPerRequest);
+  const cpu = pairwise(service, contract, overCeiling);
+  const fixedCpu = pairwise(fixedService, fixedContract, overCeiling);
+  const speed = service.median.requestsPerSecond;
   return {
     scenario: 'auth-cold',
     engine,
-    measured: figures(service),
-    baseline: `ceiling ${perSecond(ceiling)}, ${cpuPerRequest(ceilingCpu)} (R ${perSecond(recoveries)}, B = bare contract route ${figures(contract)}); Express + viem ${figures(reference)}`,
-    ratio: round(rate / ceiling),
-    cpuRatio: round(service.cpuMicrosecondsPerRequest / ceilingCpu),
-    target: '≥ 0.8 × ceiling and ≥ 15 × reference',
-    met: rate >= 0.8 * ceiling && rate >= 15 * reference.median.requestsPerSecond,
+    measured: `${figures(service)}; at ${perSecond(rate)} ${cpuPerRequest(fixedService.cpuMicrosecondsPerRequest)}`,
+    baseline: `ceiling ${perSecond(ceiling)}, ${cpuPerRequest(ceilingCpu)} (R ${perSecond(recoveries)}, ${cpuPerRequest(recoveryCpu)} each; B = bare contract route ${figures(contract)}, at ${perSecond(rate)} ${cpuPerRequest(fixedContract.cpuMicrosecondsPerRequest)}); CPU × ceiling's: full speed ${spreadText(cpu)}, at ${perSecond(rate)} ${spreadText(fixedCpu)}; Express + viem ${figures(reference)}`,
+    ratio: round(pairwise(service, contract, (a, b) => a.requestsPerSecond / ceilingOf(recoveries, b.requestsPerSecond)).median),
+    cpuRatio: round(cpu.median),
+    target: "CPU ≤ 1.25 × the ceiling's (median of pairs, full speed and fixed rate) and ≥ 15 × reference",
+    met: cpu.median <= 1.25 && fixedCpu.median <= 1.25 && speed >= 15 * reference.median.requestsPerSecond,
     details: {
       service,
       ceiling,
@@ -235,8 +322,59 @@ export async function authCold(context: BenchContext, engine: Engine): Promise<R
       recoveriesPerSecond: recoveries,
       contract,
       reference,
-      referenceRatio: round(rate / reference.median.requestsPerSecond),
-      referenceCpuRatio: cpuRatio(service, reference),
+      cpuPairs: cpu,
+      fixedRate: { rate, service: fixedService, contract: fixedContract, cpuPairs: fixedCpu },
+      referenceRatio: round(speed / reference.median.requestsPerSecond),
+      referenceCpuRatio: round(service.cpuMicrosecondsPerRequest / reference.cpuMicrosecondsPerRequest),
+    },
+  };
+}
+
+/**
+ * auth-warm or auth-cold (`cold`) on this checkout's service and on `other`'s, each on a fresh
+ * deployment made by its own CLI, in balanced pairs at full speed and at a fixed rate: one row with
+ * both figures and the medians of the pairs' ratios (this ÷ other) with their range.
+ */
+async function authAgainst(context: BenchContext, engine: Engine, other: Checkout, cold: boolean): Promise<Row> {
+  const current = await currentCheckout();
+  const recoveries = cold ? await once('recoveries', () => recoveriesPerSecond()) : 0;
+  const { full, fixed, rate } = await withServers(context, async (servers) => {
+    const targets: LoadTarget[] = [];
+    for (const [checkout, name] of [
+      [current, 'this'],
+      [other, 'other'],
+    ] as const) {
+      const { server, deployment } = await servers.service(engine, { checkout, name });
+      const load: Partial<LoadPlan> = cold
+        ? { siwe: { privateKey: deployment.privateKey, domain: domainOf(server), size: poolSize(context, recoveries) } }
+        : { headers: await warmHeaders(deployment, domainOf(server)) };
+      targets.push(target(server, context, load));
+    }
+    const measured = await inPairs(targets, context);
+    for (const m of [...measured.full, ...measured.fixed]) checked(m, [200], cold ? 'auth-cold' : 'auth-warm');
+    return measured;
+  });
+  const [mine, theirs] = full as [Measured, Measured];
+  const [fixedMine, fixedTheirs] = fixed as [Measured, Measured];
+  const cpu = pairwise(mine, theirs, cpuOver);
+  const fixedCpu = pairwise(fixedMine, fixedTheirs, cpuOver);
+  const speed = pairwise(mine, theirs, rateOver);
+  const side = (label: string, m: Measured, f: Measured) =>
+    `${label}: ${figures(m)}; at ${perSecond(rate)} ${cpuPerRequest(f.cpuMicrosecondsPerRequest)}`;
+  return {
+    scenario: `${cold ? 'auth-cold' : 'auth-warm'} (CPU this ÷ other: full speed ${spreadText(cpu)}, at ${perSecond(rate)} ${spreadText(fixedCpu)}; req/s ${spreadText(speed)})`,
+    engine,
+    measured: side(`this (${current.label})`, mine, fixedMine),
+    baseline: side(`other (${other.label})`, theirs, fixedTheirs),
+    ratio: round(speed.median),
+    cpuRatio: round(cpu.median),
+    details: {
+      this: { checkout: current, measured: mine, fixedRate: fixedMine },
+      other: { checkout: other, measured: theirs, fixedRate: fixedTheirs },
+      rate,
+      cpuPairs: cpu,
+      fixedCpuPairs: fixedCpu,
+      speedPairs: speed,
     },
   };
 }
@@ -303,11 +441,13 @@ export const authScenarios: Scenario[] = [
     summary:
       'GET /api/auth/test with one valid header set repeated (signature-cache hits) vs a bare route answering the same bytes; again without the request log, to show its cost',
     run: (c) => authWarm(c, 'sqlite', true),
+    against: async (c, other) => [await authAgainst(c, 'sqlite', other, false)],
   },
   {
     name: 'auth-cold',
     summary: 'every request a different valid SIWE sign-in vs the ceiling 1/(1/R + 1/B) and Express + viem verifyMessage',
     run: async (c) => [await authCold(c, 'sqlite')],
+    against: async (c, other) => [await authAgainst(c, 'sqlite', other, true)],
   },
   {
     name: 'bad-signature-flood',
