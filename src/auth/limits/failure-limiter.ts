@@ -4,8 +4,11 @@
  * any admin out by failing in their name.
  */
 export interface FailureLimiter {
-  /** Seconds until the client may try again, or undefined when it is not blocked. */
-  blockedFor(client: string, now: number): Promise<number | undefined>;
+  /**
+   * Seconds until the client may try again, or undefined when it is not blocked; at once where the
+   * counts are in memory (no promise on every signed-in request), a promise where they are not.
+   */
+  blockedFor(client: string, now: number): number | undefined | Promise<number | undefined>;
   recordFailure(client: string, now: number): Promise<void>;
   close(): Promise<void>;
 }

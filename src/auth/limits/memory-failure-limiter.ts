@@ -10,7 +10,7 @@ export class MemoryFailureLimiter implements FailureLimiter {
 
   constructor(private readonly limit: number) {}
 
-  async blockedFor(client: string, now: number): Promise<number | undefined> {
+  blockedFor(client: string, now: number): number | undefined {
     const { index, secondsLeft } = windowOf(now);
     const entry = this.counts.get(client, now);
     return entry !== undefined && entry.window === index && entry.failures >= this.limit ? secondsLeft : undefined;

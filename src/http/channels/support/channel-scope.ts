@@ -59,7 +59,9 @@ async function channelScope(app: FastifyInstance, { access, linkSigner }: Channe
         request.channelTarget = linked;
         return;
       }
-      await app.requireWallet.call(app, request, reply);
+      await new Promise<void>((resolve, reject) =>
+        app.requireWallet.call(app, request, reply, (error?: Error) => (error === undefined ? resolve() : reject(error))),
+      );
       checkBody?.(request.body);
       request.channelTarget = await lookUpChannel(access, request, permission, auditRefusals?.(request));
     };
