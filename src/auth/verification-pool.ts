@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type { AuthConfig } from '../config/config.ts';
 import { AppError } from '../errors/app-error.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
+import { encodeJobs, readAnswers } from './check-wire.ts';
 import type { MessageCheck, MessageCheckInput } from './message-check.ts';
 
 /** Checks new credentials: on worker threads (VerificationPool), or on the event loop. */
@@ -88,8 +89,13 @@ export class VerificationPool implements MessageChecker {
       for (const job of batch) this.settle(job.id, this.inline(job.input));
       return;
     }
+    const wire = encodeJobs(batch);
+    if (wire === undefined) {
+      for (const job of batch) this.settle(job.id, this.inline(job.input));
+      return;
+    }
     for (const job of batch) this.owner.set(job.id, worker);
-    worker.postMessage(batch);
+    worker.postMessage(wire);
   }
 
   private settle(id: number, check: MessageCheck): void {
@@ -117,9 +123,7 @@ export class VerificationPool implements MessageChecker {
     const worker = new Worker(WORKER_URL, { workerData: this.config });
     // A worker never keeps the process alive: closing the service ends it, and so does a stop signal.
     worker.unref();
-    worker.on('message', ({ ids, checks }: { ids: number[]; checks: MessageCheck[] }) => {
-      for (let i = 0; i < ids.length; i++) this.settle(ids[i]!, checks[i]!);
-    });
+    worker.on('message', (answers: string) => readAnswers(answers, (id, check) => this.settle(id, check)));
     worker.on('error', (error) => this.onWorkerError(error));
     worker.on('exit', () => {
       if (this.closed) return;
