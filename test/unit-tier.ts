@@ -20,24 +20,15 @@
  * when .cache/node/20 is missing). A suite written for every backend (ENGINES, FILE_SETUPS) may be
  * in the tier: here it runs on SQLite and disk only.
  */
-import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
-import { TEST_DIR, unitTierFiles } from './helpers/tiers.ts';
+import { runSuite } from './helpers/suite-runner.ts';
+import { unitTierFiles } from './helpers/tiers.ts';
 
-// The files share nothing (each service has its own temp DATA_DIR), so they run side by side.
-// A test or hook that hangs fails after ten minutes, and its file's process is ended then
-// (--test-force-exit): once a socket left open held a file's `after` for the whole CI hour.
-const child = spawn(
-  process.execPath,
-  [
-    '--import',
-    'tsx',
-    '--test',
-    `--test-concurrency=${availableParallelism()}`,
-    '--test-timeout=600000',
-    '--test-force-exit',
-    ...unitTierFiles().map((file) => TEST_DIR + file),
-  ],
-  { stdio: 'inherit', env: { ...process.env, WALLET_ADMIN_TEST_TIER: 'unit' } },
-);
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// The files share nothing (each service has its own temp DATA_DIR), so they run side by side, in a
+// few processes that each run a share of them (test/helpers/suite-runner.ts says why). Three per
+// core: a file spends about half its time waiting (timers, fsync, child processes), and other
+// shards use the core meanwhile.
+const SHARDS = 3 * availableParallelism();
+// The helpers read the tier from the environment, in this process's children too.
+process.env.WALLET_ADMIN_TEST_TIER = 'unit';
+await runSuite([{ label: 'unit tier', files: unitTierFiles(), concurrency: SHARDS, isolation: 'shards' }]);

@@ -19,7 +19,9 @@ describe('WalletAuthenticator (no HTTP)', () => {
   let dataDir: string;
   let store: MetadataStore;
   let fixture: TenantFixture;
-  let clock = Date.now();
+  // Set when the tests start, not when the file is loaded: in a process that runs several files
+  // (the unit tier's), that can be long before, and signIn dates its messages by the real clock.
+  let clock: number;
 
   const authenticator = (env: Record<string, string> = {}) =>
     new WalletAuthenticator({
@@ -46,6 +48,7 @@ describe('WalletAuthenticator (no HTTP)', () => {
   };
 
   before(async () => {
+    clock = Date.now();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'wallet-admin-auth-'));
     store = await openMetadataStore({ dataDir });
     fixture = await createTenantFixture(store);

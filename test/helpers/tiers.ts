@@ -20,3 +20,14 @@ export function testFiles(): string[] {
 export function unitTierFiles(): string[] {
   return testFiles().filter((file) => file.endsWith(UNIT_SUFFIX));
 }
+
+/**
+ * The files that stop or restart a server the others share (PostgreSQL's cluster, by pg_ctlcluster):
+ * `npm test` runs them alone, after the rest (test/whole-suite.ts). A file beside one of them would
+ * meet the outage: a CI rehearsal with two files at a time once failed so. The list is checked
+ * (test/suite/test-tiers.unit.test.ts): a file that reaches pg_ctlcluster and is not here fails.
+ */
+export const ALONE_FILES = new Map<string, string>([
+  ['files/faults.test.ts', 'stops and starts the PostgreSQL cluster under load'],
+  ['metadata/postgres-restart.test.ts', 'restarts the PostgreSQL cluster under a running service'],
+]);

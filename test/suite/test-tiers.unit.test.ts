@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import ts from 'typescript';
-import { TEST_DIR, testFiles, UNIT_SUFFIX, unitTierFiles } from '../helpers/tiers.ts';
+import { ALONE_FILES, TEST_DIR, testFiles, UNIT_SUFFIX, unitTierFiles } from '../helpers/tiers.ts';
 
 /**
  * The unit tier is chosen by name (test/unit-tier.ts): a `*.unit.test.ts` file claims to need
@@ -107,11 +107,30 @@ function unitTierViolations(file: string, read: (file: string) => string): strin
 }
 
 describe('test tiers', () => {
-  test('every test file is test/<folder>/<name>.test.ts, where the glob of npm test finds it', () => {
+  test('every test file is test/<folder>/<name>.test.ts, and npm test runs every one (test/whole-suite.ts)', () => {
     const scripts = JSON.parse(readFileSync(path.join(TEST_DIR, '../package.json'), 'utf8')).scripts as Record<string, string>;
-    assert.match(scripts.test!, / test\/\*\/\*\.test\.ts$/);
+    assert.equal(scripts.test, 'node --import tsx test/whole-suite.ts');
+    assert.match(readTestSource('whole-suite.ts'), /const files = testFiles\(\);/);
     const elsewhere = testFiles().filter((file) => !/^[^/]+\/[^/]+\.test\.ts$/.test(file));
-    assert.deepEqual(elsewhere, [], 'npm test would never run these');
+    assert.deepEqual(elsewhere, [], 'a test file belongs in the folder of its subject');
+  });
+
+  test('a file that stops or restarts the PostgreSQL cluster runs alone (ALONE_FILES), and every file named there exists', () => {
+    const files = testFiles();
+    // This file names them too, in the pattern below.
+    const stopping = files
+      .filter((file) => file !== `suite/test-tiers${UNIT_SUFFIX}`)
+      .filter((file) => /pg_ctlcluster|whileNoOtherTestUsesPostgres/.test(readTestSource(file)));
+    assert.ok(stopping.length > 0, 'the pattern finds the files that restart the cluster');
+    assert.deepEqual(
+      stopping.filter((file) => !ALONE_FILES.has(file)),
+      [],
+      'npm test would run these beside other files, which would meet the outage',
+    );
+    assert.deepEqual(
+      [...ALONE_FILES.keys()].filter((file) => !files.includes(file)),
+      [],
+    );
   });
 
   test('the unit tier is the *.unit.test.ts files, this one among them', () => {
