@@ -5,6 +5,7 @@ import { auditNotRecorded } from '../../errors/common-errors.ts';
 import type { AuditEvent, AuditHead, ChainedAuditEvent, NewAuditEvent } from '../../model/audit.ts';
 import { newAuditId } from '../../model/ids.ts';
 import { inTransaction } from '../in-transaction.ts';
+import { onPostgres } from '../on-postgres.ts';
 import type { AuditEventsTable, Database } from '../schema.ts';
 import { auditRow, toAuditEvent } from './file-catalog-rows.ts';
 
@@ -60,20 +61,30 @@ async function renewLease(trx: Transaction<Database>, proposalId: string, lease:
   }
 }
 
+/**
+ * Two statements on PostgreSQL, which a write's commit runs while it holds its channel's clock and
+ * the tenant's head: the head moved on (its seq and the hash it follows read back), then its new
+ * hash and the entry in one statement (a data-modifying CTE). SQLite, which has no such CTE and no
+ * round trip to save, runs the last two apart.
+ */
 async function appendRow(trx: Transaction<Database>, row: AuditEventsTable): Promise<AuditEvent> {
-  {
-    const head = (await advanceHead(trx, row)) ?? (await startHead(trx, row));
-    // The hash covers the event as it reads back from its row (toAuditEvent), so that the export,
-    // which reads it from there, shows exactly what was hashed.
-    const event = toAuditEvent(row);
-    const entry = chainEntry(event, head.seq, head.prevHash);
-    await trx.updateTable('audit_heads').set({ hash: entry.hash }).where('tenant_id', '=', row.tenant_id).execute();
+  const head = (await advanceHead(trx, row)) ?? (await startHead(trx, row));
+  // The hash covers the event as it reads back from its row (toAuditEvent), so that the export,
+  // which reads it from there, shows exactly what was hashed.
+  const event = toAuditEvent(row);
+  const entry = chainEntry(event, head.seq, head.prevHash);
+  const values = { ...row, chain_seq: entry.seq, prev_hash: entry.prevHash, entry_hash: entry.hash };
+  if (onPostgres(trx)) {
     await trx
+      .with('head', (db) => db.updateTable('audit_heads').set({ hash: entry.hash }).where('tenant_id', '=', row.tenant_id))
       .insertInto('audit_events')
-      .values({ ...row, chain_seq: entry.seq, prev_hash: entry.prevHash, entry_hash: entry.hash })
+      .values(values)
       .execute();
-    return event;
+  } else {
+    await trx.updateTable('audit_heads').set({ hash: entry.hash }).where('tenant_id', '=', row.tenant_id).execute();
+    await trx.insertInto('audit_events').values(values).execute();
   }
+  return event;
 }
 
 /** The head moved one step on (its row locked until commit): the new entry's seq, and the hash it follows. */

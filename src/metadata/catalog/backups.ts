@@ -10,7 +10,7 @@ import { inTransaction } from '../in-transaction.ts';
 import { pageByKey } from '../page-cursor.ts';
 import type { Database } from '../schema.ts';
 import { appendChained } from './audit-chain-records.ts';
-import { fileAtBackup, keptRowsOf, newestInstantBackupOf, readBackup, readClock } from './channel-history.ts';
+import { backupEntry, backupWithFileAt, keptRowsOf, newestInstantBackupOf, readBackup, readClock } from './channel-history.ts';
 import { backupLockColumns, backupRow, toBackupLock, toBackupRecord, toFileVersion } from './file-catalog-rows.ts';
 import { retainFrom } from './instant-queries.ts';
 
@@ -47,9 +47,10 @@ function catalogBackups(db: Db, durably: DurableTransaction): Backups {
       return pageByKey(query, page, toBackupRecord, { column: 'timestamp', descending: true, keyOf: (b) => [b.timestamp] });
     },
     async backupVersion(channelId: string, timestamp: string, folder: string, filename: string): Promise<FileVersion | undefined> {
-      const backup = await backups.getBackup(channelId, timestamp);
-      if (backup === undefined) return undefined;
-      if (backup.seq !== null && backup.seq !== undefined) return fileAtBackup(db, { ...backup, seq: backup.seq }, folder, filename);
+      const found = await backupWithFileAt(db, channelId, timestamp, folder, filename);
+      if (found === undefined) return undefined;
+      const { backup, state } = found;
+      if (backup.seq !== null && backup.seq !== undefined) return state && backupEntry(backup, folder, filename, state);
       // A backup from before migration 005 keeps one row per file.
       const row = await keptRowsOf(db, channelId, folder, filename).where('backup_timestamp', '=', timestamp).executeTakeFirst();
       return row && toFileVersion(row);

@@ -1,10 +1,10 @@
-import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql, type Transaction } from 'kysely';
 import type { BackupRecord } from '../../model/backups.ts';
 import type { FileAtSeq } from '../../model/history.ts';
 import type { Usage } from '../../model/quotas.ts';
 import { BACKUP_ENTRY_PREFIX, backupEntryId, backupSortKeyOfId } from '../../model/version-ids.ts';
 import type { FileVersion } from '../../model/versions.ts';
-import type { Database } from '../schema.ts';
+import type { BackupsTable, Database, FileVersionsTable } from '../schema.ts';
 import { toBackupRecord, toFileVersion } from './file-catalog-rows.ts';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -183,18 +183,66 @@ export async function fileAtSeq(db: Db, channelId: string, seq: number, folder: 
   return kept && kept.until_seq !== null && Number(kept.until_seq) > seq ? { kept: toFileVersion(kept) } : undefined;
 }
 
+const VERSION_COLUMNS = [
+  'id',
+  'channel_id',
+  'folder',
+  'filename',
+  'kind',
+  'backup_timestamp',
+  'blob_key',
+  'size',
+  'sha256',
+  'content_type',
+  'created_at',
+  'since_seq',
+  'until_seq',
+  'created_by',
+] as const;
+
 /**
- * The file as `backup` (an instant backup, seq set) holds it, as the backup's entry: blobKey null
- * when its bytes are still the live ones; undefined when the file did not exist then.
+ * The backup and, when it is an instant backup, the file as it holds it (fileAtSeq at its seq), in
+ * one statement where readBackup and fileAtSeq take two or three: a restore reads them under the
+ * file's lock. The version is the same seek of file_versions_span_idx as fileAtSeq's, read only
+ * when the live record was written after the instant. Undefined when there is no such backup.
  */
-export async function fileAtBackup(
+export async function backupWithFileAt(
   db: Db,
-  backup: BackupRecord & { seq: number },
+  channelId: string,
+  timestamp: string,
   folder: string,
   filename: string,
-): Promise<FileVersion | undefined> {
-  const state = await fileAtSeq(db, backup.channelId, backup.seq, folder, filename);
-  if (state === undefined) return undefined;
+): Promise<{ backup: BackupRecord; state: FileAtSeq | undefined } | undefined> {
+  const versionColumns = sql.join(VERSION_COLUMNS.map((column) => sql`${sql.ref(`v.${column}`)} as ${sql.ref(`v_${column}`)}`));
+  const { rows } = await sql<Selectable<BackupsTable> & Record<string, unknown>>`
+    select b.*, f.size as f_size, f.sha256 as f_sha256, f.content_type as f_content_type, ${versionColumns}
+    from backups b
+    left join files f on f.channel_id = b.channel_id and f.folder = ${folder} and f.filename = ${filename} and f.since_seq <= b.seq
+    left join file_versions v on f.channel_id is null and v.id = (
+      select k.id from file_versions k
+      where k.channel_id = b.channel_id and k.folder = ${folder} and k.filename = ${filename} and k.since_seq <= b.seq
+      order by k.since_seq desc limit 1)
+    where b.channel_id = ${channelId} and b.timestamp = ${timestamp}`.execute(db);
+  const row = rows[0];
+  if (row === undefined) return undefined;
+  const backup = toBackupRecord(row);
+  if (row.f_sha256 != null)
+    return {
+      backup,
+      state: { live: { size: Number(row.f_size), sha256: String(row.f_sha256), contentType: String(row.f_content_type) } },
+    };
+  if (row.v_id == null) return { backup, state: undefined };
+  const kept = Object.fromEntries(VERSION_COLUMNS.map((column) => [column, row[`v_${column}`]])) as Selectable<FileVersionsTable>;
+  // As fileAtSeq: the newest span to start at or before the instant, if it had not ended by then.
+  const liveThen = kept.until_seq !== null && Number(kept.until_seq) > Number(backup.seq);
+  return { backup, state: liveThen ? { kept: toFileVersion(kept) } : undefined };
+}
+
+/**
+ * The file as `backup` (an instant backup) holds it, as the backup's entry: blobKey null when its
+ * bytes are still the live ones.
+ */
+export function backupEntry(backup: BackupRecord, folder: string, filename: string, state: FileAtSeq): FileVersion {
   const bytes = 'live' in state ? { ...state.live, blobKey: null } : state.kept;
   return {
     id: backupEntryId(backup.timestamp, folder, filename),

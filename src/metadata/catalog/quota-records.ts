@@ -67,12 +67,23 @@ export async function channelQuotasIn(db: Db, channelId: string): Promise<Channe
     .where('c.id', '=', channelId)
     .executeTakeFirst();
   if (row === undefined) throw channelNotFound(channelId);
-  return {
-    tenantId: row.tenant_id,
-    channel: limitsOf(row.channel_bytes, row.channel_files),
-    tenant: limitsOf(row.tenant_bytes, row.tenant_files),
-  };
+  return toChannelQuotas(row);
 }
+
+/** The columns channelQuotasIn reads (a folded commit reads them in its first statement: folded-write-commit.ts). */
+export interface QuotasRow {
+  tenant_id: string;
+  channel_bytes: number | string | null;
+  channel_files: number | string | null;
+  tenant_bytes: number | string | null;
+  tenant_files: number | string | null;
+}
+
+export const toChannelQuotas = (row: QuotasRow): ChannelQuotas => ({
+  tenantId: row.tenant_id,
+  channel: limitsOf(row.channel_bytes, row.channel_files),
+  tenant: limitsOf(row.tenant_bytes, row.tenant_files),
+});
 
 /**
  * The tenant's usage, summed over its channels' clocks. Exact inside a write's transaction once it
