@@ -24,10 +24,32 @@ const BODY: Options = { ...SHARED, coerceTypes: false, removeAdditional: false }
  */
 const TEXT_PARTS: Options = { ...SHARED, coerceTypes: 'array', removeAdditional: true };
 
+/** Keywords that check nothing: what a member of a headers schema may hold and still accept any string. */
+const ANNOTATIONS = new Set(['type', 'description', 'title', 'examples', 'deprecated']);
+
+/**
+ * A headers schema that no request can fail: an object whose members are all optional strings
+ * with nothing more to check. Node gives every header but Set-Cookie as one string (repeated ones
+ * joined), so such a schema only documents its headers (X-Wallet-Address on GET /api/auth/test):
+ * Ajv's validator for it would cost every request and could refuse none.
+ */
+function acceptsAnyHeaders(schema: unknown): boolean {
+  const { type, properties, required, ...rest } = schema as { type?: unknown; properties?: unknown; required?: unknown };
+  if (type !== 'object' || required !== undefined || Object.keys(rest).some((keyword) => !ANNOTATIONS.has(keyword))) return false;
+  return Object.values((properties ?? {}) as Record<string, Record<string, unknown>>).every(
+    (member) => member.type === 'string' && Object.keys(member).every((keyword) => ANNOTATIONS.has(keyword)),
+  );
+}
+
+const ACCEPTED = () => true;
+
 async function requestValidation(app: FastifyInstance): Promise<void> {
   const body = addFormats(new Ajv(BODY));
   const text = addFormats(new Ajv(TEXT_PARTS));
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart === 'headers' && acceptsAnyHeaders(schema)) return ACCEPTED;
+    return (httpPart === 'body' ? body : text).compile(schema);
+  });
 }
 
 export default fp(requestValidation, { name: 'request-validation' });
