@@ -330,6 +330,9 @@ export async function authCold(context: BenchContext, engine: Engine): Promise<R
   };
 }
 
+/** B of the pool's size in a comparison of two checkouts, which measures no bare route: above what this host served. */
+const AGAINST_CONTRACT_RATE = 20_000;
+
 /**
  * auth-warm or auth-cold (`cold`) on this checkout's service and on `other`'s, each on a fresh
  * deployment made by its own CLI, in balanced pairs at full speed and at a fixed rate: one row with
@@ -346,7 +349,13 @@ async function authAgainst(context: BenchContext, engine: Engine, other: Checkou
     ] as const) {
       const { server, deployment } = await servers.service(engine, { checkout, name });
       const load: Partial<LoadPlan> = cold
-        ? { siwe: { privateKey: deployment.privateKey, domain: domainOf(server), size: poolSize(context, recoveries) } }
+        ? {
+            siwe: {
+              privateKey: deployment.privateKey,
+              domain: domainOf(server),
+              size: poolSize(context, ceilingOf(recoveries, AGAINST_CONTRACT_RATE)),
+            },
+          }
         : { headers: await warmHeaders(deployment, domainOf(server)) };
       targets.push(target(server, context, load));
     }
