@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Checkout, otherCheckout, ROOT } from './lib/checkout.ts';
 import { describeMachine, type Machine } from './lib/machine.ts';
+import { roundTripRow } from './lib/round-trip-count.ts';
 import type { BenchContext, Row, Scenario } from './lib/scenario.ts';
 import { compareCheckouts, measureLoad } from './lib/service-load.ts';
 import { archiveScenario } from './scenarios/archive.ts';
@@ -18,17 +19,22 @@ import { restoreSmall, uploadSmall } from './scenarios/small-writes.ts';
 
 const postgresMode: Scenario = {
   name: 'postgres',
-  summary: 'auth-warm, auth-cold, restore-small and upload-small again with DATABASE_URL (PostgreSQL on 127.0.0.1:5432)',
+  summary:
+    'auth-warm, auth-cold, restore-small and upload-small again with DATABASE_URL (PostgreSQL on 127.0.0.1:5432), and the round trips to PostgreSQL of one restore and one upload',
   run: async (c) => [
     ...(await authWarm(c, 'postgres')),
     await authCold(c, 'postgres'),
     await measureLoad(c, 'postgres', restoreSmall),
     await measureLoad(c, 'postgres', uploadSmall),
+    await roundTripRow(c, restoreSmall),
+    await roundTripRow(c, uploadSmall),
   ],
   // The auth rows compare the service with baseline servers, not with another checkout: only the loads on the service alone.
   against: async (c, other) => [
     await compareCheckouts(c, 'postgres', restoreSmall, other),
     await compareCheckouts(c, 'postgres', uploadSmall, other),
+    await roundTripRow(c, restoreSmall, other),
+    await roundTripRow(c, uploadSmall, other),
   ],
 };
 const SCENARIOS: Scenario[] = [

@@ -57,7 +57,8 @@ export async function otherCheckout(folder: string): Promise<Checkout> {
   if ((await readFile(cli, 'utf8')).includes('dist/main.mjs') && !(await exists(path.join(root, 'dist/main.mjs'))))
     throw fail('no dist/main.mjs: not built; run "npm ci" (or "npm run build") there first');
   try {
-    await run(process.execPath, [cli, '--version'], { cwd: root, env: processEnv({}) });
+    // --help, which every release answers (--version came later: 73f105b calls it an unknown command).
+    await run(process.execPath, [cli, '--help'], { cwd: root, env: processEnv({}) });
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr ?? String(error);
     throw fail(`its CLI does not start: ${stderr.trim().slice(0, 500)}`);

@@ -23,13 +23,25 @@ export class ServerGroup {
    * `wallet-admin serve` of `checkout` (default: this one) on a fresh deployment; `name` tells its
    * log apart from the other services' of the run.
    */
-  async service(engine: Engine, options: { env?: Record<string, string>; checkout?: Checkout; name?: string } = {}): Promise<Served> {
+  async service(
+    engine: Engine,
+    options: {
+      env?: Record<string, string>;
+      checkout?: Checkout;
+      name?: string;
+      /** The DATABASE_URL the service is given for its deployment's (the CLI that made it used the database's own). */
+      databaseUrl?: (url: string) => string;
+    } = {},
+  ): Promise<Served> {
     const deployment = await createDeployment(engine, options.checkout);
+    const { DATABASE_URL } = deployment.env;
+    const relayed: Record<string, string> =
+      DATABASE_URL !== undefined && options.databaseUrl ? { DATABASE_URL: options.databaseUrl(DATABASE_URL) } : {};
     const logFile = path.join(this.context.logDir, `service-${engine}${options.name ? `-${options.name}` : ''}.log`);
     let server: RunningServer;
     try {
       server = await startService(
-        { ...deployment.env, ...options.env, ...this.context.serviceEnv },
+        { ...deployment.env, ...relayed, ...options.env, ...this.context.serviceEnv },
         logFile,
         this.context.profileDir,
         options.checkout,
