@@ -95,7 +95,7 @@ async function commitPortable(trx: Trx, commit: WriteCommit): Promise<CommittedW
  * one takes eleven (folded-write-commit.ts): the entry ended, the live record and the quotas read
  * in one statement; every row of the write in a second, which advances the channel's clock; the
  * audit append in two (audit-chain-records.ts). The rows locked by each write of the channel and
- * the tenant (their clock, their chain head) are held for three round trips instead of eight.
+ * the tenant (their clock, their chain head) are held for three round trips after the clock's instead of seven.
  */
 async function commitFolded(trx: Trx, commit: WriteCommit): Promise<CommittedWrite> {
   const { file } = commit;
