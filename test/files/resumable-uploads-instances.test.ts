@@ -138,7 +138,11 @@ for (const store of ENGINES.includes('postgres') ? (['disk', 's3'] as const) : [
         await sleep(1100);
         const head = await request(short.baseUrl, String(created.headers.location), { method: 'HEAD', headers: { ...auth, ...TUS } });
         assert.equal(head.status, 404);
-        assert.equal(await short.service.uploads.expire(), 1);
+        // The service's own round runs every UPLOAD_EXPIRY (1 s here) too, and on a loaded machine it
+        // may reclaim the upload before this one does (CI saw this round find nothing): which round
+        // took it is not the point, that one did, bytes and record, is.
+        const reclaimedNow = await short.service.uploads.expire();
+        assert.ok(reclaimedNow === 0 || reclaimedNow === 1, `reclaimed ${reclaimedNow}`);
         assert.deepEqual(await stagedOf(id), []);
         assert.equal(await short.service.store.uploads.getUpload(id), undefined);
       } finally {
