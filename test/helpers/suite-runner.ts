@@ -48,20 +48,26 @@ function recordSeconds(estimates: Map<string, number>, seconds: Map<string, numb
   writeFileSync(`${TEST_DIR}file-seconds.json`, `${JSON.stringify(sorted, null, 2)}\n`);
 }
 
-function longestFirst(files: string[], estimates: Map<string, number>): string[] {
+/** A file's estimated seconds: its own, or for a file not listed, the median of those listed. */
+function secondsOf(estimates: Map<string, number>): (file: string) => number {
   const known = [...estimates.values()].sort((a, b) => a - b);
   const median = known[Math.floor(known.length / 2)] ?? 1;
-  const seconds = (file: string) => estimates.get(file) ?? median;
+  return (file) => estimates.get(file) ?? median;
+}
+
+function longestFirst(files: string[], estimates: Map<string, number>): string[] {
+  const seconds = secondsOf(estimates);
   return [...files].sort((a, b) => seconds(b) - seconds(a) || a.localeCompare(b));
 }
 
 /** The files dealt to `count` shards, each to the one with the least so far (longest first). */
 function shards(files: string[], count: number, estimates: Map<string, number>): string[][] {
+  const seconds = secondsOf(estimates);
   const dealt = Array.from({ length: Math.min(count, files.length) }, () => ({ files: [] as string[], seconds: 0 }));
   for (const file of longestFirst(files, estimates)) {
     const lightest = dealt.reduce((min, shard) => (shard.seconds < min.seconds ? shard : min));
     lightest.files.push(file);
-    lightest.seconds += estimates.get(file) ?? 1;
+    lightest.seconds += seconds(file);
   }
   return dealt.map((shard) => shard.files);
 }
