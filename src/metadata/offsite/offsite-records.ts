@@ -9,6 +9,29 @@ import { SHIPPED_TABLES, shippedTable } from './shipped-tables.ts';
 const STATE = 'shipper';
 
 /**
+ * The oldest transaction id that may still commit a change into this database, as of the
+ * statement's snapshot: the oldest one in progress, leaving out those that belong to another
+ * database of the cluster (a transaction can write only in its own database). The cluster-wide
+ * horizon (txid_snapshot_xmin) held every change back for as long as any transaction anywhere on
+ * the server stayed open: a report or an idle-in-transaction session of another application on a
+ * shared server stopped the off-site copy. A transaction that ended after the snapshot, or one
+ * whose database this role may not see (pg_stat_activity shows other roles' xids only to
+ * pg_read_all_stats), stays in the horizon: it may only hold changes back, never let one through
+ * early. Transaction ids carry their epoch here (txid_*), pg_stat_activity's do not: compared
+ * modulo 2^32.
+ */
+const SHIPPING_HORIZON = sql<string>`(
+  select coalesce(min(x), txid_snapshot_xmax(txid_current_snapshot()))
+  from txid_snapshot_xip(txid_current_snapshot()) as x
+  where not exists (
+    select 1 from pg_stat_activity a
+    where a.backend_xid is not null
+      and a.datname is distinct from current_database()
+      and a.backend_xid::text::bigint = x % 4294967296
+  )
+)`;
+
+/**
  * The shipper's side of the metadata store (migration 022). `sqliteFile`: a snapshot of a SQLite
  * database reads through a connection of its own, so that its read transaction holds no writer
  * back (WAL gives it the database as of its start); without it, through this one.
@@ -112,7 +135,7 @@ export function offsiteRecords(db: Kysely<Database>, engine: Engine, sqliteFile?
         let query = trx.selectFrom('offsite_changes').select('seq').where('segment', 'is', null).orderBy('seq').limit(limit);
         // Sequences are not commit-ordered on PostgreSQL: a change is shipped only once every
         // transaction that began before its own has ended, so none can still commit before it.
-        if (engine === 'postgres') query = query.where(sql<boolean>`xid < txid_snapshot_xmin(txid_current_snapshot())`);
+        if (engine === 'postgres') query = query.where(sql<boolean>`xid < ${SHIPPING_HORIZON}`);
         const seqs = (await query.execute()).map((row) => row.seq);
         if (seqs.length === 0) return [];
         const last = seqs[seqs.length - 1]!;
