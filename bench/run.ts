@@ -12,9 +12,11 @@ import { authCold, authScenarios, authWarm } from './scenarios/auth.ts';
 import { consoleScenario } from './scenarios/console.ts';
 import { eventsScenarios } from './scenarios/events.ts';
 import { fileScenarios } from './scenarios/files.ts';
+import { hotRowsScenario } from './scenarios/hot-rows.ts';
 import { offsiteScenarios } from './scenarios/offsite.ts';
 import { quotaUploadsScenario } from './scenarios/quota-uploads.ts';
 import { resumableScenario } from './scenarios/resumable.ts';
+import { smallFilesScenario } from './scenarios/small-files.ts';
 import { restoreSmall, uploadSmall } from './scenarios/small-writes.ts';
 
 const postgresMode: Scenario = {
@@ -46,7 +48,9 @@ const SCENARIOS: Scenario[] = [
   ...eventsScenarios,
   archiveScenario,
   quotaUploadsScenario,
+  hotRowsScenario,
   resumableScenario,
+  smallFilesScenario,
 ];
 /** The scenarios --against can run: their loads are on the service alone, with no baseline server of their own. */
 const COMPARABLE = SCENARIOS.filter((s) => s.against).map((s) => s.name);

@@ -1,13 +1,21 @@
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { currentCheckout, runCli } from '../lib/checkout.ts';
-import type { Deployment, Engine } from '../lib/deployment.ts';
-import { Files, signedHeaders } from '../lib/file-api.ts';
-import { checked, type Measured, type MeasuredRun, measureInterleaved } from '../lib/load.ts';
+import type { Engine } from '../lib/deployment.ts';
+import { signedHeaders } from '../lib/file-api.ts';
+import { checked, type Measured, measureInterleaved } from '../lib/load.ts';
 import type { LoadPlan } from '../lib/load-plan.ts';
 import { type BenchContext, cpuPerRequest, median, perSecond, type Row, round, type Scenario } from '../lib/scenario.ts';
 import { type Served, withServers } from '../lib/served.ts';
 import type { RunningServer } from '../lib/servers.ts';
-import { signInHeaders } from '../lib/sign-in.ts';
+import {
+  cliFor,
+  limited,
+  moreTenants,
+  ownerHeaders,
+  pairs,
+  spread,
+  tenantChannels,
+  uploadPlan,
+  writerFiles,
+} from '../lib/tenant-writers.ts';
 
 /**
  * What quotas (issue 38, docs/quotas.md) cost on the upload path. A tenant's quota is checked in
@@ -23,14 +31,11 @@ import { signInHeaders } from '../lib/sign-in.ts';
  * Their runs interleaved A B C, C B A, …; B/A and A/C per round, on SQLite and on PostgreSQL.
  */
 
-const FILE_BYTES = 4096;
 const CHANNELS = 4;
 /** The tenant's quota, 1 TiB: a full-size run writes a few hundred MiB of records, so nothing is refused. */
 const TENANT_MAX_BYTES = 2 ** 40;
 /** Each channel's, 256 MiB × 1,024: within the tenant's, as a channel's quota must be. */
 const CHANNEL_MAX_BYTES = 2 ** 38;
-/** CLI commands at once while a deployment is set up (each a process of its own, about 0.25 s). */
-const CLI_AT_ONCE = 4;
 
 /** Writers (load connections), and in C tenants: 8 in a smoke run, which only proves the scenario works. */
 const writersOf = (context: BenchContext) => (context.smoke ? 8 : 32);
@@ -42,25 +47,6 @@ interface Side {
   plan: () => LoadPlan;
   /** The headers to read each tenant's usage with (GET /api/usage). */
   owners: Record<string, string>[];
-}
-
-const cliFor = async (deployment: Deployment) => {
-  const checkout = await currentCheckout();
-  return <T = { id: string }>(...args: string[]) => runCli<T>(checkout, args, deployment.env);
-};
-
-/** `work` over `items`, `limit` at a time; results in the items' order. */
-async function limited<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await work(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }
 
 async function setChannelQuota(server: RunningServer, channelId: string, headers: Record<string, string>): Promise<void> {
@@ -99,25 +85,6 @@ async function expectQuotas(server: RunningServer, headers: Record<string, strin
     throw new Error(`quota-uploads: tenant ${usage.tenantId} has not the quotas set up: ${JSON.stringify(usage)}`);
 }
 
-const planOf =
-  (
-    server: RunningServer,
-    context: BenchContext,
-    paths: string[],
-    headers: Record<string, string>,
-    pathHeaders?: Record<string, string>[],
-  ) =>
-  (): LoadPlan => ({
-    url: server.baseUrl,
-    method: 'PUT',
-    paths,
-    connections: paths.length,
-    durationSeconds: context.durationSeconds,
-    headers: { ...headers, 'Content-Type': 'application/octet-stream' },
-    ...(pathHeaders ? { pathHeaders } : {}),
-    body: 'u'.repeat(FILE_BYTES),
-  });
-
 /**
  * A and B: the deployment's tenant with 3 more channels (made and linked with the CLI, as the
  * deployment's own), writer i's file in channel i mod 4; with `quotas`, the tenant's set with the CLI
@@ -126,25 +93,20 @@ const planOf =
 async function oneTenant(served: Served, context: BenchContext, quotas: boolean): Promise<Omit<Side, 'key' | 'label'>> {
   const { server, deployment } = served;
   const cli = await cliFor(deployment);
-  const channels = [deployment.channelId];
-  for (let i = 1; i < CHANNELS; i++) {
-    const channel = await cli('channel', 'create', '--tenant', deployment.tenantId, '--name', `bench-${i + 1}`);
-    await cli('channel', 'link', '--channel', channel.id, '--admin', deployment.adminId);
-    channels.push(channel.id);
-  }
+  const channels = await tenantChannels(deployment, CHANNELS);
   const headers = await signedHeaders(deployment, server);
   if (quotas) {
     await cli('tenant', 'set-quota', '--tenant', deployment.tenantId, '--max-bytes', String(TENANT_MAX_BYTES));
     for (const channelId of channels) await setChannelQuota(server, channelId, headers);
   }
-  const paths: string[] = [];
-  for (let i = 0; i < writersOf(context); i++) {
-    const files = new Files(server, channels[i % CHANNELS]!, headers);
-    await files.put('uploads', `w-${i}.bin`, Buffer.alloc(FILE_BYTES, 1));
-    paths.push(files.path('uploads', `w-${i}.bin`));
-  }
+  const writers = Array.from({ length: writersOf(context) }, (_, i) => i);
+  const paths = await writerFiles(
+    server,
+    writers.map((i) => channels[i % CHANNELS]!),
+    writers.map(() => headers),
+  );
   await expectQuotas(server, headers, quotas, CHANNELS);
-  return { served, plan: planOf(server, context, paths, headers), owners: [headers] };
+  return { served, plan: uploadPlan(server, context, paths, headers), owners: [headers] };
 }
 
 /**
@@ -155,58 +117,21 @@ async function oneTenant(served: Served, context: BenchContext, quotas: boolean)
 async function manyTenants(served: Served, context: BenchContext): Promise<Omit<Side, 'key' | 'label'>> {
   const { server, deployment } = served;
   const cli = await cliFor(deployment);
-  const first = { tenantId: deployment.tenantId, channelId: deployment.channelId, privateKey: deployment.privateKey };
-  const others = await limited(Array.from({ length: writersOf(context) - 1 }), CLI_AT_ONCE, async (_, i) => {
-    const privateKey = generatePrivateKey();
-    const tenant = await cli('tenant', 'create', '--name', `Bench ${i + 2}`);
-    const admin = await cli(
-      'admin',
-      'create',
-      '--tenant',
-      tenant.id,
-      '--wallet',
-      privateKeyToAccount(privateKey).address,
-      '--name',
-      'Bench owner',
-    );
-    const channel = await cli('channel', 'create', '--tenant', tenant.id, '--name', 'bench');
-    await cli('channel', 'link', '--channel', channel.id, '--admin', admin.id);
-    return { tenantId: tenant.id, channelId: channel.id, privateKey };
-  });
-  const tenants = [first, ...others];
-  await limited(tenants, CLI_AT_ONCE, (t) => cli('tenant', 'set-quota', '--tenant', t.tenantId, '--max-bytes', String(TENANT_MAX_BYTES)));
-  const paths: string[] = [];
-  const owners: Record<string, string>[] = [];
-  for (const [i, tenant] of tenants.entries()) {
-    const headers = await signInHeaders(
-      tenant.privateKey,
-      `127.0.0.1:${server.port}`,
-      `benchquota${String(i).padStart(6, '0')}`,
-      6 * 3600_000,
-    );
-    await setChannelQuota(server, tenant.channelId, headers);
-    const files = new Files(server, tenant.channelId, headers);
-    await files.put('uploads', `w-${i}.bin`, Buffer.alloc(FILE_BYTES, 1));
-    await expectQuotas(server, headers, true, 1);
-    paths.push(files.path('uploads', `w-${i}.bin`));
-    owners.push(headers);
-  }
-  return { served, plan: planOf(server, context, paths, {}, owners), owners };
+  const tenants = await moreTenants(deployment, writersOf(context));
+  await limited(tenants, 4, (t) => cli('tenant', 'set-quota', '--tenant', t.tenantId, '--max-bytes', String(TENANT_MAX_BYTES)));
+  const owners = await ownerHeaders(server, tenants, 'benchquota');
+  for (const [i, tenant] of tenants.entries()) await setChannelQuota(server, tenant.channelId, owners[i]!);
+  const paths = await writerFiles(
+    server,
+    tenants.map((t) => t.channelId),
+    owners,
+  );
+  for (const headers of owners) await expectQuotas(server, headers, true, 1);
+  return { served, plan: uploadPlan(server, context, paths, {}, owners), owners };
 }
-
-/** "0.98 (0.95–1.02)": the median of the per-round ratios and their range. */
-const spread = (ratios: number[]) =>
-  `${round(median(ratios)).toFixed(2)} (${round(Math.min(...ratios)).toFixed(2)}–${round(Math.max(...ratios)).toFixed(2)})`;
 
 const figures = (measured: Measured) =>
   `${perSecond(measured.median.requestsPerSecond, 'uploads/s')}, p99 ${measured.median.latencyMs.p99} ms, ${cpuPerRequest(measured.cpuMicrosecondsPerRequest)}`;
-
-/** Round by round, `top`'s run ÷ `bottom`'s: uploads/s and CPU per upload. */
-function pairs(top: MeasuredRun[], bottom: MeasuredRun[]) {
-  const rate = top.map((run, i) => run.requestsPerSecond / bottom[i]!.requestsPerSecond);
-  const cpu = top.map((run, i) => run.cpuMicrosecondsPerRequest / bottom[i]!.cpuMicrosecondsPerRequest);
-  return { rate, cpu };
-}
 
 /** The three sides on one engine: two rows, quotas ÷ none (B/A) and one tenant ÷ 32 tenants (A/C). */
 async function quotaUploads(context: BenchContext, engine: Engine): Promise<Row[]> {
