@@ -4,6 +4,12 @@ export interface LoadPlan {
   method: 'GET' | 'POST' | 'PUT';
   /** Paths cycled through, one per request. */
   paths: string[];
+  /**
+   * Instead of `paths`, a new path for every request: this template with `{n}` replaced by a name no
+   * other request of any run has (the load process's pid, its start and the request's number), so
+   * that every upload creates a file.
+   */
+  freshPaths?: string;
   connections: number;
   durationSeconds: number;
   /** Requests per second over all connections; unset = as fast as the server answers. */

@@ -13,6 +13,7 @@ const plan = JSON.parse(await readFile(process.argv[2]!, 'utf8')) as LoadPlan;
 
 const pool = plan.siwe ? await signPool(plan.siwe) : undefined;
 let sent = 0;
+const runName = `${process.pid}-${Date.now().toString(36)}`;
 let poolSpent = false;
 
 const instance = autocannon({
@@ -28,7 +29,7 @@ const instance = autocannon({
     {
       setupRequest(request) {
         const index = sent++;
-        request.path = plan.paths[index % plan.paths.length]!;
+        request.path = plan.freshPaths ? plan.freshPaths.replace('{n}', `${runName}-${index}`) : plan.paths[index % plan.paths.length]!;
         if (plan.pathHeaders) request.headers = { ...plan.headers, ...plan.pathHeaders[index % plan.paths.length]! };
         if (pool) {
           // Sized for more than the run can send; were it spent, reused sign-ins would be cache hits.

@@ -57,7 +57,7 @@ export interface Measured {
  * the load process's start (and the signing of a pool), while the server idles: its idle cost is
  * within the clock tick's resolution.
  */
-async function measuredRun(target: LoadTarget): Promise<MeasuredRun> {
+export async function measuredRun(target: LoadTarget): Promise<MeasuredRun> {
   const cpuBefore = await processCpuMs(target.pid);
   const result = await runLoad(target.plan());
   const serverCpuMs = (await processCpuMs(target.pid)) - cpuBefore;
