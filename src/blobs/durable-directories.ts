@@ -1,8 +1,20 @@
 import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
+import { DirectorySyncs } from './directory-syncs.ts';
 
-/** A rename or a new entry survives a power cut only once its directory is fsynced too. */
-export async function fsyncDirectory(directory: string): Promise<void> {
+/** One per process: the writers of every blob storage, staging area and off-site directory share the grouping. */
+const syncs = new DirectorySyncs(fsyncNow);
+
+/**
+ * A rename or a new entry survives a power cut only once its directory is fsynced too. Settles
+ * after an fsync of `directory` that began after the call, shared with the calls made meanwhile
+ * for the same directory (directory-syncs.ts): every change made to it before the call is durable.
+ */
+export function fsyncDirectory(directory: string): Promise<void> {
+  return syncs.sync(path.resolve(directory));
+}
+
+async function fsyncNow(directory: string): Promise<void> {
   const handle = await open(directory, 'r');
   try {
     await handle.sync();
