@@ -60,6 +60,7 @@ import readinessRoute from './readyz.ts';
 import { BodyIdleGuard } from './server/body-idle-guard.ts';
 import bodyMembers from './server/body-members.ts';
 import { clientErrorAnswers } from './server/client-errors.ts';
+import { buildSharedSerializer } from './server/compiled-schemas.ts';
 import errorHandler, { sendRouterProblem } from './server/error-handler.ts';
 import httpFraming from './server/http-framing.ts';
 import jsonBody from './server/json-body.ts';
@@ -145,6 +146,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: MAX_ENCODED_SEGMENT },
     // Errors the router raises before any route runs (414, malformed escapes) get the one format too.
     frameworkErrors: (error, request, reply) => sendRouterProblem(request, reply, error, everyAnswer),
+    schemaController: { compilersFactory: { buildSerializer: buildSharedSerializer } },
   });
 
   app.server.maxConnections = config.limits.maxConnections;

@@ -2,6 +2,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { compiledOnce } from './compiled-schemas.ts';
 
 // ajv-formats is CommonJS, typed as an ES module: under Node its default import is the function itself.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -43,12 +44,15 @@ function acceptsAnyHeaders(schema: unknown): boolean {
 
 const ACCEPTED = () => true;
 
+// One of each per process: what they compile is shared by every app (compiled-schemas.ts).
+const body = addFormats(new Ajv(BODY));
+const text = addFormats(new Ajv(TEXT_PARTS));
+
 async function requestValidation(app: FastifyInstance): Promise<void> {
-  const body = addFormats(new Ajv(BODY));
-  const text = addFormats(new Ajv(TEXT_PARTS));
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart === 'headers' && acceptsAnyHeaders(schema)) return ACCEPTED;
-    return (httpPart === 'body' ? body : text).compile(schema);
+    const ajv = httpPart === 'body' ? body : text;
+    return compiledOnce(`${ajv === body ? 'body' : 'text'} validator ${JSON.stringify(schema)}`, () => ajv.compile(schema));
   });
 }
 
