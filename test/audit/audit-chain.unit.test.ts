@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { type Kysely, Migrator } from 'kysely';
+import { chainEntry, ZERO_HASH } from '../../src/audit-chain/chain-entry.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { openPostgresDatabase, openSqliteDatabase, SQLITE_FILE_NAME } from '../../src/metadata/database.ts';
 import { migrationNames, migrationProvider } from '../../src/metadata/migrations/index.ts';
@@ -353,6 +354,37 @@ for (const engine of ENGINES) {
       for (let i = 1; i < chained.length; i++) assert.equal(chained[i]!.prevHash, chained[i - 1]!.hash, `seq ${i + 1} follows seq ${i}`);
       assert.equal(chained.at(-1)!.hash, head.hash);
       assert.deepEqual(new Set(chained.map((c) => c.event.filename)).size, 30);
+    });
+
+    test('32 uploads at once into one tenant and one channel, each to a file of its own, across the instances, leave one contiguous chain that recomputes', async () => {
+      const start = await services[0]!.service.store.files.auditHead(home.tenant.id);
+      const clients = await Promise.all(
+        services.map(
+          async (svc) =>
+            new FilesClient(svc.baseUrl, home.channel.id, { ...(await signIn(home.ownerWallet, svc.config.auth.domains[0]!)) }),
+        ),
+      );
+      const answers = await Promise.all(
+        Array.from({ length: 32 }, (_, i) => clients[i % clients.length]!.put('hot', `w-${i}.bin`, `bytes ${i}`)),
+      );
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        answers.map(() => 201),
+      );
+      const head = await services[0]!.service.store.files.auditHead(home.tenant.id);
+      const chained = await services[0]!.service.store.files.chainedAudit(home.tenant.id, 0, 1000);
+      assert.deepEqual(
+        chained.map((c) => c.seq),
+        Array.from({ length: head.seq }, (_, i) => i + 1),
+        'seq 1, 2, 3… with no gap',
+      );
+      for (const [i, c] of chained.entries()) {
+        assert.equal(c.prevHash, i === 0 ? ZERO_HASH : chained[i - 1]!.hash, `seq ${c.seq} follows seq ${c.seq - 1}`);
+        assert.equal(chainEntry(c.event, c.seq, c.prevHash).hash, c.hash, `seq ${c.seq} recomputes`);
+      }
+      assert.equal(chained.at(-1)!.hash, head.hash);
+      const uploads = chained.filter((c) => c.seq > start.seq && c.event.folder === 'hot' && c.event.action === 'upload');
+      assert.equal(new Set(uploads.map((c) => c.event.filename)).size, 32, 'every upload has its entry');
     });
   });
 

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { chainEntry, ZERO_HASH } from '../../audit-chain/chain-entry.ts';
+import { entryTemplate } from '../../audit-chain/entry-template.ts';
 import { AppError, isAppError } from '../../errors/app-error.ts';
 import { auditNotRecorded } from '../../errors/common-errors.ts';
 import type { AuditEvent, AuditHead, ChainedAuditEvent, NewAuditEvent } from '../../model/audit.ts';
@@ -7,6 +8,7 @@ import { newAuditId } from '../../model/ids.ts';
 import { inTransaction } from '../in-transaction.ts';
 import { onPostgres } from '../on-postgres.ts';
 import type { AuditEventsTable, Database } from '../schema.ts';
+import { appendInOneStatement } from './audit-append-postgres.ts';
 import { auditRow, toAuditEvent } from './file-catalog-rows.ts';
 
 /**
@@ -62,16 +64,22 @@ async function renewLease(trx: Transaction<Database>, proposalId: string, lease:
 }
 
 /**
- * Two statements on PostgreSQL, which a write's commit runs while it holds its channel's clock and
- * the tenant's head: the head moved on (its seq and the hash it follows read back), then its new
- * hash and the entry in one statement (a data-modifying CTE). SQLite, which has no such CTE and no
- * round trip to save, runs the last two apart.
+ * On PostgreSQL one statement, the entry hashed by the database (audit-append-postgres.ts), which a
+ * write's commit runs while it holds its channel's clock, so that the tenant's head is held for
+ * that statement and the commit only. Otherwise, and for a tenant's first append (no head yet) or
+ * an event whose members spell the template's marks: the head moved on (its seq and the hash it
+ * follows read back), then its new hash and the entry, on PostgreSQL in one statement (a
+ * data-modifying CTE); SQLite, which has no such CTE and no round trip to save, runs them apart.
  */
 async function appendRow(trx: Transaction<Database>, row: AuditEventsTable): Promise<AuditEvent> {
-  const head = (await advanceHead(trx, row)) ?? (await startHead(trx, row));
   // The hash covers the event as it reads back from its row (toAuditEvent), so that the export,
   // which reads it from there, shows exactly what was hashed.
   const event = toAuditEvent(row);
+  if (onPostgres(trx)) {
+    const template = entryTemplate(event);
+    if (template && (await appendInOneStatement(trx, row, event, template))) return event;
+  }
+  const head = (await advanceHead(trx, row)) ?? (await startHead(trx, row));
   const entry = chainEntry(event, head.seq, head.prevHash);
   const values = { ...row, chain_seq: entry.seq, prev_hash: entry.prevHash, entry_hash: entry.hash };
   if (onPostgres(trx)) {
