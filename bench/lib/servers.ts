@@ -21,6 +21,28 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Servers started and not yet exited: stopped with the bench, however it ends. */
+const running = new Set<ChildProcess>();
+let stoppedWithTheBench = false;
+
+/**
+ * A bench stopped by a signal (kill, a CI timeout) would leave its servers running, each holding a
+ * port and a core, and skewing the next run's figures; Ctrl-C reaches them with the terminal's
+ * process group, a signal to the bench alone does not.
+ */
+function stopServersWithTheBench(): void {
+  if (stoppedWithTheBench) return;
+  stoppedWithTheBench = true;
+  process.once('exit', () => {
+    for (const child of running) child.kill('SIGKILL');
+  });
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)
+    process.once(signal, () => process.exit(code));
+}
+
 /**
  * A server in its own process with its log written to a file, as in a deployment; ready when
  * `readyPath` answers 200.
@@ -40,7 +62,10 @@ async function startProcess(
     stdio: ['ignore', log, log],
   });
   closeSync(log);
+  stopServersWithTheBench();
+  running.add(child);
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  child.once('exit', () => running.delete(child));
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
