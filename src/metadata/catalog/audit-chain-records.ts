@@ -1,6 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
 import { chainEntry, ZERO_HASH } from '../../audit-chain/chain-entry.ts';
-import { entryTemplate } from '../../audit-chain/entry-template.ts';
 import { AppError, isAppError } from '../../errors/app-error.ts';
 import { auditNotRecorded } from '../../errors/common-errors.ts';
 import type { AuditEvent, AuditHead, ChainedAuditEvent, NewAuditEvent } from '../../model/audit.ts';
@@ -75,10 +74,7 @@ async function appendRow(trx: Transaction<Database>, row: AuditEventsTable): Pro
   // The hash covers the event as it reads back from its row (toAuditEvent), so that the export,
   // which reads it from there, shows exactly what was hashed.
   const event = toAuditEvent(row);
-  if (onPostgres(trx)) {
-    const template = entryTemplate(event);
-    if (template && (await appendInOneStatement(trx, row, event, template))) return event;
-  }
+  if (onPostgres(trx) && (await appendInOneStatement(trx, row))) return event;
   const head = (await advanceHead(trx, row)) ?? (await startHead(trx, row));
   const entry = chainEntry(event, head.seq, head.prevHash);
   const values = { ...row, chain_seq: entry.seq, prev_hash: entry.prevHash, entry_hash: entry.hash };

@@ -2,6 +2,7 @@ import { type RawBuilder, type Selectable, sql, type Transaction } from 'kysely'
 import type { FileRecord } from '../../model/files.ts';
 import type { ChannelQuotas, Usage } from '../../model/quotas.ts';
 import type { Database, FilesTable, FileVersionsTable } from '../schema.ts';
+import type { ChainedAppend } from './audit-append-postgres.ts';
 import { fileRow, keptVersionRow } from './file-catalog-rows.ts';
 import { type QuotasRow, toChannelQuotas } from './quota-records.ts';
 
@@ -61,13 +62,21 @@ export async function openCommit(
  * One statement: the channel's clock advanced (its row locked until commit: the writes of one
  * channel queue here, so it comes as late as it can), the tick of the new seq (and of seq 0 on the
  * channel's first write), the replaced bytes kept as a version whose span ends at the new seq, the
- * live record written from it, the folder's count, and the public copy queued. Answers the new seq
- * and the channel's usage after it, records live and kept (docs/quotas.md).
+ * live record written from it, the folder's count, the public copy queued, and with `audit` the
+ * write's audit entry. Answers the new seq, the channel's usage after it, records live and kept
+ * (docs/quotas.md), and whether the entry was appended (not when the tenant has no head yet).
  */
 export async function recordWrite(
   trx: Trx,
-  write: { file: FileRecord; live: Selectable<FilesTable> | undefined; keptVersionId: string; publicCopy: boolean },
-): Promise<{ seq: number; usage: Usage }> {
+  write: {
+    file: FileRecord;
+    live: Selectable<FilesTable> | undefined;
+    keptVersionId: string;
+    publicCopy: boolean;
+    /** The write's audit entry, appended by this statement once it holds the clock (audit-append-postgres.ts). */
+    audit?: ChainedAppend | undefined;
+  },
+): Promise<{ seq: number; usage: Usage; audited: boolean }> {
   const { file, live } = write;
   const kept = live ? { files: 1, bytes: Number(live.size) } : { files: 0, bytes: 0 };
   const files = live ? 0 : 1;
@@ -93,9 +102,25 @@ export async function recordWrite(
       values (${file.channelId}, ${file.folder}, ${file.filename}, ${at})
       on conflict (channel_id, folder, filename) do update set queued_at = excluded.queued_at)`);
   }
+  // Here, not after the answer: the tenant's head taken in the same round trip as the clock, so
+  // that neither is held over a round trip of its own before the commit.
+  if (write.audit) parts.push(write.audit.ctes);
+  const audited = write.audit
+    ? sql`, (select chain_seq from audit_appended) as chain_seq, (select prev_hash from audit_appended) as prev_hash,
+        (select entry_hash from audit_appended) as entry_hash`
+    : sql``;
   // On a conflict the row is re-read when a concurrent writer held it (PostgreSQL re-evaluates the
   // SET on the newest row version), so seq and tick_at always build on the previous write's.
-  const { rows } = await sql<{ seq: string; files: string; bytes: string; kept_files: string; kept_bytes: string }>`
+  const { rows } = await sql<{
+    seq: string;
+    files: string;
+    bytes: string;
+    kept_files: string;
+    kept_bytes: string;
+    chain_seq?: string | null;
+    prev_hash?: string | null;
+    entry_hash?: string | null;
+  }>`
     with clock as (
       insert into channel_clocks as k (channel_id, seq, files, bytes, kept_files, kept_bytes, retained_from_seq, retained_from_at, tick_at)
       values (${file.channelId}, 1, ${files}, ${bytes}, ${kept.files}, ${kept.bytes}, 0, null, ${at})
@@ -104,11 +129,14 @@ export async function recordWrite(
         tick_at = case when coalesce(k.tick_at, 0) > ${at} then k.tick_at else ${at} end
       returning channel_id, seq, tick_at, files, bytes, kept_files, kept_bytes
     ), ${sql.join(parts)}
-    select seq, files, bytes, kept_files, kept_bytes from clock`.execute(trx);
+    select seq, files, bytes, kept_files, kept_bytes ${audited} from clock`.execute(trx);
   const clock = rows[0]!;
+  const appended =
+    clock.chain_seq == null ? undefined : { chain_seq: clock.chain_seq, prev_hash: clock.prev_hash!, entry_hash: clock.entry_hash! };
   return {
     seq: Number(clock.seq),
     usage: { files: Number(clock.files) + Number(clock.kept_files), bytes: Number(clock.bytes) + Number(clock.kept_bytes) },
+    audited: write.audit?.appended(appended) ?? false,
   };
 }
 

@@ -1,17 +1,18 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
-import { AppError } from '../../errors/app-error.ts';
-import { channelNotFound } from '../../errors/common-errors.ts';
+import { AppError, isAppError } from '../../errors/app-error.ts';
+import { auditNotRecorded, channelNotFound } from '../../errors/common-errors.ts';
 import type { FileRecord } from '../../model/files.ts';
-import { newWriteId } from '../../model/ids.ts';
+import { newAuditId, newWriteId } from '../../model/ids.ts';
 import { type ChannelQuotas, checkQuota, type Usage } from '../../model/quotas.ts';
 import type { FileVersion } from '../../model/versions.ts';
 import type { CommittedWrite, DeleteCommit, NewPendingWrite, WriteCommit } from '../../model/write-journal.ts';
 import { inTransaction } from '../in-transaction.ts';
 import { onPostgres } from '../on-postgres.ts';
 import type { Database, FilesTable } from '../schema.ts';
+import { type ChainedAppend, chainedAppend } from './audit-append-postgres.ts';
 import { appendChained } from './audit-chain-records.ts';
 import { advanceClock, countInFolder } from './channel-history.ts';
-import { fileRow, keptVersionRow, toFileVersion } from './file-catalog-rows.ts';
+import { auditRow, fileRow, keptVersionRow, toFileVersion } from './file-catalog-rows.ts';
 import { openCommit, recordWrite } from './folded-write-commit.ts';
 import { channelQuotasIn, tenantUsageIn } from './quota-records.ts';
 
@@ -108,13 +109,33 @@ async function commitFolded(trx: Trx, commit: WriteCommit): Promise<CommittedWri
   if (!opened.ended) throw writeAbandoned();
   assertUnchanged(live, commit.replaces, file);
   if (commit.withinQuota && opened.quotas === undefined) throw channelNotFound(file.channelId);
-  const { seq, usage } = await recordWrite(trx, { file, live, keptVersionId: commit.keptVersionId, publicCopy: commit.publicCopy });
+  const audit = foldableAudit(commit);
+  const { seq, usage, audited } = await recordWrite(trx, {
+    file,
+    live,
+    keptVersionId: commit.keptVersionId,
+    publicCopy: commit.publicCopy,
+    audit,
+  }).catch((error: unknown) => {
+    // The statement that appends fails as an append does (appendChained): 503, nothing changed.
+    throw audit && !isAppError(error) ? auditNotRecorded(error) : error;
+  });
   if (opened.quotas) checkChannelQuota(opened.quotas, usage, file);
-  await appendLast(trx, commit, opened.quotas, file);
+  await appendLast(trx, audited ? { ...commit, audit: undefined } : commit, opened.quotas, file);
   const kept =
     live &&
     toFileVersion(keptVersionRow(commit.keptVersionId, live, { kind: 'replaced', at: file.updatedAt, untilSeq: seq, createdBy: null }));
   return { created: !live, kept, already: false };
+}
+
+/**
+ * The entry as CTEs of the statement that advances the clock, taken right after it: the clock and
+ * the tenant's head are then both held for that one round trip and the commit. Not an entry of a
+ * held operation's run, whose lease is renewed first (appendChained).
+ */
+function foldableAudit(commit: WriteCommit): ChainedAppend | undefined {
+  if (!commit.audit || commit.audit.lease !== undefined) return undefined;
+  return chainedAppend(auditRow(newAuditId(), commit.audit), 'clock');
 }
 
 /** Every write adds one record of its size: the new live file, or the version its bytes replace. */
