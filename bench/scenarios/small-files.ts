@@ -2,12 +2,12 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../lib/checkout.ts';
+import { type Checkout, currentCheckout, ROOT } from '../lib/checkout.ts';
 import type { Engine } from '../lib/deployment.ts';
 import { Files, signedHeaders } from '../lib/file-api.ts';
 import { type LoadTarget, type MeasuredRun, measuredRun, type Spread, spreadOf, unexpectedAnswers } from '../lib/load.ts';
 import { type BenchContext, cpuPerRequest, median, perSecond, type Row, round, type Scenario, spreadText } from '../lib/scenario.ts';
-import { withServers } from '../lib/served.ts';
+import { type ServerGroup, withServers } from '../lib/served.ts';
 
 /**
  * Small files against the disk's physical bound (issue 39, part 6). 32 clients upload 4 KiB bodies,
@@ -77,49 +77,109 @@ function serviceSide(name: string, target: LoadTarget): Side {
   };
 }
 
-async function measureSmallFiles(context: BenchContext): Promise<Row[]> {
-  const boundRoot = await mkdtemp(path.join(os.tmpdir(), 'wa-bench-bound-'));
-  const clients = clientsOf(context);
-  try {
-    return await withServers(context, async (servers) => {
-      const sides: Side[] = [];
-      const engines: Engine[] = ['sqlite', 'postgres'];
-      for (const engine of engines) {
-        const { server, deployment } = await servers.service(engine, { name: 'small-files' });
-        const headers = await signedHeaders(deployment, server);
-        const files = new Files(server, deployment.channelId, headers);
-        const plan = () => ({
-          url: server.baseUrl,
-          method: 'PUT' as const,
-          paths: [],
-          // The template's {n} outside encodeURIComponent, which would escape its braces.
-          freshPaths: `${files.path('small', 'f-')}{n}.bin`,
-          connections: clients,
-          durationSeconds: context.durationSeconds,
-          headers: { ...headers, 'Content-Type': 'application/octet-stream' },
-          body: 'u'.repeat(FILE_BYTES),
-        });
-        sides.push(serviceSide(engine, { pid: server.pid, plan }));
-      }
-      sides.push({ name: 'bound', run: (seconds) => boundRun(path.join(boundRoot, 'plain'), clients, seconds, false) });
-      sides.push({ name: 'bound grouped', run: (seconds) => boundRun(path.join(boundRoot, 'grouped'), clients, seconds, true) });
+/** A service on a fresh deployment of `engine` (of `checkout`: default this one), as a side whose every upload makes a new file. */
+async function serviceOn(servers: ServerGroup, context: BenchContext, engine: Engine, name: string, checkout?: Checkout): Promise<Side> {
+  const { server, deployment } = await servers.service(engine, { name: `small-files-${name}`, ...(checkout ? { checkout } : {}) });
+  const headers = await signedHeaders(deployment, server);
+  const files = new Files(server, deployment.channelId, headers);
+  const plan = () => ({
+    url: server.baseUrl,
+    method: 'PUT' as const,
+    paths: [],
+    // The template's {n} outside encodeURIComponent, which would escape its braces.
+    freshPaths: `${files.path('small', 'f-')}{n}.bin`,
+    connections: clientsOf(context),
+    durationSeconds: context.durationSeconds,
+    headers: { ...headers, 'Content-Type': 'application/octet-stream' },
+    body: 'u'.repeat(FILE_BYTES),
+  });
+  return serviceSide(`${engine} ${name}`, { pid: server.pid, plan });
+}
 
-      if (!context.smoke && context.warmupSeconds > 0) for (const side of sides) await side.run(context.warmupSeconds);
-      const runs = sides.map((): MeasuredRun[] => []);
-      const rounds = context.smoke ? 1 : Math.max(MIN_ROUNDS, context.runs);
-      const order = [...sides.keys()];
-      for (let r = 0; r < rounds; r++)
-        for (const i of r % 2 === 1 ? [...order].reverse() : order) {
-          runs[i]!.push(await sides[i]!.run(context.durationSeconds));
-          context.log(`    ${sides[i]!.name}: ${Math.round(runs[i]!.at(-1)!.requestsPerSecond)}/s`);
-        }
-      const [bound, grouped] = [runs[2]!, runs[3]!];
-      return engines.map((engine, e) => rowOf(engine, clients, runs[e]!, bound, grouped));
-    });
+/**
+ * Each side's warm-up, then rounds in a balanced order (A B C …, … C B A, …): a swing of this host
+ * falls on every side alike. Each side's runs in round order, so that runs[i][r] and runs[j][r] are
+ * of the same round.
+ */
+async function interleave(context: BenchContext, sides: Side[]): Promise<MeasuredRun[][]> {
+  if (!context.smoke && context.warmupSeconds > 0) for (const side of sides) await side.run(context.warmupSeconds);
+  const runs = sides.map((): MeasuredRun[] => []);
+  const rounds = context.smoke ? 1 : Math.max(MIN_ROUNDS, context.runs);
+  const order = [...sides.keys()];
+  for (let r = 0; r < rounds; r++)
+    for (const i of r % 2 === 1 ? [...order].reverse() : order) {
+      runs[i]!.push(await sides[i]!.run(context.durationSeconds));
+      context.log(`    ${sides[i]!.name}: ${Math.round(runs[i]!.at(-1)!.requestsPerSecond)}/s`);
+    }
+  return runs;
+}
+
+/** `work` with a fresh folder for the bound's files beside the deployments', removed after. */
+async function withBoundRoot<T>(work: (root: string) => Promise<T>): Promise<T> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'wa-bench-bound-'));
+  try {
+    return await work(root);
   } finally {
-    await rm(boundRoot, { recursive: true, force: true });
+    await rm(root, { recursive: true, force: true });
   }
 }
+
+const ENGINES: Engine[] = ['sqlite', 'postgres'];
+
+async function measureSmallFiles(context: BenchContext): Promise<Row[]> {
+  const clients = clientsOf(context);
+  return withBoundRoot((boundRoot) =>
+    withServers(context, async (servers) => {
+      const sides: Side[] = [];
+      for (const engine of ENGINES) sides.push(await serviceOn(servers, context, engine, 'this'));
+      sides.push({ name: 'bound', run: (seconds) => boundRun(path.join(boundRoot, 'plain'), clients, seconds, false) });
+      sides.push({ name: 'bound grouped', run: (seconds) => boundRun(path.join(boundRoot, 'grouped'), clients, seconds, true) });
+      const runs = await interleave(context, sides);
+      const [bound, grouped] = [runs[2]!, runs[3]!];
+      return ENGINES.map((engine, e) => rowOf(engine, clients, runs[e]!, bound, grouped));
+    }),
+  );
+}
+
+/**
+ * --against: this checkout's service and `other`'s on each engine, and the (plain) bound, all
+ * interleaved: a row per engine with both services' figures, this ÷ other by round, and each ÷ the bound.
+ */
+async function compareSmallFiles(context: BenchContext, other: Checkout): Promise<Row[]> {
+  const clients = clientsOf(context);
+  const current = await currentCheckout();
+  return withBoundRoot((boundRoot) =>
+    withServers(context, async (servers) => {
+      const sides: Side[] = [];
+      for (const engine of ENGINES) {
+        sides.push(await serviceOn(servers, context, engine, 'this'));
+        sides.push(await serviceOn(servers, context, engine, 'other', other));
+      }
+      sides.push({ name: 'bound', run: (seconds) => boundRun(path.join(boundRoot, 'plain'), clients, seconds, false) });
+      const runs = await interleave(context, sides);
+      const bound = runs[4]!;
+      return ENGINES.map((engine, e) => {
+        const [mine, theirs] = [runs[2 * e]!, runs[2 * e + 1]!];
+        const [m, t] = [summary(mine), summary(theirs)];
+        const rate = byRound(mine, theirs, (x, y) => x.requestsPerSecond / y.requestsPerSecond);
+        const cpu = byRound(mine, theirs, (x, y) => x.cpuMicrosecondsPerRequest / y.cpuMicrosecondsPerRequest);
+        const overBound = (side: MeasuredRun[]) => spreadText(byRound(side, bound, (x, y) => x.requestsPerSecond / y.requestsPerSecond));
+        return {
+          scenario: `small-files (4 KiB new files, ${clients} clients)`,
+          engine,
+          measured: `this (${current.label}): ${figures(m)}; ÷ bound ${overBound(mine)}`,
+          baseline: `other (${other.label}): ${figures(t)}; ÷ bound ${overBound(theirs)}`,
+          ratio: round(rate.median),
+          cpuRatio: round(cpu.median),
+          details: { this: { checkout: current, runs: mine }, other: { checkout: other, runs: theirs }, bound, rate, cpu },
+        };
+      });
+    }),
+  );
+}
+
+const figures = (s: ReturnType<typeof summary>) =>
+  `${perSecond(s.median.requestsPerSecond, 'uploads/s')}, p99 ${s.median.latencyMs.p99} ms, ${cpuPerRequest(s.cpu)}`;
 
 const byRound = (a: MeasuredRun[], b: MeasuredRun[], figure: (a: MeasuredRun, b: MeasuredRun) => number): Spread =>
   spreadOf(a.map((run, i) => figure(run, b[i]!)));
@@ -140,7 +200,7 @@ function rowOf(engine: Engine, clients: number, service: MeasuredRun[], bound: M
   return {
     scenario: `small-files (4 KiB new files, ${clients} clients)`,
     engine,
-    measured: `${perSecond(s.median.requestsPerSecond, 'uploads/s')}, p99 ${s.median.latencyMs.p99} ms, ${cpuPerRequest(s.cpu)}`,
+    measured: figures(s),
     baseline:
       `bound (${clients} threads: temp, fsync, rename, directory fsync): ${perSecond(b.median.requestsPerSecond, 'writes/s')}, ${cpuPerRequest(b.cpu).replace('request', 'write')}; ` +
       `with its directory fsyncs grouped: ${perSecond(g.median.requestsPerSecond, 'writes/s')}, ${cpuPerRequest(g.cpu).replace('request', 'write')}; ` +
@@ -156,4 +216,5 @@ export const smallFilesScenario: Scenario = {
   summary:
     'uploads of new 4 KiB files from 32 clients on SQLite and PostgreSQL against the physical bound (a bare program writing, fsyncing and renaming the same files with 32 threads), interleaved',
   run: measureSmallFiles,
+  against: compareSmallFiles,
 };
