@@ -45,6 +45,11 @@ interface Round {
 }
 
 function newRound(): Round {
-  const { promise, resolve, reject } = Promise.withResolvers<void>();
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<void>((settle, fail) => {
+    resolve = settle;
+    reject = fail;
+  });
   return { promise, resolve, reject };
 }
