@@ -40,4 +40,9 @@ export interface LoadResult {
   statusCounts: Record<string, number>;
   errors: number;
   timeouts: number;
+  /**
+   * Set when the run ended on its pre-signed pool before its planned time: every sign-in it sent
+   * was still new, and its figures cover the time it ran (`durationSeconds`).
+   */
+  poolSpent?: { size: number; plannedSeconds: number };
 }

@@ -61,6 +61,10 @@ export async function measuredRun(target: LoadTarget): Promise<MeasuredRun> {
   const cpuBefore = await processCpuMs(target.pid);
   const result = await runLoad(target.plan());
   const serverCpuMs = (await processCpuMs(target.pid)) - cpuBefore;
+  if (result.poolSpent)
+    console.log(
+      `    (a run of ${result.poolSpent.plannedSeconds} s ended after ${result.durationSeconds} s, its ${result.poolSpent.size} pre-signed sign-ins spent: its figures cover that time)`,
+    );
   return { ...result, serverCpuMs, cpuMicrosecondsPerRequest: result.requests > 0 ? (serverCpuMs * 1000) / result.requests : 0 };
 }
 

@@ -4,16 +4,15 @@
  * Used by `npm test` (test/whole-suite.ts) and `npm run test:unit` (test/unit-tier.ts).
  *
  * Node's own runner does the work (timeouts, the spec reporter); this chooses the order and the
- * groups, and collects the seconds. A group runs either one process per file (node:test's process
- * isolation), or in a few shard processes that each run many files (shard.ts): loading and compiling
+ * groups, and collects the seconds. A group runs either one process per file, or in a few shard
+ * processes that each run many files (both are shard.ts processes): loading and compiling
  * the service's modules once per shard rather than once per file halves the CPU the unit tier
  * needs. The children inherit this process's `--import tsx`.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { run } from 'node:test';
-import { spec } from 'node:test/reporters';
-import { addCounts, collectOutcome, NO_COUNTS, type Outcome } from './suite-outcome.ts';
+import type { Writable } from 'node:stream';
+import { addCounts, NO_COUNTS, type Outcome } from './suite-outcome.ts';
 import { TEST_DIR } from './tiers.ts';
 
 /** A group of files run together, after the group before it has finished. */
@@ -72,22 +71,30 @@ function shards(files: string[], count: number, estimates: Map<string, number>):
   return dealt.map((shard) => shard.files);
 }
 
-async function runIsolated(group: FileGroup, estimates: Map<string, number>): Promise<Outcome> {
-  const stream = run({
-    files: longestFirst(group.files, estimates).map((file) => TEST_DIR + file),
-    concurrency: group.concurrency,
-    // A test or hook that hangs fails after ten minutes, and its file's process is ended then
-    // (forceExit): once a socket left open held a file's `after` for the whole CI hour.
-    timeout: 600_000,
-    forceExit: true,
-  });
-  const outcome = collectOutcome(stream, TEST_DIR);
-  stream.compose(spec).pipe(process.stdout, { end: false });
-  return outcome;
+/**
+ * One process per file, `concurrency` at a time, longest first: each file a shard of its own.
+ * Not node:test's process isolation, whose `forceExit` can end a file's process before its last
+ * results reach the runner (nodejs/node#64833: a run once reported none of a file's 8 tests and
+ * still passed). A shard reports whole before it exits, and a shard that ends without reporting
+ * fails the run. Its report is also printed in one piece, so that files side by side do not
+ * interleave. A file's seconds are its process's, start to exit.
+ */
+async function runIsolated(group: FileGroup, estimates: Map<string, number>, output: Writable): Promise<Outcome> {
+  const queue = longestFirst(group.files, estimates);
+  let total = NOTHING_RUN;
+  const worker = async () => {
+    for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+      const started = performance.now();
+      const outcome = await runShard([file], output);
+      total = combine(total, { ...outcome, seconds: new Map([[file, (performance.now() - started) / 1000]]) });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(group.concurrency, queue.length) }, worker));
+  return total;
 }
 
 /** One shard process; its report is printed whole when it ends, so that shards do not interleave. */
-function runShard(files: string[]): Promise<Outcome> {
+function runShard(files: string[], output: Writable): Promise<Outcome> {
   const child = spawn(process.execPath, [...process.execArgv, `${TEST_DIR}helpers/shard.ts`, ...files], {
     stdio: ['ignore', 'pipe', 'inherit', 'pipe'],
   });
@@ -98,10 +105,10 @@ function runShard(files: string[]): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => {
-      process.stdout.write(Buffer.concat(report));
+      output.write(Buffer.concat(report));
       const text = Buffer.concat(result).toString('utf8').trim();
       if (text === '') {
-        process.stdout.write(`\n# a shard ended (${signal ?? `exit ${code}`}) before reporting: ${files.join(', ')}\n`);
+        output.write(`\n# a shard ended (${signal ?? `exit ${code}`}) before reporting: ${files.join(', ')}\n`);
         resolve({ failed: true, seconds: new Map(), counts: NO_COUNTS });
         return;
       }
@@ -111,9 +118,10 @@ function runShard(files: string[]): Promise<Outcome> {
   });
 }
 
-async function runGroup(group: FileGroup, estimates: Map<string, number>): Promise<Outcome> {
-  if (group.isolation === 'process') return runIsolated(group, estimates);
-  const outcomes = await Promise.all(shards(group.files, group.concurrency, estimates).map(runShard));
+/** Runs one group; its reports go to `output`. Exported for the runner's own tests. */
+export async function runGroup(group: FileGroup, estimates: Map<string, number>, output: Writable = process.stdout): Promise<Outcome> {
+  if (group.isolation === 'process') return runIsolated(group, estimates, output);
+  const outcomes = await Promise.all(shards(group.files, group.concurrency, estimates).map((files) => runShard(files, output)));
   return outcomes.reduce(combine, NOTHING_RUN);
 }
 
