@@ -30,18 +30,22 @@ interface Waiting {
 
 /**
  * New credentials checked on worker threads. A check is most of a new sign-in's cost — the
- * secp256k1 recovery alone is about 70 µs with native libsecp256k1, the message's grammar and
- * hashes most of the rest — and on the event loop it holds every other request meanwhile. The
- * checks asked for in one turn of the event loop go to a worker as one batch (one message each way,
- * whatever the batch holds), and the event loop serves other requests until the answers come. With
- * several workers, batches take turns. When too many are queued, or the pool is closed, `inline`
- * checks on the event loop, as a service without workers does.
+ * secp256k1 recovery alone is about 50 µs with native libsecp256k1, the message's grammar and
+ * hashes most of the rest — and on the event loop it holds every other request meanwhile. A worker
+ * has one batch at a time: the checks asked for while it works wait here and go to it as one batch
+ * when it answers (one message each way, whatever the batch holds), or to an idle worker at the end
+ * of the event loop's turn. A batch sent to a busy worker would wait in its queue all the same, and
+ * each message costs both threads a copy and a wake-up (bench: auth-cold, profile). When too many
+ * are queued, or the pool is closed, `inline` checks on the event loop, as a service without
+ * workers does.
  */
 /** The longest close() waits for the checks workers hold before it terminates them. */
 const CLOSE_WAIT_MS = 2000;
 
 export class VerificationPool implements MessageChecker {
   private readonly workers: Worker[] = [];
+  /** Workers holding a batch now; the others are idle. */
+  private readonly busy = new Set<Worker>();
   private readonly waiting = new Map<number, Waiting>();
   private readonly owner = new Map<number, Worker>();
   private batch: { id: number; input: MessageCheckInput }[] = [];
@@ -80,22 +84,39 @@ export class VerificationPool implements MessageChecker {
     this.batch = [];
   }
 
+  /** The waiting checks to an idle worker, as one batch; with none idle, they wait for the first to answer. */
   private send(): void {
-    const batch = this.batch;
-    this.batch = [];
-    if (batch.length === 0) return;
-    const worker = this.workers[this.nextWorker++ % this.workers.length];
+    if (this.batch.length === 0) return;
+    const worker = this.idleWorker();
     if (worker === undefined) {
-      for (const job of batch) this.settle(job.id, this.inline(job.input));
+      // No worker at all (every one has exited, its replacement not yet started): checked here.
+      if (this.workers.length === 0) for (const job of this.takeBatch()) this.settle(job.id, this.inline(job.input));
       return;
     }
+    const batch = this.takeBatch();
     const wire = encodeJobs(batch);
     if (wire === undefined) {
       for (const job of batch) this.settle(job.id, this.inline(job.input));
       return;
     }
     for (const job of batch) this.owner.set(job.id, worker);
+    this.busy.add(worker);
     worker.postMessage(wire);
+  }
+
+  private takeBatch(): { id: number; input: MessageCheckInput }[] {
+    const batch = this.batch;
+    this.batch = [];
+    return batch;
+  }
+
+  /** The next idle worker, the workers taking turns; undefined when all are busy. */
+  private idleWorker(): Worker | undefined {
+    for (let tried = 0; tried < this.workers.length; tried++) {
+      const worker = this.workers[this.nextWorker++ % this.workers.length]!;
+      if (!this.busy.has(worker)) return worker;
+    }
+    return undefined;
   }
 
   private settle(id: number, check: MessageCheck): void {
@@ -103,7 +124,8 @@ export class VerificationPool implements MessageChecker {
     this.waiting.delete(id);
     this.owner.delete(id);
     waiting?.resolve(check);
-    if (this.owner.size === 0) this.onDrained?.();
+    // Checks waiting for a busy worker are not drained yet: they are sent when it answers.
+    if (this.owner.size === 0 && this.batch.length === 0) this.onDrained?.();
   }
 
   /** Resolves once no worker holds a check, or after `ms`. */
@@ -123,9 +145,15 @@ export class VerificationPool implements MessageChecker {
     const worker = new Worker(WORKER_URL, { workerData: this.config });
     // A worker never keeps the process alive: closing the service ends it, and so does a stop signal.
     worker.unref();
-    worker.on('message', (answers: string) => readAnswers(answers, (id, check) => this.settle(id, check)));
+    worker.on('message', (answers: string) => {
+      this.busy.delete(worker);
+      readAnswers(answers, (id, check) => this.settle(id, check));
+      // What was asked for meanwhile goes at once: this worker is idle again.
+      this.send();
+    });
     worker.on('error', (error) => this.onWorkerError(error));
     worker.on('exit', () => {
+      this.busy.delete(worker);
       if (this.closed) return;
       // Its unanswered checks fail (the client may try again), and a new worker takes its place.
       for (const [id, owner] of this.owner) {
@@ -137,6 +165,7 @@ export class VerificationPool implements MessageChecker {
       }
       const index = this.workers.indexOf(worker);
       if (index >= 0) this.workers.splice(index, 1, this.startWorker());
+      this.send();
     });
     return worker;
   }

@@ -72,6 +72,35 @@ describe('VerificationPool: new credentials checked on worker threads', () => {
     assert.deepEqual(await pool.check(input!), expected, 'and checks go on');
   });
 
+  test('a worker holds one batch at a time: what is asked meanwhile goes to it in one message when it answers', async () => {
+    const single = new VerificationPool(1, config, inline, (error) => errors.push(error));
+    const inputs = (await credentials()).slice(0, 4);
+    const posted: number[] = [];
+    const first = single.check(inputs[0]!);
+    const worker = (single as unknown as { workers: Worker[] }).workers[0]!;
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (batch: string) => {
+      posted.push(batch.split('\0').length / 6);
+      post(batch);
+    };
+    // Each asked in a turn of its own, while the worker (still starting: a hundred milliseconds
+    // and more) holds the first batch.
+    const later: (Promise<unknown> | unknown)[] = [];
+    for (const input of inputs.slice(1)) {
+      await new Promise((resolve) => setImmediate(resolve));
+      later.push(single.check(input));
+    }
+    assert.deepEqual(await Promise.all([first, ...later]), inputs.map(inline));
+    assert.deepEqual(posted, [1, 3], 'one batch of the first check, then one of the three asked while it was checked');
+    // Closing while checks wait for the busy worker: they are answered, not failed.
+    const waiting = [single.check(inputs[0]!)];
+    await new Promise((resolve) => setImmediate(resolve));
+    waiting.push(single.check(inputs[1]!));
+    await single.close();
+    assert.deepEqual(await Promise.all(waiting), [inline(inputs[0]!), inline(inputs[1]!)]);
+    assert.deepEqual(errors, []);
+  });
+
   test('once closed, it checks on the event loop', async () => {
     const closed = new VerificationPool(1, config, inline, () => undefined);
     await closed.close();
