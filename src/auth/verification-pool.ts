@@ -89,7 +89,7 @@ export class VerificationPool implements MessageChecker {
     if (this.batch.length === 0) return;
     const worker = this.idleWorker();
     if (worker === undefined) {
-      // No worker at all (every one has exited, its replacement not yet started): checked here.
+      // No worker at all (the pool has closed and let them go): checked here.
       if (this.workers.length === 0) for (const job of this.takeBatch()) this.settle(job.id, this.inline(job.input));
       return;
     }

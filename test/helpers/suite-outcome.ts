@@ -1,8 +1,8 @@
 /**
- * What a node:test run came to, read from its event stream: whether anything failed, the counts of
- * its summary, and each file's seconds. With process isolation a file's seconds are its process's,
- * from start to exit (the event named by the file's path); run in one process, they are the sum of
- * its top-level tests and suites.
+ * What a node:test run in one process (a shard, shard.ts) came to, read from its event stream:
+ * whether anything failed, the counts of its summary, and each file's seconds, the sum of its
+ * top-level tests and suites. A file that has a process of its own is timed by the runner instead,
+ * from its process's start to its exit (suite-runner.ts).
  */
 import type { TestsStream } from 'node:test';
 
@@ -22,16 +22,14 @@ export function addCounts(a: Counts, b: Counts): Counts {
 
 /** Resolves when the stream ends. `testDir` is test/ with its trailing separator. */
 export function collectOutcome(stream: TestsStream, testDir: string): Promise<Outcome> {
-  const ownSeconds = new Map<string, number>();
-  const summedSeconds = new Map<string, number>();
+  const seconds = new Map<string, number>();
   let failed = false;
   let counts = NO_COUNTS;
   stream.on('test:complete', (event) => {
-    const { file, name, nesting, details } = event;
+    const { file, nesting, details } = event;
     if (file === undefined || !file.startsWith(testDir)) return;
     const relative = file.slice(testDir.length);
-    if (name === file) ownSeconds.set(relative, details.duration_ms / 1000);
-    else if (nesting === 0) summedSeconds.set(relative, (summedSeconds.get(relative) ?? 0) + details.duration_ms / 1000);
+    if (nesting === 0) seconds.set(relative, (seconds.get(relative) ?? 0) + details.duration_ms / 1000);
     if (!details.passed) failed = true;
   });
   stream.on('test:fail', () => {
@@ -55,6 +53,6 @@ export function collectOutcome(stream: TestsStream, testDir: string): Promise<Ou
   });
   return new Promise((resolve, reject) => {
     stream.on('error', reject);
-    stream.on('end', () => resolve({ failed, seconds: new Map([...summedSeconds, ...ownSeconds]), counts }));
+    stream.on('end', () => resolve({ failed, seconds, counts }));
   });
 }
