@@ -355,6 +355,13 @@ describe('the console with a keyboard and a screen reader', () => {
 
     // Undo, from the status line.
     await tab({ tag: 'button', name: /^Undo restore$/ }, 'the undo, next after the status line', 1);
+    // A control moved in the page (taken out and put back, as a re-render may place it) loses focus
+    // in the browser: the page gives it back rather than leave a keyboard user on the body.
+    await page.evaluate(() => {
+      const undo = document.activeElement!;
+      undo.parentNode!.insertBefore(undo, undo.nextSibling);
+    });
+    await assertFocus(page, { tag: 'button', name: /^Undo restore$/ }, 'the undo, moved in the page');
     await page.keyboard.press('Space');
     await assertFocus(page, { tag: 'p', name: /^Restore of prices\.csv undone\./ }, 'undone');
     assert.equal(await text(), 'item,price\ntea,4\n', 'the bytes before the restore');

@@ -46,29 +46,47 @@ export function useViewFocus(view: string, title: string): void {
 /**
  * Focus is never dropped on the page's body: when the control that has it is removed or disabled
  * (a restored file's button turning "Current", a deleted row), it goes to the status line that
- * says what happened, or to the view's heading. An open dialog keeps focus itself (ConfirmDialog).
+ * says what happened, or to the view's heading; when it is still there but lost focus all the
+ * same (moved in the page: a browser drops focus from an element taken out and put back, as a
+ * re-render may place it), it gets it back. An open dialog keeps focus itself (ConfirmDialog).
  */
 export function useFocusKeeper(): void {
   useEffect(() => {
     let last: Element | null = null;
+    // A click since focus last moved: focus on the body is then the admin's own (a click on the page's background).
+    let clicked = false;
     const noteFocus = (event: FocusEvent) => {
       last = event.target instanceof Element ? event.target : null;
+      clicked = false;
     };
-    const lost = () => {
+    const notePointer = () => {
+      clicked = true;
+    };
+    const keep = () => {
+      if (document.querySelector('dialog[open]')) return;
       const active = document.activeElement;
-      // On the body by the admin's own click elsewhere, with the control still there: not lost.
-      if (active === null || active === document.body) return last !== null && !canTakeFocus(last);
-      return !canTakeFocus(active);
+      if (active !== null && active !== document.body) {
+        if (!canTakeFocus(active)) {
+          last = null;
+          focusFallback();
+        }
+        return;
+      }
+      if (last === null) return;
+      if (!canTakeFocus(last)) {
+        last = null;
+        focusFallback();
+        // Not taken back from the admin's own click on the page's background, nor from outside the
+        // page (tabbed on to the browser's own controls).
+      } else if (!clicked && document.hasFocus()) last.focus();
     };
-    const observer = new MutationObserver(() => {
-      if (document.querySelector('dialog[open]') || !lost()) return;
-      last = null;
-      focusFallback();
-    });
+    const observer = new MutationObserver(keep);
     document.addEventListener('focusin', noteFocus);
+    document.addEventListener('pointerdown', notePointer, true);
     observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['disabled'] });
     return () => {
       document.removeEventListener('focusin', noteFocus);
+      document.removeEventListener('pointerdown', notePointer, true);
       observer.disconnect();
     };
   }, []);
