@@ -87,13 +87,25 @@ function summary(runs: MeasuredRun[]): Measured {
  */
 export async function measureInterleaved(
   targets: LoadTarget[],
-  options: { runs: number; warmupSeconds: number; balanced?: boolean },
+  options: {
+    runs: number;
+    warmupSeconds: number;
+    balanced?: boolean;
+    /**
+     * Work of the bench process's own, in the same rounds: run right before target `i`'s run of
+     * each round (a figure that is part of that target's baseline, read beside it).
+     */
+    beforeRun?: (i: number, round: number) => Promise<void>;
+  },
 ): Promise<Measured[]> {
   if (options.warmupSeconds > 0) for (const target of targets) await runLoad({ ...target.plan(), durationSeconds: options.warmupSeconds });
   const runs = targets.map((): MeasuredRun[] => []);
   const indices = [...targets.keys()];
   for (let round = 0; round < options.runs; round++)
-    for (const i of options.balanced && round % 2 === 1 ? [...indices].reverse() : indices) runs[i]!.push(await measuredRun(targets[i]!));
+    for (const i of options.balanced && round % 2 === 1 ? [...indices].reverse() : indices) {
+      await options.beforeRun?.(i, round);
+      runs[i]!.push(await measuredRun(targets[i]!));
+    }
   return runs.map(summary);
 }
 

@@ -12,16 +12,16 @@ import {
   cpuOver,
   type LoadTarget,
   type Measured,
-  type MeasuredRun,
   measureInterleaved,
   pairwise,
   rateOver,
   runLoad,
+  spreadOf,
   unexpectedAnswers,
 } from '../lib/load.ts';
 import type { LoadPlan } from '../lib/load-plan.ts';
 import { PoolSigner } from '../lib/pool-signer.ts';
-import { type BenchContext, cpuPerRequest, perSecond, type Row, round, type Scenario, spreadText } from '../lib/scenario.ts';
+import { type BenchContext, cpuPerRequest, median, perSecond, type Row, round, type Scenario, spreadText } from '../lib/scenario.ts';
 import { type ServerGroup, withServers, withService } from '../lib/served.ts';
 import type { RunningServer } from '../lib/servers.ts';
 import { signInHeaders } from '../lib/sign-in.ts';
@@ -152,13 +152,19 @@ async function inPairs(
   targets: LoadTarget[],
   context: BenchContext,
   fixedCount = targets.length,
+  beforeRun?: (phase: 'full' | 'fixed', i: number, round: number) => Promise<void>,
 ): Promise<{ full: Measured[]; fixed: Measured[]; rate: number }> {
   const runs = pairCount(context);
-  const full = await measureInterleaved(targets, { runs, warmupSeconds: context.warmupSeconds, balanced: true });
+  const full = await measureInterleaved(targets, {
+    runs,
+    warmupSeconds: context.warmupSeconds,
+    balanced: true,
+    beforeRun: beforeRun && ((i, round) => beforeRun('full', i, round)),
+  });
   const rate = steadyRate(full.slice(0, fixedCount));
   const fixed = await measureInterleaved(
     targets.slice(0, fixedCount).map((t) => atRate(t, rate, context)),
-    { runs, warmupSeconds: 0, balanced: true },
+    { runs, warmupSeconds: 0, balanced: true, beforeRun: beforeRun && ((i, round) => beforeRun('fixed', i, round)) },
   );
   return { full, fixed, rate };
 }
@@ -272,8 +278,14 @@ const ceilingOf = (recoveries: number, contractRate: number) => 1 / (1 / recover
  * ceiling) and Express + viem (the reference).
  */
 export async function authCold(context: BenchContext, engine: Engine): Promise<Row> {
-  const recoveries = await once('recoveries', () => recoveriesPerSecond());
-  const recoveryCpu = 1e6 / recoveries;
+  // R is read in every round, right before the bare contract route's run (the ceiling's two parts
+  // back to back), so that a swing of the host falls on the ceiling as on the service. This first
+  // reading only sizes the pools.
+  const sizingRecoveries = await recoveriesPerSecond(1);
+  const recoveries = { full: [] as number[], fixed: [] as number[] };
+  const readRecoveries = async (phase: 'full' | 'fixed', i: number, round: number) => {
+    if (i === CONTRACT) recoveries[phase][round] = await recoveriesPerSecond(context.smoke ? 1 : 2);
+  };
   const { full, fixed, rate } = await withServers(context, async (servers) => {
     const { server, deployment } = await servers.service(engine);
     const contractServer = await startBareContract(context, servers, server, await warmHeaders(deployment, domainOf(server)));
@@ -283,7 +295,7 @@ export async function authCold(context: BenchContext, engine: Engine): Promise<R
     const contractWarmup = await runLoad({ ...plan(contractServer, context), durationSeconds: context.warmupSeconds });
     // Twice the ceiling: the service checks on worker threads and may pass it, and a warm-up run of
     // the contract route (2 s in --smoke) can read B low; CI's smoke run once spent a pool of 1.3 ×.
-    const size = poolSize(context, 2 * ceilingOf(recoveries, contractWarmup.requestsPerSecond));
+    const size = poolSize(context, 2 * ceilingOf(sizingRecoveries, contractWarmup.requestsPerSecond));
     const measured = await inPairs(
       [
         target(server, context, { siwe: { privateKey: deployment.privateKey, domain: domainOf(server), size } }),
@@ -294,6 +306,7 @@ export async function authCold(context: BenchContext, engine: Engine): Promise<R
       ],
       context,
       2, // the reference's rate is far below the others': at the fixed rate, the service and B only
+      readRecoveries,
     );
     for (const [i, what] of ['auth-cold', 'bare contract route', 'reference'].entries()) checked(measured.full[i]!, [200], what);
     for (const [i, what] of ['auth-cold', 'bare contract route'].entries()) checked(measured.fixed[i]!, [200], `${what} at a fixed rate`);
@@ -301,19 +314,28 @@ export async function authCold(context: BenchContext, engine: Engine): Promise<R
   });
   const [service, contract, reference] = full as [Measured, Measured, Measured];
   const [fixedService, fixedContract] = fixed as [Measured, Measured];
-  const ceiling = ceilingOf(recoveries, contract.median.requestsPerSecond);
-  // The ceiling's CPU time per request: a recovery's (one core busy R times a second) and the bare answer's, round by round.
-  const ceilingCpu = recoveryCpu + contract.cpuMicrosecondsPerRequest;
-  const overCeiling = (a: MeasuredRun, b: MeasuredRun) => a.cpuMicrosecondsPerRequest / (recoveryCpu + b.cpuMicrosecondsPerRequest);
-  const cpu = pairwise(service, contract, overCeiling);
-  const fixedCpu = pairwise(fixedService, fixedContract, overCeiling);
+  // The ceiling's CPU time per request in round i: a recovery's (one core busy R times a second, R
+  // of that round) and the bare answer's (the same round's contract run).
+  const ceilingCpuOf = (runs: Measured, r: number[]) => runs.runs.map((run, i) => 1e6 / r[i]! + run.cpuMicrosecondsPerRequest);
+  const overCeiling = (a: Measured, b: Measured, r: number[]) => {
+    const ceilings = ceilingCpuOf(b, r);
+    return spreadOf(a.runs.map((run, i) => run.cpuMicrosecondsPerRequest / ceilings[i]!));
+  };
+  const cpu = overCeiling(service, contract, recoveries.full);
+  const fixedCpu = overCeiling(fixedService, fixedContract, recoveries.fixed);
+  const r = spreadOf(recoveries.full);
+  const ceiling = ceilingOf(r.median, contract.median.requestsPerSecond);
+  const ceilingCpu = median(ceilingCpuOf(contract, recoveries.full));
   const speed = service.median.requestsPerSecond;
   return {
     scenario: 'auth-cold',
     engine,
     measured: `${figures(service)}; at ${perSecond(rate)} ${cpuPerRequest(fixedService.cpuMicrosecondsPerRequest)}`,
-    baseline: `ceiling ${perSecond(ceiling)}, ${cpuPerRequest(ceilingCpu)} (R ${perSecond(recoveries)}, ${cpuPerRequest(recoveryCpu)} each; B = bare contract route ${figures(contract)}, at ${perSecond(rate)} ${cpuPerRequest(fixedContract.cpuMicrosecondsPerRequest)}); CPU × ceiling's: full speed ${spreadText(cpu)}, at ${perSecond(rate)} ${spreadText(fixedCpu)}; Express + viem ${figures(reference)}`,
-    ratio: round(pairwise(service, contract, (a, b) => a.requestsPerSecond / ceilingOf(recoveries, b.requestsPerSecond)).median),
+    baseline: `ceiling ${perSecond(ceiling)}, ${cpuPerRequest(ceilingCpu)} (R ${perSecond(r.median, 'recoveries/s')} (${Math.round(r.min).toLocaleString('en-US')}–${perSecond(r.max, 'over the rounds')}), ${cpuPerRequest(1e6 / r.median)} each; B = bare contract route ${figures(contract)}, at ${perSecond(rate)} ${cpuPerRequest(fixedContract.cpuMicrosecondsPerRequest)}); CPU × ceiling's: full speed ${spreadText(cpu)}, at ${perSecond(rate)} ${spreadText(fixedCpu)}; Express + viem ${figures(reference)}`,
+    ratio: round(
+      spreadOf(service.runs.map((run, i) => run.requestsPerSecond / ceilingOf(recoveries.full[i]!, contract.runs[i]!.requestsPerSecond)))
+        .median,
+    ),
     cpuRatio: round(cpu.median),
     target: "CPU ≤ 1.25 × the ceiling's (median of pairs, full speed and fixed rate) and ≥ 15 × reference",
     met: cpu.median <= 1.25 && fixedCpu.median <= 1.25 && speed >= 15 * reference.median.requestsPerSecond,
@@ -321,16 +343,25 @@ export async function authCold(context: BenchContext, engine: Engine): Promise<R
       service,
       ceiling,
       ceilingCpuMicrosecondsPerRequest: ceilingCpu,
-      recoveriesPerSecond: recoveries,
+      recoveriesPerSecond: r,
       contract,
       reference,
       cpuPairs: cpu,
-      fixedRate: { rate, service: fixedService, contract: fixedContract, cpuPairs: fixedCpu },
+      fixedRate: {
+        rate,
+        service: fixedService,
+        contract: fixedContract,
+        cpuPairs: fixedCpu,
+        recoveriesPerSecond: spreadOf(recoveries.fixed),
+      },
       referenceRatio: round(speed / reference.median.requestsPerSecond),
       referenceCpuRatio: round(service.cpuMicrosecondsPerRequest / reference.cpuMicrosecondsPerRequest),
     },
   };
 }
+
+/** The bare contract route's place among auth-cold's targets: R is read right before its runs. */
+const CONTRACT = 1;
 
 /** B of the pool's size in a comparison of two checkouts, which measures no bare route: above what this host served. */
 const AGAINST_CONTRACT_RATE = 20_000;
