@@ -13,6 +13,7 @@ import { consoleScenario } from './scenarios/console.ts';
 import { eventsScenarios } from './scenarios/events.ts';
 import { fileScenarios } from './scenarios/files.ts';
 import { hotRowsScenario } from './scenarios/hot-rows.ts';
+import { idleScenario } from './scenarios/idle.ts';
 import { offsiteScenarios } from './scenarios/offsite.ts';
 import { quotaUploadsScenario } from './scenarios/quota-uploads.ts';
 import { resumableScenario } from './scenarios/resumable.ts';
@@ -51,6 +52,7 @@ const SCENARIOS: Scenario[] = [
   hotRowsScenario,
   resumableScenario,
   smallFilesScenario,
+  idleScenario,
 ];
 /** The scenarios --against can run: their loads are on the service alone, with no baseline server of their own. */
 const COMPARABLE = SCENARIOS.filter((s) => s.against).map((s) => s.name);
