@@ -46,6 +46,8 @@ describe('GET /metrics', () => {
     assert.equal(sample(text, 'wallet_admin_file_operation_bytes_total', { action: 'restore' }), 12);
     assert.equal(sample(text, 'wallet_admin_file_operation_bytes_total', { action: 'upload' }), 12 + 7);
     assert.equal(sample(text, 'wallet_admin_file_operation_duration_seconds_count', { action: 'backup' }), 1);
+    // Node's own, sampled less often than prom-client's default (see metrics.ts) but still there.
+    assert.ok((sample(text, 'wallet_admin_nodejs_eventloop_lag_p99_seconds') ?? -1) >= 0);
   });
 
   test('with METRICS_TOKEN, a bearer token is required', async (t) => {
