@@ -1,9 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { serverNeeded } from './backends.ts';
@@ -126,6 +129,50 @@ async function wholeBodiesOnly(ctx: KoaContext & { req: IncomingMessage; respond
   await next();
 }
 
+/** The part of s3rver's FilesystemStore (lib/stores/filesystem.js) that writesAnsweredWhenStored replaces. */
+export interface FilesystemStore {
+  getResourcePath(bucket: string, key: string | undefined, resource: string): string;
+  putMetadata(bucket: string, key: string, metadata: unknown, md5: string): Promise<void>;
+  putObject(object: { bucket: string; key: string; metadata: unknown; content: Buffer | Readable }): Promise<{ size: number; md5: string }>;
+  putPart(bucket: string, uploadId: string, partNumber: number, content: Readable): Promise<{ size: number; md5: string }>;
+}
+
+/**
+ * S3 answers a write once its bytes are stored. s3rver answers a PutObject, and an UploadPart,
+ * once the body has passed its md5 transform, before the file it writes is complete (it resolves
+ * on the transform's 'finish', and for a Buffer body at once): a list, a read or the completion of
+ * a multipart upload right after can see fewer bytes (a CI run on a slow host listed a 3-byte
+ * object at size 0). Here the same writes resolve once their file is closed; the files, their
+ * places and the md5 beside them are s3rver's own.
+ */
+export function writesAnsweredWhenStored(store: FilesystemStore): void {
+  const written = async (file: string, content: Buffer | Readable) => {
+    await mkdir(path.dirname(file), { recursive: true });
+    const md5 = createHash('md5');
+    let size = 0;
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        md5.update(chunk);
+        size += chunk.length;
+        callback(null, chunk);
+      },
+    });
+    await pipeline(Buffer.isBuffer(content) ? Readable.from([content]) : content, counted, createWriteStream(file));
+    return { size, md5: md5.digest('hex') };
+  };
+  store.putObject = async (object) => {
+    const stored = await written(store.getResourcePath(object.bucket, object.key, 'object'), object.content);
+    await store.putMetadata(object.bucket, object.key, object.metadata, stored.md5);
+    return stored;
+  };
+  store.putPart = async (bucket, uploadId, partNumber, content) => {
+    const file = path.join(store.getResourcePath(bucket, undefined, 'uploads'), uploadId, partNumber.toString());
+    const stored = await written(file, content);
+    await writeFile(`${file}.md5`, stored.md5);
+    return stored;
+  };
+}
+
 async function decodeCopySourceAsS3Does(ctx: KoaContext, next: () => Promise<void>): Promise<void> {
   const source = ctx.headers['x-amz-copy-source'];
   if (typeof source === 'string') ctx.headers['x-amz-copy-source'] = encodeURI(decodeURIComponent(source));
@@ -151,6 +198,7 @@ export async function startTestS3(
   let inFlight = { handling: 0 };
   const launch = async (port: number) => {
     const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory });
+    writesAnsweredWhenStored(server.store as FilesystemStore);
     const counter = { handling: 0 };
     inFlight = counter;
     server.middleware.unshift(

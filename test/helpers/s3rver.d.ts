@@ -10,6 +10,8 @@ declare module 's3rver' {
     constructor(options: S3rverOptions);
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
+    /** Its FilesystemStore (see writesAnsweredWhenStored in s3-server.ts). */
+    store: unknown;
     /** Koa's middleware stack (S3rver extends Koa); composed when run() starts listening. */
     middleware: ((
       ctx: { method: string; path: string; querystring: string; headers: Record<string, string | string[] | undefined> },
