@@ -100,13 +100,18 @@ export async function measureInterleaved(
 ): Promise<Measured[]> {
   if (options.warmupSeconds > 0) for (const target of targets) await runLoad({ ...target.plan(), durationSeconds: options.warmupSeconds });
   const runs = targets.map((): MeasuredRun[] => []);
-  const indices = [...targets.keys()];
   for (let round = 0; round < options.runs; round++)
-    for (const i of options.balanced && round % 2 === 1 ? [...indices].reverse() : indices) {
+    for (const i of roundOrder(targets.length, round, options.balanced ?? false)) {
       await options.beforeRun?.(i, round);
       runs[i]!.push(await measuredRun(targets[i]!));
     }
   return runs.map(summary);
+}
+
+/** The sides' order in `round`: as given, or (`balanced`) reversed every other round (A B C, C B A, …). */
+export function roundOrder(sides: number, round: number, balanced: boolean): number[] {
+  const indices = [...Array(sides).keys()];
+  return balanced && round % 2 === 1 ? indices.reverse() : indices;
 }
 
 /** One target alone: a warm-up run (discarded), then `runs` measured runs. */

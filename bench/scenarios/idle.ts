@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Checkout } from '../lib/checkout.ts';
 import { currentCheckout } from '../lib/checkout.ts';
-import { spreadOf } from '../lib/load.ts';
+import { roundOrder, spreadOf } from '../lib/load.ts';
 import { processCpuMs } from '../lib/process-cpu.ts';
 import { type BenchContext, type Row, round, type Scenario, spreadText } from '../lib/scenario.ts';
 import { withServers } from '../lib/served.ts';
@@ -18,9 +18,8 @@ const SETTLE_SECONDS = 5;
 /** ms of CPU per second of each server's idle time, round by round (balanced: A B, B A, …). */
 async function idleRounds(servers: RunningServer[], rounds: number, seconds: number): Promise<number[][]> {
   const perSecond = servers.map((): number[] => []);
-  const indices = [...servers.keys()];
   for (let round = 0; round < rounds; round++)
-    for (const i of round % 2 === 1 ? [...indices].reverse() : indices) {
+    for (const i of roundOrder(servers.length, round, true)) {
       const before = await processCpuMs(servers[i]!.pid);
       const started = performance.now();
       await sleep(seconds * 1000);
@@ -34,8 +33,10 @@ const shape = (context: BenchContext) => ({
   seconds: context.smoke ? 1 : Math.max(context.durationSeconds, 10),
 });
 
-const msPerSecond = (values: number[]) =>
-  `${round(spreadOf(values).median, 1)} ms CPU/s (${round(Math.min(...values), 1)}–${round(Math.max(...values), 1)})`;
+const msPerSecond = (values: number[]) => {
+  const { median, min, max } = spreadOf(values);
+  return `${round(median, 1)} ms CPU/s (${round(min, 1)}–${round(max, 1)})`;
+};
 
 /** The service on its defaults (SQLite, nothing configured), idle, against a bare Fastify server idle. */
 async function idleCpu(context: BenchContext): Promise<Row[]> {
